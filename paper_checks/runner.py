@@ -1,0 +1,76 @@
+"""Run registered claims and collect outcomes (verdict, timing, errors, figures)."""
+
+from __future__ import annotations
+
+import re
+import time
+import traceback
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from paper_checks.registry import Claim, ClaimResult
+
+__all__ = ["ClaimOutcome", "run_claim", "run_claims"]
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """A claim, what its check returned (or the error it raised), and how long it took."""
+
+    claim: Claim
+    result: ClaimResult | None
+    error: str | None
+    seconds: float
+    figure_paths: tuple[str, ...] = ()
+
+    @property
+    def verdict(self) -> str:
+        return "error" if self.result is None else self.result.verdict
+
+    @property
+    def as_expected(self) -> bool:
+        return self.result is not None and self.result.verdict == self.claim.expected_verdict
+
+
+def _safe_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+
+def run_claim(claim: Claim, *, plots_dir: str | Path | None = None) -> ClaimOutcome:
+    """Run one check; exceptions are caught and reported, figures saved (if asked) and closed."""
+    start = time.perf_counter()
+    try:
+        result: ClaimResult | None = claim.run()
+        error = None
+    except Exception:  # a check that raises is reported, never hidden
+        result, error = None, traceback.format_exc()
+    seconds = time.perf_counter() - start
+    paths: list[str] = []
+    if result is not None and result.figures:
+        import matplotlib.pyplot as plt
+
+        for name, fig in result.figures.items():
+            if plots_dir is not None:
+                out = Path(plots_dir)
+                out.mkdir(parents=True, exist_ok=True)
+                path = out / f"{_safe_name(claim.id)}__{_safe_name(name)}.png"
+                fig.savefig(path, dpi=110, bbox_inches="tight")
+                paths.append(str(path))
+            plt.close(fig)
+    return ClaimOutcome(claim, result, error, seconds, tuple(paths))
+
+
+def run_claims(
+    claims: Iterable[Claim], *, plots_dir: str | Path | None = None, progress: bool = True
+) -> list[ClaimOutcome]:
+    """Run claims in order with a progress bar; returns one outcome per claim."""
+    claims = list(claims)
+    outcomes = []
+    bar = tqdm(claims, desc="paper checks", unit="claim", disable=not progress)
+    for claim in bar:
+        bar.set_postfix_str(claim.id, refresh=False)
+        outcomes.append(run_claim(claim, plots_dir=plots_dir))
+    return outcomes

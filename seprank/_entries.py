@@ -1,0 +1,235 @@
+"""Validation and conversion of matrix inputs for the exact, modular and float rank engines.
+
+Every public linear-algebra routine of :mod:`seprank` funnels its input through this module, so
+that the rules are the same everywhere:
+
+* exact and modular routines accept only *exactly representable* rationals: numpy integer or
+  boolean arrays, object arrays (or nested lists) of ``int`` / :class:`fractions.Fraction` /
+  sympy rationals / flint ``fmpz`` and ``fmpq``, sympy matrices with rational entries and flint
+  ``fmpz_mat`` / ``fmpq_mat``.  A float anywhere is refused, never rounded;
+* float routines accept anything numpy can turn into a float or complex array, but refuse
+  NaN and infinity;
+* everything must be two-dimensional.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import flint
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "ExactMatrix",
+    "as_exact_matrix",
+    "as_float_matrix",
+]
+
+_FLOAT_REFUSAL = (
+    "exact and modular ranks need exactly representable entries, but {what}. "
+    "Pass integers or fractions.Fraction values (e.g. np.asarray(M, dtype=np.int64), "
+    "or Fraction(x).limit_denominator() if you know the exact rationals), "
+    "or use method='svd' for a float rank that certifies nothing."
+)
+
+
+@dataclass(frozen=True)
+class ExactMatrix:
+    """A rational matrix stored as integer numerators with one positive denominator per row.
+
+    ``value[i, j] == numerators[i, j] / row_denominators[i]``.  Row scaling by a nonzero
+    constant preserves the rank over Q and over GF(p) for every p not dividing the denominator,
+    so both engines work on the integer numerators.
+
+    Attributes
+    ----------
+    numerators : numpy.ndarray
+        ``int64`` array when every numerator fits, otherwise an object array of Python ints.
+    row_denominators : tuple of int
+        Positive row scale factors (all 1 for integer input).
+    """
+
+    numerators: npt.NDArray[Any]
+    row_denominators: tuple[int, ...]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (int(self.numerators.shape[0]), int(self.numerators.shape[1]))
+
+    @property
+    def is_integer(self) -> bool:
+        return all(d == 1 for d in self.row_denominators)
+
+    def denominators_divisible_by(self, p: int) -> bool:
+        """True when ``p`` divides some row denominator (the reduction mod p is undefined)."""
+        return any(d % p == 0 for d in self.row_denominators)
+
+    @cached_property
+    def integer_matrix(self) -> flint.fmpz_mat:
+        """The numerators as a flint ``fmpz_mat`` (built once, reused for every prime)."""
+        m, n = self.shape
+        return flint.fmpz_mat(m, n, self.numerators.ravel().tolist())
+
+    def modular_matrix(self, p: int) -> flint.nmod_mat:
+        """The numerators reduced modulo ``p`` (row scaling does not change the rank)."""
+        return flint.nmod_mat(self.integer_matrix, p)
+
+
+def _check_2d(shape: tuple[int, ...], what: str = "matrix") -> None:
+    if len(shape) != 2:
+        hint = (
+            " Use seprank.matricize(T, row_modes) to flatten a tensor first."
+            if len(shape) > 2
+            else " Reshape it, e.g. M.reshape(1, -1) for a single row."
+        )
+        raise ValueError(f"expected a 2-D {what}, got an array of shape {shape}.{hint}")
+
+
+def _to_rational(x: Any) -> int | Fraction:
+    """Convert one scalar to ``int`` or ``Fraction``; refuse anything inexact."""
+    if isinstance(x, bool | np.bool_):
+        return int(x)
+    if isinstance(x, numbers.Integral):
+        return int(x)
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, numbers.Rational):  # sympy.Rational is registered as numbers.Rational
+        return Fraction(int(x.numerator), int(x.denominator))
+    type_name = type(x).__name__
+    if type_name == "fmpz":
+        return int(x)
+    if type_name == "fmpq":
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, float | np.floating | complex | np.complexfloating):
+        raise TypeError(_FLOAT_REFUSAL.format(what=f"the input holds the float {x!r}"))
+    raise TypeError(
+        f"cannot use an entry of type {type_name} ({x!r}) as an exact rational. "
+        "Exact and modular ranks accept int, fractions.Fraction, sympy.Rational and flint "
+        "fmpz/fmpq entries; substitute numbers for symbols first, or use method='svd'."
+    )
+
+
+def _object_array(M: Any) -> npt.NDArray[Any]:
+    """Turn nested lists, sympy and flint matrices into a 2-D numpy object array."""
+    if hasattr(M, "tolist") and type(M).__name__ in {"fmpz_mat", "fmpq_mat", "nmod_mat"}:
+        if type(M).__name__ == "nmod_mat":
+            raise TypeError(
+                "an nmod_mat is a matrix over GF(p), not over the rationals; "
+                "use seprank.rank_mod_p(residues, p) for it."
+            )
+        rows = M.tolist()
+        arr = np.empty((M.nrows(), M.ncols()), dtype=object)
+        for i, row in enumerate(rows):
+            for j, x in enumerate(row):
+                arr[i, j] = x
+        return arr
+    try:
+        import sympy
+
+        if isinstance(M, sympy.MatrixBase):
+            arr = np.empty(M.shape, dtype=object)
+            for i in range(M.shape[0]):
+                for j in range(M.shape[1]):
+                    arr[i, j] = M[i, j]
+            return arr
+    except ImportError:  # pragma: no cover - sympy is a hard dependency
+        pass
+    try:
+        arr = np.array(M, dtype=object)
+    except ValueError as err:
+        raise ValueError(f"could not read the input as a rectangular matrix: {err}") from err
+    return arr
+
+
+def as_exact_matrix(M: Any) -> ExactMatrix:
+    """Validate ``M`` as an exact rational matrix and return it as :class:`ExactMatrix`.
+
+    Raises
+    ------
+    TypeError
+        If any entry is a float, complex, symbol or other inexact object.
+    ValueError
+        If the input is not two-dimensional or not rectangular.
+    """
+    if isinstance(M, np.ndarray) and M.dtype != object:
+        _check_2d(M.shape)
+        if M.dtype.kind == "b":
+            return ExactMatrix(M.astype(np.int64), (1,) * M.shape[0])
+        if M.dtype.kind == "i":
+            return ExactMatrix(M.astype(np.int64, copy=False), (1,) * M.shape[0])
+        if M.dtype.kind == "u":
+            if M.size and int(M.max()) >= 2**63:
+                return ExactMatrix(M.astype(object), (1,) * M.shape[0])
+            return ExactMatrix(M.astype(np.int64), (1,) * M.shape[0])
+        if M.dtype.kind in "fc":
+            bad = " (it also contains NaN or inf)" if not np.all(np.isfinite(M)) else ""
+            raise TypeError(
+                _FLOAT_REFUSAL.format(what=f"the input is a {M.dtype} array{bad}")
+            )
+        raise TypeError(f"unsupported array dtype {M.dtype} for an exact rank")
+    arr = _object_array(M)
+    _check_2d(arr.shape)
+    m, n = arr.shape
+    conv = np.empty((m, n), dtype=object)
+    for i in range(m):
+        for j in range(n):
+            conv[i, j] = _to_rational(arr[i, j])
+    dens: list[int] = []
+    nums = np.empty((m, n), dtype=object)
+    for i in range(m):
+        row_den = 1
+        for x in conv[i]:
+            if isinstance(x, Fraction) and x.denominator != 1:
+                row_den = row_den * x.denominator // _gcd(row_den, x.denominator)
+        dens.append(row_den)
+        for j in range(n):
+            x = conv[i, j]
+            nums[i, j] = int(x * row_den) if isinstance(x, Fraction) else x * row_den
+    if nums.size == 0 or all(-(2**62) < int(v) < 2**62 for v in nums.ravel()):
+        return ExactMatrix(nums.astype(np.int64).reshape(m, n), tuple(dens))
+    return ExactMatrix(nums, tuple(dens))
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return abs(a)
+
+
+def as_float_matrix(M: Any) -> npt.NDArray[np.floating[Any] | np.complexfloating[Any, Any]]:
+    """Validate ``M`` as a finite float (or complex) 2-D array.
+
+    Exact inputs (ints, Fractions, sympy rationals) are converted to float64, which is the user's
+    explicit request when they ask for a float method.
+
+    Raises
+    ------
+    ValueError
+        If the input is not 2-D or contains NaN or infinity.
+    """
+    if isinstance(M, np.ndarray) and M.dtype.kind in "biufc":
+        arr = M
+    else:
+        obj = _object_array(M)
+        try:
+            arr = obj.astype(np.complex128) if any(
+                isinstance(x, complex | np.complexfloating) for x in obj.ravel()
+            ) else obj.astype(np.float64)
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"cannot convert the input to a float matrix: {err}") from err
+    _check_2d(arr.shape)
+    if arr.dtype.kind in "biu":
+        arr = arr.astype(np.float64)
+    if not np.all(np.isfinite(arr)):
+        n_bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
+        raise ValueError(
+            f"the matrix contains {n_bad} NaN or infinite entries; a rank of such a matrix is "
+            "meaningless. Find where they come from (overflow? a division by zero?) and fix "
+            "the input; nothing is silently dropped."
+        )
+    return arr
