@@ -7,6 +7,7 @@ The foundation is a rank engine that says what it certifies (:func:`matrix_rank`
 
 from __future__ import annotations
 
+# --- foundation --------------------------------------------------------------------------------
 from seprank.eps_rank import EpsRankResult, eps_rank
 from seprank.grid import (
     GridTooLargeError,
@@ -16,6 +17,10 @@ from seprank.grid import (
     set_grid_memory_limit,
 )
 from seprank.rank import RankResult, matrix_rank, random_prime, rank_mod_p
+
+# --- linear attention and separation ranks (seed 003) ------------------------------------------
+
+# --- in-context bias (seeds 000/001) -----------------------------------------------------------
 
 __all__ = [
     "EpsRankResult",
