@@ -2,12 +2,16 @@
 
 The foundation is a rank engine that says what it certifies (:func:`matrix_rank`,
 :func:`rank_mod_p`, :func:`eps_rank`) and vectorized, memory-guarded grid tensors
-(:func:`grid_tensor`, :func:`matricize`).
+(:func:`grid_tensor`, :func:`matricize`).  On top of it: the linearized self-attention network
+(:class:`LinearAttention`), evaluated by one code path over floats, GF(p) or exact numbers
+(:class:`FloatDomain`, :class:`ModularDomain`, :class:`ExactDomain`), and certified separation
+ranks of any batch function (:func:`separation_rank`).
 """
 
 from __future__ import annotations
 
-# --- foundation --------------------------------------------------------------------------------
+from seprank.arithmetic import ExactDomain, FloatDomain, ModularDomain
+from seprank.attention import LinearAttention
 from seprank.eps_rank import EpsRankResult, eps_rank
 from seprank.grid import (
     GridTooLargeError,
@@ -17,15 +21,17 @@ from seprank.grid import (
     set_grid_memory_limit,
 )
 from seprank.rank import RankResult, matrix_rank, random_prime, rank_mod_p
-
-# --- linear attention and separation ranks (seed 003) ------------------------------------------
-
-# --- in-context bias (seeds 000/001) -----------------------------------------------------------
+from seprank.separation import SeparationRankResult, separation_rank
 
 __all__ = [
     "EpsRankResult",
+    "ExactDomain",
+    "FloatDomain",
     "GridTooLargeError",
+    "LinearAttention",
+    "ModularDomain",
     "RankResult",
+    "SeparationRankResult",
     "eps_rank",
     "get_grid_memory_limit",
     "grid_tensor",
@@ -33,5 +39,6 @@ __all__ = [
     "matrix_rank",
     "random_prime",
     "rank_mod_p",
+    "separation_rank",
     "set_grid_memory_limit",
 ]

@@ -178,7 +178,8 @@ def grid_tensor(
     chunk_points : int, keyword-only
         Grid points per call of ``f``.
     progress : bool, optional, keyword-only
-        Show a progress bar; default: only for grids of more than a million points.
+        Show a progress bar; default: for grids of more than a million points, and only when
+        standard error is a terminal.
 
     Returns
     -------
@@ -253,9 +254,10 @@ def grid_tensor(
             "seprank.set_grid_memory_limit(n_bytes) if the machine has the memory."
         )
     result = np.empty((n_points, *out_shape), dtype=probe.dtype)
-    show = n_points > 1_000_000 if progress is None else progress
+    # progress=None: a bar for grids above a million points, on terminals only (tqdm's None)
+    disable = (None if n_points > 1_000_000 else True) if progress is None else not progress
     starts = range(0, n_points, chunk)
-    for start in tqdm(starts, desc="grid tensor", unit="chunk", disable=not show, leave=False):
+    for start in tqdm(starts, desc="grid tensor", unit="chunk", disable=disable, leave=False):
         stop = min(start + chunk, n_points)
         out = batch(np.arange(start, stop, dtype=np.int64))
         if out.dtype != probe.dtype and not np.can_cast(out.dtype, probe.dtype, "safe"):

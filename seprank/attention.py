@@ -1,0 +1,331 @@
+r"""Linearized (softmax-free) multi-head self-attention, the network of seed 003, eq. 3 / eq. 12.
+
+One layer maps the rows :math:`x^1, \dots, x^N \in \mathbb R^{d_x}` of ``X`` to
+
+.. math::
+
+    y^{i} = \sum_{j=1}^{N} \sum_{h=1}^{H}
+        \langle W^{Q,h} x^{i}, W^{K,h} x^{j} \rangle \, W^{O,h} W^{V,h} x^{j},
+    \qquad W^{Q,h}, W^{K,h}, W^{V,h} \in \mathbb R^{d_a \times d_x},\;
+    W^{O,h} \in \mathbb R^{d_x \times d_a},\; d_a = d_x / H,
+
+with no softmax, no scaling, no normalisation and no mask; the depth-L network composes L such
+layers (``residual=True``: :math:`x \leftarrow x + y`, the variant of Theorems 5-6).  In the
+row convention used here (``X`` is ``(N, d_x)``), eq. 12 reads
+
+.. math::  Y = \sum_h X\,(W^{Q,h\,T} W^{K,h})\,(X^T X)\,(W^{V,h\,T} W^{O,h\,T}),
+
+which is how the layer is evaluated: per layer one Gram matrix :math:`X^T X` and ``H`` products
+of ``d_x x d_x`` matrices, batched over leading axes.  The output is a homogeneous polynomial of
+degree :math:`3^L` in the inputs (without residual).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.arithmetic import Domain, ExactDomain, FloatDomain, ModularDomain
+
+if TYPE_CHECKING:
+    import sympy
+
+    from seprank.separation import SeparationRankResult
+
+__all__ = ["LinearAttention", "OutputEntry"]
+
+Array = npt.NDArray[Any]
+
+
+def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:
+    kinds = {a.dtype.kind for a in arrays}
+    if "c" in kinds:
+        return "complex"
+    if "f" in kinds:
+        return "float"
+    return "exact"
+
+
+@dataclass(frozen=True)
+class OutputEntry:
+    """The scalar function :math:`y^{i}_p(x^1..x^N)` of a network, batch-evaluable.
+
+    ``entry(X, domain=...)`` with ``X`` of shape ``(batch, N, d_x)`` returns ``(batch,)``.
+    """
+
+    net: LinearAttention
+    i: int
+    p: int
+
+    def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
+        return self.net(X, domain=domain)[..., self.i, self.p]
+
+
+@dataclass(eq=False)
+class LinearAttention:
+    """Depth-L, width-d_x, H-head linear self-attention (seed 003, eq. 3 and eq. 12).
+
+    Parameters
+    ----------
+    query, key, value : array_like, shape (L, H, d_a, d_x)
+        :math:`W^{Q,l,h}`, :math:`W^{K,l,h}`, :math:`W^{V,l,h}`.
+    output : array_like, shape (L, H, d_x, d_a)
+        :math:`W^{O,l,h}`.
+    residual : bool, keyword-only
+        Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (seed 003, App. A.4).
+
+    Weights may be float64, complex128 (the lower-bound witness of App. B.2 is complex),
+    integers, or exact objects (``int``, ``Fraction``, sympy expressions).  Integer and exact
+    weights can be evaluated in every domain; float weights only in :class:`FloatDomain`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6 (Levine et al., "The Depth-to-Width Interplay in
+       Self-Attention", NeurIPS 2020), eqs. 3-4 and 12, App. A.4 (residual variant).
+
+    Examples
+    --------
+    >>> net = LinearAttention.random(depth=2, width=4, heads=2, seed=0)
+    >>> X = np.arange(12).reshape(3, 4)
+    >>> Y = net(X)                          # exact integers: degree 3**2 = 9 polynomial
+    >>> Y.shape, Y.dtype
+    ((3, 4), dtype('O'))
+    >>> bool(np.all(net(2 * X) == 2**9 * Y))  # homogeneity
+    True
+    """
+
+    query: Array
+    key: Array
+    value: Array
+    output: Array
+    residual: bool = False
+    _cache: dict[Domain, tuple[Array, Array]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        q, k, v, o = (np.asarray(w) for w in (self.query, self.key, self.value, self.output))
+        if q.ndim != 4:
+            raise ValueError(f"query weights must have shape (L, H, d_a, d_x), got {q.shape}")
+        L, H, d_a, d_x = q.shape
+        if L < 1 or H < 1 or d_a < 1:
+            raise ValueError(f"need L >= 1, H >= 1 and d_a >= 1; got shape {q.shape}")
+        for name, w, shape in (("key", k, q.shape), ("value", v, q.shape),
+                               ("output", o, (L, H, d_x, d_a))):
+            if w.shape != shape:
+                raise ValueError(f"{name} weights must have shape {shape}, got {w.shape}")
+        for w in (q, k, v, o):
+            if w.dtype.kind in "fc" and not np.all(np.isfinite(w)):
+                raise ValueError("weights contain NaN or infinite entries")
+        frozen = []
+        for w in (q, k, v, o):
+            w = w.copy()
+            w.flags.writeable = False  # cached per-domain products must not go stale
+            frozen.append(w)
+        self.query, self.key, self.value, self.output = frozen
+
+    # --- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def random(
+        cls,
+        *,
+        depth: int,
+        width: int,
+        heads: int = 1,
+        residual: bool = False,
+        weights: Literal["integer", "float"] = "integer",
+        low: int = -50,
+        high: int = 50,
+        seed: int | np.random.Generator | None = None,
+    ) -> LinearAttention:
+        """A network with random weights.
+
+        Parameters
+        ----------
+        depth, width, heads : int, keyword-only
+            L >= 1, d_x >= 1 and H >= 1 with H dividing d_x (d_a = d_x / H).
+        residual : bool
+            Residual variant.
+        weights : {'integer', 'float'}
+            ``'integer'``: uniform integers in ``[low, high]`` (default [-50, 50]; exact and
+            modular evaluation possible).  Ranks of random weights are generic only with high
+            probability -- small ranges make singular weight matrices likely (e.g. in [-5, 5] a
+            3 x 3 key matrix is singular with probability ~1e-2) -- so use several seeds.
+            ``'float'``: standard normal / sqrt(d_x).
+        seed : int or Generator, optional
+            Seeds the weights.
+        """
+        for name, value in (("depth L", depth), ("width d_x", width), ("heads H", heads)):
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if width % heads:
+            raise ValueError(
+                f"the width d_x = {width} is not divisible by the number of heads H = {heads}; "
+                "the head dimension d_a = d_x / H must be an integer"
+            )
+        if weights not in ("integer", "float"):
+            raise ValueError(f"weights must be 'integer' or 'float', got {weights!r}")
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        d_a = width // heads
+        qkv_shape = (depth, heads, d_a, width)
+        o_shape = (depth, heads, width, d_a)
+
+        def draw(shape: tuple[int, ...]) -> Array:
+            if weights == "integer":
+                return rng.integers(low, high + 1, shape)
+            return rng.standard_normal(shape) / np.sqrt(width)
+
+        return cls(draw(qkv_shape), draw(qkv_shape), draw(qkv_shape), draw(o_shape),
+                   residual=residual)
+
+    # --- shape -------------------------------------------------------------------------------
+
+    @property
+    def depth(self) -> int:
+        return int(self.query.shape[0])
+
+    @property
+    def heads(self) -> int:
+        return int(self.query.shape[1])
+
+    @property
+    def head_dim(self) -> int:
+        return int(self.query.shape[2])
+
+    @property
+    def width(self) -> int:
+        return int(self.query.shape[3])
+
+    @property
+    def weight_kind(self) -> Literal["float", "complex", "exact"]:
+        """``'exact'`` for integer/object weights, else ``'float'`` or ``'complex'``."""
+        return _kind([self.query, self.key, self.value, self.output])
+
+    def __repr__(self) -> str:
+        return (f"LinearAttention(L={self.depth}, d_x={self.width}, H={self.heads}, "
+                f"d_a={self.head_dim}, residual={self.residual}, weights={self.weight_kind})")
+
+    # --- evaluation ----------------------------------------------------------------------------
+
+    def default_domain(self, X: Array) -> Domain:
+        kind = _kind([np.asarray(X), self.query, self.key, self.value, self.output])
+        if kind == "exact":
+            return ExactDomain()
+        return FloatDomain(complex_=kind == "complex")
+
+    def _layer_matrices(self, domain: Domain) -> tuple[Array, Array]:
+        """Per layer and head: KQ = W^{Q T} W^K and VO = W^{V T} W^{O T}, in ``domain``."""
+        cached = self._cache.get(domain)
+        if cached is not None:
+            return cached
+        if isinstance(domain, ModularDomain | ExactDomain) and self.weight_kind != "exact":
+            raise TypeError(
+                f"this network has {self.weight_kind} weights, which cannot be evaluated "
+                f"exactly or modulo a prime; build it with integer or Fraction weights "
+                "(LinearAttention.random(..., weights='integer'))"
+            )
+        q, k, v, o = (domain.asarray(w) for w in (self.query, self.key, self.value, self.output))
+        kq = domain.matmul(np.swapaxes(q, -1, -2), k)
+        vo = domain.matmul(np.swapaxes(v, -1, -2), np.swapaxes(o, -1, -2))
+        self._cache[domain] = (kq, vo)
+        return kq, vo
+
+    def __call__(self, X: npt.ArrayLike, *, domain: Domain | None = None) -> Array:
+        """Evaluate the network on ``X`` of shape ``(N, d_x)`` or ``(..., N, d_x)``.
+
+        Parameters
+        ----------
+        X : array_like
+            Inputs, one row per position.
+        domain : Domain, optional, keyword-only
+            :class:`~seprank.arithmetic.FloatDomain`, :class:`~seprank.arithmetic.ModularDomain`
+            or :class:`~seprank.arithmetic.ExactDomain`.  Default: exact for integer/object
+            inputs and weights, float (or complex) otherwise.
+
+        Returns
+        -------
+        numpy.ndarray
+            Same shape as ``X``: row ``i`` is the output :math:`y^{i}` of the last layer.
+        """
+        X = np.asarray(X)
+        if X.ndim < 2 or X.shape[-1] != self.width:
+            raise ValueError(
+                f"inputs must have shape (N, d_x) or (batch, N, d_x) with d_x = {self.width}, "
+                f"got {X.shape}"
+            )
+        if X.shape[-2] < 1:
+            raise ValueError("need at least one input position (N >= 1)")
+        dom = self.default_domain(X) if domain is None else domain
+        kq, vo = self._layer_matrices(dom)
+        Z = dom.asarray(X)
+        for layer in range(self.depth):
+            gram = dom.matmul(np.swapaxes(Z, -1, -2), Z)
+            mix = dom.matmul(dom.matmul(kq[layer, 0], gram), vo[layer, 0])
+            for h in range(1, self.heads):
+                mix = dom.add(mix, dom.matmul(dom.matmul(kq[layer, h], gram), vo[layer, h]))
+            Y = dom.matmul(Z, mix)
+            Z = dom.add(Z, Y) if self.residual else Y
+        return Z
+
+    def loop_form(self, X: npt.ArrayLike) -> Array:
+        """Reference evaluation by the explicit sums of eq. 3 (float; slow; for testing)."""
+        Z = np.asarray(X, dtype=np.complex128 if self.weight_kind == "complex" else np.float64)
+        for layer in range(self.depth):
+            Y = np.zeros_like(Z)
+            for i in range(Z.shape[0]):
+                for j in range(Z.shape[0]):
+                    for h in range(self.heads):
+                        q = self.query[layer, h] @ Z[i]
+                        k = self.key[layer, h] @ Z[j]
+                        score = np.sum(q * k)  # bilinear <.,.>, no conjugation
+                        Y[i] += score * (self.output[layer, h] @ (self.value[layer, h] @ Z[j]))
+            Z = Z + Y if self.residual else Y
+        return Z
+
+    def entry(self, i: int, p: int) -> OutputEntry:
+        """The scalar output :math:`y^{i}_p` as a batch function (0-based ``i`` and ``p``)."""
+        if not 0 <= p < self.width:
+            raise ValueError(f"output coordinate p = {p} is outside 0..{self.width - 1}")
+        if i < 0:
+            raise ValueError(f"output position i = {i} must be >= 0")
+        return OutputEntry(self, int(i), int(p))
+
+    def polynomial(self, n_inputs: int, *, i: int = 0, p: int = 0) -> sympy.Expr:
+        """:math:`y^{i}_p` as an expanded sympy polynomial in symbols ``x{j}_{k}``.
+
+        Only for tiny networks: the number of terms grows like
+        :math:`\\binom{N d_x + 3^L - 1}{3^L}`.
+
+        Examples
+        --------
+        >>> net = LinearAttention.random(depth=1, width=1, seed=3)
+        >>> net.polynomial(2, i=0)   # L = 1, d_x = 1: c * x0 * (x0**2 + x1**2)
+        -24*x0_0**3 - 24*x0_0*x1_0**2
+        """
+        import sympy
+
+        if self.weight_kind != "exact":
+            raise TypeError("polynomial() needs integer or Fraction weights")
+        symbols = np.array(
+            [[sympy.Symbol(f"x{j}_{k}") for k in range(self.width)] for j in range(n_inputs)],
+            dtype=object,
+        )
+        return sympy.expand(self.entry(i, p)(symbols[None], domain=ExactDomain())[0])
+
+    def separation_rank(
+        self, *, i: int, p: int, partition: tuple[Sequence[int], Sequence[int]], n_inputs: int,
+        **kwargs: Any,
+    ) -> SeparationRankResult:
+        """:func:`seprank.separation_rank` of the output entry :math:`y^{i}_p`.
+
+        Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ...).
+        """
+        from seprank.separation import separation_rank
+
+        if not 0 <= i < n_inputs:
+            raise ValueError(f"output position i = {i} is outside 0..{n_inputs - 1}")
+        return separation_rank(self.entry(i, p), n_inputs=n_inputs, dim=self.width,
+                               partition=partition, **kwargs)
