@@ -301,7 +301,7 @@ class LinearAttention:
 
         Examples
         --------
-        >>> net = LinearAttention.random(depth=1, width=1, seed=3)
+        >>> net = LinearAttention.random(depth=1, width=1, seed=3, low=-3, high=3)
         >>> net.polynomial(2, i=0)   # L = 1, d_x = 1: c * x0 * (x0**2 + x1**2)
         -24*x0_0**3 - 24*x0_0*x1_0**2
         """
