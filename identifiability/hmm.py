@@ -117,7 +117,7 @@ def _check_T(T: FloatArray, atol: float, rank_rtol: float) -> tuple[AssumptionCh
     col = float(np.max(np.abs(T.sum(axis=0) - 1)))
     row = float(np.max(np.abs(T.sum(axis=1) - 1)))
     neg = float(T.min())
-    a5 = col <= atol and row <= atol and neg >= 0
+    a5 = col <= atol and row <= atol and neg >= -atol
     rank = matrix_rank(T, method="svd", rtol=rank_rtol)
     sv = np.array2string(rank.details["singular_values"], precision=3)
     return (
@@ -178,7 +178,7 @@ def check_assumptions(
     if kind == "hmm":
         col = float(np.max(np.abs(E.sum(axis=0) - 1)))
         neg = float(E.min())
-        checks.append(AssumptionCheck("O", col <= atol and neg >= 0,
+        checks.append(AssumptionCheck("O", col <= atol and neg >= -atol,
                                       f"O: max |column sum - 1| = {col:.3g}, min entry = "
                                       f"{neg:.3g} (atol {atol:g})"))
         zero_rows = int(np.sum(np.abs(E).sum(axis=1) <= atol))
