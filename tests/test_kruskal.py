@@ -179,7 +179,7 @@ def test_svd_condition_is_not_certified() -> None:
 @pytest.mark.parametrize(("a", "b", "seed"), [(3, 4, 0), (4, 4, 1), (2, 6, 2), (5, 3, 3)])
 def test_square_minor_screen_matches_determinants_mod_p(a, b, seed) -> None:
     """The Laplace-expansion screen lists exactly the singular square submatrices mod p."""
-    from identifiability.kruskal import _zero_square_minors
+    from identifiability._kruskal_screen import _zero_square_minors
 
     p = 7  # a small prime, so that many minors vanish
     B = np.random.default_rng(seed).integers(0, p, (a, b))
