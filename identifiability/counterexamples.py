@@ -150,7 +150,20 @@ def pairwise_twin(model: HMM | GaussianHMM, R: Any, **kwargs: Any) -> HMM:
 
 
 def theorem6_printed(*, atol: float = PRINTED_ATOL) -> tuple[HMM, HMM]:
-    """The two HMMs of (2.47), as printed (validated with ``atol`` = 1e-7: 8 decimals)."""
+    """The two HMMs of (2.47), as printed (validated with ``atol`` = 1e-7: 8 decimals).
+
+    References
+    ----------
+    .. [1] Seed 004_6a230b9a9faf2198.txt, Theorem 6, example (2.47).
+
+    Examples
+    --------
+    >>> a, b = theorem6_printed()
+    >>> from identifiability.tasks import optimal_predictor
+    >>> diff = optimal_predictor(a, "x2|x1").table() - optimal_predictor(b, "x2|x1").table()
+    >>> bool(np.abs(diff).max() < 1e-8)        # equal up to the 8 printed decimals
+    True
+    """
     P = THEOREM6_PRINTED
     return HMM(P["O"], P["T"], atol=atol), HMM(P["O_tilde"], P["T_tilde"], atol=atol)
 
@@ -161,6 +174,16 @@ def theorem6_regenerated(theta: float = 0.1, *, atol: float = PRINTED_ATOL
 
     Returns ``(model, twin, R)``.  The printed (O, T) satisfy A5 only to 8 decimals, hence the
     default ``atol``.
+
+    References
+    ----------
+    .. [1] Seed 004_6a230b9a9faf2198.txt, Theorem 6 proof, Claim 2, (2.47); notes D.5.
+
+    Examples
+    --------
+    >>> m, twin, R = theorem6_regenerated(0.1)
+    >>> bool(np.abs(twin.O - THEOREM6_PRINTED["O_tilde"]).max() < 1e-8)
+    True
     """
     R = rotation_about_ones(theta)
     m = HMM(THEOREM6_PRINTED["O"], THEOREM6_PRINTED["T"], atol=atol)
@@ -173,7 +196,15 @@ _CLAIM3_P = np.array([[0.0, 0, 1], [1, 0, 0], [0, 1, 0]])
 
 
 def claim3_rotation_factor(t: int) -> FloatArray:
-    r""":math:`M^{-1}R(2\pi/t)^{-1}M`, the matrix the printed sentence calls non-negative."""
+    r""":math:`M^{-1}R(2\pi/t)^{-1}M`, the matrix the printed sentence calls non-negative.
+
+    Without the factor T it has negative entries (Claim 3 proof, after (2.51)).
+
+    Examples
+    --------
+    >>> round(float(claim3_rotation_factor(2).min()), 6)
+    -0.333333
+    """
     th = 2 * np.pi / t
     Rz = np.array([[np.cos(th), -np.sin(th), 0], [np.sin(th), np.cos(th), 0], [0, 0, 1]])
     return np.asarray(np.linalg.solve(_CLAIM3_M, Rz.T @ _CLAIM3_M))

@@ -62,7 +62,13 @@ class CPResult:
 
 
 def cp_reconstruct(factors: tuple[Any, Any, Any]) -> FloatArray:
-    """``einsum('ir,jr,kr->ijk', A, B, C)``."""
+    """``einsum('ir,jr,kr->ijk', A, B, C)``.
+
+    Examples
+    --------
+    >>> cp_reconstruct((np.ones((2, 1)), np.ones((3, 1)), np.ones((4, 1)))).shape
+    (2, 3, 4)
+    """
     A, B, C = (np.asarray(F, dtype=float) for F in factors)
     return np.asarray(np.einsum("ir,jr,kr->ijk", A, B, C))
 

@@ -40,6 +40,7 @@ __all__ = ["Matching", "RecoveredModel", "match_permutation", "recover_ghmm", "r
 FloatArray = npt.NDArray[np.float64]
 CPMethod = Literal["jennrich", "als"]
 _MAX_SIGN_COMPONENTS = 12
+_AMBIGUITY_FLOOR = 1e-8  # a second candidate this close to the predictor is not excluded
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,9 @@ def recover_ghmm(
     Raises
     ------
     ValueError
-        If no sign pattern or translation gives a valid model (e.g. a CP that failed).
+        If no sign pattern or translation gives a valid model (e.g. a CP that failed), or if
+        two candidates reproduce the predictor equally well (reducible T: the sign of each
+        block is then not determined by W and the predictor at the chosen points).
 
     References
     ----------
@@ -262,6 +265,11 @@ def recover_ghmm(
     if not scored:
         raise ValueError("no candidate (M, T) is consistent with the CP factors")
     res, M, T = scored[0]
+    if len(scored) > 1 and scored[1][0] <= max(_AMBIGUITY_FLOOR, 100 * res):
+        raise ValueError(
+            "two candidate G-HMMs reproduce the predictor equally well (residuals "
+            f"{res:.3g} and {scored[1][0]:.3g}); the recovery is ambiguous here, e.g. because "
+            "T is reducible or the CP decomposition is inaccurate")
     details["predictor_residual"] = res
     return RecoveredModel(M, T, "ghmm", cp, details)
 

@@ -185,7 +185,16 @@ def predict_raw(emission: Any, T: Any, phi: Any, task: Task | str) -> npt.NDArra
 
     Returns :math:`\sum_h P(h_{\mathcal T} \mid x)\otimes_\tau E_{:,h_\tau}` with shape
     ``(n,) + (d,) * len(task.targets)``.  No validation: :func:`optimal_predictor` is the
-    checked entry point; this one serves finite differences and counterexamples.
+    checked entry point; this one serves derivatives (complex input stays complex) and
+    counterexamples whose parameters leave the model class.
+
+    Examples
+    --------
+    >>> O = np.array([[0.6, 0.1], [0.4, 0.9]])
+    >>> T = np.array([[0.7, 0.3], [0.3, 0.7]])
+    >>> phi = O / O.sum(axis=1, keepdims=True)           # posteriors at both tokens
+    >>> bool(np.allclose(predict_raw(O, T, phi, "x2|x1"), (O @ T @ phi.T).T))
+    True
     """
     E, Tm, ph = (np.asarray(a) for a in (emission, T, phi))
     dtype = np.result_type(E, Tm, ph, np.float64)  # complex input (complex-step) stays complex

@@ -181,3 +181,19 @@ def test_recover_hmm_with_als() -> None:
     err = rec.errors_against(truth)
     assert err["emission"] < ALS_TOL and err["T"] < ALS_TOL
     assert rec.cp.method == "als" and rec.cp.rel_error < 1e-4
+
+
+def test_ghmm_recovery_refuses_an_ambiguous_reducible_chain() -> None:
+    """Block-diagonal T: each block's mean signs can flip independently of the other's only if
+    the predictor cannot tell, which it can (phi changes); recovery must still be right or say
+    it is ambiguous, never silently wrong."""
+    T = np.kron(np.eye(2), np.array([[0.7, 0.3], [0.3, 0.7]]))
+    M = GaussianHMM.random(5, 4, seed=9).M
+    truth = GaussianHMM(M, T)
+    try:
+        rec = recover_ghmm(optimal_predictor(truth, "x2*x3|x1"), 4, seed=ALGO_SEED)
+    except ValueError as err:
+        assert "ambiguous" in str(err)
+    else:
+        err = rec.errors_against(truth)
+        assert err["emission"] < JENNRICH_TOL and err["T"] < JENNRICH_TOL
