@@ -1,0 +1,118 @@
+r"""Engines of :func:`identifiability.kruskal_rank` for exact and modular k-ranks.
+
+``level_by_minors(N, r, ...)`` decides whether every r columns of the integer matrix N are
+independent: it screens all r x r minors of a random projection :math:`PN \bmod p` at once
+(after a row reduction to :math:`[I \mid B]`, the maximal minors are the square minors of B,
+computed by Laplace expansion) and confirms every vanishing minor with
+:func:`seprank.matrix_rank`.  ``level_by_subsets`` is the definition: one
+:func:`seprank.matrix_rank` call per column subset.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal
+
+import flint
+import numpy as np
+import numpy.typing as npt
+
+from seprank import matrix_rank, random_prime
+
+__all__ = ["level_by_minors", "level_by_subsets"]
+
+Method = Literal["exact", "modular", "svd"]
+
+
+def _subset_rank(N: npt.NDArray[Any], S: Sequence[int], method: Method,
+                 rng: np.random.Generator) -> int:
+    sub = N[:, list(S)]
+    if method == "exact":
+        return matrix_rank(sub, method="exact").rank
+    return matrix_rank(sub, method="modular", n_primes=2, seed=rng).rank
+
+
+def level_by_subsets(N: npt.NDArray[Any], r: int, method: Method,
+                      rng: np.random.Generator) -> tuple[int, ...] | None:
+    for S in itertools.combinations(range(N.shape[1]), r):
+        if _subset_rank(N, S, method, rng) < r:
+            return S
+    return None
+
+
+def level_by_minors(N: npt.NDArray[Any], r: int, method: Method, rng: np.random.Generator,
+                     details: dict[str, Any]) -> tuple[int, ...] | None:
+    m, n = N.shape
+    for _attempt in range(8):
+        p = random_prime(rng, 2**30, 2**31)
+        Np = flint.nmod_mat([[int(v) % p for v in row] for row in N.tolist()], p)
+        if r == m:
+            G = Np
+        else:
+            P = flint.nmod_mat(rng.integers(0, p, (r, m)).tolist(), p)
+            G = P * Np
+        R, rank = G.rref()
+        if rank == r:
+            break
+    else:  # the projection kept failing: fall back to the definition
+        return level_by_subsets(N, r, method, rng)
+    Rarr = np.array([[int(v) for v in row] for row in R.tolist()], dtype=np.int64)
+    pivots = [int(np.flatnonzero(Rarr[i])[0]) for i in range(r)]
+    others = [j for j in range(n) if j not in set(pivots)]
+    B = Rarr[:, others]
+    for R_rows, C_cols in _zero_square_minors(B, p):
+        keep = [pivots[i] for i in range(r) if i not in set(R_rows)]
+        S = tuple(sorted(keep + [others[c] for c in C_cols]))
+        if _subset_rank(N, S, method, rng) < r:
+            return S
+        details["false_alarms"] += 1
+    return None
+
+
+def _colex_combinations(n: int, j: int) -> npt.NDArray[np.int64]:
+    """All j-subsets of range(n) as rows, ordered by colex rank sum_i C(c_i, i + 1)."""
+    if j == 0:
+        return np.zeros((1, 0), dtype=np.int64)
+    combos = np.array(list(itertools.combinations(range(n), j)), dtype=np.int64)
+    return combos[np.argsort(_colex_rank(combos), kind="stable")]
+
+
+_BINOM = np.array([[math.comb(a, b) for b in range(65)] for a in range(65)], dtype=np.int64)
+
+
+def _colex_rank(combos: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    if combos.shape[1] == 0:
+        return np.zeros(combos.shape[0], dtype=np.int64)
+    return _BINOM[combos, np.arange(1, combos.shape[1] + 1)].sum(axis=1)
+
+
+def _zero_square_minors(
+    B: npt.NDArray[np.int64], p: int,
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Yield (rows, cols) of every square submatrix of B that is singular mod p.
+
+    Laplace expansion along the first selected row, all minors of one size at a time, stored by
+    colex rank of the row and column subsets.
+    """
+    a, b = B.shape
+    if max(a, b) > 64:
+        raise ValueError("kruskal_rank supports at most 64 rows/columns per level")
+    prev = np.ones((1, 1), dtype=np.int64)
+    for j in range(1, min(a, b) + 1):
+        rows = _colex_combinations(a, j)
+        cols = _colex_combinations(b, j)
+        first = rows[:, 0]
+        rest_rank = _colex_rank(rows[:, 1:]) if j > 1 else np.zeros(len(rows), dtype=np.int64)
+        acc = np.zeros((len(rows), len(cols)), dtype=np.int64)
+        for t in range(j):
+            deleted = np.delete(cols, t, axis=1)
+            term = B[first[:, None], cols[None, :, t]] * prev[rest_rank[:, None],
+                                                             _colex_rank(deleted)[None, :]]
+            term %= p
+            acc = (acc + term) % p if t % 2 == 0 else (acc - term) % p
+        zr, zc = np.nonzero(acc == 0)
+        for i, c in zip(zr.tolist(), zc.tolist(), strict=True):
+            yield tuple(rows[i].tolist()), tuple(cols[c].tolist())
+        prev = acc
