@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from paper_checks.registry import Claim, ClaimResult
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 __all__ = [
     "GridTooLargeError",
