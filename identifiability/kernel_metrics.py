@@ -39,7 +39,13 @@ from identifiability.kernels import (
     gauss_hermite_rule,
 )
 
-__all__ = ["excess_risk", "expected_abs_error", "expected_kl"]
+__all__ = [
+    "excess_risk",
+    "expected_abs_error",
+    "expected_kl",
+    "population_risk",
+    "theorem3_factor",
+]
 
 
 class _HasLogpdf(Protocol):
@@ -151,3 +157,61 @@ def excess_risk(p_star: GaussianKernel, logit_fn: Callable[[FloatArray, FloatArr
             raise ValueError("loss must be 'l2' or 'cross_entropy'")
         total += 0.5 * float(W @ vals)
     return max(total, 0.0)
+
+
+def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: GaussianKernel,
+                    contrast: GaussianKernel, stationary: GaussianKernel, *,
+                    loss: Literal["l2", "cross_entropy"] = "cross_entropy",
+                    n_nodes: int = 40) -> float:
+    """The population risk :math:`R(h) = \\mathbb E\\,\\ell(h)` of :math:`h = \\sigma(\\text{logit})`
+    on the task distribution (z ~ π, label 1/2, z' from :math:`p_*` or q), by Gauss–Hermite.
+
+    ``loss='l2'`` is eq. 2.5–2.6; ``'cross_entropy'`` the log loss.
+
+    Examples
+    --------
+    >>> from identifiability.processes import OrnsteinUhlenbeck
+    >>> ou = OrnsteinUhlenbeck(1.0)
+    >>> r = population_risk(lambda z, zp: 0.0 * zp[..., 0], ou.kernel(1.0), ou.stationary,
+    ...                     ou.stationary)
+    >>> bool(np.isclose(r, np.log(2)))        # h = 1/2 everywhere
+    True
+    """
+    total = 0.0
+    for inner, y in ((p_star, 1.0), (contrast, 0.0)):
+        Z, ZP, W = _pair_nodes(stationary, inner, n_nodes)
+        s = np.broadcast_to(np.asarray(logit_fn(Z, ZP), dtype=float), W.shape)
+        if loss == "cross_entropy":
+            vals = np.logaddexp(0.0, s) - y * s
+        elif loss == "l2":
+            vals = (expit(s) - y) ** 2
+        else:
+            raise ValueError("loss must be 'l2' or 'cross_entropy'")
+        total += 0.5 * float(W @ vals)
+    return total
+
+
+def theorem3_factor(p_star: GaussianKernel, p_hat: _HasLogpdf, contrast: GaussianKernel,
+                    stationary: GaussianKernel, *, n_nodes: int = 60) -> float:
+    """:math:`\\mathbb E_{z\\sim\\pi,z'\\sim p_*}(\\max\\{\\hat p, p_*\\} + q)^4/q^2` (eq. 2.32's
+    second factor) for an estimate :math:`\\hat p`, by Gauss–Hermite in log space.
+
+    For :math:`\\hat p = p_*` and Gaussian kernels the exact value (or +inf) is
+    :func:`identifiability.contrastive_bounds.theorem3_factor_gaussian`; quadrature cannot
+    detect divergence, so use that function to decide finiteness first.
+
+    Examples
+    --------
+    >>> from identifiability.processes import OrnsteinUhlenbeck
+    >>> from identifiability.contrastive_bounds import theorem3_factor_gaussian
+    >>> ou = OrnsteinUhlenbeck(1.0); pk = ou.kernel(0.1); q = GaussianKernel.local(1, 0.1)
+    >>> bool(np.isclose(theorem3_factor(pk, pk, q, ou.stationary),
+    ...                 theorem3_factor_gaussian(pk, q, ou.stationary), rtol=1e-6))
+    True
+    """
+    Z, ZP, W = _pair_nodes(stationary, p_star, n_nodes)
+    lq = contrast.logpdf(Z, ZP)
+    lmax = np.maximum(p_star.logpdf(Z, ZP), np.asarray(p_hat.logpdf(Z, ZP), dtype=float))
+    log_terms = 4 * np.logaddexp(lmax, lq) - 2 * lq
+    mx = float(np.max(log_terms))
+    return float(np.exp(mx) * (W @ np.exp(log_terms - mx)))
