@@ -163,8 +163,9 @@ def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: G
                     contrast: GaussianKernel, stationary: GaussianKernel, *,
                     loss: Literal["l2", "cross_entropy"] = "cross_entropy",
                     n_nodes: int = 40) -> float:
-    """The population risk :math:`R(h) = \\mathbb E\\,\\ell(h)` of :math:`h = \\sigma(\\text{logit})`
-    on the task distribution (z ~ π, label 1/2, z' from :math:`p_*` or q), by Gauss–Hermite.
+    """The population risk :math:`R(h) = \\mathbb E\\,\\ell(h)` of
+    :math:`h = \\sigma(\\text{logit})` on the task distribution (z ~ π, label 1/2,
+    z' from :math:`p_*` or q), by Gauss–Hermite.
 
     ``loss='l2'`` is eq. 2.5–2.6; ``'cross_entropy'`` the log loss.
 
