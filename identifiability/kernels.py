@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol, runtime_checkable
 
@@ -74,7 +74,8 @@ class ConditionalDensity(Protocol):
     of shape ``(..., d)``; ``sample(z, rng)`` draws one :math:`z'` per row of ``z``.
     """
 
-    dim: int
+    @property
+    def dim(self) -> int: ...
 
     def logpdf(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray: ...
 
@@ -111,7 +112,7 @@ def _spd(S_in: npt.ArrayLike, what: str, *, rtol: float = 1e-10) -> FloatArray:
     return S
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GaussianKernel:
     """The conditional Gaussian law :math:`k(z'\\mid z) = \\mathcal N(Mz + c, S)`.
 
@@ -141,13 +142,13 @@ class GaussianKernel:
     M: FloatArray
     c: FloatArray
     S: FloatArray
-    dim: int = field(init=False)
+    dim: int
 
-    def __post_init__(self) -> None:
-        S = _spd(self.S, "the kernel covariance S")
+    def __init__(self, M: npt.ArrayLike, c: npt.ArrayLike, S: npt.ArrayLike) -> None:
+        S = _spd(S, "the kernel covariance S")
         d = S.shape[0]
-        M = np.atleast_2d(np.asarray(self.M, dtype=float))
-        c = np.atleast_1d(np.asarray(self.c, dtype=float))
+        M = np.atleast_2d(np.asarray(M, dtype=float))
+        c = np.atleast_1d(np.asarray(c, dtype=float))
         if M.shape != (d, d) or c.shape != (d,):
             raise ValueError(f"M must be ({d}, {d}) and c ({d},); got {M.shape} and {c.shape}")
         if not (np.all(np.isfinite(M)) and np.all(np.isfinite(c))):

@@ -15,6 +15,7 @@ M-estimator: KL and excess ∝ 1/T; Theorem 3: absolute error ≲ sqrt(excess)).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -63,6 +64,14 @@ def fitted_kernels(eta: float, q_kind: str, loss: str, horizons: tuple[float, ..
     return tuple(rows)
 
 
+def _logit_of(k: GaussianKernel, q: GaussianKernel) -> Callable[[np.ndarray, np.ndarray],
+                                                                np.ndarray]:
+    def logit(z: np.ndarray, zp: np.ndarray) -> np.ndarray:
+        return k.logpdf(z, zp) - q.logpdf(z, zp)
+
+    return logit
+
+
 def end_to_end(eta: float, q_kind: str, metrics: tuple[str, ...], loss: str = "cross_entropy",
                horizons: tuple[float, ...] = QUICK_HORIZONS) -> dict[str, np.ndarray]:
     """Per (T, seed) metrics of the fitted kernels: 'kl', 'abs', 'excess', 'factor'."""
@@ -79,8 +88,7 @@ def end_to_end(eta: float, q_kind: str, metrics: tuple[str, ...], loss: str = "c
                 elif m == "abs":
                     v = expected_abs_error(pk, k, ou.stationary)
                 elif m == "excess":
-                    v = excess_risk(pk, lambda z, zp, k=k: k.logpdf(z, zp) - q.logpdf(z, zp),
-                                    q, ou.stationary)
+                    v = excess_risk(pk, _logit_of(k, q), q, ou.stationary)
                 elif m == "factor":
                     v = theorem3_factor(pk, k, q, ou.stationary)
                 else:
