@@ -295,9 +295,11 @@ class LangevinDiffusion:
         sq = math.sqrt(2 * h)
 
         def step(x: FloatArray, n: int) -> FloatArray:
-            for _ in range(n):
-                x = x - h * np.asarray(self.grad_f(x), dtype=float) \
-                    + sq * rng.standard_normal(x.shape)
+            # overflow is detected (and reported) after the sub-steps, not warned about
+            with np.errstate(over="ignore", invalid="ignore"):
+                for _ in range(n):
+                    x = x - h * np.asarray(self.grad_f(x), dtype=float) \
+                        + sq * rng.standard_normal(x.shape)
             return x
 
         n_burn = math.ceil(max(burn_in, 0.0) / h)
