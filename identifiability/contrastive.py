@@ -181,8 +181,8 @@ def make_contrastive_task(observations: npt.ArrayLike, eta: float, contrast: Con
     if getattr(contrast, "dim", x.shape[1]) != x.shape[1]:
         raise ValueError(f"contrast dimension {contrast.dim} != data dimension {x.shape[1]}")
     m = x.shape[0] // 2
-    z = x[0:2 * m:2]
-    nxt = x[1:2 * m:2]
+    z = np.ascontiguousarray(x[0:2 * m:2])
+    nxt = np.ascontiguousarray(x[1:2 * m:2])
     rng = as_generator(seed)
     label = (rng.random(m) < 0.5).astype(np.int8)
     neg = label == 0

@@ -290,7 +290,8 @@ def fit_gaussian_kernel(task: ContrastiveTask, contrast: ConditionalDensity, *,
         positive definite (:math:`d(d+1)/2` parameters, finite-difference gradient) — the
         model of the OU maximum-likelihood baseline.
     init : GaussianKernel, optional
-        Starting point for ``'affine'``; default the data-free :math:`M = 0, c = 0, S = I`.
+        Starting point for ``'affine'``; default :math:`p_\\theta = q` when q is Gaussian
+        (the classifier h = 1/2, a data-free start), else :math:`M = 0, c = 0, S = I`.
         (``'ou'`` starts at A = I.)
     n_restarts : int
         Extra random starting points (perturbations of the start) drawn from ``seed`` — the
@@ -316,8 +317,12 @@ def fit_gaussian_kernel(task: ContrastiveTask, contrast: ConditionalDensity, *,
     y = task.label.astype(float)
     rng = as_generator(seed)
     if family == "affine":
-        start = init if init is not None else GaussianKernel(np.zeros((d, d)), np.zeros(d),
-                                                              np.eye(d))
+        if init is not None:
+            start = init
+        elif isinstance(contrast, GaussianKernel):
+            start = contrast          # p_theta = q: h = 1/2 everywhere, a data-free start
+        else:
+            start = GaussianKernel(np.zeros((d, d)), np.zeros(d), np.eye(d))
 
         def fun(theta: FloatArray) -> tuple[float, FloatArray]:
             return _gaussian_family_objective(theta, task, log_q, y, loss)
