@@ -30,9 +30,8 @@ from identifiability.contrastive_fit import (
     ContrastiveFit,
     NotNormalisableError,
     fit_gaussian_kernel,
-    fit_quadratic_logistic,
-    quadratic_features,
 )
+from identifiability.contrastive_logistic import fit_quadratic_logistic, quadratic_features
 from identifiability.kernel_metrics import (
     excess_risk,
     expected_abs_error,

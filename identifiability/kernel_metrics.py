@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import expit
 
-from identifiability.contrastive import ZERO_DENSITY_MESSAGE
+from identifiability.implied_kernel import ZERO_DENSITY_MESSAGE
 from identifiability.kernels import (
     ConditionalDensity,
     FloatArray,

@@ -28,12 +28,8 @@ from identifiability.contrastive_bounds import (
     theorem3_chain,
     theorem3_factor_gaussian,
 )
-from identifiability.contrastive_fit import (
-    _gaussian_family_objective,
-    _pack,
-    fit_gaussian_kernel,
-    fit_quadratic_logistic,
-)
+from identifiability.contrastive_fit import _gaussian_family_objective, _pack, fit_gaussian_kernel
+from identifiability.contrastive_logistic import fit_quadratic_logistic
 from identifiability.kernel_metrics import (
     excess_risk,
     expected_abs_error,
