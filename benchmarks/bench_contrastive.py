@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from benchmarks._util import fmt_seconds, machine_line, markdown_table, write_result
 from identifiability import (
@@ -83,7 +84,7 @@ def run(horizons: tuple[float, ...], n_seeds: int) -> dict[float, dict[str, tupl
     for T in horizons:
         kls: dict[str, list[float]] = {name: [] for name in methods}
         times: dict[str, list[float]] = {name: [] for name in methods}
-        for s in range(n_seeds):
+        for s in tqdm(range(n_seeds), desc=f"T = {T:g}", unit="seed", leave=False):
             traj_rng, task_rng = split_seed(np.random.SeedSequence([s, int(T), 66]), 2)
             x = ou.simulate(int(T / ETA) // 2 * 2, ETA, seed=traj_rng)
             task_state = task_rng.bit_generator.state
@@ -95,7 +96,6 @@ def run(horizons: tuple[float, ...], n_seeds: int) -> dict[float, dict[str, tupl
                 kls[name].append(expected_kl(pk, kern, ou.stationary))
         out[T] = {name: (statistics.median(kls[name]), statistics.median(times[name]))
                   for name in methods}
-        print(f"T = {T:g} done", flush=True)
     return out
 
 

@@ -206,7 +206,10 @@ def pair_sequence_beta(P: npt.ArrayLike, q: npt.ArrayLike, k: int) -> float:
         \\mathrm{TV}\\big(wP^{2k-1}(z',\\cdot) + (1-w)P^{2k}(z,\\cdot),\\,\\pi\\big).
 
     (Lemma 4's proof, eq. 2.18, drops the dependence on z' and so claims
-    :math:`\\beta_{S_X}(k) = \\beta_{L_{\\tilde X}}(2k)`.)
+    :math:`\\beta_{S_X}(k) = \\beta_{L_{\\tilde X}}(2k)`.)  Averaging the mixture over z' given z
+    gives back :math:`P^{2k}(z,\\cdot)`, so by convexity of TV
+    :math:`\\beta_{L}(2k) \\le \\beta_{S_X}(k) \\le \\tfrac12(\\beta_L(2k-1) + \\beta_L(2k))`; the
+    left inequality can be an equality (e.g. for some two-state chains) but is strict in general.
 
     Examples
     --------
