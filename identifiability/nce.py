@@ -138,7 +138,7 @@ class GaussianMeanNCE:
                           scale_exponent: float) -> FloatArray:
         """[m0, m1, m2] of ∫φ_*·w_* x^k + ∫φ_q·w_q x^k (the weights carry their signs)."""
         beta, gamma = self.log_ratio(tau)
-        total = np.zeros(3)
+        parts: list[tuple[float, FloatArray]] = []      # (log-scale, signed moments)
         for mu, side in ((self.theta_star, -1.0), (self.theta_q, 1.0)):
             # side = -1 for the data term (loss uses -psi), +1 for the noise term.
             lo = mu - abs(beta) - _GRID_HALF_WIDTH
@@ -177,13 +177,15 @@ class GaussianMeanNCE:
                     f"the {kind} {quantity} times e^{scale_exponent:g} overflows double "
                     "precision; lower scale_exponent")
             f = np.exp(logf - mx)
-            mom = np.array([np.trapezoid(f * x**k, x) for k in range(3)])
-            if mx < -700 and np.all(np.abs(mom) * math.exp(max(mx, -745.0)) < 1e-300):
-                raise FloatingPointError(
-                    f"the {kind} {quantity} underflows double precision (log-size {mx:.0f}); "
-                    "pass scale_exponent (e.g. R**2 / 8) to get it times e^scale_exponent")
-            total += sign * mom * math.exp(mx)
-        return total
+            parts.append((mx, sign * np.array([np.trapezoid(f * x**k, x) for k in range(3)])))
+        top = max(mx for mx, _ in parts)
+        if top < -700:
+            raise FloatingPointError(
+                f"the {kind} {quantity} underflows double precision (log-size {top:.0f}); "
+                "pass scale_exponent (e.g. R**2 / 8) to get it times e^scale_exponent")
+        # the smaller part is rescaled to the larger one (it may underflow: it is negligible)
+        total = sum(mom * math.exp(mx - top) for mx, mom in parts)
+        return np.asarray(total * math.exp(top), dtype=float)
 
     def _closed_form_moments(self, tau: npt.ArrayLike, quantity: Quantity,
                              scale_exponent: float) -> FloatArray:
@@ -232,7 +234,11 @@ class GaussianMeanNCE:
     def condition_number(self, tau: npt.ArrayLike, *, kind: Kind = "nce") -> float:
         """:math:`\\kappa = \\sigma_{\\max}/\\sigma_{\\min}` of the Hessian at τ (scale-free, so
         computed with :math:`e^{R^2/8}` scaling to avoid underflow)."""
-        ev = np.linalg.eigvalsh(self.hessian(tau, kind=kind, scale_exponent=self.R**2 / 8))
+        try:
+            H = self.hessian(tau, kind=kind, scale_exponent=self.R**2 / 8)
+        except OverflowError:
+            H = self.hessian(tau, kind=kind)
+        ev = np.linalg.eigvalsh(H)
         return float(ev[-1] / ev[0])
 
 

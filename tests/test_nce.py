@@ -191,3 +191,11 @@ def test_refusals() -> None:
         run_gradient_method(prob, step=0.0, n_steps=3)
     with pytest.raises(ValueError, match="finite"):
         GaussianMeanNCE(float("inf"))
+
+
+def test_a_negligible_underflowing_half_does_not_raise() -> None:
+    """At tau = [0, 2000] the noise half is e^{-1999} (underflows) and the data half is ~1000:
+    psi = -2000 + log sqrt(2 pi) is constant, so L = softplus(-psi)/2 + softplus(psi)/2."""
+    prob = GaussianMeanNCE(80.0)
+    psi = -2000.0 + 0.5 * math.log(2 * math.pi)
+    assert prob.loss([0.0, 2000.0]) == pytest.approx(0.5 * -psi, rel=1e-12)
