@@ -238,7 +238,9 @@ class ContrastiveFit:
         if self._gaussian is not None:
             return np.zeros(zz.shape[0])
         q = self.contrast
-        assert isinstance(q, GaussianKernel) and self.quadratic is not None
+        if not isinstance(q, GaussianKernel) or self.quadratic is None:
+            raise NotImplementedError("the closed-form normaliser needs the quadratic-logistic "
+                                      "model and a Gaussian q")
         d = q.dim
         alpha, beta, Gam = self.quadratic
         Lam, K, k = self._zprime_quadratic()
