@@ -3,6 +3,35 @@ contrastive estimation of transition kernels (seed 004, chapters 2 and 4)."""
 
 from __future__ import annotations
 
+# --- contrastive kernels and NCE (seed 004 §2.1, §4.1) ---------------------------------------
+from identifiability.contrastive import (
+    ContrastiveTask,
+    ImpliedKernel,
+    UniformBoxContrast,
+    bayes_classifier,
+    contrastive_task_from_process,
+    kernel_from_classifier,
+    kernel_from_logit,
+    make_contrastive_task,
+)
+from identifiability.contrastive_bounds import (
+    Theorem2Chain,
+    Theorem3Chain,
+    expected_norm_bounds,
+    pair_sequence_beta,
+    r_function,
+    r_second_derivative,
+    theorem2_chain,
+    theorem3_chain,
+    theorem3_factor_gaussian,
+)
+from identifiability.contrastive_fit import (
+    ContrastiveFit,
+    NotNormalisableError,
+    fit_gaussian_kernel,
+)
+from identifiability.contrastive_logistic import fit_quadratic_logistic, quadratic_features
+
 # --- masked prediction (seed 004 §2.2) -------------------------------------------------------
 from identifiability.counterexamples import (
     THEOREM6_PRINTED,
@@ -27,6 +56,21 @@ from identifiability.hmm import (
     gaussian_posterior,
     sinkhorn,
 )
+from identifiability.kernel_metrics import (
+    excess_risk,
+    expected_abs_error,
+    expected_kl,
+    population_risk,
+    theorem3_factor,
+)
+from identifiability.kernels import (
+    ConditionalDensity,
+    GaussianKernel,
+    gauss_hermite_rule,
+    gaussian_exponential_integral,
+    gaussian_tv_1d,
+    split_seed,
+)
 from identifiability.kruskal import (
     KruskalCondition,
     KruskalRankResult,
@@ -40,6 +84,14 @@ from identifiability.masked_tensors import (
     masked_prediction_tensor,
     tensor_factors,
 )
+from identifiability.nce import (
+    GaussianMeanNCE,
+    OptimizationTrace,
+    bhattacharyya_coefficient,
+    run_gradient_method,
+)
+from identifiability.ou_mle import OUMLEResult, fit_gaussian_ar, fit_ou_mle
+from identifiability.processes import FiniteStateChain, LangevinDiffusion, OrnsteinUhlenbeck
 from identifiability.recovery import (
     Matching,
     RecoveredModel,
@@ -49,48 +101,89 @@ from identifiability.recovery import (
 )
 from identifiability.tasks import Predictor, Task, optimal_predictor, predict_raw
 
-# --- contrastive kernels and NCE (seed 004 §2.1, §4.1) ---------------------------------------
-
 __all__: list[str] = [
     "HMM",
     "THEOREM6_PRINTED",
     "AssumptionError",
     "AssumptionReport",
     "CPResult",
+    "ConditionalDensity",
+    "ContrastiveFit",
+    "ContrastiveTask",
+    "FiniteStateChain",
     "GaussianHMM",
+    "GaussianKernel",
+    "GaussianMeanNCE",
     "HouseholderTwin",
+    "ImpliedKernel",
     "JacobianDeficiency",
     "KruskalCondition",
     "KruskalRankResult",
+    "LangevinDiffusion",
     "MaskedTensor",
     "Matching",
+    "NotNormalisableError",
+    "OUMLEResult",
+    "OptimizationTrace",
+    "OrnsteinUhlenbeck",
     "Predictor",
     "RecoveredModel",
     "Task",
+    "Theorem2Chain",
+    "Theorem3Chain",
+    "UniformBoxContrast",
     "als_parafac",
+    "bayes_classifier",
+    "bhattacharyya_coefficient",
     "check_assumptions",
     "claim3_pair",
     "claim3_rotation_factor",
+    "contrastive_task_from_process",
     "cp_reconstruct",
+    "excess_risk",
+    "expected_abs_error",
+    "expected_kl",
+    "expected_norm_bounds",
+    "fit_gaussian_ar",
+    "fit_gaussian_kernel",
+    "fit_ou_mle",
+    "fit_quadratic_logistic",
+    "gauss_hermite_rule",
+    "gaussian_exponential_integral",
     "gaussian_posterior",
+    "gaussian_tv_1d",
     "hmm_tensor_factors",
     "householder_twin",
     "jacobian_deficiency",
     "jennrich",
+    "kernel_from_classifier",
+    "kernel_from_logit",
     "kruskal_condition",
     "kruskal_rank",
     "lemma7_translation",
+    "make_contrastive_task",
     "masked_prediction_tensor",
     "match_permutation",
     "optimal_predictor",
+    "pair_sequence_beta",
     "pairwise_twin",
+    "population_risk",
     "predict_raw",
+    "quadratic_features",
+    "r_function",
+    "r_second_derivative",
     "recover_ghmm",
     "recover_hmm",
     "rotation_about_ones",
     "rotation_twin",
+    "run_gradient_method",
     "sinkhorn",
+    "split_seed",
     "tensor_factors",
+    "theorem2_chain",
+    "theorem3_chain",
+    "theorem3_factor",
+    "theorem3_factor_gaussian",
     "theorem6_printed",
     "theorem6_regenerated",
 ]
