@@ -1,0 +1,437 @@
+r"""Bounds on the (ε-)sequential separation ranks of seed 000/001, evaluated exactly.
+
+Integers are exact Python ints (any size); quantities that are not integers are returned as
+base-3 logarithms computed from exact integers (``math.log`` of an int is correctly rounded even
+for huge ints) or from ``math.lgamma``/``math.log`` of the printed factors, so nothing overflows.
+Notation: :math:`C(L) = (3^L - 1)/2` (taken from seed 003; 000/001 never define it), so
+:math:`2C(L)+1 = 3^L`; :math:`m(k) = \binom{k+d_x-1}{d_x-1}` is the number of degree-k monomials
+in :math:`d_x` variables; :math:`((n\ k)) = \binom{n+k-1}{k}`.
+
+Two bounds here are **our derivations** (reading notes §3.2, tagged [INF]), not the paper's:
+
+* :func:`bidegree_bound` PB(d_x, L) for the in-context representation, and
+* :func:`sequential_ceiling` :math:`m(3^L)` for the sequential one.
+
+Everything else is printed in seed 000/001 (Corollary 1, Theorems 1-3, Proposition 1) or imported
+from seed 003 (Theorems 2-4 of Levine et al. 2020).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+__all__ = [
+    "Corollary1Bounds",
+    "Theorem2Epsilon",
+    "Theorem3Bound",
+    "bidegree_bound",
+    "c_of_depth",
+    "corollary1_bounds",
+    "depth_deficit",
+    "levine_thm2_log3_bounds",
+    "levine_thm3_bound",
+    "levine_thm4_bound",
+    "minimal_depth_theorem3",
+    "monomial_count",
+    "multichoose",
+    "sequential_ceiling",
+    "theorem1_exponent",
+    "theorem2_epsilon",
+    "theorem3_bound",
+    "theorem3_hypotheses",
+    "theorem3_log_y",
+    "trivial_sequential_count",
+]
+
+Version = Literal["000", "001"]
+LOG3 = math.log(3.0)
+
+
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
+def _log3(x: int | float | Fraction) -> float:
+    if isinstance(x, Fraction):
+        return (math.log(x.numerator) - math.log(x.denominator)) / LOG3
+    return math.log(x) / LOG3
+
+
+def c_of_depth(depth: int) -> int:
+    """:math:`C(L) = (3^L - 1)/2` (seed 003; the number of summed positions in eq. 13).
+
+    Examples
+    --------
+    >>> [c_of_depth(L) for L in range(1, 6)]
+    [1, 4, 13, 40, 121]
+    """
+    L = _positive_int("depth L", depth)
+    return (3**L - 1) // 2
+
+
+def multichoose(n: int, k: int) -> int:
+    """:math:`((n\\ k)) = \\binom{n+k-1}{k}`, the number of degree-k monomials in n variables.
+
+    Examples
+    --------
+    >>> multichoose(2, 4), multichoose(3, 2)
+    (5, 6)
+    """
+    if n < 0 or k < 0:
+        raise ValueError(f"need n, k >= 0, got {n}, {k}")
+    if n == 0:
+        return 1 if k == 0 else 0
+    return math.comb(n + k - 1, k)
+
+
+def monomial_count(width: int, degree: int) -> int:
+    """:math:`m(k) = \\binom{k + d_x - 1}{d_x - 1}`: degree-k monomials in :math:`d_x` variables.
+
+    Examples
+    --------
+    >>> monomial_count(2, 9), monomial_count(3, 9)
+    (10, 55)
+    """
+    return multichoose(_positive_int("width d_x", width), degree)
+
+
+def bidegree_bound(width: int, depth: int) -> int:
+    r"""PB(d_x, L): the bidegree bound on seq-sep of the in-context representation. **Our
+    derivation** (reading notes §3.2, [INF]), not a statement of the paper.
+
+    .. math::
+
+        \operatorname{seq-sep}(y_{in\text{-}context}) \le PB(d_x, L)
+            = \sum_{k=0}^{C(L)} \min\big(m(2k+1),\, m(2C(L)-2k)\big)
+
+    for **all** weights, embeddings, sentences and output positions.  Reason: in eq. 13 every
+    summed position enters twice and the output position once, so when i is in :math:`S_1`
+    every monomial of :math:`Z_{in}` has bidegree :math:`(2k+1, 2C-2k)` in (a, b) (the mirror
+    image when i is in :math:`S_2`, same sum); the separation rank of a polynomial is the rank of
+    its (a-monomial x b-monomial) coefficient matrix, which is block-diagonal over bidegrees.
+
+    Examples
+    --------
+    >>> [bidegree_bound(2, 1), bidegree_bound(2, 2), bidegree_bound(3, 2), bidegree_bound(4, 3)]
+    [3, 15, 35, 2380]
+    """
+    C = c_of_depth(depth)
+    return sum(min(monomial_count(width, 2 * k + 1), monomial_count(width, 2 * C - 2 * k))
+               for k in range(C + 1))
+
+
+def sequential_ceiling(width: int, depth: int) -> int:
+    r""":math:`m(3^L) = \binom{3^L + d_x - 1}{d_x - 1}`: the exact all-weights ceiling on
+    seq-sep of the sequential representation. **Our derivation** (reading notes §3.2, [INF]).
+
+    :math:`Z_{seq}(a, b)` is homogeneous of degree :math:`3^L` in b for every a (the updated
+    weights depend on a, the inputs of step t+1 are :math:`M'^V(a)_{w_2^j}\odot b`), so
+    :math:`Z_{seq}(a, \cdot)` lies in the :math:`m(3^L)`-dimensional space of degree-:math:`3^L`
+    forms, for all weights and all η.
+
+    Examples
+    --------
+    >>> sequential_ceiling(2, 2), sequential_ceiling(3, 3)
+    (10, 406)
+    """
+    return monomial_count(width, 3 ** _positive_int("depth L", depth))
+
+
+def levine_thm3_bound(width: int, heads: int, depth: int) -> int:
+    """Seed 003 Theorem 3 (App. A.2): :math:`\\operatorname{sep} \\le (H(d_a+1))^{C(L)}`.
+
+    Bounds :math:`\\operatorname{sep}_{([N],[2N]\\setminus[N])}(g)` for every weight assignment,
+    hence seq-sep of the in-context representation by Proposition 1.
+
+    Examples
+    --------
+    >>> levine_thm3_bound(2, 1, 2), levine_thm3_bound(4, 2, 2)
+    (81, 1296)
+    """
+    d_x, H = _positive_int("width d_x", width), _positive_int("heads H", heads)
+    if d_x % H:
+        raise ValueError(f"H = {H} must divide d_x = {d_x}")
+    return (H * (d_x // H + 1)) ** c_of_depth(depth)
+
+
+def levine_thm4_bound(width: int, depth: int) -> Fraction:
+    """Seed 003 Theorem 4 (App. A.3): :math:`d_x (C+1) ((d_x\\ 2C)) (2C/d_x + 1)^{d_x}`, exact.
+
+    Examples
+    --------
+    >>> levine_thm4_bound(2, 2)
+    Fraction(2250, 1)
+    """
+    d_x, C = _positive_int("width d_x", width), c_of_depth(depth)
+    return d_x * (C + 1) * multichoose(d_x, 2 * C) * (Fraction(2 * C, d_x) + 1) ** d_x
+
+
+def levine_thm2_log3_bounds(width: int, heads: int, depth: int) -> tuple[float, float]:
+    r"""Seed 003 Theorem 2 (regime :math:`L > \log_3 d_x`), base-3 logs of sep:
+
+    .. math::
+
+        \tfrac12 d_x L + b_1 + b_2 \le \log_3 \operatorname{sep} \le 2 d_x L + c_1 + c_2,\quad
+        b_1 = -L(H/2+1),\ b_2 = -d_x(1 + \tfrac12\log_3\tfrac{d_x-H}{2}),\
+        c_1 = L,\ c_2 = -2d_x\log_3\tfrac{d_x}{2\sqrt{2e}} + \log_3 d_x .
+
+    The lower side holds almost everywhere and needs :math:`H < d_x` (``-inf`` otherwise).
+    """
+    d_x, H, L = (_positive_int(n, v) for n, v in
+                 (("width d_x", width), ("heads H", heads), ("depth L", depth)))
+    c1 = L
+    c2 = -2 * d_x * _log3(d_x / (2 * math.sqrt(2 * math.e))) + _log3(d_x)
+    upper = 2 * d_x * L + c1 + c2
+    if d_x <= H:
+        return (-math.inf, upper)
+    b1 = -L * (H / 2 + 1)
+    b2 = -d_x * (1 + 0.5 * _log3((d_x - H) / 2))
+    return (0.5 * d_x * L + b1 + b2, upper)
+
+
+@dataclass(frozen=True)
+class Corollary1Bounds:
+    """Upper bounds on seq-sep of the in-context representation (Corollary 1 + Proposition 1).
+
+    ``applies`` is Corollary 1's hypothesis :math:`L > \\log_3 d_x`; the explicit seed-003
+    bounds (Theorems 3 and 4) and PB hold for every depth.
+    """
+
+    width: int
+    heads: int
+    depth: int
+    applies: bool
+    log3_thm2_upper: float
+    thm3: int
+    thm4: Fraction
+    bidegree: int
+
+    @property
+    def log3_best(self) -> float:
+        return min(self.log3_thm2_upper, _log3(self.thm3), _log3(self.thm4), _log3(self.bidegree))
+
+
+def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
+    r"""Corollary 1 (eq. 10): :math:`\log \operatorname{seq-sep}(y_{in}) = \tilde O(L d_x)`.
+
+    Made explicit through Proposition 1 and seed 003's Theorems 2-4; PB is our bound.
+
+    Examples
+    --------
+    >>> b = corollary1_bounds(2, 1, 2)
+    >>> b.applies, b.thm3, b.bidegree
+    (True, 81, 15)
+    """
+    return Corollary1Bounds(
+        width=width, heads=heads, depth=depth, applies=3**depth > width,
+        log3_thm2_upper=levine_thm2_log3_bounds(width, heads, depth)[1],
+        thm3=levine_thm3_bound(width, heads, depth), thm4=levine_thm4_bound(width, depth),
+        bidegree=bidegree_bound(width, depth),
+    )
+
+
+def depth_deficit(eta: float) -> float:
+    """:math:`0.5 \\log_3(1/\\eta)`: the paper's "network shallower by" this many layers.
+
+    Examples
+    --------
+    >>> round(depth_deficit(1e-4), 3), round(depth_deficit(1e-6), 3)
+    (4.192, 6.288)
+    """
+    if not eta > 0:
+        raise ValueError(f"the learning rate must be positive, got {eta!r}")
+    return 0.5 * _log3(1 / eta)
+
+
+def theorem1_exponent(width: int, depth: int, eta: float) -> float:
+    """The argument of Theorem 1's :math:`\\tilde O`: :math:`(L + 0.5\\log_3 \\eta)\\, d_x`.
+
+    Negative values make eq. 11 meaningless (a log of a rank is >= 0); the appendix hypothesis
+    :math:`3^L > 2(1+\\eta)d_x/\\eta` forces it above :math:`L d_x / 2`.
+    """
+    return (depth - depth_deficit(eta)) * width
+
+
+def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Fraction | str
+                        ) -> dict[str, bool]:
+    r"""The hypotheses of Theorem 3 (appendix version of Theorem 1), checked exactly.
+
+    :math:`N < d_x`, :math:`\eta \in (0, 1]`, :math:`2(1+\eta)d_x/\eta < 3^L`,
+    :math:`2(1+\eta)d_x^2 < 3^L` (powers from 001; 000's OCR is garbled), plus main-text
+    Theorem 1's :math:`L > \log_3 d_x`.  The weight/gradient bounds Λ are checked on a concrete
+    network by :func:`seprank.incontext_gradient.gradient_regime`.  ``eta`` is converted to an
+    exact Fraction (pass a string such as ``"1e-4"`` to avoid binary rounding).
+
+    Examples
+    --------
+    >>> theorem3_hypotheses(4, 4, 2, "0.5")["all"]
+    True
+    >>> theorem3_hypotheses(4, 3, 2, "0.5")["depth_vs_width"]   # 2*1.5*16 = 48 > 27
+    False
+    """
+    e = Fraction(eta) if not isinstance(eta, float) else Fraction(str(eta))
+    d_x, L, N = width, depth, n_tokens
+    h = {
+        "tokens_below_width": d_x > N,
+        "eta_in_unit_interval": 0 < e <= 1,
+        "depth_vs_eta": e > 0 and 2 * (1 + e) * d_x / e < 3**L,
+        "depth_vs_width": 2 * (1 + e) * d_x**2 < 3**L,
+        "depth_above_log3_width": d_x < 3**L,
+    }
+    h["all"] = all(h.values())
+    return h
+
+
+def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
+    """Smallest L satisfying every depth hypothesis of Theorem 3 (notes PC-6).
+
+    Examples
+    --------
+    >>> minimal_depth_theorem3(4, "0.5"), minimal_depth_theorem3(768, "1e-4")
+    (4, 16)
+    """
+    L = 1
+    while True:
+        h = theorem3_hypotheses(width, L, 0, eta)
+        if h["depth_vs_eta"] and h["depth_vs_width"] and h["depth_above_log3_width"]:
+            return L
+        if not h["eta_in_unit_interval"]:
+            raise ValueError(f"Theorem 3 needs eta in (0, 1], got {eta!r}")
+        L += 1
+
+
+def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
+    r""":math:`2^N |\tilde D|` with :math:`|\tilde D| = \binom{3^L + 2d_x - 1}{2d_x - 1}`: the
+    number of index tuples of the proof of Theorem 3 before any η-pruning (App. B, eq. for
+    :math:`\tilde D`); ``|G(T)| <= 2^N |G~(T)| <= 2^N |D~|``."""
+    K = 3 ** _positive_int("depth L", depth)
+    return 2 ** int(n_tokens) * math.comb(K + 2 * width - 1, 2 * width - 1)
+
+
+@dataclass(frozen=True)
+class Theorem3Bound:
+    """Theorem 3's explicit final bound (base-3 log) and what it is compared with."""
+
+    log3_bound: float
+    log3_one_plus_y: float
+    hypotheses: dict[str, bool]
+    log3_trivial_count: float
+    log3_sequential_ceiling: float
+    log3_in_context_pb: float
+    log3_levine_thm4: float
+
+    @property
+    def vacuous(self) -> bool:
+        """True when the bound is above the trivial count :math:`2^N|\\tilde D|` or above the
+        exact ceiling :math:`m(3^L)` (our derivation): it then certifies nothing new."""
+        return (self.log3_bound >= self.log3_trivial_count
+                or self.log3_bound >= self.log3_sequential_ceiling)
+
+
+def theorem3_bound(
+    width: int, depth: int, n_tokens: int, eta: float, *,
+    log_y: float = -math.inf,
+) -> Theorem3Bound:
+    r"""The explicit bound at the end of the proof of Theorem 3 (001; 000 agrees up to OCR):
+
+    .. math::
+
+        \varepsilon\text{-seq-sep} \le \frac{2(2C+1)}{(d_x-1)^2}
+            \Big(\frac{25\sqrt\eta}{d_x-1}\Big)^{d_x-1}
+            \frac{2^{3N} (e(2d_x+2C+1))^{4d_x}}{(1+Y)^2\, d_x^{2d_x}},
+
+    with :math:`Y = (d_xN/(e(2d_xN+2C+1)))^{2d_xN}(\Lambda_{min}/\Lambda_{max})^{(L+2)(2C+2)}
+    \cdot \varepsilon/(1-\varepsilon)` (001; ε/M in 000).  ``log_y`` is the natural log of Y;
+    the default Y = 0 is the bound's most favourable case.  000's OCR prints
+    :math:`d_x^{d_x}`; we use :math:`d_x^{2d_x}`, which the derivation supports (notes §3.4).
+
+    Examples
+    --------
+    >>> b = theorem3_bound(2, 3, 1, 0.5)
+    >>> round(b.log3_bound, 2), b.vacuous
+    (37.9, True)
+    """
+    d_x, L, N = width, depth, n_tokens
+    if d_x < 2:
+        raise ValueError("Theorem 3's explicit bound divides by d_x - 1; it needs d_x >= 2")
+    if not eta > 0:
+        raise ValueError(f"eta must be positive, got {eta!r}")
+    C = c_of_depth(L)
+    log_one_plus_y = math.log1p(math.exp(log_y)) if log_y < 700 else log_y
+    ln = (math.log(2 * (2 * C + 1)) - 2 * math.log(d_x - 1)
+          + (d_x - 1) * (math.log(25) + 0.5 * math.log(eta) - math.log(d_x - 1))
+          + 3 * N * math.log(2) + 4 * d_x * (1 + math.log(2 * d_x + 2 * C + 1))
+          - 2 * log_one_plus_y - 2 * d_x * math.log(d_x))
+    return Theorem3Bound(
+        log3_bound=ln / LOG3,
+        log3_one_plus_y=log_one_plus_y / LOG3,
+        hypotheses=theorem3_hypotheses(d_x, L, N, eta),
+        log3_trivial_count=_log3(trivial_sequential_count(d_x, L, N)),
+        log3_sequential_ceiling=_log3(sequential_ceiling(d_x, L)),
+        log3_in_context_pb=_log3(bidegree_bound(d_x, L)),
+        log3_levine_thm4=_log3(levine_thm4_bound(d_x, L)),
+    )
+
+
+def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float,
+                   eps: float, version: Version = "001", m_bound: float = 1.0) -> float:
+    """Natural log of Theorem 3's Y (``version='000'`` uses ε/M with ``m_bound`` = M)."""
+    d_x, N, C = width, n_tokens, c_of_depth(depth)
+    if not 0 < lambda_ratio <= 1:
+        raise ValueError("lambda_ratio = Λ_min/Λ_max must lie in (0, 1]")
+    if version == "001":
+        if not 0 < eps < 1:
+            raise ValueError("the relative ε of 001 must lie in (0, 1)")
+        last = math.log(eps / (1 - eps))
+    else:
+        last = math.log(eps / m_bound)
+    return (2 * d_x * N * (math.log(d_x * N) - 1 - math.log(2 * d_x * N + 2 * C + 1))
+            + (depth + 2) * (2 * C + 2) * math.log(lambda_ratio) + last)
+
+
+@dataclass(frozen=True)
+class Theorem2Epsilon:
+    r"""Theorem 2's quantities (App. C.2): :math:`d = (d_x-H)/2`, :math:`\lambda = 3^{L-2}`,
+    :math:`n = ((d\ \lambda))`, the appendix thresholds ε <= 1/(2n²) [000] / 1/(4n²) [001], the
+    guaranteed :math:`n^{1/4}/(2\sqrt{d+1})`, and the main-text ε reconstructed as
+    :math:`1/m(3^L)` (garbled in both extractions; notes §3.5)."""
+
+    d: int
+    lam: int
+    n: int
+    eps_000: Fraction
+    eps_001: Fraction
+    guaranteed_rank: float
+    eps_main_text: Fraction
+
+
+def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
+    """Theorem 2's ε and guaranteed ε-seq-sep for (d_x, H, L).
+
+    Requires :math:`H < d_x`, d_a = d_x/H odd (so (d_a - 1)/2 is an integer) and L >= 2.
+
+    Examples
+    --------
+    >>> t = theorem2_epsilon(5, 1, 3)
+    >>> t.d, t.lam, t.n, t.eps_001
+    (2, 3, 4, Fraction(1, 64))
+    """
+    d_x, H, L = width, heads, depth
+    if d_x % H or d_x <= H:
+        raise ValueError(f"Theorem 2 needs H < d_x with H | d_x, got d_x={d_x}, H={H}")
+    if (d_x // H) % 2 == 0:
+        raise ValueError(f"the construction of Theorem 2 needs d_a = d_x/H odd, got {d_x // H}")
+    if L < 2:
+        raise ValueError("Theorem 2's construction uses lambda = 3^(L-2): it needs L >= 2")
+    d, lam = (d_x - H) // 2, 3 ** (L - 2)
+    n = multichoose(d, lam)
+    return Theorem2Epsilon(
+        d=d, lam=lam, n=n, eps_000=Fraction(1, 2 * n * n), eps_001=Fraction(1, 4 * n * n),
+        guaranteed_rank=n**0.25 / (2 * math.sqrt(d + 1)),
+        eps_main_text=Fraction(1, sequential_ceiling(d_x, L)),
+    )
