@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -300,6 +301,34 @@ class InContextRepresentation:
         if A.ndim != 2 or B.ndim != 2:
             raise ValueError("templates must be 2-D arrays of shape (Z, d_x)")
         return self(A[:, None, :], B[None, :, :], domain=domain)
+
+    def a_degree_profile(self, a: npt.ArrayLike, b: npt.ArrayLike) -> list[Fraction]:
+        r"""Exact coefficients :math:`c_m` of :math:`Z_{in}(s a, b) = \sum_m s^m c_m(a, b)`.
+
+        Interpolation in s through :math:`3^L + 1` exact evaluations (integer/Fraction
+        weights, embeddings and vectors); :math:`c_m` is the a-degree-m part of Z_in at (a, b).
+        Our derivation (notes §1.7): nonzero only for odd m when i is in :math:`S_1`, even m
+        when i is in :math:`S_2`.
+        """
+        if self.net.weight_kind != "exact":
+            raise TypeError("a_degree_profile needs integer or Fraction weights")
+        D = 3**self.net.depth
+        a_arr, b_arr = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
+        values = [Fraction(self(a_arr * s, b_arr, domain=ExactDomain())[()])
+                  for s in range(D + 1)]
+        # Newton divided differences at nodes 0..D, then expand to monomial coefficients
+        coef = list(values)
+        for level in range(1, D + 1):
+            for k in range(D, level - 1, -1):
+                coef[k] = (coef[k] - coef[k - 1]) / level
+        poly = [coef[D]]  # Horner on the Newton basis: poly <- poly * (s - k) + c_k
+        for k in range(D - 1, -1, -1):
+            shifted = [Fraction(0), *poly]
+            for m in range(len(poly)):
+                shifted[m] -= k * poly[m]
+            shifted[0] += coef[k]
+            poly = shifted
+        return poly
 
     def bound(self) -> int:
         """The bidegree bound PB(d_x, L) on seq-sep (our derivation, notes §3.2)."""

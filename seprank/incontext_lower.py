@@ -29,14 +29,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from seprank.arithmetic import ModularDomain, random_small_prime
 from seprank.attention import LinearAttention
 from seprank.incontext import InContextRepresentation
 from seprank.incontext_bounds import multichoose
+from seprank.rank import RankResult, rank_mod_p
 
 __all__ = [
     "HadamardConstruction",
     "hadamard_construction",
     "hadamard_power_gram",
+    "hadamard_power_rank_mod_p",
     "lemma11_count",
     "lemma15_exact_bound",
     "lemma16_moment",
@@ -56,8 +59,8 @@ def sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None
 
 
 def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None,
-                         height: int = 20) -> Array:
-    r"""``n`` *exact* rational unit vectors in :math:`\mathbb Q^d` (object array of Fractions).
+                         height: int = 50) -> Array:
+    r"""``n`` *exact* rational unit vectors in :math:`\mathbb Q^d`, no two equal or antipodal.
 
     Inverse stereographic projection of random rational :math:`t \in \mathbb Q^{d-1}`:
     :math:`u = (2t, |t|^2 - 1)/(|t|^2 + 1)`, so :math:`|u|^2 = 1` exactly.
@@ -72,14 +75,24 @@ def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | No
         raise ValueError("d must be >= 1")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     out = np.empty((n, d), dtype=object)
-    for r in range(n):
+    seen: set[tuple[Fraction, ...]] = set()
+    r = 0
+    while r < n:  # distinct points (duplicate rows would lower every rank computed from them)
         if d == 1:
-            out[r, 0] = Fraction(1 if rng.integers(2) else -1)
+            row = [Fraction(1 if rng.integers(2) else -1)]
+        else:
+            t = [Fraction(int(rng.integers(-height, height + 1)),
+                          int(rng.integers(1, height + 1))) for _ in range(d - 1)]
+            s = sum(x * x for x in t)
+            row = [2 * x / (s + 1) for x in t] + [(s - 1) / (s + 1)]
+        # antipodal points give proportional rows of (BB^T)^lambda: excluded as well
+        if tuple(row) in seen or tuple(-x for x in row) in seen:
+            if d == 1:
+                raise ValueError("S^0 has only one point up to sign")
             continue
-        t = [Fraction(int(rng.integers(-height, height + 1)), int(rng.integers(1, height + 1)))
-             for _ in range(d - 1)]
-        s = sum(x * x for x in t)
-        out[r, :] = [2 * x / (s + 1) for x in t] + [(s - 1) / (s + 1)]
+        seen.add(tuple(row))
+        out[r, :] = row
+        r += 1
     return out
 
 
@@ -97,6 +110,34 @@ def hadamard_power_gram(B: npt.ArrayLike, lam: int) -> Array:
         raise ValueError("the Hadamard power lambda must be >= 1")
     G = B_arr @ B_arr.T
     return G**lam
+
+
+def hadamard_power_rank_mod_p(rows: npt.ArrayLike, lam: int, *,
+                              seed: int | np.random.Generator | None = None) -> RankResult:
+    r"""Certified rank of :math:`(BB^T)^{\odot\lambda}` for *rational* rows B, computed in GF(p).
+
+    B is reduced modulo a random prime in :math:`[2^{24}, 2^{25})`, the Gram matrix formed in
+    GF(p) and raised entrywise to the power λ; the GF(p) rank is a certified lower bound on the
+    rank over Q (and exact when it is full).  For large n, where float SVD ranks of these
+    ill-conditioned matrices fall short (notes PC-8: 402 for n = 406).
+
+    Examples
+    --------
+    >>> hadamard_power_rank_mod_p(rational_sphere_rows(10, 2, seed=0), 9, seed=0).rank
+    10
+    """
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    prime = random_small_prime(rng)
+    F = ModularDomain(prime)
+    Bp = F.asarray(np.asarray(rows, dtype=object))
+    G = F.matmul(Bp, Bp.T)
+    M = np.ones_like(G)
+    base, e = G, int(lam)
+    while e:
+        if e & 1:
+            M = F.mul(M, base)
+        base, e = F.mul(base, base), e >> 1
+    return rank_mod_p(M, prime)
 
 
 def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
