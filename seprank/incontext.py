@@ -314,7 +314,7 @@ class InContextRepresentation:
             raise TypeError("a_degree_profile needs integer or Fraction weights")
         D = 3**self.net.depth
         a_arr, b_arr = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
-        values = [Fraction(self(a_arr * s, b_arr, domain=ExactDomain())[()])
+        values = [Fraction(self(a_arr * s, b_arr, domain=ExactDomain()).item())
                   for s in range(D + 1)]
         # Newton divided differences at nodes 0..D, then expand to monomial coefficients
         coef = list(values)

@@ -76,6 +76,7 @@ def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | No
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     out = np.empty((n, d), dtype=object)
     seen: set[tuple[Fraction, ...]] = set()
+    row: list[Fraction]
     r = 0
     while r < n:  # distinct points (duplicate rows would lower every rank computed from them)
         if d == 1:
@@ -83,7 +84,7 @@ def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | No
         else:
             t = [Fraction(int(rng.integers(-height, height + 1)),
                           int(rng.integers(1, height + 1))) for _ in range(d - 1)]
-            s = sum(x * x for x in t)
+            s = sum((x * x for x in t), Fraction(0))
             row = [2 * x / (s + 1) for x in t] + [(s - 1) / (s + 1)]
         # antipodal points give proportional rows of (BB^T)^lambda: excluded as well
         if tuple(row) in seen or tuple(-x for x in row) in seen:
