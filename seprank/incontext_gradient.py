@@ -293,8 +293,12 @@ def lm_loss_and_gradient(lm: LanguageModel, sentence: Any,
     >>> loss.shape, g.batch_shape, g.embedding.shape
     ((4,), (4,), (4, 2, 3))
     """
-    tokens = _check_sentence(sentence, lm.vocab)
-    a_b = _as_batch(lm, a)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
+        return _loss_and_gradient(lm, _check_sentence(sentence, lm.vocab), _as_batch(lm, a))
+
+
+def _loss_and_gradient(lm: LanguageModel, tokens: tuple[int, ...],
+                       a_b: Array) -> tuple[Array, LanguageModel]:
     B, N = a_b.shape[0], len(tokens)
     X0 = _embed(lm, tokens, a_b)
     Y, caches = _forward_cached(lm, X0)

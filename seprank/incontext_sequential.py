@@ -157,6 +157,10 @@ class SequentialRepresentation:
                                                                      strict=True)))
 
     def _evaluate(self, lm: LanguageModel, b: Array, lead: int) -> Array:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
+            return self._evaluate_unchecked(lm, b, lead)
+
+    def _evaluate_unchecked(self, lm: LanguageModel, b: Array, lead: int) -> Array:
         E2 = np.swapaxes(lm.embedding[..., list(self.second)], -1, -2)  # (batch, N, d_x)
         shape = E2.shape[:lead] + (1,) * (b.ndim - 1 - lead) + E2.shape[lead:]
         X = E2.reshape(shape) * b[..., None, :]
