@@ -61,6 +61,9 @@ __all__ = [
 
 Array = npt.NDArray[Any]
 
+#: Pairs (a, b) evaluated per block by :meth:`InContextRepresentation.grid`.
+GRID_PAIRS_PER_BLOCK = 1 << 16
+
 
 def validate_sentences(
     embedding: npt.ArrayLike, first: Sequence[int], second: Sequence[int], *,
@@ -300,7 +303,10 @@ class InContextRepresentation:
         A, B = np.asarray(a_templates), np.asarray(b_templates)
         if A.ndim != 2 or B.ndim != 2:
             raise ValueError("templates must be 2-D arrays of shape (Z, d_x)")
-        return self(A[:, None, :], B[None, :, :], domain=domain)
+        rows = max(1, GRID_PAIRS_PER_BLOCK // max(1, B.shape[0]))  # bounded temporaries
+        blocks = [self(A[r:r + rows, None, :], B[None, :, :], domain=domain)
+                  for r in range(0, A.shape[0], rows)]
+        return np.concatenate(blocks, axis=0)
 
     def a_degree_profile(self, a: npt.ArrayLike, b: npt.ArrayLike) -> list[Fraction]:
         r"""Exact coefficients :math:`c_m` of :math:`Z_{in}(s a, b) = \sum_m s^m c_m(a, b)`.
