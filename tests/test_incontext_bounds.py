@@ -55,6 +55,18 @@ def test_PB_below_the_total_monomial_counts(d: int, L: int) -> None:
     assert bidegree_bound(d, L) <= min(odd, even)
 
 
+@given(d=st.integers(1, 9), L=st.integers(1, 7))
+def test_PB_closed_form_equals_the_direct_sum(d: int, L: int) -> None:
+    from seprank.incontext_bounds import _parity_sum
+
+    C = c_of_depth(L)
+    direct = sum(min(monomial_count(d, 2 * k + 1), monomial_count(d, 2 * C - 2 * k))
+                 for k in range(C + 1))
+    k0 = (2 * C - 1) // 4
+    assert _parity_sum(d, 1, k0 + 1) + _parity_sum(d, 0, C - k0) == direct
+    assert bidegree_bound(d, L) == direct
+
+
 def test_c_and_ceiling() -> None:
     assert [c_of_depth(L) for L in (1, 2, 3, 4)] == [1, 4, 13, 40]
     assert all(2 * c_of_depth(L) + 1 == 3**L for L in range(1, 8))
