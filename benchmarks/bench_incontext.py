@@ -2,7 +2,7 @@
 
 Variants, each in a fresh subprocess (so peak memory is per variant), on the same network:
 
-* ``fast``   -- :func:`seprank.incontext.incontext_seq_sep` (method ``'modular'``): one GF(p)
+* ``fast``   -- :func:`seprank.incontext_rank.incontext_seq_sep` (method ``'modular'``): one GF(p)
   round with PB + 8 templates per side through the structure-of-arrays grid evaluator
   (:mod:`seprank.incontext_modular`), then the flint rank.  Target: <= 20 s end to end.
 * ``engine`` -- the baseline: :func:`seprank.separation_rank` with ``upper_bound=PB`` on the
@@ -31,7 +31,8 @@ TARGET_SECONDS = 20.0
 
 def run_variant(name: str, setting: dict[str, int]) -> dict[str, object]:
     from seprank import separation_rank
-    from seprank.incontext import InContextRepresentation, incontext_seq_sep
+    from seprank.incontext import InContextRepresentation
+    from seprank.incontext_rank import incontext_seq_sep
     from seprank.rank import matrix_rank
 
     rep = InContextRepresentation.random(depth=setting["depth"], width=setting["width"],

@@ -25,15 +25,10 @@ from seprank.grid import (
     matricize,
     set_grid_memory_limit,
 )
-from seprank.incontext import (
-    GridSpectrum,
-    InContextRepresentation,
-    SeqSepResult,
-    grid_spectrum,
-    incontext_seq_sep,
-)
+from seprank.incontext import InContextRepresentation
 from seprank.incontext_bounds import bidegree_bound, sequential_ceiling
 from seprank.incontext_gradient import LanguageModel, UnboundedGradientError
+from seprank.incontext_rank import GridSpectrum, SeqSepResult, grid_spectrum, incontext_seq_sep
 from seprank.incontext_sequential import (
     GradientRegime,
     SequentialRepresentation,

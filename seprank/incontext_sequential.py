@@ -34,13 +34,14 @@ import numpy.typing as npt
 
 from seprank.arithmetic import Domain, ExactDomain, ModularDomain, random_small_prime
 from seprank.attention import LinearAttention
-from seprank.incontext import SeqSepResult, validate_sentences
+from seprank.incontext import validate_sentences
 from seprank.incontext_bounds import sequential_ceiling
 from seprank.incontext_gradient import (
     LanguageModel,
     _finite,
     lm_loss_and_gradient,
 )
+from seprank.incontext_rank import SeqSepResult
 from seprank.rank import matrix_rank, rank_mod_p
 
 __all__ = ["GradientRegime", "SequentialRepresentation", "gradient_regime",
@@ -308,6 +309,7 @@ def sequential_seq_sep(
     rep: SequentialRepresentation, *, method: Literal["svd", "modular", "exact"] = "svd",
     n_templates: int | None = None, a_templates: npt.ArrayLike | None = None,
     seed: int | np.random.Generator | None = None, rtol: float | None = None,
+    check_regime: bool = True,
 ) -> SeqSepResult:
     r"""seq-sep of the sequential representation, with what it certifies.
 
@@ -323,7 +325,11 @@ def sequential_seq_sep(
       seq-sep(F) exactly.
 
     a-templates are uniform in [0.5, 1.5] (or ``a_templates``); ``n_templates`` defaults to
-    :math:`m(3^L) + 8` per side.  Data (templates) and prime use separate seed streams.
+    :math:`m(3^L) + 8` per side.  Data (templates) and prime use separate seed streams.  With
+    ``check_regime`` (default) :func:`gradient_regime` runs on 16 of the templates and its
+    verdict is stored in ``details['first_order_regime']``; when η is not in the bounded-gradient
+    regime the statement says so (the rank is still what it certifies, but the theorems'
+    assumption does not hold there).
 
     Examples
     --------
@@ -341,6 +347,14 @@ def sequential_seq_sep(
     A = (t_rng.uniform(0.5, 1.5, (z, rep.width)) if a_templates is None
          else rep._a_batch(a_templates))
     details: dict[str, Any] = {"a_templates": A.shape[0]}
+    regime_note = ""
+    if check_regime:
+        regime = gradient_regime(rep, A[:16], t_rng.uniform(0.5, 1.5, (16, rep.width)))
+        details["first_order_regime"] = regime.first_order
+        details["regime"] = regime.summary()
+        if not regime.first_order:
+            regime_note = ("; WARNING: eta is not in the measured first-order (bounded-gradient) "
+                           "regime that Theorems 1 and 3 assume")
     if method == "svd":
         B_float = t_rng.uniform(0.5, 1.5, (z, rep.width))
         res = matrix_rank(rep.grid(A, B_float), method="svd", rtol=rtol)
@@ -348,7 +362,8 @@ def sequential_seq_sep(
         return SeqSepResult(
             rank=res.rank, certifies="none", upper_bound=ceiling, details=details,
             statement=(f"float SVD rank {res.rank} of a {A.shape[0]}x{z} grid of Z_seq "
-                       f"(certifies nothing; ceiling m(3^L) = {ceiling}, our derivation)"))
+                       f"(certifies nothing; ceiling m(3^L) = {ceiling}, our derivation)"
+                       + regime_note))
     if method not in ("modular", "exact"):
         raise ValueError(f"method must be 'svd', 'modular' or 'exact', got {method!r}")
     if rtol is not None:
@@ -379,8 +394,8 @@ def sequential_seq_sep(
     if rank == ceiling:
         return SeqSepResult(rank=rank, certifies="exact", upper_bound=ceiling, details=details,
                             statement=f"seq-sep(F) = {rank} exactly, {what}: certified {method} "
-                                      "rank = the ceiling m(3^L) (our derivation)")
+                                      "rank = the ceiling m(3^L) (our derivation)" + regime_note)
     return SeqSepResult(rank=rank, certifies="lower_bound", upper_bound=ceiling, details=details,
                         statement=f"seq-sep(F) >= {rank} (certified {method} rank), {what}; "
-                                  f"ceiling m(3^L) = {ceiling}")
+                                  f"ceiling m(3^L) = {ceiling}" + regime_note)
 

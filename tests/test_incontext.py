@@ -11,15 +11,10 @@ from hypothesis import strategies as st
 
 from seprank import LinearAttention, eps_rank
 from seprank.arithmetic import ExactDomain, FloatDomain, ModularDomain
-from seprank.incontext import (
-    InContextRepresentation,
-    grid_spectrum,
-    incontext_seq_sep,
-    random_embedding,
-    validate_sentences,
-)
+from seprank.incontext import InContextRepresentation, random_embedding, validate_sentences
 from seprank.incontext_bounds import bidegree_bound
 from seprank.incontext_modular import modular_grid, modular_pair_values
+from seprank.incontext_rank import grid_spectrum, incontext_seq_sep
 
 PRIME = 16777259  # a prime in [2**24, 2**25)
 FLOAT_RTOL = 1e-12

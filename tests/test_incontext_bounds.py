@@ -17,10 +17,12 @@ from seprank.incontext_bounds import (
     levine_thm2_log3_bounds,
     levine_thm3_bound,
     levine_thm4_bound,
-    minimal_depth_theorem3,
     monomial_count,
     sequential_ceiling,
     theorem1_exponent,
+)
+from seprank.incontext_theorems import (
+    minimal_depth_theorem3,
     theorem2_epsilon,
     theorem3_bound,
     theorem3_hypotheses,

@@ -158,6 +158,16 @@ def test_certified_b_side_rank_reaches_the_ceiling(L: int, d: int) -> None:
     assert "float64-computed update" in r.statement
 
 
+def test_seq_sep_reports_the_regime() -> None:
+    lm = LanguageModel.random(depth=2, width=3, vocab=5, seed=3)  # gradients ~1e8
+    big = sequential_seq_sep(SequentialRepresentation(lm, (0, 1), (2, 3), eta=1e-2),
+                             method="svd", seed=0)
+    small = sequential_seq_sep(SequentialRepresentation(lm, (0, 1), (2, 3), eta=1e-7),
+                               method="svd", seed=0)
+    assert big.details["first_order_regime"] is False and "WARNING" in big.statement
+    assert small.details["first_order_regime"] is True and "WARNING" not in small.statement
+
+
 def test_exact_and_modular_b_side_ranks_agree() -> None:
     rep = _sequential(eta=0.05, seed=2, L=1, d=2)
     mod = sequential_seq_sep(rep, method="modular", seed=1)

@@ -15,9 +15,10 @@ import numpy as np
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import LinearAttention
-from seprank.incontext import InContextRepresentation, incontext_seq_sep
+from seprank.incontext import InContextRepresentation
 from seprank.incontext_bounds import bidegree_bound, corollary1_bounds, sequential_ceiling
 from seprank.incontext_gradient import LanguageModel
+from seprank.incontext_rank import incontext_seq_sep, positional_sep
 from seprank.incontext_sequential import (
     SequentialRepresentation,
     gradient_regime,
@@ -204,8 +205,7 @@ def _() -> ClaimResult:
     for d_x, L, N in ((2, 2, 2), (2, 2, 1), (2, 1, 2), (3, 1, 2)):
         rep = InContextRepresentation.random(depth=L, width=d_x, n_tokens=N, seed=40 + N)
         seq = incontext_seq_sep(rep, seed=1)
-        classical = rep.net.separation_rank(i=0, p=0, partition=(range(N), range(N, 2 * N)),
-                                            n_inputs=2 * N, seed=2)
+        classical = positional_sep(rep, seed=2)
         # seq-sep is exact (rank reached PB); the classical rank is a certified lower bound,
         # so seq <= classical-lower-bound <= sep proves the inequality for these weights
         ok &= seq.certifies == "exact" and seq.rank <= classical.rank

@@ -17,13 +17,9 @@ from paper_checks.registry import ClaimResult, claim, judge
 from seprank import eps_rank, matrix_rank
 from seprank.incontext_bounds import (
     depth_deficit,
-    minimal_depth_theorem3,
     multichoose,
     sequential_ceiling,
     theorem1_exponent,
-    theorem2_epsilon,
-    theorem3_bound,
-    theorem3_hypotheses,
 )
 from seprank.incontext_lower import (
     hadamard_construction,
@@ -33,6 +29,12 @@ from seprank.incontext_lower import (
     lemma15_exact_bound,
     rational_sphere_rows,
     sphere_rows,
+)
+from seprank.incontext_theorems import (
+    minimal_depth_theorem3,
+    theorem2_epsilon,
+    theorem3_bound,
+    theorem3_hypotheses,
 )
 
 WIDTHS = (4, 8, 16, 64, 768)
