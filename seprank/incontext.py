@@ -78,6 +78,10 @@ def validate_sentences(
         Naming the out-of-vocabulary token, the unequal lengths, the bad shape or the
         non-finite entry.
 
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 4-5 and 8.
+
     Examples
     --------
     >>> M, s1, s2 = validate_sentences(np.ones((2, 3), dtype=int), [0, 2], [1, 1])
@@ -129,6 +133,10 @@ def random_embedding(
 
     A zero entry of :math:`E(w)` would erase a coordinate of a or b from every use of w, which
     can lower the separation rank; nonzero entries keep the instance generic.
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 4-5 and 8.
 
     Examples
     --------

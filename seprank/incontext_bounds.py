@@ -57,6 +57,11 @@ def _log3(x: int | float | Fraction) -> float:
 def c_of_depth(depth: int) -> int:
     """:math:`C(L) = (3^L - 1)/2` (seed 003; the number of summed positions in eq. 13).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
     Examples
     --------
     >>> [c_of_depth(L) for L in range(1, 6)]
@@ -68,6 +73,11 @@ def c_of_depth(depth: int) -> int:
 
 def multichoose(n: int, k: int) -> int:
     """:math:`((n\\ k)) = \\binom{n+k-1}{k}`, the number of degree-k monomials in n variables.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -83,6 +93,11 @@ def multichoose(n: int, k: int) -> int:
 
 def monomial_count(width: int, degree: int) -> int:
     """:math:`m(k) = \\binom{k + d_x - 1}{d_x - 1}`: degree-k monomials in :math:`d_x` variables.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -106,6 +121,11 @@ def bidegree_bound(width: int, depth: int) -> int:
     every monomial of :math:`Z_{in}` has bidegree :math:`(2k+1, 2C-2k)` in (a, b) (the mirror
     image when i is in :math:`S_2`, same sum); the separation rank of a polynomial is the rank of
     its (a-monomial x b-monomial) coefficient matrix, which is block-diagonal over bidegrees.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -154,6 +174,11 @@ def sequential_ceiling(width: int, depth: int) -> int:
     :math:`Z_{seq}(a, \cdot)` lies in the :math:`m(3^L)`-dimensional space of degree-:math:`3^L`
     forms, for all weights and all η.
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
     Examples
     --------
     >>> sequential_ceiling(2, 2), sequential_ceiling(3, 3)
@@ -168,6 +193,11 @@ def levine_thm3_bound(width: int, heads: int, depth: int) -> int:
     Bounds :math:`\\operatorname{sep}_{([N],[2N]\\setminus[N])}(g)` for every weight assignment,
     hence seq-sep of the in-context representation by Proposition 1.
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
     Examples
     --------
     >>> levine_thm3_bound(2, 1, 2), levine_thm3_bound(4, 2, 2)
@@ -181,6 +211,11 @@ def levine_thm3_bound(width: int, heads: int, depth: int) -> int:
 
 def levine_thm4_bound(width: int, depth: int) -> Fraction:
     """Seed 003 Theorem 4 (App. A.3): :math:`d_x (C+1) ((d_x\\ 2C)) (2C/d_x + 1)^{d_x}`, exact.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -201,6 +236,16 @@ def levine_thm2_log3_bounds(width: int, heads: int, depth: int) -> tuple[float, 
         c_1 = L,\ c_2 = -2d_x\log_3\tfrac{d_x}{2\sqrt{2e}} + \log_3 d_x .
 
     The lower side holds almost everywhere and needs :math:`H < d_x` (``-inf`` otherwise).
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
+    Examples
+    --------
+    >>> round(levine_thm2_log3_bounds(2, 1, 2)[1], 2)
+    13.71
     """
     d_x, H, L = (_positive_int(n, v) for n, v in
                  (("width d_x", width), ("heads H", heads), ("depth L", depth)))
@@ -241,6 +286,11 @@ def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
 
     Made explicit through Proposition 1 and seed 003's Theorems 2-4; PB is our bound.
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
     Examples
     --------
     >>> b = corollary1_bounds(2, 1, 2)
@@ -258,6 +308,11 @@ def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
 def depth_deficit(eta: float) -> float:
     """:math:`0.5 \\log_3(1/\\eta)`: the paper's "network shallower by" this many layers.
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
     Examples
     --------
     >>> round(depth_deficit(1e-4), 3), round(depth_deficit(1e-6), 3)
@@ -273,5 +328,15 @@ def theorem1_exponent(width: int, depth: int, eta: float) -> float:
 
     Negative values make eq. 11 meaningless (a log of a rank is >= 0); the appendix hypothesis
     :math:`3^L > 2(1+\\eta)d_x/\\eta` forces it above :math:`L d_x / 2`.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
+       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+
+    Examples
+    --------
+    >>> round(theorem1_exponent(4, 2, 1e-6), 2)   # L = 2 < 0.5 log_3(1e6)
+    -17.15
     """
     return (depth - depth_deficit(eta)) * width

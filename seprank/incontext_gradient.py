@@ -76,6 +76,11 @@ class LanguageModel:
     embedding : numpy.ndarray, shape (..., d_x, V)
         :math:`M^V` (column w embeds token w; also the tied output projection).
 
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eq. 5 and Theorem 1's bounded
+       gradients; notes seed_incontext_bias.md §1.6.
+
     Examples
     --------
     >>> lm = LanguageModel.random(depth=1, width=2, vocab=3, seed=0)
@@ -256,6 +261,11 @@ def lm_loss(lm: LanguageModel, sentence: Any, a: npt.ArrayLike | None = None) ->
     """:math:`\\mathcal L(S_1; a)` for a batch of a's (shape ``(batch,)``; ``a=None``: a = 1).
 
     Works with complex parameters (complex-step differentiation in the tests).
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eq. 5 and Theorem 1's bounded
+       gradients; notes seed_incontext_bias.md §1.6.
 
     Examples
     --------

@@ -52,7 +52,19 @@ Array = npt.NDArray[Any]
 
 
 def sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None) -> Array:
-    """``n`` rows uniform on :math:`S^{d-1} \\subset \\mathbb R^d` (normalised Gaussians)."""
+    """``n`` rows uniform on :math:`S^{d-1} \\subset \\mathbb R^d` (normalised Gaussians).
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
+
+    Examples
+    --------
+    >>> U = sphere_rows(3, 2, seed=0)
+    >>> bool(np.allclose(np.linalg.norm(U, axis=1), 1))
+    True
+    """
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     G = rng.standard_normal((n, d))
     return G / np.linalg.norm(G, axis=1, keepdims=True)
@@ -64,6 +76,11 @@ def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | No
 
     Inverse stereographic projection of random rational :math:`t \in \mathbb Q^{d-1}`:
     :math:`u = (2t, |t|^2 - 1)/(|t|^2 + 1)`, so :math:`|u|^2 = 1` exactly.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -100,6 +117,11 @@ def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | No
 def hadamard_power_gram(B: npt.ArrayLike, lam: int) -> Array:
     """:math:`(BB^T)^{\\odot\\lambda}` (exact for object arrays, float otherwise).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
+
     Examples
     --------
     >>> hadamard_power_gram([[1, 0], [1, 1]], 2)
@@ -121,6 +143,11 @@ def hadamard_power_rank_mod_p(rows: npt.ArrayLike, lam: int, *,
     GF(p) and raised entrywise to the power λ; the GF(p) rank is a certified lower bound on the
     rank over Q (and exact when it is full).  For large n, where float SVD ranks of these
     ill-conditioned matrices fall short (notes PC-8: 402 for n = 406).
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -146,6 +173,17 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
     :math:`r = \max\{k : \lambda_k > 1/n\}`; the lemma asserts :math:`r \ge (n-1)/\|M\|_F`.
 
     (000 prints ">= 1/n" inside the max; the proof uses the strict version.)
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
+
+    Examples
+    --------
+    >>> r, bound = lemma11_count(hadamard_power_gram(sphere_rows(10, 2, seed=0), 9))
+    >>> r, round(bound, 2)
+    (6, 1.74)
     """
     arr = np.asarray(M, dtype=float)
     n = arr.shape[0]
@@ -163,6 +201,11 @@ def lemma16_moment(k: int, lam: int) -> float:
     \Gamma(\lambda+k/2))` (exact formula; the marginal of :math:`u_1` has density
     :math:`\propto (1-x^2)^{(k-3)/2}`).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
+
     Examples
     --------
     >>> round(lemma16_moment(2, 3), 6)
@@ -177,7 +220,18 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
     \mathbb E\langle u,v\rangle^{2\lambda}}` (diagonal included, unlike the proof's
     :math:`n^2\mathbb E\langle u,v\rangle^{2\lambda}`) and the printed
     :math:`\sqrt{d+1}\,n^{3/4}`, for :math:`n = ((d\ \lambda))` rows on :math:`S^{d-1}`.
-    By Jensen, :math:`\mathbb E\|M\|_F` is at most the first number."""
+    By Jensen, :math:`\mathbb E\|M\|_F` is at most the first number.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
+
+    Examples
+    --------
+    >>> [round(x, 2) for x in lemma15_exact_bound(2, 3)]
+    [2.78, 4.9]
+    """
     n = multichoose(d, lam)
     second = n + n * (n - 1) * lemma16_moment(d, lam)
     return math.sqrt(second), math.sqrt(d + 1) * n**0.75
@@ -185,7 +239,18 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
 
 def lemma17_maximum(d: int, lam: int) -> tuple[float, float]:
     r"""Lemma 17: :math:`\max_{x\in[0,1]} x^{2\lambda}(1-x^2)^{d/2}` (at :math:`x^2 =
-    2\lambda/(2\lambda+d)`) and the printed bound :math:`((d\ \lambda))^{-1/2}`."""
+    2\lambda/(2\lambda+d)`) and the printed bound :math:`((d\ \lambda))^{-1/2}`.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in lemma17_maximum(2, 3)]
+    [0.1055, 0.5]
+    """
     x2 = 2 * lam / (2 * lam + d)
     value = math.exp(lam * math.log(x2) + d / 2 * math.log1p(-x2))
     return value, multichoose(d, lam) ** -0.5
@@ -224,6 +289,11 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
     :math:`y^{(l+1)} = 2N\langle Q y, K y\rangle y`, so with :math:`g = \langle A_{j_1},
     A_{j_2}\rangle`, :math:`y^{(l)} = (2N^3 g)^{(3^{l-1}-1)/2} u` and the constant coordinate
     reads :math:`Z_{in} = 2N (2N^3)^{\lambda'} g^{\lambda'}`.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------

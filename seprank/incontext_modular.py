@@ -90,6 +90,10 @@ def modular_pair_values(rep: InContextRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
     """:math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
 
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64, eqs. 1, 4, 8; seed 003_780437e4ec8fa9c6, eq. 12 (Gram form).
+
     Examples
     --------
     >>> from seprank.incontext import InContextRepresentation
@@ -124,6 +128,10 @@ def modular_grid(rep: InContextRepresentation, a_templates: Array, b_templates: 
     :math:`G = G_a + G_b` (one part per side), so :math:`\mathrm{mix}_1 = M_a + M_b` is
     precomputed per template and only the cross terms :math:`u_j M_b`, :math:`v_j M_a` are
     formed per pair (as two integer matrix products); layers 2..L run per pair.
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64, eqs. 1, 4, 8; seed 003_780437e4ec8fa9c6, eq. 12 (Gram form).
 
     Examples
     --------

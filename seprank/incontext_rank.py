@@ -173,6 +173,11 @@ def positional_sep(rep: InContextRepresentation, *,
     substitution :math:`x^j = E(w_1^j)\odot a`, :math:`x^{N+j} = E(w_2^j)\odot b`).  Grid
     methods return a certified lower bound (engine keywords are passed on).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, eq. 9, Lemma 13, Proposition 1 (App. A); seed
+       000_602443402cfc1c64, eq. 7 (absolute ε).
+
     Examples
     --------
     >>> rep = InContextRepresentation.random(depth=2, width=2, n_tokens=2, seed=1)
@@ -256,6 +261,11 @@ def grid_spectrum(
     the (2ε)-rank), the ε-rank of any grid sub-matrix lower-bounds the ε-seq-sep; the
     ``lower`` side of each bracket is therefore the certified statement about the function,
     the ``upper`` side only describes this grid.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, eq. 9, Lemma 13, Proposition 1 (App. A); seed
+       000_602443402cfc1c64, eq. 7 (absolute ε).
 
     Examples
     --------

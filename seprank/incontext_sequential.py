@@ -252,6 +252,11 @@ def gradient_regime(rep: SequentialRepresentation, a_templates: npt.ArrayLike,
     resolvable probe k <= ``probes`` and the two smallest probes agree too.  Probes whose change
     is below :math:`10^3` float roundings of M(0) are not used.
 
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9, Theorems 1 and 3; notes
+       seed_incontext_bias.md §1.6, PC-5.
+
     Examples
     --------
     >>> lm = LanguageModel.random(depth=1, width=2, vocab=4, seed=0)
@@ -330,6 +335,11 @@ def sequential_seq_sep(
     verdict is stored in ``details['first_order_regime']``; when η is not in the bounded-gradient
     regime the statement says so (the rank is still what it certifies, but the theorems'
     assumption does not hold there).
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9, Theorems 1 and 3; notes
+       seed_incontext_bias.md §1.6, PC-5.
 
     Examples
     --------

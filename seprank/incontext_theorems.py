@@ -47,6 +47,11 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
     network by :func:`seprank.incontext_sequential.gradient_regime`.  ``eta`` is converted to an
     exact Fraction (pass a string such as ``"1e-4"`` to avoid binary rounding).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000_602443402cfc1c64 for the ε/M variant.
+
     Examples
     --------
     >>> theorem3_hypotheses(4, 4, 2, "0.5")["all"]
@@ -70,6 +75,11 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
 def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
     """Smallest L satisfying every depth hypothesis of Theorem 3 (notes PC-6).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000_602443402cfc1c64 for the ε/M variant.
+
     Examples
     --------
     >>> minimal_depth_theorem3(4, "0.5"), minimal_depth_theorem3(768, "1e-4")
@@ -88,7 +98,18 @@ def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
 def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
     r""":math:`2^N |\tilde D|` with :math:`|\tilde D| = \binom{3^L + 2d_x - 1}{2d_x - 1}`: the
     number of index tuples of the proof of Theorem 3 before any η-pruning (App. B, eq. for
-    :math:`\tilde D`); ``|G(T)| <= 2^N |G~(T)| <= 2^N |D~|``."""
+    :math:`\tilde D`); ``|G(T)| <= 2^N |G~(T)| <= 2^N |D~|``.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000_602443402cfc1c64 for the ε/M variant.
+
+    Examples
+    --------
+    >>> trivial_sequential_count(2, 1, 1)   # 2 * binom(3 + 3, 3)
+    40
+    """
     K = 3 ** _positive_int("depth L", depth)
     return 2 ** int(n_tokens) * math.comb(K + 2 * width - 1, 2 * width - 1)
 
@@ -130,6 +151,11 @@ def theorem3_bound(
     the default Y = 0 is the bound's most favourable case.  000's OCR prints
     :math:`d_x^{d_x}`; we use :math:`d_x^{2d_x}`, which the derivation supports (notes §3.4).
 
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000_602443402cfc1c64 for the ε/M variant.
+
     Examples
     --------
     >>> b = theorem3_bound(2, 3, 1, 0.5)
@@ -160,7 +186,18 @@ def theorem3_bound(
 
 def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float,
                    eps: float, version: Version = "001", m_bound: float = 1.0) -> float:
-    """Natural log of Theorem 3's Y (``version='000'`` uses ε/M with ``m_bound`` = M)."""
+    """Natural log of Theorem 3's Y (``version='000'`` uses ε/M with ``m_bound`` = M).
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000_602443402cfc1c64 for the ε/M variant.
+
+    Examples
+    --------
+    >>> round(theorem3_log_y(2, 3, 1, lambda_ratio=0.5, eps=0.25), 1)
+    -113.1
+    """
     d_x, N, C = width, n_tokens, c_of_depth(depth)
     if not 0 < lambda_ratio <= 1:
         raise ValueError("lambda_ratio = Λ_min/Λ_max must lie in (0, 1]")
@@ -194,6 +231,11 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
     """Theorem 2's ε and guaranteed ε-seq-sep for (d_x, H, L).
 
     Requires :math:`H < d_x`, d_a = d_x/H odd (so (d_a - 1)/2 is an integer) and L >= 2.
+
+    References
+    ----------
+    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000_602443402cfc1c64 for the ε/M variant.
 
     Examples
     --------

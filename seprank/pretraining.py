@@ -112,6 +112,10 @@ def knn_graph(embeddings: npt.ArrayLike, *, k: int, method: NeighbourMethod = "a
     ``method='exact'`` uses dense products, ``'kdtree'`` a :class:`scipy.spatial.cKDTree` on the
     unit vectors; ``'auto'`` picks the KD-tree for more than 4096 sentences in dimension <= 16.
 
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+
     Examples
     --------
     >>> G = knn_graph([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9]], k=1)
@@ -260,6 +264,10 @@ def contiguous_examples(n_sentences: int, *, example_length: int,
                         separator_length: int = 0) -> ExamplePacking:
     """The baseline: consecutive sentences packed in corpus order up to the token budget.
 
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+
     Examples
     --------
     >>> contiguous_examples(5, example_length=2).examples
@@ -283,6 +291,10 @@ def contiguous_examples(n_sentences: int, *, example_length: int,
 def in_context_coverage(examples: Iterable[Iterable[int]],
                         pairs: Iterable[tuple[int, int]]) -> float:
     """Fraction of related pairs (i, j) that appear together in at least one example.
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------
@@ -325,6 +337,10 @@ def synthetic_corpus(n_topics: int, per_topic: int, dim: int, *, noise: float = 
     Topic centres are uniform on the sphere; a sentence is its centre plus ``noise`` times a
     Gaussian of norm ~1.  ``'interleaved'``: sentence s belongs to topic ``s mod n_topics``, so
     related sentences are ``n_topics`` positions apart; ``'shuffled'``: random order.
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------
