@@ -126,7 +126,7 @@ def incontext_seq_sep(
     start = time.perf_counter()
     pb = rep.bound()
     if method == "modular" and n_templates is None:
-        fast = _fast_modular_round(rep, pb, seed, start)
+        fast = _fast_modular_round(rep, pb, seed, start, progress)
         if fast is not None:
             return fast
     engine = separation_rank(
@@ -195,7 +195,7 @@ FAST_MARGIN = 8
 
 def _fast_modular_round(rep: InContextRepresentation, pb: int,
                         seed: int | np.random.Generator | None,
-                        start: float) -> SeqSepResult | None:
+                        start: float, progress: bool | None) -> SeqSepResult | None:
     """One GF(p) round with PB + 8 templates per side (fast grid); None if rank < PB."""
     from seprank.incontext_modular import modular_grid
 
@@ -208,7 +208,8 @@ def _fast_modular_round(rep: InContextRepresentation, pb: int,
     A = template_rng.integers(0, prime, (z, rep.width))
     B = template_rng.integers(0, prime, (z, rep.width))
     t0 = time.perf_counter()
-    G = modular_grid(rep, A, B, domain)
+    show = z >= 1000 if progress is None else progress  # default: bar for long grids only
+    G = modular_grid(rep, A, B, domain, progress=show)
     t1 = time.perf_counter()
     res = rank_mod_p(G, prime)
     if res.rank > pb:
