@@ -5,7 +5,12 @@ The foundation is a rank engine that says what it certifies (:func:`matrix_rank`
 (:func:`grid_tensor`, :func:`matricize`).  On top of it: the linearized self-attention network
 (:class:`LinearAttention`), evaluated by one code path over floats, GF(p) or exact numbers
 (:class:`FloatDomain`, :class:`ModularDomain`, :class:`ExactDomain`), and certified separation
-ranks of any batch function (:func:`separation_rank`).
+ranks of any batch function (:func:`separation_rank`).  The in-context bias of seeds 000/001:
+the in-context and sequential representations with their sentence-association functions
+(:class:`InContextRepresentation`, :class:`SequentialRepresentation`, exact backprop in
+:class:`LanguageModel`), certified sequential separation ranks (:func:`incontext_seq_sep`,
+:func:`sequential_seq_sep`), the bounded-gradient regime check (:func:`gradient_regime`), and kNN
+pretraining example design (:func:`knn_examples`, :func:`in_context_coverage`).
 """
 
 from __future__ import annotations
@@ -20,25 +25,58 @@ from seprank.grid import (
     matricize,
     set_grid_memory_limit,
 )
+from seprank.incontext import InContextRepresentation
+from seprank.incontext_bounds import bidegree_bound, sequential_ceiling
+from seprank.incontext_gradient import LanguageModel, UnboundedGradientError
+from seprank.incontext_rank import GridSpectrum, SeqSepResult, grid_spectrum, incontext_seq_sep
+from seprank.incontext_sequential import (
+    GradientRegime,
+    SequentialRepresentation,
+    gradient_regime,
+    sequential_seq_sep,
+)
+from seprank.pretraining import (
+    ExamplePacking,
+    contiguous_examples,
+    in_context_coverage,
+    knn_examples,
+)
 from seprank.rank import RankResult, matrix_rank, random_prime, rank_mod_p
 from seprank.separation import SeparationRankResult, separation_rank
 
 __all__ = [
     "EpsRankResult",
     "ExactDomain",
+    "ExamplePacking",
     "FloatDomain",
+    "GradientRegime",
+    "GridSpectrum",
     "GridTooLargeError",
+    "InContextRepresentation",
+    "LanguageModel",
     "LinearAttention",
     "ModularDomain",
     "RankResult",
     "SeparationRankResult",
+    "SeqSepResult",
+    "SequentialRepresentation",
+    "UnboundedGradientError",
+    "bidegree_bound",
+    "contiguous_examples",
     "eps_rank",
     "get_grid_memory_limit",
+    "gradient_regime",
+    "grid_spectrum",
     "grid_tensor",
+    "in_context_coverage",
+    "incontext_seq_sep",
+    "knn_examples",
     "matricize",
     "matrix_rank",
     "random_prime",
     "rank_mod_p",
     "separation_rank",
+    "sequential_ceiling",
+    "sequential_seq_sep",
     "set_grid_memory_limit",
 ]

@@ -1,0 +1,350 @@
+r"""The tied-softmax autoregressive loss of eq. 5 and its exact gradient (hand-written backprop).
+
+Parameters :math:`\theta = (W^{Q}, W^{K}, W^{V}, W^{O}, M^V)`: the attention weights of eq. 1
+(per layer l and head h) and the vocabulary embedding :math:`M^V \in \mathbb R^{d_x\times V}`.
+For a sentence :math:`S_1 = (w^1..w^N)` and the sentence-association vector a (eq. 8),
+
+.. math::
+
+    X^0_j = M^V_{:, w^j} \odot a, \qquad Y = g_W(X^0) \ \text{(eq. 1, L layers)}, \\
+    \mathcal L(S_1; a) = -\sum_{j=1}^{N-1}
+        \log \operatorname{softmax}\big((M^V)^T y_j\big)_{w^{j+1}}.
+
+The output projection :math:`(M^V)^T y_j` is tied to the embedding but is *not* an "input
+embedding use", so it is not multiplied by a (notes §1.5, decision); the loss runs over
+j = 1..N-1 because :math:`w^{N+1}` is undefined in eq. 5 (notes §7.2, decision); attention is
+bidirectional as in eq. 1.
+
+Backward pass (notes §1.6), per layer and head with :math:`Q = XW^{Q T}`, :math:`K = XW^{K T}`,
+:math:`\hat V = XW^{V T}`, :math:`A = QK^T`, :math:`O = A\hat V`, ``out += O W^{O T}`` and upstream
+:math:`G = \partial\mathcal L/\partial\,\mathrm{out}`:
+
+.. math::
+
+    \partial W^O = G^T O,\ \partial O = G W^O,\ \partial A = \partial O\, \hat V^T,\
+    \partial \hat V = A^T \partial O,\ \partial Q = \partial A\, K,\ \partial K = \partial A^T Q,\\
+    \partial W^Q = \partial Q^T X,\ \partial W^K = \partial K^T X,\
+    \partial W^V = \partial\hat V^T X,\
+    \partial X \mathrel{+}= \partial Q\, W^Q + \partial K\, W^K + \partial \hat V\, W^V;
+
+logits: with :math:`g_j = \operatorname{softmax}(\ell_j) - e_{w^{j+1}}`,
+:math:`\partial y_j = M^V g_j` and :math:`\partial M^V \mathrel{+}= y_j g_j^T`; embedding path:
+:math:`\partial M^V_{:, w^j} \mathrel{+}= \partial X^0_j \odot a`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.attention import LinearAttention
+
+__all__ = ["LanguageModel", "UnboundedGradientError", "lm_loss", "lm_loss_and_gradient"]
+
+Array = npt.NDArray[Any]
+
+
+class UnboundedGradientError(ValueError):
+    """The loss, its gradient or the updated representation overflowed (not finite).
+
+    Unnormalised polynomial attention has degree-:math:`3^L` logits, so gradients can be
+    astronomically large; the theorems assume bounded gradients (Λ_max).  Fix: smaller weights,
+    embeddings or templates, or a shallower network.
+    """
+
+
+def _finite(x: Array, what: str) -> Array:
+    if not np.all(np.isfinite(x)):
+        raise UnboundedGradientError(
+            f"{what} is not finite (overflow): the bounded-gradient regime the theorems assume "
+            "(Λ_max) does not hold here; use smaller weights, embeddings or templates"
+        )
+    return x
+
+
+@dataclass(frozen=True)
+class LanguageModel:
+    r"""Parameters :math:`\theta = (W^Q, W^K, W^V, W^O, M^V)`, optionally with leading batch axes.
+
+    Attributes
+    ----------
+    query, key, value : numpy.ndarray, shape (..., L, H, d_a, d_x)
+    output : numpy.ndarray, shape (..., L, H, d_x, d_a)
+    embedding : numpy.ndarray, shape (..., d_x, V)
+        :math:`M^V` (column w embeds token w; also the tied output projection).
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eq. 5 and Theorem 1's bounded
+       gradients; notes seed_incontext_bias.md §1.6.
+
+    Examples
+    --------
+    >>> lm = LanguageModel.random(depth=1, width=2, vocab=3, seed=0)
+    >>> lm.depth, lm.width, lm.heads, lm.vocab, lm.batch_shape
+    (1, 2, 1, 3, ())
+    """
+
+    query: Array
+    key: Array
+    value: Array
+    output: Array
+    embedding: Array
+
+    def __post_init__(self) -> None:
+        q = np.asarray(self.query)
+        if q.ndim < 4:
+            raise ValueError(f"query must have shape (..., L, H, d_a, d_x), got {q.shape}")
+        *_, L, H, d_a, d_x = q.shape
+        batch = q.shape[:-4]
+        expected = {"key": q.shape, "value": q.shape, "output": (*batch, L, H, d_x, d_a)}
+        for name, shape in expected.items():
+            if np.shape(getattr(self, name)) != shape:
+                raise ValueError(f"{name} must have shape {shape}, got "
+                                 f"{np.shape(getattr(self, name))}")
+        E = np.asarray(self.embedding)
+        if E.shape[:-1] != (*batch, d_x):
+            raise ValueError(f"embedding must have shape {(*batch, d_x)} + (V,), got {E.shape}")
+        for name in ("query", "key", "value", "output", "embedding"):
+            arr = np.asarray(getattr(self, name))
+            if arr.dtype.kind not in "fciu":
+                raise TypeError(f"{name} must be a numeric array (got dtype {arr.dtype})")
+            arr = arr.astype(np.complex128 if arr.dtype.kind == "c" else np.float64)
+            if not np.all(np.isfinite(arr)):
+                raise ValueError(f"the parameter {name} contains NaN or infinite entries")
+            object.__setattr__(self, name, arr)
+
+    # --- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def from_network(cls, net: LinearAttention, embedding: npt.ArrayLike) -> LanguageModel:
+        """Float copy of a :class:`~seprank.LinearAttention` and an embedding matrix."""
+        if net.residual:
+            raise ValueError("seed 000/001 analyse eq. 1 without residual connections")
+        if net.weight_kind == "exact" and any(
+                np.asarray(w).dtype == object for w in (net.query, net.key, net.value, net.output)):
+            conv = [np.vectorize(float, otypes=[float])(w)
+                    for w in (net.query, net.key, net.value, net.output)]
+        else:
+            conv = [np.asarray(w) for w in (net.query, net.key, net.value, net.output)]
+        return cls(conv[0], conv[1], conv[2], conv[3], np.asarray(embedding, dtype=float))
+
+    @classmethod
+    def random(cls, *, depth: int, width: int, vocab: int, heads: int = 1,
+               weight_scale: float = 0.6, embedding_scale: float = 0.8,
+               seed: int | np.random.Generator | None = None) -> LanguageModel:
+        """Gaussian weights ``weight_scale * N(0, 1)`` and embedding ``embedding_scale * N(0, 1)``
+        (the scales of notes PC-5)."""
+        if width % heads:
+            raise ValueError(f"H = {heads} must divide d_x = {width}")
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        d_a = width // heads
+        s = (depth, heads, d_a, width)
+        return cls(weight_scale * rng.standard_normal(s), weight_scale * rng.standard_normal(s),
+                   weight_scale * rng.standard_normal(s),
+                   weight_scale * rng.standard_normal((depth, heads, width, d_a)),
+                   embedding_scale * rng.standard_normal((width, vocab)))
+
+    # --- shape ---------------------------------------------------------------------------------
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return tuple(self.query.shape[:-4])
+
+    @property
+    def depth(self) -> int:
+        return int(self.query.shape[-4])
+
+    @property
+    def heads(self) -> int:
+        return int(self.query.shape[-3])
+
+    @property
+    def width(self) -> int:
+        return int(self.query.shape[-1])
+
+    @property
+    def vocab(self) -> int:
+        return int(self.embedding.shape[-1])
+
+    @property
+    def arrays(self) -> tuple[Array, Array, Array, Array, Array]:
+        return (self.query, self.key, self.value, self.output, self.embedding)
+
+    def network(self) -> LinearAttention:
+        """The attention weights as a :class:`~seprank.LinearAttention` (unbatched only)."""
+        if self.batch_shape:
+            raise ValueError("network() needs an unbatched LanguageModel")
+        return LinearAttention(self.query, self.key, self.value, self.output)
+
+    def step(self, gradient: LanguageModel, eta: float) -> LanguageModel:
+        """One SGD step :math:`\\theta - \\eta\\,\\nabla_\\theta` (all parameters, eq. 5)."""
+        return LanguageModel(*(w - eta * g for w, g in zip(self.arrays, gradient.arrays,
+                                                            strict=True)))
+
+    def flat(self) -> Array:
+        """All parameters concatenated (unbatched), for finite-difference checks."""
+        return np.concatenate([w.ravel() for w in self.arrays])
+
+    def with_flat(self, theta: Array) -> LanguageModel:
+        """The model with parameters replaced by ``theta`` (inverse of :meth:`flat`)."""
+        parts, start = [], 0
+        for w in self.arrays:
+            parts.append(np.asarray(theta[start:start + w.size]).reshape(w.shape))
+            start += w.size
+        return LanguageModel(*parts)
+
+    def abs_range(self) -> tuple[float, float]:
+        """(min, max) of :math:`|\\theta|` over all parameters."""
+        flat = np.concatenate([np.abs(w).ravel() for w in self.arrays])
+        return float(flat.min()), float(flat.max())
+
+
+def _check_sentence(sentence: Any, vocab: int) -> tuple[int, ...]:
+    tokens = tuple(int(w) for w in sentence)
+    for pos, w in enumerate(tokens):
+        if not 0 <= w < vocab:
+            raise ValueError(f"token {w} at position {pos} is out of vocabulary (0..{vocab - 1})")
+    if len(tokens) < 2:
+        raise ValueError("the next-token loss over S1 (j = 1..N-1) needs N >= 2 tokens")
+    return tokens
+
+
+def _embed(lm: LanguageModel, tokens: tuple[int, ...], a: Array) -> Array:
+    """X^0 (B, N, d_x) = M^V[:, w^j] * a, for a of shape (B, d_x)."""
+    E = lm.embedding[:, list(tokens)].T  # (N, d_x)
+    return E[None, :, :] * a[:, None, :]
+
+
+def _forward_cached(lm: LanguageModel, X: Array) -> tuple[Array, list[dict[str, Array]]]:
+    """Forward through L layers (shared weights, batched X (B, T, d_x)); per-layer caches."""
+    caches = []
+    for layer in range(lm.depth):
+        WQ, WK, WV, WO = (w[layer] for w in (lm.query, lm.key, lm.value, lm.output))
+        Xh = X[:, None, :, :]  # (B, 1, T, d_x)
+        Q = Xh @ np.swapaxes(WQ, -1, -2)  # (B, H, T, d_a)
+        K = Xh @ np.swapaxes(WK, -1, -2)
+        Vv = Xh @ np.swapaxes(WV, -1, -2)
+        A = Q @ np.swapaxes(K, -1, -2)  # (B, H, T, T)
+        O = A @ Vv
+        out = np.sum(O @ np.swapaxes(WO, -1, -2), axis=1)  # (B, T, d_x)
+        caches.append({"X": X, "Q": Q, "K": K, "V": Vv, "A": A, "O": O})
+        X = out
+    return X, caches
+
+
+def _log_softmax(logits: Array) -> Array:
+    shift = np.max(logits.real, axis=-1, keepdims=True)
+    z = logits - shift
+    return z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))
+
+
+def _as_batch(lm: LanguageModel, a: npt.ArrayLike | None) -> Array:
+    if lm.batch_shape:
+        raise ValueError("the loss is defined for an unbatched LanguageModel")
+    if a is None:
+        return np.ones((1, lm.width))
+    arr = np.asarray(a)
+    if arr.ndim not in (1, 2) or arr.shape[-1] != lm.width:
+        raise ValueError(f"a must have shape (d_x,) or (batch, d_x) with d_x = {lm.width}, "
+                         f"got {arr.shape}")
+    arr = arr.reshape(-1, lm.width)
+    if arr.dtype.kind not in "fciu":
+        raise TypeError("a must be numeric")
+    return _finite(arr.astype(np.complex128 if arr.dtype.kind == "c" else np.float64), "a")
+
+
+def lm_loss(lm: LanguageModel, sentence: Any, a: npt.ArrayLike | None = None) -> Array:
+    """:math:`\\mathcal L(S_1; a)` for a batch of a's (shape ``(batch,)``; ``a=None``: a = 1).
+
+    Works with complex parameters (complex-step differentiation in the tests).
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eq. 5 and Theorem 1's bounded
+       gradients; notes seed_incontext_bias.md §1.6.
+
+    Examples
+    --------
+    >>> lm = LanguageModel.random(depth=1, width=2, vocab=3, seed=0)
+    >>> float(lm_loss(lm, [0, 1, 2])[0]) > 0
+    True
+    """
+    tokens = _check_sentence(sentence, lm.vocab)
+    a_b = _as_batch(lm, a)
+    Y, _ = _forward_cached(lm, _embed(lm, tokens, a_b))
+    logits = Y[:, :-1, :] @ lm.embedding  # (B, N-1, V)
+    logp = _log_softmax(logits)
+    targets = np.array(tokens[1:])
+    picked = np.take_along_axis(logp, targets[None, :, None], axis=-1)[..., 0]
+    return -np.sum(picked, axis=-1)
+
+
+def lm_loss_and_gradient(lm: LanguageModel, sentence: Any,
+                         a: npt.ArrayLike | None = None) -> tuple[Array, LanguageModel]:
+    r"""Loss and exact gradient :math:`\partial\mathcal L(S_1; a)/\partial\theta`, batched over a.
+
+    Returns ``(loss (B,), gradient)`` with the gradient a :class:`LanguageModel` whose arrays
+    carry a leading batch axis B (one gradient per a).  Raises
+    :class:`UnboundedGradientError` when anything overflows.
+
+    References
+    ----------
+    .. [1] Seed 000/001, eq. 5 (loss, all parameters updated) and App. B notation
+       :math:`f(a)^j = -\partial\mathcal L/\partial M^V_{w_2^j}`.  Notes §1.6.
+
+    Examples
+    --------
+    >>> lm = LanguageModel.random(depth=2, width=2, vocab=3, seed=0)
+    >>> loss, g = lm_loss_and_gradient(lm, [0, 1, 2], np.ones((4, 2)))
+    >>> loss.shape, g.batch_shape, g.embedding.shape
+    ((4,), (4,), (4, 2, 3))
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
+        return _loss_and_gradient(lm, _check_sentence(sentence, lm.vocab), _as_batch(lm, a))
+
+
+def _loss_and_gradient(lm: LanguageModel, tokens: tuple[int, ...],
+                       a_b: Array) -> tuple[Array, LanguageModel]:
+    B, N = a_b.shape[0], len(tokens)
+    X0 = _embed(lm, tokens, a_b)
+    Y, caches = _forward_cached(lm, X0)
+    _finite(Y, "the network output on S1")
+    M = lm.embedding
+    logits = Y[:, :-1, :] @ M  # (B, N-1, V)
+    logp = _log_softmax(logits)
+    targets = np.array(tokens[1:])
+    loss = -np.sum(np.take_along_axis(logp, targets[None, :, None], axis=-1)[..., 0], axis=-1)
+    G = np.exp(logp)
+    G[:, np.arange(N - 1), targets] -= 1.0  # softmax - onehot
+    dM = np.einsum("btd,btv->bdv", Y[:, :-1, :], G)
+    dX = np.zeros_like(Y)
+    dX[:, :-1, :] = G @ M.T
+    grads = {name: np.zeros((B, *w.shape), dtype=np.result_type(w, a_b))
+             for name, w in (("q", lm.query), ("k", lm.key), ("v", lm.value), ("o", lm.output))}
+    for layer in reversed(range(lm.depth)):
+        c = caches[layer]
+        WQ, WK, WV, WO = (w[layer] for w in (lm.query, lm.key, lm.value, lm.output))
+        dOut = dX[:, None, :, :]  # (B, 1, T, d_x), the same for every head
+        grads["o"][:, layer] = np.swapaxes(dOut, -1, -2) @ c["O"]  # (B, H, d_x, d_a)
+        dO = dOut @ WO  # (B, H, T, d_a)
+        dA = dO @ np.swapaxes(c["V"], -1, -2)  # (B, H, T, T)
+        dV = np.swapaxes(c["A"], -1, -2) @ dO
+        dQ = dA @ c["K"]
+        dK = np.swapaxes(dA, -1, -2) @ c["Q"]
+        Xh = c["X"][:, None, :, :]
+        grads["q"][:, layer] = np.swapaxes(dQ, -1, -2) @ Xh  # (B, H, d_a, d_x)
+        grads["k"][:, layer] = np.swapaxes(dK, -1, -2) @ Xh
+        grads["v"][:, layer] = np.swapaxes(dV, -1, -2) @ Xh
+        dX = np.sum(dQ @ WQ + dK @ WK + dV @ WV, axis=1)  # (B, T, d_x)
+    # embedding path: X0_j = M[:, w^j] * a
+    contrib = dX * a_b[:, None, :]  # (B, N, d_x)
+    for j, w in enumerate(tokens):
+        dM[:, :, w] += contrib[:, j, :]
+    for name, g in (*grads.items(), ("embedding", dM)):
+        _finite(g, f"the gradient of the loss w.r.t. {name}")
+    gradient = LanguageModel(grads["q"], grads["k"], grads["v"], grads["o"], dM)
+    return _finite(loss, "the loss"), gradient
