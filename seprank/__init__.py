@@ -5,13 +5,17 @@ The foundation is a rank engine that says what it certifies (:func:`matrix_rank`
 (:func:`grid_tensor`, :func:`matricize`).  On top of it: the linearized self-attention network
 (:class:`LinearAttention`), evaluated by one code path over floats, GF(p) or exact numbers
 (:class:`FloatDomain`, :class:`ModularDomain`, :class:`ExactDomain`), and certified separation
-ranks of any batch function (:func:`separation_rank`).
+ranks of any batch function (:func:`separation_rank`).  Every bound of the depth-to-width
+paper (seed 003) is in :mod:`seprank.bounds` / :mod:`seprank.bounds_lemmas`, its lower-bound
+witness in :mod:`seprank.witness`, and its empirical depth-to-width law in :mod:`seprank.scaling`.
 """
 
 from __future__ import annotations
 
+from seprank import bounds, bounds_lemmas, scaling, witness
 from seprank.arithmetic import ExactDomain, FloatDomain, ModularDomain
 from seprank.attention import LinearAttention
+from seprank.bounds import Bound, mixing_units, multiset_coefficient, regime
 from seprank.eps_rank import EpsRankResult, eps_rank
 from seprank.grid import (
     GridTooLargeError,
@@ -21,9 +25,12 @@ from seprank.grid import (
     set_grid_memory_limit,
 )
 from seprank.rank import RankResult, matrix_rank, random_prime, rank_mod_p
+from seprank.scaling import fit_transition_widths, optimal_depth, transition_size
 from seprank.separation import SeparationRankResult, separation_rank
+from seprank.witness import WitnessResult, lemma6_witness
 
 __all__ = [
+    "Bound",
     "EpsRankResult",
     "ExactDomain",
     "FloatDomain",
@@ -32,13 +39,25 @@ __all__ = [
     "ModularDomain",
     "RankResult",
     "SeparationRankResult",
+    "WitnessResult",
+    "bounds",
+    "bounds_lemmas",
     "eps_rank",
+    "fit_transition_widths",
     "get_grid_memory_limit",
     "grid_tensor",
+    "lemma6_witness",
     "matricize",
     "matrix_rank",
+    "mixing_units",
+    "multiset_coefficient",
+    "optimal_depth",
     "random_prime",
     "rank_mod_p",
+    "regime",
+    "scaling",
     "separation_rank",
     "set_grid_memory_limit",
+    "transition_size",
+    "witness",
 ]
