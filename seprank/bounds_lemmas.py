@@ -355,7 +355,7 @@ class Corollary1Result:
 
     ``log3_widening`` is :math:`\log_3 w_{\min}` where :math:`w_{\min} d_x` is the smallest
     width whose Theorem-3 upper bound :math:`(w d_x + H)^{C(L/d)}` reaches the deep network's
-    Theorem-1 lower bound.
+    Theorem-1 lower bound; ``log3_required_width`` is :math:`\log_3(w_{\min} d_x + H)`.
     """
 
     depth_deep: int
@@ -363,6 +363,7 @@ class Corollary1Result:
     depth_ratio: int
     shallow_depth: int
     log3_deep_lower: Any
+    log3_required_width: Any
     log3_widening: Any
     violated: tuple[str, ...]
 
@@ -407,7 +408,7 @@ def corollary1_min_widening(depth_deep: int, width_deep: int, depth_ratio: int,
         log3_w = _mp_log3(w_times) - log3(d_x)
     else:  # 3^need is astronomically larger than H
         log3_w = need - log3(d_x)
-    return Corollary1Result(L, d_x, d, L_s, lower, log3_w, tuple(violated))
+    return Corollary1Result(L, d_x, d, L_s, lower, need, log3_w, tuple(violated))
 
 
 def _mp_log3(x: Any) -> Any:
