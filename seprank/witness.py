@@ -294,7 +294,8 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
                    value_layer: LastLayer = "fixed", output_position: int = 0,
                    output_coordinate: int = 0, omega: int = 2,
                    seed: int | np.random.Generator | None = None,
-                   progress: bool | None = None) -> WitnessResult:
+                   progress: bool | None = None,
+                   order: Literal["auto", "gram", "scores"] = "auto") -> WitnessResult:
     r"""Build Lemma 6's witness, evaluate its grid sub-matrix and certify its rank.
 
     Parameters
@@ -316,6 +317,12 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         i and p of :math:`y_p^i`.
     seed : int or Generator, optional, keyword-only
         Seeds V (``'rational'``) and the prime (separate streams).
+    progress : bool, optional, keyword-only
+        Progress bar over the grid (default: for more than a million points on a terminal).
+    order : {'auto', 'gram', 'scores'}, keyword-only
+        Association of the network's products (:meth:`seprank.LinearAttention.__call__`);
+        ``'auto'`` is scores-first here (N << d_x) for every method.  Only speed (and float
+        rounding) depends on it.
 
     Examples
     --------
@@ -327,6 +334,8 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
     _, _, d = _validate(depth, width, heads, n_inputs)
     if method not in ("modular", "exact", "float"):
         raise ValueError(f"method must be 'modular', 'exact' or 'float', got {method!r}")
+    if order not in ("auto", "gram", "scores"):
+        raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
     if not 0 <= output_position < n_inputs:
         raise ValueError(f"output_position must be in 0..{n_inputs - 1}")
     lam = 3 ** (depth - 2)
@@ -375,9 +384,10 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         iota = sqrt_minus_one_mod(p)
         F = ModularDomain(p)
         net = weights.modular(iota)
-        entry = net.entry(output_position, output_coordinate)
-        tensor = grid_tensor(lambda X: entry(X, domain=F),
-                             [F.asarray(t) for t in per_position], n_inputs, progress=progress)
+        how = net._cheaper_order(n_inputs) if order == "auto" else order
+        tensor = grid_tensor(
+            lambda X: net(X, domain=F, order=how)[..., output_position, output_coordinate],
+            [F.asarray(t) for t in per_position], n_inputs, progress=progress)
         E = tensor.reshape(R_used, R_used)
         rank_res = rank_mod_p(E, p)
         Vp = F.asarray(Varr)
@@ -398,10 +408,11 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         rank, certifies = rank_res.rank, rank_res.certifies
     elif method == "exact":
         net = weights.gaussian()
-        entry = net.entry(output_position, output_coordinate)
         exact = ExactDomain()
-        tensor = grid_tensor(lambda X: entry(X, domain=exact), per_position, n_inputs,
-                             progress=progress)
+        how = net._cheaper_order(n_inputs) if order == "auto" else order
+        tensor = grid_tensor(
+            lambda X: net(X, domain=exact, order=how)[..., output_position, output_coordinate],
+            per_position, n_inputs, progress=progress)
         E = tensor.reshape(R_used, R_used)
         G = Varr.dot(Varr.T)
         target = np.vectorize(lambda g: g**lam, otypes=[object])(G)
@@ -418,10 +429,11 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         net = weights.complex()
         cdom = FloatDomain(complex_=True)
         Tf = [t.astype(float) for t in per_position]
-        order = net._cheaper_order(n_inputs)   # N << d_x: scores first (rounding differs only)
+        # N << d_x: scores first by default (only the rounding differs from 'gram')
+        how = net._cheaper_order(n_inputs) if order == "auto" else order
 
         def evaluate(X: Array) -> Array:
-            return net(X, domain=cdom, order=order)[..., output_position, output_coordinate]
+            return net(X, domain=cdom, order=how)[..., output_position, output_coordinate]
 
         tensor = grid_tensor(evaluate, Tf, n_inputs, progress=progress)
         E = tensor.reshape(R_used, R_used)

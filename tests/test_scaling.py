@@ -61,7 +61,7 @@ def test_transition_size_formula_and_propagated_error() -> None:
     f = fit_transition_widths()
     for L in (6.0, 30.0, 80.0, 100.0):
         N, dN = transition_size(L, f)
-        assert pytest.approx(12 * L * math.exp(2 * f.a + 2 * f.b * L), rel=1e-12) == N
+        assert math.isclose(N, 12 * L * math.exp(2 * f.a + 2 * f.b * L), rel_tol=1e-12)
         # Jacobian by central differences, then the full quadratic form with the covariance
         def n_of(a: float, b: float, L: float = L) -> float:
             return 12 * L * math.exp(2 * a + 2 * b * L)
