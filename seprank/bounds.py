@@ -11,7 +11,11 @@ hypotheses.  **Design for calls outside the hypotheses**: inputs that make no se
 not divisible by the number of heads, L < 1, non-integers) raise ``ValueError``; valid
 networks outside a statement's hypotheses (e.g. Theorem 1 at :math:`L \ge \log_3 d_x`) get the
 formula evaluated and returned with ``in_hypotheses == False`` and the failed hypotheses in
-``violated`` -- or, with ``strict=True``, an :class:`OutsideHypothesesError`.  Comparisons
+``violated`` -- or, with ``strict=True``, an :class:`OutsideHypothesesError`.  The same holds
+for :mod:`seprank.bounds_lemmas` (Corollaries 1-2 flag their hypotheses in ``violated``).
+Constructions that do not exist outside their hypotheses -- the Lemma 6 witness
+(:func:`seprank.witness.lemma6_witness`: L >= 2, odd :math:`d_a \ge 3`, even N) -- refuse with
+``ValueError`` naming the failed hypothesis.  Comparisons
 (:meth:`Bound.admits`) are exact or in 60-digit logarithms and never report a violation that
 is only rounding (:mod:`seprank.log3`).
 
@@ -140,6 +144,11 @@ def regime(width: int, depth: int) -> Regime:
     * ``'depth_efficient'``: :math:`L < \log_3 d_x` (i.e. :math:`3^L < d_x`), Theorem 1;
     * ``'depth_inefficient'``: :math:`L > \log_3 d_x` (:math:`3^L > d_x`), Theorem 2;
     * ``'boundary'``: :math:`3^L = d_x` -- covered by neither theorem (notes §7.1).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, §4 (the regimes of Theorems 1 and 2); reading notes
+       §7.1 (the boundary).
 
     Examples
     --------
@@ -304,6 +313,10 @@ def theorem1_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
     i.e. :math:`(d_x + H)^{C(L)} = (H(d_a+1))^{C(L)}`, Theorem 3's bound, which in fact holds
     for every Θ, every L and every partition (use :func:`theorem3_upper` outside the regime).
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 1 (eq. 7), Theorem 3 (eq. 18).
+
     Examples
     --------
     >>> theorem1_upper(29, 3).value == 30**13
@@ -326,6 +339,10 @@ def theorem2_lower(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Exactly: :math:`\operatorname{sep}^2 \ge 3^{d_x L - LH - 2L - 2d_x}\,((d_x-H)/2)^{-d_x}`.
     The proof (App. B.2) needs L >= 2 and odd :math:`d_a \ge 3`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 2 (eq. 8), App. B.2.
 
     Examples
     --------
@@ -361,6 +378,10 @@ def theorem2_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
     makes it valid -- below it the expression can even be negative (-282.9 at L = 3,
     :math:`d_x = 243`).  Holds for every Θ where it follows from Theorem 4.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 2 (eq. 8), Theorem 4 and eq. 20 (App. A.3).
+
     Examples
     --------
     >>> round(float(theorem2_upper(7, 3).log3), 3)
@@ -382,6 +403,10 @@ def theorem3_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     .. math::  \operatorname{sep}(y_p^{i,L,d_x,H,\Theta}; P, Q) \le (H(d_a+1))^{C(L)}
        = (d_x + H)^{(3^L-1)/2}.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 3 (App. A.2, eq. 17-18).
 
     Examples
     --------
@@ -418,6 +443,10 @@ def theorem4_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
     groups monomials by their coordinate-power vector, which is not literally an identity;
     the statement is checked numerically only.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 4 (App. A.3, eq. 19).
+
     Examples
     --------
     >>> theorem4_upper(5, 2).value == Fraction(25 * 495 * 13**5, 5**5)
@@ -438,6 +467,10 @@ def theorem6_residual_upper(width: int, depth: int, heads: int = 1, *,
        (\!(d_x\ \ 2C(L))\!)\left(\frac{2C(L)}{d_x} + 1\right)^{d_x},
 
     i.e. :math:`C(L)+1` times Theorem 4's bound.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 6 (App. A.4).
 
     Examples
     --------
@@ -470,6 +503,10 @@ def theorem5_residual_upper(width: int, depth: int, heads: int = 1, n_inputs: in
 
     The product drops the cubing of the l-factors, and the stated form is below the product
     for L <= 2 (notes §7.8); all three are bounds the paper's argument is meant to give.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 5 and its proof (App. A.4), Lemma 2.
 
     Examples
     --------
@@ -516,6 +553,10 @@ def lemma6_lower_bound(width: int, depth: int, heads: int = 1, *,
     :func:`seprank.witness.lemma6_witness`).  Hypotheses of the construction: L >= 2, odd
     :math:`d_a \ge 3`.  For even :math:`d_a \ge 4` the value uses the largest odd
     :math:`d_a' < d_a` (zero-padding the witness, notes §7.2) and is flagged in ``notes``.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2, Lemma 6 (App. B.3), Claims 1-2.
 
     Examples
     --------

@@ -113,6 +113,10 @@ def balanced_partitions(
     With ``containing=j`` (default 0) each partition is listed once, with j in A (sep is
     symmetric in (A, B)); with ``containing=None`` both orders are listed.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Proposition 1 (eq. 6), Claim 3 (App. C).
+
     Examples
     --------
     >>> balanced_partitions(4)
@@ -160,6 +164,10 @@ def proposition1(
     ``seed`` -- hence the same prime and templates -- for every partition) on
     ``partitions`` (default: every balanced partition, listed once with position ``i`` in A).
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Proposition 1 (eq. 6), Claim 3 (App. C).
+
     Examples
     --------
     >>> from seprank import LinearAttention
@@ -184,6 +192,10 @@ def lemma2_layer_upper(width: int, heads: int, n_inputs: int, input_sep: int = 1
     separation rank at most K, then :math:`\operatorname{Sep}(y_p^i) \le \frac{N d_x^4}{H} K^3`
     (every Θ).
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 2 (App. A.4).
+
     Examples
     --------
     >>> lemma2_layer_upper(4, 2, 3).value
@@ -201,6 +213,10 @@ def lemma2_summed_terms(width: int, heads: int, n_inputs: int) -> int:
     r"""Number of summed index tuples in eq. 21 (h, α1, α2, j, α4, α5, α6), counted from the
     printed summation ranges: :math:`H \cdot \frac{d_x}{H} d_x N d_x \frac{d_x}{H} d_x =
     N d_x^5 / H` -- not the :math:`N d_x^4 / H` the proof multiplies by :math:`K^3`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 2, eq. 21 (App. A.4).
 
     Examples
     --------
@@ -222,6 +238,10 @@ def lemma3_multiset_product(n: int, rs: Sequence[int]) -> Inequality:
     r"""Lemma 3 (App. A.5): :math:`\varphi(r) = \prod_{j=1}^k (\!(n\ r_j)\!) \le
     \frac{\left(\prod_{t=1}^{n-1} (M/k + t)\right)^k}{((n-1)!)^k}`, :math:`M = \sum_j r_j`
     (both sides exact).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 3 (App. A.5).
 
     Examples
     --------
@@ -246,6 +266,10 @@ def lemma3_equality_case(n: int, k: int, m: int) -> tuple[int, Fraction, Fractio
     right-hand side is :math:`\left(\prod_{t=1}^{n-1}(m+t)\right)^k` and the corrected one
     divides it by :math:`((n-1)!)^k` (notes §7.10).
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 3 and its proof (App. A.5).
+
     Examples
     --------
     >>> lemma3_equality_case(3, 2, 4)
@@ -260,6 +284,10 @@ def lemma3_equality_case(n: int, k: int, m: int) -> tuple[int, Fraction, Fractio
 
 def lemma4_multiset_upper(n: int, k: int) -> Inequality:
     r"""Lemma 4 (App. A.5): :math:`(\!(n\ k)\!) \le \left(\frac{2e(n+k)}{n}\right)^n`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 4 (App. A.5).
 
     Examples
     --------
@@ -279,6 +307,10 @@ def multiset_lower_bounds(n: int, k: int) -> tuple[Inequality, Inequality]:
     :math:`(\!(n\ k)\!) \ge \left(\frac{n-1}{k}+1\right)^k` and
     :math:`(\!(n\ k)\!) \ge \left(\frac{k}{n-1}+1\right)^{n-1}` (n >= 2, k >= 1), returned as
     two :class:`Inequality` with the multiset coefficient on the right.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (after eq. 24).
 
     Examples
     --------
@@ -304,6 +336,10 @@ def hadamard_power_rank_bound(rank: int, power: int) -> int:
     r"""Amini et al. (2012), used in App. B.2: a rank-r matrix has
     :math:`\operatorname{rank}(A^{\odot p}) \le (\!(r\ p)\!)`.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2; Amini, Karbasi, Marvasti (2012).
+
     Examples
     --------
     >>> hadamard_power_rank_bound(14, 3)
@@ -321,6 +357,10 @@ def lemma8_rearrangement(vectors: npt.ArrayLike) -> tuple[bool, int | Fraction |
     \sum_i \|v^{(i)}\|^2`.  Brute force over all N! permutations (N <= 8).
 
     Returns ``(holds, smallest gap)``.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 8 (App. B.3).
 
     Examples
     --------
@@ -387,6 +427,10 @@ def corollary1_min_widening(depth_deep: int, width_deep: int, depth_ratio: int,
     :math:`w \propto \exp(\exp(d))`; at fixed shallow depth, :math:`L = d L^{shallow}`).
     Outside the hypotheses (regime, integer L/d) the result lists them in ``violated``.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Corollary 1 (§4.1), Theorems 1 and 3.
+
     Examples
     --------
     >>> r = corollary1_min_widening(6, 1000, 2)
@@ -444,6 +488,10 @@ def corollary2_shallow(depth_deep: int, width_deep: int, heads: int = 1, *,
 
     The paper only states :math:`\beta_2 = O(\log H \log d_x \log L)`; the rounding choices
     are ours (notes §7.13).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Corollary 2 (eq. 9), Theorem 2, App. B.2.
 
     Examples
     --------

@@ -45,6 +45,10 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     """All :math:`q \\in \\mathbb Z_{\\ge 0}^d` with :math:`\\sum_r q_r =` ``total``, in
     lexicographic order; there are :math:`(\\!(d\\ \\text{total})\\!)` of them.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (rows of V indexed by compositions).
+
     Examples
     --------
     >>> compositions(2, 3)
@@ -63,6 +67,10 @@ def paper_witness_V(d: int, lam: int, *, omega: int = 2,
     r"""The V of App. B.2: rows :math:`\Omega^{q^\alpha}` over the compositions of λ into d
     parts, divided by their Euclidean norms (``normalized=True``, float64) or not (exact
     integers, ``normalized=False``; same Hadamard-power rank).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (the V with rows Omega^q / norm).
 
     Examples
     --------
@@ -86,6 +94,10 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | 
     r"""``n_rows`` random points of the unit sphere in :math:`\mathbb Q^d` (exact Fractions):
     inverse stereographic projection :math:`v = (2 m u,\ \|u\|^2 - m^2) / (\|u\|^2 + m^2)` of
     random integers :math:`u \in [-\text{spread}, \text{spread}]^{d-1}`, :math:`m \ge 1`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (V with l2-normalised rows).
 
     Examples
     --------
@@ -147,6 +159,10 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: str = "modular"
     when full; ``'exact'``).  Also reports the Amini bound :math:`(\!(\operatorname{rank}
     G\ \ p)\!)` (App. B.2), which the rank can never exceed.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 25-27); Amini et al. (2012).
+
     Examples
     --------
     >>> r = hadamard_power_rank(paper_witness_V(3, 3, normalized=False), 3)
@@ -197,6 +213,10 @@ def lemma7_determinant(d: int, lam: int) -> Lemma7Result:
     Lemma 8 makes the identity permutation the unique top-degree term of the determinant, of
     degree :math:`\sum_\alpha \|q^\alpha\|^2`, so det is a nonzero polynomial (Lemma 7) and
     vanishes only at finitely many Ω (its real roots are returned).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemmas 7-8 (App. B.3), App. B.2.
 
     Examples
     --------

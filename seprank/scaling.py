@@ -72,6 +72,10 @@ class TransitionPoint:
 def load_table4() -> list[TransitionPoint]:
     """Table 4 of seed 003 (App. D.1), as shipped.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. D.1, Table 4.
+
     Examples
     --------
     >>> [(t.depth, t.width, t.delta_width) for t in load_table4()][:2]
@@ -84,6 +88,10 @@ def load_table4() -> list[TransitionPoint]:
 
 def load_table2() -> dict[int, list[int]]:
     """Table 2 (App. D): trained widths per depth, in the paper's row order (duplicates kept).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. D, Table 2.
 
     Examples
     --------
@@ -110,6 +118,10 @@ class GPT3Row:
 
 def load_table1() -> list[GPT3Row]:
     """Table 1 as printed (GPT-3 architectures and the paper's projections).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Table 1.
 
     Examples
     --------
@@ -183,6 +195,10 @@ def fit_transition_widths(
     :math:`y_i = \ln d_{x,i}`, :math:`\sigma_i = \Delta d_{x,i} / d_{x,i}`; solves the normal
     equations of :math:`\sum_i (y_i - a - bL_i)^2/\sigma_i^2`.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, §5.2.2, eq. 11, App. D.1 (eqs. 58-59).
+
     Examples
     --------
     >>> f = fit_transition_widths()
@@ -235,6 +251,10 @@ def transition_size(depth: float | npt.ArrayLike, fit: FitResult | None = None
     r"""eq. 10: :math:`N_{Tr}(L) = 12 L e^{2a + 2bL}` and its propagated error
     :math:`\Delta N_{Tr} = 2 N_{Tr} \sqrt{\sigma_a^2 + L^2\sigma_b^2 + 2L\sigma_{ab}}`.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, eq. 10.
+
     Examples
     --------
     >>> N, dN = transition_size(96)
@@ -269,6 +289,10 @@ def optimal_depth(n_params: float, fit: FitResult | None = None) -> OptimalArchi
     :math:`\sqrt{S / (12 L)}` (the recipe that reproduces 7 of Table 1's 9 rows).
 
     ``n_params`` is the **non-embedding** size :math:`12 L d_x^2` (the paper's convention).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, eq. 10, Table 1 (§5.3).
 
     Examples
     --------
@@ -322,6 +346,10 @@ def table1(fit: FitResult | None = None) -> list[Table1Row]:
     1220 is :math:`\sqrt{S/(12\cdot 38)}`) and the 1-trillion row (29617, printed 30100 =
     :math:`e^{a + 95b}`, the transition width instead of :math:`\sqrt{S/12L}`).
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Table 1 (§5.3).
+
     Examples
     --------
     >>> [(r.model, r.reproduces) for r in table1() if not r.reproduces]
@@ -344,6 +372,10 @@ def plot_figure3(fit: FitResult | None = None) -> Figure:
     r"""Figure 3 (a)-(b): the fit :math:`\ln d_x = a + bL` over Table 4 with error bars, and
     :math:`N_{Tr}(L)` with the :math:`\pm\Delta N_{Tr}` band and the empirical transition sizes
     :math:`12 L d_x^2`.  (Panel (c) is qualitative, without data in the paper.)
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Figure 3.
     """
     import matplotlib.pyplot as plt
 
@@ -378,7 +410,12 @@ def plot_figure3(fit: FitResult | None = None) -> Figure:
 
 def plot_figure4(fit: FitResult | None = None) -> Figure:
     r"""Figure 4: :math:`N_{Tr}(L)` and its band extrapolated to L = 100, with the GPT-3
-    architectures of Table 1 (trained depth, non-embedding size :math:`12 L d_x^2`)."""
+    architectures of Table 1 (trained depth, non-embedding size :math:`12 L d_x^2`).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Figure 4.
+    """
     import matplotlib.pyplot as plt
 
     f = _params(fit)

@@ -136,6 +136,10 @@ def lemma6_weights(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
     """The weight assignment of Lemma 6 (module docstring), shapes as in
     :class:`~seprank.LinearAttention`.
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (App. B.3), with the fixes of notes §7.3.
+
     Examples
     --------
     >>> w = lemma6_weights(2, 5)
@@ -192,6 +196,10 @@ def lemma6_weights(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
 def lemma6_templates(V: npt.ArrayLike, width: int, heads: int = 1) -> Array:
     """The :math:`2R + 1` templates of Lemma 6 (rows 0..R-1, R..2R-1, then the constant one).
 
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (App. B.3), template vectors.
+
     Examples
     --------
     >>> lemma6_templates(np.array([[1], [0]], dtype=object), 3).tolist()
@@ -221,6 +229,10 @@ def witness_constant(depth: int, width: int, heads: int = 1,
     :math:`A_2 = N`, :math:`A_{l+1} = N s^2 A_l^3 S^2` (layers :math:`3..L-1`), output
     :math:`\mathbf i N s^2 A_{L-1}^3 S^3` (L >= 3) or :math:`\mathbf i N S` (L = 2), with
     :math:`S = 2\mathbf i (VV^T)_{i_1 j_1} / N^2` and :math:`s = (d_a - 1)/2`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6, eqs. 45-50 (recurrence of alpha_l, beta_l).
 
     Examples
     --------
@@ -323,6 +335,10 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         Association of the network's products (:meth:`seprank.LinearAttention.__call__`);
         ``'auto'`` is scores-first here (N << d_x) for every method.  Only speed (and float
         rounding) depends on it.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (eq. 28), App. B.2 (eq. 24), Claims 1-2.
 
     Examples
     --------
