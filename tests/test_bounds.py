@@ -272,3 +272,11 @@ def test_corollaries_match_the_notes() -> None:
     assert corollary2_shallow(48, 1024, 2).shallow_depth == 12
     with pytest.raises(ValueError, match="depth_ratio"):
         corollary1_min_widening(6, 1000, 1)
+
+
+def test_proposition1_refuses_non_partitions() -> None:
+    net = LinearAttention.random(depth=1, width=2, seed=0)
+    with pytest.raises(ValueError, match="not a partition"):
+        proposition1(net, n_inputs=4, partitions=[([0, 1], [1, 2, 3])])
+    with pytest.raises(ValueError, match="not a partition"):
+        proposition1(net, n_inputs=4, partitions=[([0, 1], [2])])

@@ -210,3 +210,16 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="omega"):
         paper_witness_V(2, 3, omega=1)
     assert math.isfinite(witness_constant(4, 5).re)
+
+
+def test_grid_too_large_is_refused_with_a_clear_error() -> None:
+    from seprank import get_grid_memory_limit, set_grid_memory_limit
+    from seprank.grid import GridTooLargeError
+
+    old = set_grid_memory_limit(50_000)
+    try:
+        with pytest.raises(GridTooLargeError, match="above the limit"):
+            lemma6_witness(3, 15, 5, 2, seed=0)           # 35 x 35 int64 + inputs > 50 kB
+    finally:
+        set_grid_memory_limit(old)
+    assert get_grid_memory_limit() == old
