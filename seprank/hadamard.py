@@ -90,14 +90,14 @@ def paper_witness_V(d: int, lam: int, *, omega: int = 2,
 
 
 def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | None = None,
-                      spread: int = 30) -> npt.NDArray[Any]:
+                      spread: int = 1000) -> npt.NDArray[Any]:
     r"""``n_rows`` random points of the unit sphere in :math:`\mathbb Q^d` (exact Fractions):
     inverse stereographic projection :math:`v = (2 m u,\ \|u\|^2 - m^2) / (\|u\|^2 + m^2)` of
     random integers :math:`u \in [-\text{spread}, \text{spread}]^{d-1}`, :math:`m \ge 1`.
 
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (V with l2-normalised rows).
+    Rows are pairwise distinct up to sign (a repeated row, or a row and its negative, would make
+    two rows of :math:`(VV^T)^{\odot\lambda}` proportional); for d = 1 the sphere is
+    :math:`\{\pm 1\}` and at most one row exists.
 
     Examples
     --------
@@ -107,18 +107,30 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | 
     """
     if n_rows < 1 or d < 1:
         raise ValueError(f"need n_rows >= 1 and d >= 1, got {n_rows}, {d}")
+    if d == 1 and n_rows > 1:
+        raise ValueError("the unit sphere of Q^1 is {-1, 1}: only one row up to sign")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     V = np.empty((n_rows, d), dtype=object)
-    for a in range(n_rows):
+    seen: set[tuple[Fraction, ...]] = set()
+    a, draws = 0, 0
+    while a < n_rows:
+        draws += 1
+        if draws > 100 * n_rows + 1000:
+            raise ValueError(f"could not draw {n_rows} rows distinct up to sign with spread "
+                             f"{spread}; increase spread")
         if d == 1:
-            V[a, 0] = Fraction(int(rng.choice([-1, 1])))
+            row = (Fraction(1),)
+        else:
+            u = [int(x) for x in rng.integers(-spread, spread + 1, d - 1)]
+            m = int(rng.integers(1, spread + 1))
+            norm2 = sum(x * x for x in u)
+            den = norm2 + m * m
+            row = (*(Fraction(2 * m * x, den) for x in u), Fraction(norm2 - m * m, den))
+        if row in seen or tuple(-x for x in row) in seen:
             continue
-        u = [int(x) for x in rng.integers(-spread, spread + 1, d - 1)]
-        m = int(rng.integers(1, spread + 1))
-        norm2 = sum(x * x for x in u)
-        den = norm2 + m * m
-        V[a, : d - 1] = [Fraction(2 * m * x, den) for x in u]
-        V[a, d - 1] = Fraction(norm2 - m * m, den)
+        seen.add(row)
+        V[a] = row
+        a += 1
     return V
 
 

@@ -34,7 +34,8 @@ def closed_form_constant(L: int, d_x: int, H: int, N: int) -> Fraction:
 
 
 CASES = [(2, 5, 1, 2), (3, 5, 1, 2), (3, 5, 1, 4), (3, 7, 1, 2), (2, 9, 3, 2), (3, 9, 3, 2),
-         (3, 9, 3, 4), (3, 15, 5, 2), (4, 5, 1, 2), (2, 7, 1, 6), (3, 15, 3, 2)]
+         (3, 9, 3, 4), (3, 15, 5, 2), (4, 5, 1, 2), (2, 7, 1, 6), (3, 15, 3, 2), (5, 5, 1, 2),
+         (6, 5, 1, 2), (4, 9, 3, 4)]
 
 
 @pytest.mark.parametrize("L,d_x,H,N", CASES)
@@ -140,10 +141,17 @@ def test_amini_bound_on_random_low_rank_matrices(n: int, r: int, p: int, seed: i
     assert res.gram_rank <= r
 
 
-def test_rational_sphere_rows_are_exact_unit_vectors() -> None:
-    V = rational_sphere_V(20, 5, seed=1)
+@pytest.mark.parametrize("d", [2, 3, 5])
+def test_rational_sphere_rows_are_exact_distinct_unit_vectors(d: int) -> None:
+    V = rational_sphere_V(60, d, seed=d, spread=12)   # small spread: duplicates are drawn
     assert all(sum(x * x for x in row) == 1 for row in V)
     assert all(isinstance(x, Fraction) for x in V.ravel())
+    rows = {tuple(r) for r in V}
+    assert len(rows) == 60 and not any(tuple(-x for x in r) in rows for r in rows)
+    with pytest.raises(ValueError, match="only one row"):
+        rational_sphere_V(2, 1)
+    with pytest.raises(ValueError, match="increase spread"):
+        rational_sphere_V(300, 2, spread=3)
 
 
 def test_lemma7_determinant() -> None:

@@ -6,6 +6,8 @@ PC15), §7 (items 3, 10).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from paper_checks.registry import ClaimResult, claim, judge
@@ -18,15 +20,26 @@ from seprank.bounds_lemmas import (
     lemma8_rearrangement,
     multiset_lower_bounds,
 )
+from seprank.gaussian import GaussianRational
 from seprank.hadamard import hadamard_power_rank, lemma7_determinant, paper_witness_V
 
 PAPER = "003"
 WITNESS_CASES = ((2, 5, 1, 2), (3, 5, 1, 2), (3, 5, 1, 4), (3, 7, 1, 2), (2, 9, 3, 2),
-                 (3, 9, 3, 2), (3, 9, 3, 4), (3, 15, 5, 2))
-#: the constants c of c (VV^T)^lambda derived by hand for the fixed weights (notes §4.1)
+                 (3, 9, 3, 2), (3, 9, 3, 4), (3, 15, 5, 2), (4, 5, 1, 2), (4, 9, 3, 2),
+                 (5, 5, 1, 2), (6, 5, 1, 2))
+#: the constants c of c (VV^T)^lambda for the fixed weights, computed independently in the
+#: reading notes (§4.1, L <= 3)
 CONSTANTS = {(2, 5, 1, 2): -1, (3, 5, 1, 2): 8, (3, 5, 1, 4): 2, (3, 7, 1, 2): 18,
              (2, 9, 3, 2): -1, (3, 9, 3, 2): 2, (3, 9, 3, 4): 0.5, (3, 15, 5, 2): 2,
              (3, 29, 1, 2): 392}
+
+
+def closed_form_constant(L: int, d_x: int, H: int, N: int) -> Fraction:
+    r"""c = (-1)^{(lambda+1)/2} 2^lambda s^{lambda-1} N^{-(lambda+1)/2}, s = (d_a - 1)/2: solved
+    by hand from the recurrence of eqs. 45-48 (N exponent alpha_l = (3^{l-1}-1)/2, s exponent
+    3^{l-2} - 1) with the fixed last layer and ||v~||^2 = 2i (VV^T)_{ij} / N^2."""
+    lam, s = 3 ** (L - 2), (d_x // H - 1) // 2
+    return Fraction((-1) ** ((lam + 1) // 2) * 2**lam * s ** (lam - 1), N ** ((lam + 1) // 2))
 LEMMA6_STATEMENT = ("for any balanced (I, J), even M and V with l2-normalized rows there are M+1 "
                     "templates and weights with [[A(y)]]_{I~,J~} = Const (V V^T)^{odot 3^{L-2}} "
                     "(eq. 28), of full rank ((d lambda)) for the V of App. B.2")
@@ -38,7 +51,9 @@ def _witness_claim(cases: tuple[tuple[int, int, int, int], ...]) -> ClaimResult:
         r = lemma6_witness(L, d, H, N, seed=L + d + H + N)
         D = (d - H) // 2
         expected = multiset_coefficient(D, 3 ** (L - 2))
-        c_ok = r.constant is not None and complex(r.constant) == CONSTANTS[(L, d, H, N)]
+        c_ok = (r.constant is not None
+                and r.constant == GaussianRational(closed_form_constant(L, d, H, N))
+                and complex(r.constant) == CONSTANTS.get((L, d, H, N), complex(r.constant)))
         good = (r.rank == expected and r.certifies == "exact" and r.proportional
                 and bool(r.constant_matches) and c_ok)
         ok &= good
