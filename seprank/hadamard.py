@@ -119,7 +119,7 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | 
             raise ValueError(f"could not draw {n_rows} rows distinct up to sign with spread "
                              f"{spread}; increase spread")
         if d == 1:
-            row = (Fraction(1),)
+            row: tuple[Fraction, ...] = (Fraction(1),)
         else:
             u = [int(x) for x in rng.integers(-spread, spread + 1, d - 1)]
             m = int(rng.integers(1, spread + 1))
