@@ -28,7 +28,11 @@ def _upper_check(configs: tuple[tuple[int, int, int, int], ...], which: str,
     rows, ok = {}, True
     for L, d, H, N in configs:
         rank = generic_rank(L, d, H, N, residual).rank
-        if which == "theorem3":
+        if which == "theorem2":
+            b = bounds.theorem2_upper(d, L, H)
+            if not b.in_hypotheses:      # Theorem 2 speaks only for L > log3(d_x)
+                continue
+        elif which == "theorem3":
             b = bounds.theorem3_upper(d, L, H)
         elif which == "theorem4":
             b = bounds.theorem4_upper(d, L, H)
@@ -57,6 +61,8 @@ def _register_upper(name: str, which: str, reference: str, statement: str,
 _register_upper("Thm3", "theorem3", "Theorem 3 (App. A.2)",
                 "for any L >= 1, N > 1, partition P, Q, i, p: sep(y_p^{i,L,d_x,H,Theta}, P, Q) "
                 "<= (H(d_a + 1))^{C(L)}")
+_register_upper("Thm2-upper", "theorem2", "Theorem 2 upper bound (eq. 8)",
+                "if L > log_3(d_x): log_3 sep(y_p^{i,L,d_x,H,Theta}) <= 2 d_x L + c_1 + c_2")
 _register_upper("Thm4", "theorem4", "Theorem 4 (eq. 19)",
                 "sep(y_p^{i,L,d_x,H,Theta}, P, Q) <= d_x (C(L)+1) ((d_x 2C(L))) "
                 "(2C(L)/d_x + 1)^{d_x}")
