@@ -5,7 +5,10 @@ The foundation is a rank engine that says what it certifies (:func:`matrix_rank`
 (:func:`grid_tensor`, :func:`matricize`).  On top of it: the linearized self-attention network
 (:class:`LinearAttention`), evaluated by one code path over floats, GF(p) or exact numbers
 (:class:`FloatDomain`, :class:`ModularDomain`, :class:`ExactDomain`), and certified separation
-ranks of any batch function (:func:`separation_rank`).  The in-context bias of seeds 000/001:
+ranks of any batch function (:func:`separation_rank`).  Every bound of the depth-to-width
+paper (seed 003) is in :mod:`seprank.bounds` / :mod:`seprank.bounds_lemmas`, its lower-bound
+witness in :mod:`seprank.witness`, and its empirical depth-to-width law in :mod:`seprank.scaling`.
+The in-context bias of seeds 000/001:
 the in-context and sequential representations with their sentence-association functions
 (:class:`InContextRepresentation`, :class:`SequentialRepresentation`, exact backprop in
 :class:`LanguageModel`), certified sequential separation ranks (:func:`incontext_seq_sep`,
@@ -15,8 +18,10 @@ pretraining example design (:func:`knn_examples`, :func:`in_context_coverage`).
 
 from __future__ import annotations
 
+from seprank import bounds, bounds_lemmas, scaling, witness
 from seprank.arithmetic import ExactDomain, FloatDomain, ModularDomain
 from seprank.attention import LinearAttention
+from seprank.bounds import Bound, mixing_units, multiset_coefficient, regime
 from seprank.eps_rank import EpsRankResult, eps_rank
 from seprank.grid import (
     GridTooLargeError,
@@ -42,9 +47,12 @@ from seprank.pretraining import (
     knn_examples,
 )
 from seprank.rank import RankResult, matrix_rank, random_prime, rank_mod_p
+from seprank.scaling import fit_transition_widths, optimal_depth, transition_size
 from seprank.separation import SeparationRankResult, separation_rank
+from seprank.witness import WitnessResult, lemma6_witness
 
 __all__ = [
+    "Bound",
     "EpsRankResult",
     "ExactDomain",
     "ExamplePacking",
@@ -61,9 +69,13 @@ __all__ = [
     "SeqSepResult",
     "SequentialRepresentation",
     "UnboundedGradientError",
+    "WitnessResult",
     "bidegree_bound",
+    "bounds",
+    "bounds_lemmas",
     "contiguous_examples",
     "eps_rank",
+    "fit_transition_widths",
     "get_grid_memory_limit",
     "gradient_regime",
     "grid_spectrum",
@@ -71,12 +83,20 @@ __all__ = [
     "in_context_coverage",
     "incontext_seq_sep",
     "knn_examples",
+    "lemma6_witness",
     "matricize",
     "matrix_rank",
+    "mixing_units",
+    "multiset_coefficient",
+    "optimal_depth",
     "random_prime",
     "rank_mod_p",
+    "regime",
+    "scaling",
     "separation_rank",
     "sequential_ceiling",
     "sequential_seq_sep",
     "set_grid_memory_limit",
+    "transition_size",
+    "witness",
 ]

@@ -233,8 +233,14 @@ class LinearAttention:
         self._cache[domain] = (kq, vo)
         return kq, vo
 
-    def __call__(self, X: npt.ArrayLike, *, domain: Domain | None = None) -> Array:
-        """Evaluate the network on ``X`` of shape ``(N, d_x)`` or ``(..., N, d_x)``.
+    def __call__(
+        self,
+        X: npt.ArrayLike,
+        *,
+        domain: Domain | None = None,
+        order: Literal["auto", "gram", "scores"] = "auto",
+    ) -> Array:
+        r"""Evaluate the network on ``X`` of shape ``(N, d_x)`` or ``(..., N, d_x)``.
 
         Parameters
         ----------
@@ -244,6 +250,20 @@ class LinearAttention:
             :class:`~seprank.arithmetic.FloatDomain`, :class:`~seprank.arithmetic.ModularDomain`
             or :class:`~seprank.arithmetic.ExactDomain`.  Default: exact for integer/object
             inputs and weights, float (or complex) otherwise.
+        order : {'auto', 'gram', 'scores'}, keyword-only
+            How each layer's product is associated (the value is the same; only the cost and,
+            for floats, the rounding differ):
+
+            * ``'gram'`` -- :math:`Y = Z\,[\sum_h (W^{Q,h\,T} W^{K,h}) (Z^T Z)
+              (W^{V,h\,T} W^{O,h\,T})]`, about :math:`N d_x^2 + 2 H d_x^3 + N d_x^2`
+              multiplications per layer (cheap for long inputs);
+            * ``'scores'`` -- :math:`Y = \sum_h [(Z W^{Q,h\,T} W^{K,h}) Z^T]\,
+              (Z W^{V,h\,T} W^{O,h\,T})`: the N x N attention scores first, about
+              :math:`2 H (N d_x^2 + N^2 d_x)` multiplications (cheap when
+              :math:`N \ll d_x`, e.g. the d_x = 29, N = 2 witness of Lemma 6);
+            * ``'auto'`` (default) -- ``'gram'`` in floating point (so float results are
+              bit-for-bit those of earlier versions), the cheaper of the two in exact and
+              modular arithmetic, where association does not change the result.
 
         Returns
         -------
@@ -258,17 +278,36 @@ class LinearAttention:
             )
         if X.shape[-2] < 1:
             raise ValueError("need at least one input position (N >= 1)")
+        if order not in ("auto", "gram", "scores"):
+            raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
         dom = self.default_domain(X) if domain is None else domain
+        if order == "auto":
+            order = "gram" if isinstance(dom, FloatDomain) else self._cheaper_order(X.shape[-2])
         kq, vo = self._layer_matrices(dom)
         Z = dom.asarray(X)
         for layer in range(self.depth):
-            gram = dom.matmul(np.swapaxes(Z, -1, -2), Z)
-            mix = dom.matmul(dom.matmul(kq[layer, 0], gram), vo[layer, 0])
-            for h in range(1, self.heads):
-                mix = dom.add(mix, dom.matmul(dom.matmul(kq[layer, h], gram), vo[layer, h]))
-            Y = dom.matmul(Z, mix)
+            if order == "gram":
+                gram = dom.matmul(np.swapaxes(Z, -1, -2), Z)
+                mix = dom.matmul(dom.matmul(kq[layer, 0], gram), vo[layer, 0])
+                for h in range(1, self.heads):
+                    mix = dom.add(mix, dom.matmul(dom.matmul(kq[layer, h], gram), vo[layer, h]))
+                Y = dom.matmul(Z, mix)
+            else:
+                Zt = np.swapaxes(Z, -1, -2)
+                Y = dom.matmul(dom.matmul(dom.matmul(Z, kq[layer, 0]), Zt),
+                               dom.matmul(Z, vo[layer, 0]))
+                for h in range(1, self.heads):
+                    scores = dom.matmul(dom.matmul(Z, kq[layer, h]), Zt)
+                    Y = dom.add(Y, dom.matmul(scores, dom.matmul(Z, vo[layer, h])))
             Z = dom.add(Z, Y) if self.residual else Y
         return Z
+
+    def _cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
+        """The association with fewer scalar multiplications per layer (see ``__call__``)."""
+        n, d, h = n_positions, self.width, self.heads
+        gram_cost = 2 * n * d * d + 2 * h * d**3
+        scores_cost = 2 * h * (n * d * d + n * n * d)
+        return "scores" if scores_cost < gram_cost else "gram"
 
     def loop_form(self, X: npt.ArrayLike) -> Array:
         """Reference evaluation by the explicit sums of eq. 3 (float; slow; for testing)."""

@@ -1,0 +1,63 @@
+"""Shared measurements for the seed-003 (depth-to-width) claims: generic separation ranks.
+
+A generic rank is the certified lower bound :func:`seprank.separation_rank` returns for one
+random integer network (weights uniform in [-50, 50], seeded) and the balanced partition
+A = {0..N/2-1}, output position i = 0, coordinate p = 0.  Growth stops when the rank is stable
+over two rounds, so it equals the generic separation rank with high probability; for upper
+bounds, any measured rank above a bound is a *certain* violation.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import cache
+
+from seprank import LinearAttention, SeparationRankResult
+
+#: (L, d_x, H, N) measured in the quick profile (each well under a second).
+QUICK_CONFIGS: tuple[tuple[int, int, int, int], ...] = (
+    (1, 2, 1, 2), (1, 3, 1, 2), (1, 4, 1, 2), (1, 5, 1, 2), (1, 6, 1, 2),
+    (1, 4, 2, 2), (1, 4, 4, 2), (1, 6, 2, 2), (1, 6, 3, 2), (1, 6, 3, 4),
+    (2, 2, 1, 2), (2, 2, 1, 4), (2, 2, 1, 6), (2, 2, 2, 2), (2, 3, 1, 2), (2, 3, 1, 4),
+    (2, 3, 3, 2), (2, 4, 1, 2), (2, 4, 2, 2), (2, 5, 1, 2), (2, 5, 5, 2), (2, 6, 2, 2),
+    (2, 6, 3, 2), (3, 2, 1, 2), (3, 2, 2, 2),
+)
+#: Added in the full profile (seconds each).
+FULL_CONFIGS: tuple[tuple[int, int, int, int], ...] = (
+    (2, 2, 1, 8), (2, 4, 1, 4), (2, 3, 1, 6), (3, 2, 1, 4), (3, 2, 1, 6), (3, 3, 1, 2),
+    (2, 10, 1, 2),   # L < log3(d_x): the Theorem 1 regime (15 s)
+)
+#: Residual networks (Theorems 5-6), quick.
+RESIDUAL_CONFIGS: tuple[tuple[int, int, int, int], ...] = (
+    (1, 2, 1, 2), (2, 2, 1, 2), (2, 3, 1, 2), (2, 2, 1, 4), (1, 3, 1, 4),
+)
+WEIGHT_SEED = 2020
+TEMPLATE_SEED = 3
+
+
+def balanced_first_half(n_inputs: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    half = n_inputs // 2
+    return tuple(range(half)), tuple(range(half, n_inputs))
+
+
+@cache
+def generic_rank(depth: int, width: int, heads: int, n_inputs: int,
+                 residual: bool = False) -> SeparationRankResult:
+    """Certified generic separation rank (see module docstring), cached across claims."""
+    net = LinearAttention.random(depth=depth, width=width, heads=heads, residual=residual,
+                                 seed=WEIGHT_SEED + 97 * depth + 13 * width + heads)
+    return net.separation_rank(i=0, p=0, partition=balanced_first_half(n_inputs),
+                               n_inputs=n_inputs, seed=TEMPLATE_SEED)
+
+
+def agrees_with_printed(measured: float, printed: str) -> bool:
+    """``measured`` is within one unit of the last digit of the printed decimal ``printed``.
+
+    >>> agrees_with_printed(0.85493, "0.854"), agrees_with_printed(0.8565, "0.854")
+    (True, False)
+    >>> agrees_with_printed(2.56e10, "2.5e10")
+    True
+    """
+    value = Decimal(printed)
+    unit = Decimal(1).scaleb(value.as_tuple().exponent)  # type: ignore[arg-type]
+    return abs(Decimal(repr(float(measured))) - value) <= unit
