@@ -256,7 +256,8 @@ def separation_rank(
     seed : int or Generator, optional, keyword-only
         Seeds the prime and the templates (two independent streams).
     upper_bound : int, optional, keyword-only
-        A known upper bound: the first round is sized to reach it and growth stops when the
+        A known upper bound: the first round is sized to reach it (unless that grid would exceed
+        the memory limit -- then growth starts from the default size) and growth stops when the
         rank reaches it (then, if the bound is proven, sep equals the rank).  A rank above it
         is reported in ``details['exceeds_upper_bound']``.
     templates : array_like, optional, keyword-only
@@ -366,6 +367,7 @@ def separation_rank(
         if max_templates is not None:
             m0 = min(m0, max_templates)
         current, fixed = sample(m0), False
+    default_m0 = max(2, math.ceil(INITIAL_SIDE ** (1 / small) - 1e-9))
 
     history: list[RoundRecord] = []
     last: RankResult | None = None
@@ -377,6 +379,14 @@ def separation_rank(
             tensor = grid_tensor(evaluate, current, int(n_inputs), max_bytes=max_bytes,
                                  progress=progress)
         except GridTooLargeError:
+            if not history and not fixed and upper_bound is not None and len(current) > default_m0:
+                # a loose upper bound sized a first grid beyond the memory limit: grow from the
+                # default size instead (the bound still stops the growth if it is reached)
+                details["upper_bound_sizing_skipped"] = (
+                    f"{len(current)} templates to reach upper_bound={upper_bound} exceed the "
+                    "memory limit; grew from the default size instead")
+                current = current[:default_m0]
+                continue
             if not history:
                 raise
             stop = "memory_limit"

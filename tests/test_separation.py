@@ -163,3 +163,13 @@ def test_refusals() -> None:
         net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2)
     with pytest.raises(ValueError, match="output position"):
         net.separation_rank(i=2, p=0, partition=([0], [1]), n_inputs=2)
+
+
+def test_loose_upper_bound_does_not_size_an_impossible_first_grid() -> None:
+    """Theorem 3's bound 4**13 for (L, d_x) = (3, 3) is far too loose to size a grid; the
+    engine must fall back to normal growth instead of refusing."""
+    f = inner_power(2)  # sep = 6 in dim 3
+    r = separation_rank(f, n_inputs=2, dim=3, partition=([0], [1]), seed=0,
+                        upper_bound=4**13, max_bytes=50_000_000)
+    assert r.rank == 6 and r.stop_reason == "saturated"
+    assert "upper_bound_sizing_skipped" in r.details
