@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from seprank._results import FrozenDetails
 
 __all__ = ["CPResult", "als_parafac", "cp_reconstruct", "jennrich"]
 
@@ -33,7 +34,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class CPResult:
+class CPResult(FrozenDetails):
     """Factors ``(A, B, C)`` with ``W ≈ einsum('ir,jr,kr->ijk', A, B, C)``.
 
     Attributes
@@ -53,8 +54,6 @@ class CPResult:
     method: str
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     @property
     def rank(self) -> int:

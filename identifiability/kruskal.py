@@ -34,7 +34,6 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
@@ -42,6 +41,7 @@ import numpy as np
 from identifiability._kruskal_screen import level_by_minors, level_by_subsets
 from seprank import matrix_rank
 from seprank._entries import as_exact_matrix, as_float_matrix
+from seprank._results import FrozenDetails
 
 __all__ = ["KruskalCondition", "KruskalRankResult", "kruskal_condition", "kruskal_rank"]
 
@@ -53,7 +53,7 @@ _SVD_CHUNK = 20_000
 
 
 @dataclass(frozen=True)
-class KruskalRankResult:
+class KruskalRankResult(FrozenDetails):
     """A Kruskal rank with what it certifies and a dependent witness set.
 
     Attributes
@@ -77,8 +77,6 @@ class KruskalRankResult:
     witness: tuple[int, ...] | None
     details: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def __int__(self) -> int:
         return self.k_rank

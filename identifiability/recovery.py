@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
@@ -34,6 +33,7 @@ from scipy.optimize import linear_sum_assignment
 from identifiability.cp_decomposition import CPResult, als_parafac, jennrich
 from identifiability.hmm import HMM, GaussianHMM, gaussian_posterior
 from identifiability.tasks import Predictor, predict_raw
+from seprank._results import FrozenDetails
 
 __all__ = ["Matching", "RecoveredModel", "match_permutation", "recover_ghmm", "recover_hmm"]
 
@@ -86,7 +86,7 @@ def match_permutation(estimate: Any, truth: Any) -> Matching:
 
 
 @dataclass(frozen=True)
-class RecoveredModel:
+class RecoveredModel(FrozenDetails):
     """Parameters recovered from a predictor, in the CP's arbitrary state order.
 
     Attributes
@@ -107,8 +107,6 @@ class RecoveredModel:
     cp: CPResult
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
         """Max-abs errors after relabelling: ``emission[:, perm]`` vs truth, and

@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from seprank._results import RankValued
 from seprank.arithmetic import ModularDomain, random_small_prime
 from seprank.eps_rank import EpsRankResult, eps_rank
 from seprank.incontext import InContextRepresentation
@@ -30,7 +31,7 @@ __all__ = ["GridSpectrum", "SeqSepResult", "grid_spectrum", "incontext_seq_sep",
 SeqSepCertificate = Literal["exact", "lower_bound", "none"]
 
 @dataclass(frozen=True)
-class SeqSepResult:
+class SeqSepResult(RankValued):
     """A sequential separation rank and exactly what it certifies.
 
     Attributes
@@ -56,14 +57,6 @@ class SeqSepResult:
     engine: SeparationRankResult | None = None
     details: Any = field(default_factory=dict, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
-
-    def __int__(self) -> int:
-        return self.rank
-
-    def __index__(self) -> int:
-        return self.rank
 
     @property
     def reaches_bound(self) -> bool:

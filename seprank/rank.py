@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Literal
 
 import flint
 import numpy as np
 
 from seprank._entries import ExactMatrix, as_exact_matrix, as_float_matrix
+from seprank._results import RankValued
 
 __all__ = ["RankResult", "matrix_rank", "random_prime", "rank_mod_p"]
 
@@ -38,7 +38,7 @@ _MAX_PRIME_ATTEMPTS = 64
 
 
 @dataclass(frozen=True)
-class RankResult:
+class RankResult(RankValued):
     """A matrix rank together with what it certifies.
 
     Attributes
@@ -66,14 +66,6 @@ class RankResult:
     certifies: Certificate
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
-
-    def __int__(self) -> int:
-        return self.rank
-
-    def __index__(self) -> int:
-        return self.rank
 
     def summary(self) -> str:
         """One line: rank, certificate and the key evidence."""

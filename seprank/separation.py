@@ -17,12 +17,12 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from seprank._results import RankValued
 from seprank.arithmetic import Domain, ExactDomain, FloatDomain, ModularDomain, random_small_prime
 from seprank.grid import GridTooLargeError, grid_tensor, matricize
 from seprank.rank import Certificate, RankResult, matrix_rank, rank_mod_p
@@ -52,7 +52,7 @@ class RoundRecord:
 
 
 @dataclass(frozen=True)
-class SeparationRankResult:
+class SeparationRankResult(RankValued):
     """A separation-rank computation and what it certifies.
 
     Attributes
@@ -98,14 +98,6 @@ class SeparationRankResult:
     upper_bound: int | None = None
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
-
-    def __int__(self) -> int:
-        return self.rank
-
-    def __index__(self) -> int:
-        return self.rank
 
     @property
     def reached_upper_bound(self) -> bool:
