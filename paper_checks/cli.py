@@ -34,7 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="PATH.md", default="paper_checks_report.md",
                    help="Markdown report path (default: %(default)s)")
     p.add_argument("--json", metavar="PATH", help="also write all outcomes as JSON")
-    p.add_argument("--plots", metavar="DIR", help="save the checks' figures as PNG in DIR")
+    p.add_argument("--plots", metavar="DIR", default="paper_checks_plots",
+                   help="save the checks' figures as PNG in DIR, linked from the report "
+                        "(default: %(default)s)")
+    p.add_argument("--no-plots", action="store_true", help="do not save figures")
     p.add_argument("--list", action="store_true", help="list the selected claims and exit")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return p
@@ -54,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{c.id:32s} {c.profile:5s} expected {c.expected_verdict:8s} "
                   f"[{c.paper}] {c.reference}")
         return 0
-    outcomes = run_claims(claims, plots_dir=args.plots, progress=not args.no_progress)
+    plots = None if args.no_plots else args.plots
+    outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)
     print(summary_table(outcomes))
     report = Path(args.report)
     report.parent.mkdir(parents=True, exist_ok=True)

@@ -113,6 +113,19 @@ def test_cli_reports_and_exit_codes(
     def _bad() -> ClaimResult:
         return ClaimResult(1, 2, "fails")
 
-    assert cli.main(["--report", str(report), "--no-progress"]) == 1
-    assert cli.main(["--report", str(report), "--no-progress", "--id", "T-ok"]) == 0
+    assert cli.main(["--report", str(report), "--no-progress", "--no-plots"]) == 1
+    assert cli.main(["--report", str(report), "--no-progress", "--no-plots", "--id", "T-ok"]) == 0
     assert cli.main(["--report", str(report), "--id", "nothing*"]) == 2
+    monkeypatch_cwd = tmp_path / "cwd"
+    monkeypatch_cwd.mkdir()
+    import os
+
+    old = os.getcwd()
+    os.chdir(monkeypatch_cwd)
+    try:  # by default figures go to ./paper_checks_plots and are linked from the report
+        assert cli.main(["--no-progress", "--id", "T-ok"]) == 0
+        assert (monkeypatch_cwd / "paper_checks_plots" / "T-ok__line.png").exists()
+        assert "paper_checks_plots/T-ok__line.png" in (
+            monkeypatch_cwd / "paper_checks_report.md").read_text()
+    finally:
+        os.chdir(old)
