@@ -60,8 +60,10 @@ from identifiability.kernels import (
 from identifiability.processes import check_eta
 
 __all__ = [
+    "PAIR_CONSTRUCTIONS",
     "ContrastiveTask",
     "ImpliedKernel",
+    "PairConstruction",
     "UniformBoxContrast",
     "bayes_classifier",
     "contrastive_task_from_process",
