@@ -1,20 +1,25 @@
-"""Contrastive kernel estimation vs maximum likelihood on the same OU trajectories.
+"""Contrastive kernel estimation vs maximum likelihood on the same OU trajectories, with the
+thesis' disjoint pairs and with our sliding pairs side by side.
 
 Setting: 1-D OU with ρ = 1 (π = N(0, 1)), lag η = 0.5, horizons T ∈ {1e3, 4e3, 1.6e4}
 (2m = T/η observations), 20 seeds; each seed simulates one trajectory and every estimator uses
-*that* trajectory (the contrastive task is built from its disjoint pairs with a separate task
-seed).  Reported: median E_π KL(p_* ‖ p̂) and median wall time per fit, and the ratios
+*that* trajectory.  The contrastive task is built from it in two ways (a separate task seed):
 
-* contrastive (Gaussian family, 3 parameters) / Gaussian AR(1) MLE (same family, all
-  transitions) — the like-for-like statistical limit;
-* contrastive (OU family, 1 parameter) / exact OU MLE (all transitions);
-* contrastive / AR MLE on the task's own m disjoint pairs, and on only its ~m/2 positive pairs
-  (diagnostics: the task sees a factor ~4 fewer transitions than the full MLE; the last ratio
-  isolates the efficiency of the classification itself).
+* ``pairs="disjoint"`` — the thesis' task (§2.1.1.2): m disjoint pairs, half of them turned
+  into negatives, so only ~T/(4η) positive transitions;
+* ``pairs="sliding"`` — our variant: all T/η − 1 transitions are positives, each with one
+  q-negative on the same conditioning point (not covered by the thesis' analysis).
 
-Target (issue 6): contrastive KL within 3× of the MLE at T = 1.6e4.
+Reported: median E_π KL(p_* ‖ p̂) and median wall time per fit (task construction included),
+and per estimator and construction the ratio to its maximum-likelihood baseline on all
+transitions of the same trajectory — the Gaussian AR(1) MLE for the Gaussian-family and
+quadratic-logistic fits (same 3-parameter kernel family), the exact OU MLE for the OU-family
+fit — with whether the issue's target (KL within 3× of the MLE at T = 1.6e4) is met.
+Diagnostics for the disjoint task: the AR MLE restricted to its m pairs and to its ~m/2
+positive pairs (the latter isolates the efficiency of the classification itself).
 
-Usage: ``python -m benchmarks contrastive [--quick]`` (``--quick``: 5 seeds, T ≤ 4e3).
+Usage: ``python -m benchmarks contrastive [--quick]`` (``--quick``: 5 seeds, T ≤ 4e3; the
+target horizon is then not run).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from tqdm import tqdm
@@ -40,35 +45,59 @@ from identifiability import (
     make_contrastive_task,
     split_seed,
 )
+from identifiability.contrastive import PairConstruction
 
 ETA = 0.5
 HORIZONS = (1000.0, 4000.0, 16000.0)
+TARGET_T = 16000.0
 N_SEEDS = 20
 TARGET_RATIO = 3.0
+PAIRS: tuple[PairConstruction, ...] = ("disjoint", "sliding")
+AR_MLE = "AR(1) MLE, all transitions"
+OU_MLE = "OU MLE, all transitions"
+
+Fit = Callable[[np.ndarray, Any], GaussianKernel]
 
 
-def _methods(ou: OrnsteinUhlenbeck) -> dict[str, Callable[[np.ndarray, Any], GaussianKernel]]:
+def _contrastive_fit(model: Literal["affine", "ou", "quadratic"], q: GaussianKernel,
+                     pairs: PairConstruction) -> Fit:
+    """Build the task with ``pairs`` from the trajectory, fit ``model``, return its kernel."""
+    def fit(x: np.ndarray, rng: Any) -> GaussianKernel:
+        task = make_contrastive_task(x, ETA, q, pairs=pairs, seed=rng)
+        if model == "quadratic":
+            return fit_quadratic_logistic(task, q).kernel
+        return fit_gaussian_kernel(task, q, family=model).kernel
+
+    return fit
+
+
+def _contrastive_methods(ou: OrnsteinUhlenbeck) -> dict[tuple[str, str], tuple[Fit, str]]:
+    """(estimator, pairs) -> (fit, name of its MLE baseline)."""
     pi = ou.stationary
     local = GaussianKernel.local(1, 2 * ETA)
+    out: dict[tuple[str, str], tuple[Fit, str]] = {}
+    for pairs in PAIRS:
+        out[("affine, q=pi", pairs)] = (_contrastive_fit("affine", pi, pairs), AR_MLE)
+        out[("affine, q=N(z,2eta)", pairs)] = (_contrastive_fit("affine", local, pairs), AR_MLE)
+        out[("quad. logistic, q=pi", pairs)] = (_contrastive_fit("quadratic", pi, pairs), AR_MLE)
+        out[("OU family, q=pi", pairs)] = (_contrastive_fit("ou", pi, pairs), OU_MLE)
+    return out
+
+
+def _baselines(ou: OrnsteinUhlenbeck) -> dict[str, Fit]:
+    pi = ou.stationary
     return {
-        "contrastive affine, q=pi": lambda x, rng: fit_gaussian_kernel(
-            make_contrastive_task(x, ETA, pi, seed=rng), pi).kernel,
-        "contrastive affine, q=N(z,2eta)": lambda x, rng: fit_gaussian_kernel(
-            make_contrastive_task(x, ETA, local, seed=rng), local).kernel,
-        "contrastive quad. logistic, q=pi": lambda x, rng: fit_quadratic_logistic(
-            make_contrastive_task(x, ETA, pi, seed=rng), pi).kernel,
-        "contrastive OU family, q=pi": lambda x, rng: fit_gaussian_kernel(
-            make_contrastive_task(x, ETA, pi, seed=rng), pi, family="ou").kernel,
-        "AR(1) MLE, all transitions": lambda x, rng: fit_gaussian_ar(x, ETA),
-        "AR(1) MLE, task's disjoint pairs": lambda x, rng: fit_gaussian_ar(
+        AR_MLE: lambda x, rng: fit_gaussian_ar(x, ETA),
+        OU_MLE: lambda x, rng: fit_ou_mle(x, ETA).kernel,
+        "AR(1) MLE, disjoint task's m pairs": lambda x, rng: fit_gaussian_ar(
             x, ETA, transitions="disjoint"),
-        "OU MLE, all transitions": lambda x, rng: fit_ou_mle(x, ETA).kernel,
-        "AR(1) MLE, the task's positive pairs": lambda x, rng: _positive_pairs_mle(x, pi, rng),
+        "AR(1) MLE, disjoint task's positive pairs": lambda x, rng: _positive_pairs_mle(
+            x, pi, rng),
     }
 
 
 def _positive_pairs_mle(x: np.ndarray, q: GaussianKernel, rng: Any) -> GaussianKernel:
-    """Least squares on exactly the positive pairs the contrastive task keeps (same task seed)."""
+    """Least squares on exactly the positive pairs the disjoint task keeps (same task seed)."""
     task = make_contrastive_task(x, ETA, q, seed=rng)
     pos = task.label == 1
     stacked = np.empty((2 * int(pos.sum()), x.shape[1]))
@@ -76,11 +105,15 @@ def _positive_pairs_mle(x: np.ndarray, q: GaussianKernel, rng: Any) -> GaussianK
     return fit_gaussian_ar(stacked, ETA, transitions="disjoint")
 
 
-def run(horizons: tuple[float, ...], n_seeds: int) -> dict[float, dict[str, tuple[float, float]]]:
+Result = dict[float, dict[str, tuple[float, float]]]
+
+
+def run(horizons: tuple[float, ...], n_seeds: int) -> Result:
     ou = OrnsteinUhlenbeck(1.0)
     pk = ou.kernel(ETA)
-    methods = _methods(ou)
-    out: dict[float, dict[str, tuple[float, float]]] = {}
+    methods: dict[str, Fit] = {_label(k): f for k, (f, _) in _contrastive_methods(ou).items()}
+    methods.update(_baselines(ou))
+    out: Result = {}
     for T in horizons:
         kls: dict[str, list[float]] = {name: [] for name in methods}
         times: dict[str, list[float]] = {name: [] for name in methods}
@@ -89,7 +122,7 @@ def run(horizons: tuple[float, ...], n_seeds: int) -> dict[float, dict[str, tupl
             x = ou.simulate(int(T / ETA) // 2 * 2, ETA, seed=traj_rng)
             task_state = task_rng.bit_generator.state
             for name, fit in methods.items():
-                task_rng.bit_generator.state = task_state     # same task for every q-method
+                task_rng.bit_generator.state = task_state     # same task seed for every method
                 t0 = time.perf_counter()
                 kern = fit(x, task_rng)
                 times[name].append(time.perf_counter() - t0)
@@ -99,57 +132,98 @@ def run(horizons: tuple[float, ...], n_seeds: int) -> dict[float, dict[str, tupl
     return out
 
 
-def main(argv: list[str]) -> int:
-    quick = "--quick" in argv
-    horizons = HORIZONS[:2] if quick else HORIZONS
-    n_seeds = 5 if quick else N_SEEDS
-    res = run(horizons, n_seeds)
+def _times(ratio: float) -> str:
+    return f"{ratio:.1f}x" if ratio < 10 else f"{ratio:.0f}x"
+
+
+def _label(key: tuple[str, str]) -> str:
+    return f"contrastive {key[0]}, {key[1]} pairs"
+
+
+def _target(res: Result, num: str, den: str, horizons: tuple[float, ...]) -> tuple[str, float]:
+    if TARGET_T not in horizons:
+        return "not run (quick)", float("nan")
+    r = res[TARGET_T][num][0] / res[TARGET_T][den][0]
+    return ("met" if r <= TARGET_RATIO else "MISSED"), r
+
+
+def report(res: Result, horizons: tuple[float, ...], n_seeds: int) -> str:
+    ou = OrnsteinUhlenbeck(1.0)
+    contrastive = _contrastive_methods(ou)
     names = list(next(iter(res.values())))
     header = ["method", *[f"KL @ T={T:g}" for T in horizons],
               *[f"time @ T={T:g}" for T in horizons]]
     rows = [[name, *[f"{res[T][name][0]:.3g}" for T in horizons],
              *[fmt_seconds(res[T][name][1]) for T in horizons]] for name in names]
+
     ratio_rows = []
-    for label, num, den in [
-        ("affine contrastive (q=pi) / AR MLE", "contrastive affine, q=pi",
-         "AR(1) MLE, all transitions"),
-        ("affine contrastive (q=local) / AR MLE", "contrastive affine, q=N(z,2eta)",
-         "AR(1) MLE, all transitions"),
-        ("OU-family contrastive / OU MLE", "contrastive OU family, q=pi",
-         "OU MLE, all transitions"),
-        ("affine contrastive (q=pi) / AR MLE on the task's pairs", "contrastive affine, q=pi",
-         "AR(1) MLE, task's disjoint pairs"),
-        ("affine contrastive (q=pi) / AR MLE on its positive pairs", "contrastive affine, q=pi",
-         "AR(1) MLE, the task's positive pairs"),
-    ]:
-        ratio_rows.append([label, *[f"{res[T][num][0] / res[T][den][0]:.2f}" for T in horizons],
-                           *[f"{res[T][num][1] / res[T][den][1]:.1f}x" for T in horizons]])
-    T_last = horizons[-1]
-    best = min(res[T_last][n][0] / res[T_last]["AR(1) MLE, all transitions"][0]
-               for n in ("contrastive affine, q=pi", "contrastive affine, q=N(z,2eta)"))
-    verdict = ("met" if best <= TARGET_RATIO else "MISSED") + \
-        f" (best affine contrastive / AR MLE KL ratio at T = {T_last:g}: {best:.2f}; target " \
-        f"<= {TARGET_RATIO})"
-    text = "\n".join([
+    best: dict[str, float] = {}
+    for (est, pairs), (_, base) in contrastive.items():
+        num = _label((est, pairs))
+        verdict, r = _target(res, num, base, horizons)
+        best[pairs] = min(best.get(pairs, float("inf")), r)
+        ratio_rows.append([est, pairs, base,
+                           *[f"{res[T][num][0] / res[T][base][0]:.2f}" for T in horizons],
+                           *[_times(res[T][num][1] / res[T][base][1]) for T in horizons],
+                           verdict])
+    diag_rows = []
+    for label, den in [("vs AR MLE on the task's m disjoint pairs",
+                        "AR(1) MLE, disjoint task's m pairs"),
+                       ("vs AR MLE on its ~m/2 positive pairs",
+                        "AR(1) MLE, disjoint task's positive pairs")]:
+        num = _label(("affine, q=pi", "disjoint"))
+        diag_rows.append([f"affine q=pi, disjoint pairs, {label}",
+                          *[f"{res[T][num][0] / res[T][den][0]:.2f}" for T in horizons]])
+
+    if TARGET_T in horizons:
+        summary = (f"Target (issue 6: KL within {TARGET_RATIO:g}x of the MLE at T = "
+                   f"{TARGET_T:g}): the thesis' disjoint-pair task "
+                   f"{'meets' if best['disjoint'] <= TARGET_RATIO else 'MISSES'} it (best "
+                   f"ratio {best['disjoint']:.2f}); our sliding-pair variant "
+                   f"{'meets' if best['sliding'] <= TARGET_RATIO else 'MISSES'} it (best "
+                   f"ratio {best['sliding']:.2f}).")
+    else:
+        summary = f"Target (T = {TARGET_T:g}) not evaluated: --quick stops at T = " \
+                  f"{horizons[-1]:g}."
+    return "\n".join([
         "# Contrastive kernel estimation vs maximum likelihood",
         "",
         f"OU rho = 1, eta = {ETA}, {n_seeds} seeds, medians of E_pi KL(p_* || p_hat) and of the "
-        f"wall time per fit; every estimator sees the same trajectory. {machine_line()}.",
+        f"wall time per fit (task construction included); every estimator sees the same "
+        f"trajectory. {machine_line()}.",
         "",
         markdown_table(header, rows),
         "",
-        "Ratios (KL ratio per T, then time ratio per T):",
+        "Contrastive / MLE on all transitions of the same trajectory (KL ratio per T, time "
+        f"ratio per T; target: KL ratio <= {TARGET_RATIO:g} at T = {TARGET_T:g}):",
         "",
-        markdown_table(["ratio", *[f"KL @ {T:g}" for T in horizons],
-                        *[f"time @ {T:g}" for T in horizons]], ratio_rows),
+        markdown_table(["estimator", "pairs", "MLE baseline",
+                        *[f"KL ratio @ {T:g}" for T in horizons],
+                        *[f"time ratio @ {T:g}" for T in horizons],
+                        f"target @ {TARGET_T:g}"], ratio_rows),
         "",
-        f"Target: {verdict}.",
+        "Diagnostics of the thesis' task (KL ratios per T):",
         "",
-        "The contrastive task uses only the ~T/(4 eta) positive pairs (disjoint pairs, half of "
-        "them negatives), against T/eta - 1 transitions for the MLE; a KL ratio of about 4 is "
-        "therefore the price of the task design before any loss of efficiency of the "
-        "classification itself.",
+        markdown_table(["ratio", *[f"KL @ {T:g}" for T in horizons]], diag_rows),
+        "",
+        summary,
+        "",
+        "The disjoint task (§2.1.1.2, what the thesis analyses) uses only the ~T/(4 eta) "
+        "positive pairs against T/eta - 1 transitions for the MLE; a KL ratio of about 4 is "
+        "the price of that design before any loss of efficiency of the classification itself. "
+        "The sliding task (our variant) uses every transition; its pairs are dependent, so the "
+        "thesis' sample-complexity analysis does not cover it. The MLE is asymptotically "
+        "efficient, so a ratio near or below 1 means 'as good as the MLE within the noise of "
+        f"{n_seeds}-seed medians', not better. Times include building the task; the AR MLE is "
+        "closed form, so the time ratios mostly measure the optimiser.",
     ])
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    horizons = HORIZONS[:2] if quick else HORIZONS
+    n_seeds = 5 if quick else N_SEEDS
+    text = report(run(horizons, n_seeds), horizons, n_seeds)
     print(text)
     path = write_result("contrastive", text)
     print(f"\nwritten to {path}")

@@ -277,6 +277,10 @@ def fit_gaussian_kernel(task: ContrastiveTask, contrast: ConditionalDensity, *,
     """Fit :math:`h_\\theta = p_\\theta/(p_\\theta + q)` by minimising the empirical ℓ2 (2.5) or
     cross-entropy risk over a Gaussian kernel family.
 
+    The logit :math:`\\log p_\\theta - \\log q` has no intercept: it is the Bayes logit of
+    Lemma 1 for a class prior of 1/2, which both task constructions have (the thesis' fair
+    coins for ``pairs="disjoint"``, exact balance for ``pairs="sliding"``).
+
     Parameters
     ----------
     task : ContrastiveTask

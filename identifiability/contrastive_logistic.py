@@ -57,6 +57,9 @@ def fit_quadratic_logistic(task: ContrastiveTask, contrast: ConditionalDensity, 
     :math:`\\lambda\\|w_{\\text{std}}\\|^2/2` (excluding the intercept).  The cross-entropy
     risk is convex (unique optimum); the ℓ2 risk is not.
 
+    The free intercept absorbs any class prior; eq. 2.12 (``raw_kernel``) reads the logit with
+    prior 1/2, as both task constructions have, and ``kernel`` normalises per z anyway.
+
     Examples
     --------
     >>> from identifiability.processes import OrnsteinUhlenbeck
