@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from paper_checks.registry import ClaimResult, claim, judge
-from seprank.incontext_bounds import multichoose
+from seprank.bounds import multiset_coefficient
 from seprank.incontext_lemmas import (
     balanced_multinomial,
     compositions,
@@ -195,7 +195,7 @@ def _() -> ClaimResult:
     variant_fail: set[tuple[int, str]] = set()
     for d in range(1, 30):
         for lam in range(d, 80):
-            for reading, n in (("binom(d+lam-1, lam)", multichoose(d, lam)),
+            for reading, n in (("binom(d+lam-1, lam)", multiset_coefficient(d, lam)),
                                ("binom(lam+d-1, d) (eq. 66)", math.comb(lam + d - 1, d))):
                 # as printed: u, v uniform on S^d, the sphere in R^(d+1)
                 l16 &= lemma16_moment(d + 1, lam) <= (d + 1) * n ** -0.5
