@@ -26,6 +26,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,9 +55,15 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     """All :math:`q \\in \\mathbb Z_{\\ge 0}^d` with :math:`\\sum_r q_r =` ``total``, in
     lexicographic order; there are :math:`(\\!(d\\ \\text{total})\\!)` of them.
 
+    Stars and bars: the d - 1 bars of each choice of positions among total + d - 1 cut the
+    total stars into the parts (lexicographic because the bar positions are).  Also the index
+    set of the counting lemmas of seed 000/001, App. B.1 (:mod:`seprank.incontext_lemmas`,
+    compositions of K into M parts = ``compositions(M, K)``).
+
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (rows of V indexed by compositions).
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (rows of V indexed by compositions); seed
+       001_b50bb8acc03b85f7, App. B.1.
 
     Examples
     --------
@@ -65,10 +72,15 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     """
     if d < 1 or total < 0:
         raise ValueError(f"need d >= 1 and total >= 0, got d={d}, total={total}")
-    if d == 1:
-        return [(total,)]
-    return [(first, *rest) for first in range(total + 1)
-            for rest in compositions(d - 1, total - first)]
+    out = []
+    for bars in itertools.combinations(range(total + d - 1), d - 1):
+        prev, parts = -1, []
+        for b in bars:
+            parts.append(b - prev - 1)
+            prev = b
+        parts.append(total + d - 2 - prev)
+        out.append(tuple(parts))
+    return out
 
 
 def paper_witness_V(d: int, lam: int, *, omega: int = 2,
@@ -379,8 +391,6 @@ def lemma7_determinant(d: int, lam: int) -> Lemma7Result:
     # non-identity permutation (brute force for n <= 8, else skipped) scores less
     unique = True
     if n <= 8:
-        import itertools
-
         unique = all(sum(exps[i][s[i]] for i in range(n)) < diag
                      for s in itertools.permutations(range(n)) if list(s) != list(range(n)))
     roots = tuple(sorted(set(sympy.real_roots(poly))))

@@ -13,10 +13,14 @@ from hypothesis import strategies as st
 
 from seprank import eps_rank, matrix_rank
 from seprank.bounds import multiset_coefficient
-from seprank.hadamard import hadamard_power_gram, hadamard_power_rank, rational_sphere_V
+from seprank.hadamard import (
+    compositions,
+    hadamard_power_gram,
+    hadamard_power_rank,
+    rational_sphere_V,
+)
 from seprank.incontext_lemmas import (
     balanced_multinomial,
-    compositions,
     lattice_points_in_ball,
     lemma2_closed_form,
     lemma2_direct,
@@ -38,7 +42,7 @@ MC_SIGMAS = 5.0
 
 @given(K=st.integers(0, 12), M=st.integers(1, 4))
 def test_compositions_count_and_multinomial_sum(K: int, M: int) -> None:
-    comps = list(compositions(K, M))
+    comps = compositions(M, K)   # seed 003's order: parts, then total
     assert len(comps) == len(set(comps)) == math.comb(K + M - 1, M - 1)
     assert sum(multinomial(a) for a in comps) == M**K  # multinomial theorem
 
@@ -70,7 +74,7 @@ def test_lemma3_counterexample_by_hand() -> None:
 def test_lemma89_count_equals_naive_enumeration() -> None:
     K, M, eta, s = 9, 2, 0.5, math.exp(-1.5)
     values = [math.comb(K, n) * eta**n * multinomial(a) * multinomial(b)
-              for n in range(K + 1) for a in compositions(n, M) for b in compositions(K - n, M)]
+              for n in range(K + 1) for a in compositions(M, n) for b in compositions(M, K - n)]
     top = max(values)
     count, size = lemma89_count(K, M, eta, s)
     assert size == len(values) == math.comb(K + 2 * M - 1, 2 * M - 1)

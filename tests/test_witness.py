@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -123,6 +124,8 @@ def test_compositions_count(d: int, lam: int) -> None:
     comps = compositions(d, lam)
     assert len(comps) == len(set(comps)) == multiset_coefficient(d, lam)
     assert all(sum(q) == lam and min(q) >= 0 for q in comps)
+    brute = [q for q in itertools.product(range(lam + 1), repeat=d) if sum(q) == lam]
+    assert comps == sorted(brute)   # lexicographic, as documented
 
 
 @pytest.mark.parametrize("d,lam", [(2, 1), (2, 3), (3, 3), (4, 3), (2, 9), (3, 9), (5, 3),

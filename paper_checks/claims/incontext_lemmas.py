@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank.bounds import multiset_coefficient
+from seprank.hadamard import compositions
 from seprank.incontext_lemmas import (
     balanced_multinomial,
-    compositions,
     lattice_points_in_ball,
     lemma2_closed_form,
     lemma2_direct,
@@ -48,7 +48,7 @@ ETAS = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 3), Fraction(2, 5), Fractio
        statement="multinom(K; a_1..a_M) is maximal when |a_j1 - a_j2| <= 1 for all j1, j2")
 def _() -> ClaimResult:
     bad = [(K, M) for K in range(0, 25) for M in range(1, 6)
-           if max(multinomial(a) for a in compositions(K, M)) != balanced_multinomial(K, M)]
+           if max(multinomial(a) for a in compositions(M, K)) != balanced_multinomial(K, M)]
     return ClaimResult(measured=len(bad), reference_value=0, verdict=judge(not bad),
                        details={"range": "K = 0..24, M = 1..5, every composition"})
 
