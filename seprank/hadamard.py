@@ -183,11 +183,16 @@ Arithmetic = Literal["rational", "modular"]
 _MAX_PRIME_ATTEMPTS = 64
 
 
-def _exact_matrix(V: npt.ArrayLike, caller: str) -> npt.NDArray[Any]:
-    """V as a 2-D integer (int64 when small) or object (int / Fraction) array; floats refused."""
+def _matrix(V: npt.ArrayLike) -> npt.NDArray[Any]:
     arr = np.asarray(V)
     if arr.ndim != 2:
         raise ValueError(f"V must be a 2-D matrix, got shape {arr.shape}")
+    return arr
+
+
+def _exact_matrix(V: npt.ArrayLike, caller: str) -> npt.NDArray[Any]:
+    """V as a 2-D integer (int64 when small) or object (int / Fraction) array; floats refused."""
+    arr = _matrix(V)
     if arr.dtype.kind in "fc":
         raise TypeError(f"{caller} needs exact V (integers or Fractions); floats would certify "
                         "nothing -- use paper_witness_V(..., normalized=False) or "
@@ -244,9 +249,7 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
     Fraction(1, 1)
     """
     power = _check_power(power)
-    arr = np.asarray(V)
-    if arr.ndim != 2:
-        raise ValueError(f"V must be a 2-D matrix, got shape {arr.shape}")
+    arr = _matrix(V)
     if arr.dtype.kind in "fc":
         if not np.all(np.isfinite(arr)):
             raise ValueError("V contains NaN or infinite entries")
