@@ -1,19 +1,21 @@
 r"""Bounds on the (ε-)sequential separation ranks of seed 000/001, evaluated exactly.
 
-Integers are exact Python ints (any size); quantities that are not integers are returned as
-base-3 logarithms computed from exact integers (``math.log`` of an int is correctly rounded even
-for huge ints) or from ``math.lgamma``/``math.log`` of the printed factors, so nothing overflows.
-Notation: :math:`C(L) = (3^L - 1)/2` (taken from seed 003; 000/001 never define it), so
-:math:`2C(L)+1 = 3^L`; :math:`m(k) = \binom{k+d_x-1}{d_x-1}` is the number of degree-k monomials
-in :math:`d_x` variables; :math:`((n\ k)) = \binom{n+k-1}{k}`.
+Integers are exact Python ints (any size).  Notation: :math:`C(L) = (3^L - 1)/2`
+(:func:`seprank.bounds.mixing_units`; seed 003 defines it, 000/001 never do), so
+:math:`2C(L)+1 = 3^L`; :math:`m(k) = \binom{k+d_x-1}{d_x-1} = (\!(d_x\ k)\!)` is the number of
+degree-k monomials in :math:`d_x` variables (:func:`seprank.bounds.multiset_coefficient`).
 
 Two bounds here are **our derivations** (reading notes §3.2, tagged [INF]), not the paper's:
 
 * :func:`bidegree_bound` PB(d_x, L) for the in-context representation, and
 * :func:`sequential_ceiling` :math:`m(3^L)` for the sequential one.
 
-Everything else is printed in seed 000/001 (Corollary 1, Theorem 1) or imported from seed 003
-(Theorems 2-4 of Levine et al. 2020); Theorems 2 and 3 are in :mod:`seprank.incontext_theorems`.
+Everything else is printed in seed 000/001 (Corollary 1, Theorem 1) or is seed 003's
+(Theorems 2-4 of Levine et al. 2020), taken from :mod:`seprank.bounds` as
+:class:`~seprank.bounds.Bound` objects: 60-digit base-3 logarithms, exact values when rational,
+hypotheses flagged, compared exactly or through :mod:`seprank.log3` (never in float logs, which
+can report false violations).  Theorems 2 and 3 of seed 000/001 are in
+:mod:`seprank.incontext_theorems`.
 """
 
 from __future__ import annotations
@@ -21,74 +23,30 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
+
+from seprank.bounds import (
+    Bound,
+    _positive_int,
+    mixing_units,
+    multiset_coefficient,
+    theorem2_upper,
+    theorem3_upper,
+    theorem4_upper,
+)
+from seprank.log3 import Log3Value, compare
 
 __all__ = [
     "Corollary1Bounds",
     "bidegree_bound",
-    "c_of_depth",
     "corollary1_bounds",
     "depth_deficit",
-    "levine_thm2_log3_bounds",
-    "levine_thm3_bound",
-    "levine_thm4_bound",
     "monomial_count",
-    "multichoose",
     "sequential_ceiling",
     "theorem1_exponent",
 ]
 
 Version = Literal["000", "001"]
-LOG3 = math.log(3.0)
-
-
-def _positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
-
-
-def _log3(x: int | float | Fraction) -> float:
-    if isinstance(x, Fraction):
-        return (math.log(x.numerator) - math.log(x.denominator)) / LOG3
-    return math.log(x) / LOG3
-
-
-def c_of_depth(depth: int) -> int:
-    """:math:`C(L) = (3^L - 1)/2` (seed 003; the number of summed positions in eq. 13).
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
-
-    Examples
-    --------
-    >>> [c_of_depth(L) for L in range(1, 6)]
-    [1, 4, 13, 40, 121]
-    """
-    L = _positive_int("depth L", depth)
-    return (3**L - 1) // 2
-
-
-def multichoose(n: int, k: int) -> int:
-    """:math:`((n\\ k)) = \\binom{n+k-1}{k}`, the number of degree-k monomials in n variables.
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
-
-    Examples
-    --------
-    >>> multichoose(2, 4), multichoose(3, 2)
-    (5, 6)
-    """
-    if n < 0 or k < 0:
-        raise ValueError(f"need n, k >= 0, got {n}, {k}")
-    if n == 0:
-        return 1 if k == 0 else 0
-    return math.comb(n + k - 1, k)
 
 
 def monomial_count(width: int, degree: int) -> int:
@@ -104,7 +62,7 @@ def monomial_count(width: int, degree: int) -> int:
     >>> monomial_count(2, 9), monomial_count(3, 9)
     (10, 55)
     """
-    return multichoose(_positive_int("width d_x", width), degree)
+    return multiset_coefficient(_positive_int("width d_x", width), degree)
 
 
 def bidegree_bound(width: int, depth: int) -> int:
@@ -132,7 +90,7 @@ def bidegree_bound(width: int, depth: int) -> int:
     >>> [bidegree_bound(2, 1), bidegree_bound(2, 2), bidegree_bound(3, 2), bidegree_bound(4, 3)]
     [3, 15, 35, 2380]
     """
-    C = c_of_depth(depth)
+    C = mixing_units(depth)
     d = _positive_int("width d_x", width)
     if C <= 64:  # direct sum (also the reference for the closed form in the tests)
         return sum(min(monomial_count(d, 2 * k + 1), monomial_count(d, 2 * C - 2 * k))
@@ -187,104 +145,72 @@ def sequential_ceiling(width: int, depth: int) -> int:
     return monomial_count(width, 3 ** _positive_int("depth L", depth))
 
 
-def levine_thm3_bound(width: int, heads: int, depth: int) -> int:
-    """Seed 003 Theorem 3 (App. A.2): :math:`\\operatorname{sep} \\le (H(d_a+1))^{C(L)}`.
-
-    Bounds :math:`\\operatorname{sep}_{([N],[2N]\\setminus[N])}(g)` for every weight assignment,
-    hence seq-sep of the in-context representation by Proposition 1.
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
-
-    Examples
-    --------
-    >>> levine_thm3_bound(2, 1, 2), levine_thm3_bound(4, 2, 2)
-    (81, 1296)
-    """
-    d_x, H = _positive_int("width d_x", width), _positive_int("heads H", heads)
-    if d_x % H:
-        raise ValueError(f"H = {H} must divide d_x = {d_x}")
-    return (H * (d_x // H + 1)) ** c_of_depth(depth)
-
-
-def levine_thm4_bound(width: int, depth: int) -> Fraction:
-    """Seed 003 Theorem 4 (App. A.3): :math:`d_x (C+1) ((d_x\\ 2C)) (2C/d_x + 1)^{d_x}`, exact.
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
-
-    Examples
-    --------
-    >>> levine_thm4_bound(2, 2)
-    Fraction(2250, 1)
-    """
-    d_x, C = _positive_int("width d_x", width), c_of_depth(depth)
-    return d_x * (C + 1) * multichoose(d_x, 2 * C) * (Fraction(2 * C, d_x) + 1) ** d_x
-
-
-def levine_thm2_log3_bounds(width: int, heads: int, depth: int) -> tuple[float, float]:
-    r"""Seed 003 Theorem 2 (regime :math:`L > \log_3 d_x`), base-3 logs of sep:
-
-    .. math::
-
-        \tfrac12 d_x L + b_1 + b_2 \le \log_3 \operatorname{sep} \le 2 d_x L + c_1 + c_2,\quad
-        b_1 = -L(H/2+1),\ b_2 = -d_x(1 + \tfrac12\log_3\tfrac{d_x-H}{2}),\
-        c_1 = L,\ c_2 = -2d_x\log_3\tfrac{d_x}{2\sqrt{2e}} + \log_3 d_x .
-
-    The lower side holds almost everywhere and needs :math:`H < d_x` (``-inf`` otherwise).
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
-
-    Examples
-    --------
-    >>> round(levine_thm2_log3_bounds(2, 1, 2)[1], 2)
-    13.71
-    """
-    d_x, H, L = (_positive_int(n, v) for n, v in
-                 (("width d_x", width), ("heads H", heads), ("depth L", depth)))
-    c1 = L
-    c2 = -2 * d_x * _log3(d_x / (2 * math.sqrt(2 * math.e))) + _log3(d_x)
-    upper = 2 * d_x * L + c1 + c2
-    if d_x <= H:
-        return (-math.inf, upper)
-    b1 = -L * (H / 2 + 1)
-    b2 = -d_x * (1 + 0.5 * _log3((d_x - H) / 2))
-    return (0.5 * d_x * L + b1 + b2, upper)
-
-
 @dataclass(frozen=True)
 class Corollary1Bounds:
-    """Upper bounds on seq-sep of the in-context representation (Corollary 1 + Proposition 1).
+    r"""Upper bounds on seq-sep of the in-context representation (Corollary 1 + Proposition 1).
 
-    ``applies`` is Corollary 1's hypothesis :math:`L > \\log_3 d_x`; the explicit seed-003
-    bounds (Theorems 3 and 4) and PB hold for every depth.
+    By Proposition 1, :math:`\operatorname{seq-sep}(y_{in}) \le
+    \operatorname{sep}_{([N],[2N]\setminus[N])}(g)`, so every upper bound of seed 003 on sep
+    bounds it, for every weight assignment.
+
+    Attributes
+    ----------
+    width, heads, depth : int
+        :math:`d_x`, H, L.
+    thm2_upper : Bound
+        Seed 003, Theorem 2's upper bound (eq. 8); valid only for :math:`L > \log_3 d_x`
+        (Corollary 1's hypothesis, :attr:`applies`), else flagged in ``violated``.
+    thm3, thm4 : Bound
+        Seed 003, Theorems 3 (:math:`(H(d_a+1))^{C(L)}`) and 4 (eq. 19), valid at every depth.
+    bidegree : int
+        PB(d_x, L) (:func:`bidegree_bound`, our derivation), valid at every depth.
     """
 
     width: int
     heads: int
     depth: int
-    applies: bool
-    log3_thm2_upper: float
-    thm3: int
-    thm4: Fraction
+    thm2_upper: Bound
+    thm3: Bound
+    thm4: Bound
     bidegree: int
 
     @property
-    def log3_best(self) -> float:
-        return min(self.log3_thm2_upper, _log3(self.thm3), _log3(self.thm4), _log3(self.bidegree))
+    def applies(self) -> bool:
+        r"""Corollary 1's hypothesis :math:`L > \log_3 d_x` (i.e. :math:`3^L > d_x`), which is
+        also Theorem 2's."""
+        return self.thm2_upper.in_hypotheses
+
+    def valid_bounds(self) -> dict[str, Log3Value]:
+        """Every bound whose hypotheses hold at this (d_x, H, L), by statement."""
+        out = {b.statement: b.as_log3value()
+               for b in (self.thm2_upper, self.thm3, self.thm4) if b.in_hypotheses}
+        out["PB (our derivation, notes §3.2)"] = Log3Value.of(self.bidegree)
+        return out
+
+    @property
+    def best(self) -> tuple[str, Log3Value]:
+        """The tightest valid bound and its statement, compared exactly or in 60-digit logs by
+        :func:`seprank.log3.compare` (an undecidable tie keeps the earlier one)."""
+        items = list(self.valid_bounds().items())
+        best = items[0]
+        for item in items[1:]:
+            if compare(item[1], best[1]) == -1:
+                best = item
+        return best
+
+    @property
+    def log3_best(self) -> Any:
+        """:math:`\\log_3` of :attr:`best` (an mpmath number, 60 digits)."""
+        return self.best[1].log3
 
 
 def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
     r"""Corollary 1 (eq. 10): :math:`\log \operatorname{seq-sep}(y_{in}) = \tilde O(L d_x)`.
 
-    Made explicit through Proposition 1 and seed 003's Theorems 2-4; PB is our bound.
+    Made explicit through Proposition 1 and seed 003's Theorems 2-4
+    (:func:`seprank.bounds.theorem2_upper`, :func:`~seprank.bounds.theorem3_upper`,
+    :func:`~seprank.bounds.theorem4_upper`); PB is our bound.  Note the argument order
+    (width, heads, depth), unlike :mod:`seprank.bounds` (width, depth, heads).
 
     References
     ----------
@@ -294,13 +220,15 @@ def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
     Examples
     --------
     >>> b = corollary1_bounds(2, 1, 2)
-    >>> b.applies, b.thm3, b.bidegree
-    (True, 81, 15)
+    >>> b.applies, b.thm3.value, b.thm4.value, b.bidegree
+    (True, 81, 2250, 15)
+    >>> b.best[0], round(float(b.log3_best), 3)
+    ('PB (our derivation, notes §3.2)', 2.465)
     """
     return Corollary1Bounds(
-        width=width, heads=heads, depth=depth, applies=3**depth > width,
-        log3_thm2_upper=levine_thm2_log3_bounds(width, heads, depth)[1],
-        thm3=levine_thm3_bound(width, heads, depth), thm4=levine_thm4_bound(width, depth),
+        width=width, heads=heads, depth=depth,
+        thm2_upper=theorem2_upper(width, depth, heads),
+        thm3=theorem3_upper(width, depth, heads), thm4=theorem4_upper(width, depth, heads),
         bidegree=bidegree_bound(width, depth),
     )
 
@@ -320,7 +248,7 @@ def depth_deficit(eta: float) -> float:
     """
     if not eta > 0:
         raise ValueError(f"the learning rate must be positive, got {eta!r}")
-    return 0.5 * _log3(1 / eta)
+    return 0.5 * math.log(1 / eta, 3)
 
 
 def theorem1_exponent(width: int, depth: int, eta: float) -> float:

@@ -8,21 +8,22 @@ bounds.  Balanced multinomials follow Remark 1: :math:`\binom{K}{K/M, \dots}` me
 :math:`\lfloor K/M\rfloor` with :math:`K \bmod M` of them increased by one.
 
 Multinomials are exact Python ints; products with :math:`\eta^n` are exact Fractions (Lemmas
-2-3) or compared in a log domain computed from exact ints (Lemmas 7-9).
+2-3) or compared in a log domain computed from exact ints (Lemmas 7-9).  The compositions
+:math:`a \in \mathbb N^M`, :math:`\sum a = K` are seed 003's
+(:func:`seprank.hadamard.compositions`, called as ``compositions(M, K)``: parts first).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
 
+from seprank.hadamard import compositions
+
 __all__ = [
     "balanced_multinomial",
-    "compositions",
     "lattice_points_in_ball",
     "lemma2_closed_form",
     "lemma2_direct",
@@ -77,28 +78,6 @@ def balanced_multinomial(K: int, M: int) -> int:
     """
     q, r = divmod(K, M)
     return multinomial([q] * (M - r) + [q + 1] * r)
-
-
-def compositions(K: int, M: int) -> Iterator[tuple[int, ...]]:
-    """All :math:`a \\in \\mathbb N^M` with :math:`\\sum a = K` (stars and bars).
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
-       PC-10.
-
-    Examples
-    --------
-    >>> list(compositions(2, 2))
-    [(0, 2), (1, 1), (2, 0)]
-    """
-    for bars in itertools.combinations(range(K + M - 1), M - 1):
-        prev, parts = -1, []
-        for b in bars:
-            parts.append(b - prev - 1)
-            prev = b
-        parts.append(K + M - 2 - prev)
-        yield tuple(parts)
 
 
 def lemma2_direct(K: int, M: int, eta: Fraction, n: int) -> Fraction:
@@ -228,7 +207,7 @@ def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
     """
     ref = balanced_multinomial(K, M)
     inner_ok = outer_ok = True
-    for a in compositions(K, M):
+    for a in compositions(M, K):
         dist2 = sum((x - K / M) ** 2 for x in a)
         in_t = _log_ratio_ok(multinomial(a), ref, s)
         if dist2 <= K / M * math.log(1 / s) and not in_t:
@@ -252,7 +231,7 @@ def lemma6_count(K: int, M: int, s: float) -> int:
     85
     """
     ref = balanced_multinomial(K, M)
-    return sum(1 for a in compositions(K, M) if _log_ratio_ok(multinomial(a), ref, s))
+    return sum(1 for a in compositions(M, K) if _log_ratio_ok(multinomial(a), ref, s))
 
 
 def lemma6_bounds(K: int, M: int, s: float) -> tuple[float, float]:
@@ -333,7 +312,7 @@ def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
     >>> lemma89_count(27, 2, 0.5, math.exp(-1.5))
     (194, 4060)
     """
-    logs = {m: np.sort(np.array([math.log(multinomial(a)) for a in compositions(m, M)]))
+    logs = {m: np.sort(np.array([math.log(multinomial(a)) for a in compositions(M, m)]))
             for m in range(K + 1)}
     log_eta = math.log(eta)
     head = [math.log(math.comb(K, n)) + n * log_eta for n in range(K + 1)]

@@ -10,7 +10,12 @@ constant) to :math:`M = (BB^T)^{\odot\lambda}` with unit rows :math:`B \in \math
 * Lemma 10: :math:`(1/(2n^2))`-rank(M) >= r;
 * Lemma 15: :math:`\mathbb E\|M\|_F \le \sqrt{d+1}\, n^{3/4}` (rows uniform on the sphere).
 
-Sphere convention (notes §7.2, decision): rows uniform on :math:`S^{d-1}\subset\mathbb R^d`.
+Sphere convention (notes §7.2, decision): rows uniform on :math:`S^{d-1}\subset\mathbb R^d`
+(:func:`sphere_rows`, floats); exact rational rows on the same sphere come from
+:func:`seprank.hadamard.rational_sphere_V`.  The Hadamard powers and their certified ranks are
+seed 003's (:func:`seprank.hadamard.hadamard_power_gram`,
+:func:`seprank.hadamard.hadamard_power_rank`, whose ``arithmetic='modular'`` forms them in GF(p)
+for the large n of this pipeline).
 
 :func:`hadamard_construction` builds weights, an all-ones embedding and templates for which the
 in-context grid sub-matrix is exactly :math:`c\,(AA^T)^{\odot\lambda'}` with
@@ -29,22 +34,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.arithmetic import ModularDomain, random_small_prime
 from seprank.attention import LinearAttention
+from seprank.bounds import multiset_coefficient
 from seprank.incontext import InContextRepresentation
-from seprank.incontext_bounds import multichoose
-from seprank.rank import RankResult, rank_mod_p
 
 __all__ = [
     "HadamardConstruction",
     "hadamard_construction",
-    "hadamard_power_gram",
-    "hadamard_power_rank_mod_p",
     "lemma11_count",
     "lemma15_exact_bound",
     "lemma16_moment",
     "lemma17_maximum",
-    "rational_sphere_rows",
     "sphere_rows",
 ]
 
@@ -70,104 +70,6 @@ def sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None
     return G / np.linalg.norm(G, axis=1, keepdims=True)
 
 
-def rational_sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None,
-                         height: int = 50) -> Array:
-    r"""``n`` *exact* rational unit vectors in :math:`\mathbb Q^d`, no two equal or antipodal.
-
-    Inverse stereographic projection of random rational :math:`t \in \mathbb Q^{d-1}`:
-    :math:`u = (2t, |t|^2 - 1)/(|t|^2 + 1)`, so :math:`|u|^2 = 1` exactly.
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
-
-    Examples
-    --------
-    >>> U = rational_sphere_rows(3, 3, seed=0)
-    >>> all(sum(x * x for x in row) == 1 for row in U)
-    True
-    """
-    if d < 1:
-        raise ValueError("d must be >= 1")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    out = np.empty((n, d), dtype=object)
-    seen: set[tuple[Fraction, ...]] = set()
-    row: list[Fraction]
-    r = 0
-    while r < n:  # distinct points (duplicate rows would lower every rank computed from them)
-        if d == 1:
-            row = [Fraction(1 if rng.integers(2) else -1)]
-        else:
-            t = [Fraction(int(rng.integers(-height, height + 1)),
-                          int(rng.integers(1, height + 1))) for _ in range(d - 1)]
-            s = sum((x * x for x in t), Fraction(0))
-            row = [2 * x / (s + 1) for x in t] + [(s - 1) / (s + 1)]
-        # antipodal points give proportional rows of (BB^T)^lambda: excluded as well
-        if tuple(row) in seen or tuple(-x for x in row) in seen:
-            if d == 1:
-                raise ValueError("S^0 has only one point up to sign")
-            continue
-        seen.add(tuple(row))
-        out[r, :] = row
-        r += 1
-    return out
-
-
-def hadamard_power_gram(B: npt.ArrayLike, lam: int) -> Array:
-    """:math:`(BB^T)^{\\odot\\lambda}` (exact for object arrays, float otherwise).
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
-
-    Examples
-    --------
-    >>> hadamard_power_gram([[1, 0], [1, 1]], 2)
-    array([[1, 1],
-           [1, 4]])
-    """
-    B_arr = np.asarray(B)
-    if lam < 1:
-        raise ValueError("the Hadamard power lambda must be >= 1")
-    G = B_arr @ B_arr.T
-    return G**lam
-
-
-def hadamard_power_rank_mod_p(rows: npt.ArrayLike, lam: int, *,
-                              seed: int | np.random.Generator | None = None) -> RankResult:
-    r"""Certified rank of :math:`(BB^T)^{\odot\lambda}` for *rational* rows B, computed in GF(p).
-
-    B is reduced modulo a random prime in :math:`[2^{24}, 2^{25})`, the Gram matrix formed in
-    GF(p) and raised entrywise to the power λ; the GF(p) rank is a certified lower bound on the
-    rank over Q (and exact when it is full).  For large n, where float SVD ranks of these
-    ill-conditioned matrices fall short (notes PC-8: 402 for n = 406).
-
-    References
-    ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
-
-    Examples
-    --------
-    >>> hadamard_power_rank_mod_p(rational_sphere_rows(10, 2, seed=0), 9, seed=0).rank
-    10
-    """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    prime = random_small_prime(rng)
-    F = ModularDomain(prime)
-    Bp = F.asarray(np.asarray(rows, dtype=object))
-    G = F.matmul(Bp, Bp.T)
-    M = np.ones_like(G)
-    base, e = G, int(lam)
-    while e:
-        if e & 1:
-            M = F.mul(M, base)
-        base, e = F.mul(base, base), e >> 1
-    return rank_mod_p(M, prime)
-
-
 def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
     r"""Lemma 11 for symmetric M with unit diagonal: :math:`(r, (n-1)/\|M\|_F)` with
     :math:`r = \max\{k : \lambda_k > 1/n\}`; the lemma asserts :math:`r \ge (n-1)/\|M\|_F`.
@@ -181,6 +83,7 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
 
     Examples
     --------
+    >>> from seprank.hadamard import hadamard_power_gram
     >>> r, bound = lemma11_count(hadamard_power_gram(sphere_rows(10, 2, seed=0), 9))
     >>> r, round(bound, 2)
     (6, 1.74)
@@ -232,7 +135,7 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
     >>> [round(x, 2) for x in lemma15_exact_bound(2, 3)]
     [2.78, 4.9]
     """
-    n = multichoose(d, lam)
+    n = multiset_coefficient(d, lam)
     second = n + n * (n - 1) * lemma16_moment(d, lam)
     return math.sqrt(second), math.sqrt(d + 1) * n**0.75
 
@@ -253,7 +156,7 @@ def lemma17_maximum(d: int, lam: int) -> tuple[float, float]:
     """
     x2 = 2 * lam / (2 * lam + d)
     value = math.exp(lam * math.log(x2) + d / 2 * math.log1p(-x2))
-    return value, multichoose(d, lam) ** -0.5
+    return value, multiset_coefficient(d, lam) ** -0.5
 
 
 @dataclass(frozen=True)
@@ -297,7 +200,8 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
 
     Examples
     --------
-    >>> A = rational_sphere_rows(4, 2, seed=1)
+    >>> from seprank.hadamard import hadamard_power_gram, rational_sphere_V
+    >>> A = rational_sphere_V(4, 2, seed=1)
     >>> c = hadamard_construction(A, depth=2)
     >>> G = c.representation.grid(c.a_templates, c.b_templates)
     >>> bool(np.all(G == c.constant * hadamard_power_gram(A, c.lam)))

@@ -12,16 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from seprank.incontext_bounds import (
-    LOG3,
-    _log3,
-    _positive_int,
-    bidegree_bound,
-    c_of_depth,
-    levine_thm4_bound,
-    multichoose,
-    sequential_ceiling,
-)
+from seprank.bounds import _positive_int, mixing_units, multiset_coefficient, theorem4_upper
+from seprank.incontext_bounds import bidegree_bound, sequential_ceiling
+from seprank.log3 import log3
 
 __all__ = [
     "Theorem2Epsilon",
@@ -35,6 +28,7 @@ __all__ = [
 ]
 
 Version = Literal["000", "001"]
+LOG3 = math.log(3.0)
 
 
 def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Fraction | str
@@ -111,12 +105,14 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
     40
     """
     K = 3 ** _positive_int("depth L", depth)
-    return 2 ** int(n_tokens) * math.comb(K + 2 * width - 1, 2 * width - 1)
+    return 2 ** int(n_tokens) * multiset_coefficient(2 * width, K)
 
 
 @dataclass(frozen=True)
 class Theorem3Bound:
-    """Theorem 3's explicit final bound (base-3 log) and what it is compared with."""
+    """Theorem 3's explicit final bound (base-3 log) and what it is compared with: the trivial
+    count, m(3^L), PB and seed 003's Theorem 4 (:func:`seprank.bounds.theorem4_upper`), all as
+    base-3 logs (floats)."""
 
     log3_bound: float
     log3_one_plus_y: float
@@ -167,7 +163,7 @@ def theorem3_bound(
         raise ValueError("Theorem 3's explicit bound divides by d_x - 1; it needs d_x >= 2")
     if not eta > 0:
         raise ValueError(f"eta must be positive, got {eta!r}")
-    C = c_of_depth(L)
+    C = mixing_units(L)
     log_one_plus_y = math.log1p(math.exp(log_y)) if log_y < 700 else log_y
     ln = (math.log(2 * (2 * C + 1)) - 2 * math.log(d_x - 1)
           + (d_x - 1) * (math.log(25) + 0.5 * math.log(eta) - math.log(d_x - 1))
@@ -177,10 +173,10 @@ def theorem3_bound(
         log3_bound=ln / LOG3,
         log3_one_plus_y=log_one_plus_y / LOG3,
         hypotheses=theorem3_hypotheses(d_x, L, N, eta),
-        log3_trivial_count=_log3(trivial_sequential_count(d_x, L, N)),
-        log3_sequential_ceiling=_log3(sequential_ceiling(d_x, L)),
-        log3_in_context_pb=_log3(bidegree_bound(d_x, L)),
-        log3_levine_thm4=_log3(levine_thm4_bound(d_x, L)),
+        log3_trivial_count=float(log3(trivial_sequential_count(d_x, L, N))),
+        log3_sequential_ceiling=float(log3(sequential_ceiling(d_x, L))),
+        log3_in_context_pb=float(log3(bidegree_bound(d_x, L))),
+        log3_levine_thm4=float(theorem4_upper(d_x, L).log3),
     )
 
 
@@ -198,7 +194,7 @@ def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float
     >>> round(theorem3_log_y(2, 3, 1, lambda_ratio=0.5, eps=0.25), 1)
     -113.1
     """
-    d_x, N, C = width, n_tokens, c_of_depth(depth)
+    d_x, N, C = width, n_tokens, mixing_units(depth)
     if not 0 < lambda_ratio <= 1:
         raise ValueError("lambda_ratio = Λ_min/Λ_max must lie in (0, 1]")
     if version == "001":
@@ -251,7 +247,7 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
     if L < 2:
         raise ValueError("Theorem 2's construction uses lambda = 3^(L-2): it needs L >= 2")
     d, lam = (d_x - H) // 2, 3 ** (L - 2)
-    n = multichoose(d, lam)
+    n = multiset_coefficient(d, lam)
     return Theorem2Epsilon(
         d=d, lam=lam, n=n, eps_000=Fraction(1, 2 * n * n), eps_001=Fraction(1, 4 * n * n),
         guaranteed_rank=n**0.25 / (2 * math.sqrt(d + 1)),

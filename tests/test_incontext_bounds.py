@@ -9,14 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from seprank.bounds import (
+    mixing_units,
+    theorem2_lower,
+    theorem2_upper,
+    theorem3_upper,
+    theorem4_upper,
+)
 from seprank.incontext_bounds import (
     bidegree_bound,
-    c_of_depth,
     corollary1_bounds,
     depth_deficit,
-    levine_thm2_log3_bounds,
-    levine_thm3_bound,
-    levine_thm4_bound,
     monomial_count,
     sequential_ceiling,
     theorem1_exponent,
@@ -43,7 +46,7 @@ def test_PB_hand_values(d: int, L: int, hand: int) -> None:
 @given(d=st.integers(1, 7), L=st.integers(1, 4))
 def test_PB_is_the_same_for_an_output_in_S2(d: int, L: int) -> None:
     """Mirror bidegrees (2k, 2C - 2k + 1) give the same sum (notes §3.2)."""
-    C = c_of_depth(L)
+    C = mixing_units(L)
     mirror = sum(min(monomial_count(d, 2 * k), monomial_count(d, 2 * C - 2 * k + 1))
                  for k in range(C + 1))
     assert mirror == bidegree_bound(d, L)
@@ -51,7 +54,7 @@ def test_PB_is_the_same_for_an_output_in_S2(d: int, L: int) -> None:
 
 @given(d=st.integers(1, 7), L=st.integers(1, 4))
 def test_PB_below_the_total_monomial_counts(d: int, L: int) -> None:
-    C = c_of_depth(L)
+    C = mixing_units(L)
     odd = sum(monomial_count(d, 2 * k + 1) for k in range(C + 1))
     even = sum(monomial_count(d, 2 * k) for k in range(C + 1))
     assert bidegree_bound(d, L) <= min(odd, even)
@@ -61,7 +64,7 @@ def test_PB_below_the_total_monomial_counts(d: int, L: int) -> None:
 def test_PB_closed_form_equals_the_direct_sum(d: int, L: int) -> None:
     from seprank.incontext_bounds import _parity_sum
 
-    C = c_of_depth(L)
+    C = mixing_units(L)
     direct = sum(min(monomial_count(d, 2 * k + 1), monomial_count(d, 2 * C - 2 * k))
                  for k in range(C + 1))
     k0 = (2 * C - 1) // 4
@@ -70,27 +73,44 @@ def test_PB_closed_form_equals_the_direct_sum(d: int, L: int) -> None:
 
 
 def test_c_and_ceiling() -> None:
-    assert [c_of_depth(L) for L in (1, 2, 3, 4)] == [1, 4, 13, 40]
-    assert all(2 * c_of_depth(L) + 1 == 3**L for L in range(1, 8))
+    assert [mixing_units(L) for L in (1, 2, 3, 4)] == [1, 4, 13, 40]
+    assert all(2 * mixing_units(L) + 1 == 3**L for L in range(1, 8))
     assert [sequential_ceiling(2, 2), sequential_ceiling(3, 2), sequential_ceiling(4, 2),
             sequential_ceiling(3, 3)] == [10, 55, 220, 406]
 
 
 def test_levine_bounds_hand_values() -> None:
-    assert [levine_thm3_bound(2, 1, 2), levine_thm3_bound(3, 1, 2), levine_thm3_bound(4, 2, 2),
-            levine_thm3_bound(6, 1, 2), levine_thm3_bound(10, 1, 2)] == [81, 256, 1296, 2401,
-                                                                          14641]
-    assert levine_thm4_bound(2, 2) == 2250
-    assert float(levine_thm4_bound(3, 2)) == pytest.approx(15 * 45 * (11 / 3) ** 3)
-    lo, hi = levine_thm2_log3_bounds(2, 1, 2)
+    """Seed 003's Theorems 2-4 (seprank.bounds; arguments width, depth, heads) by hand."""
+    assert [theorem3_upper(2, 2, 1).value, theorem3_upper(3, 2, 1).value,
+            theorem3_upper(4, 2, 2).value, theorem3_upper(6, 2, 1).value,
+            theorem3_upper(10, 2, 1).value] == [81, 256, 1296, 2401, 14641]
+    assert theorem4_upper(2, 2).value == 2250
+    assert float(theorem4_upper(3, 2).value) == pytest.approx(15 * 45 * (11 / 3) ** 3)
+    lo, hi = theorem2_lower(2, 2, 1).log3, theorem2_upper(2, 2, 1).log3
     c2 = -4 * math.log(2 / (2 * math.sqrt(2 * math.e)), 3) + math.log(2, 3)
-    assert hi == pytest.approx(8 + 2 + c2)
+    assert float(hi) == pytest.approx(8 + 2 + c2)
     assert lo < hi
 
 
 def test_corollary1_hypothesis() -> None:
     assert corollary1_bounds(4, 1, 1).applies is False  # 3 < 4
     assert corollary1_bounds(4, 1, 2).applies is True
+
+
+def test_corollary1_best_bound_is_exact_and_respects_hypotheses() -> None:
+    """At (2, 1, 2): PB = 15 < Thm3 = 81 < Thm4 = 2250 < 3^13.7 (Thm 2). At (243, 1, 3),
+    3^3 < 243, Theorem 2's formula is negative (3^-282.9, notes): outside its hypothesis it
+    must not be taken as the best bound (a rank >= 1 has log3 >= 0)."""
+    b = corollary1_bounds(2, 1, 2)
+    assert b.best[0].startswith("PB") and b.best[1].exact == (Fraction(15), 1)
+    assert len(b.valid_bounds()) == 4
+    outside = corollary1_bounds(243, 1, 3)
+    assert not outside.applies and float(outside.thm2_upper.log3) < -280
+    assert "Theorem 2 upper bound (eq. 8)" not in outside.valid_bounds()
+    assert outside.log3_best >= 0
+    smallest = min(Fraction(outside.bidegree), Fraction(outside.thm3.value),
+                   Fraction(outside.thm4.value))
+    assert outside.best[1].exact == (smallest, 1)
 
 
 def test_depth_deficit_arithmetic() -> None:

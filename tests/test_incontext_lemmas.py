@@ -12,10 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from seprank import eps_rank, matrix_rank
-from seprank.incontext_bounds import multichoose
+from seprank.bounds import multiset_coefficient
+from seprank.hadamard import (
+    compositions,
+    hadamard_power_gram,
+    hadamard_power_rank,
+    rational_sphere_V,
+)
 from seprank.incontext_lemmas import (
     balanced_multinomial,
-    compositions,
     lattice_points_in_ball,
     lemma2_closed_form,
     lemma2_direct,
@@ -25,13 +30,10 @@ from seprank.incontext_lemmas import (
 )
 from seprank.incontext_lower import (
     hadamard_construction,
-    hadamard_power_gram,
-    hadamard_power_rank_mod_p,
     lemma11_count,
     lemma15_exact_bound,
     lemma16_moment,
     lemma17_maximum,
-    rational_sphere_rows,
     sphere_rows,
 )
 
@@ -40,7 +42,7 @@ MC_SIGMAS = 5.0
 
 @given(K=st.integers(0, 12), M=st.integers(1, 4))
 def test_compositions_count_and_multinomial_sum(K: int, M: int) -> None:
-    comps = list(compositions(K, M))
+    comps = compositions(M, K)   # seed 003's order: parts, then total
     assert len(comps) == len(set(comps)) == math.comb(K + M - 1, M - 1)
     assert sum(multinomial(a) for a in comps) == M**K  # multinomial theorem
 
@@ -72,7 +74,7 @@ def test_lemma3_counterexample_by_hand() -> None:
 def test_lemma89_count_equals_naive_enumeration() -> None:
     K, M, eta, s = 9, 2, 0.5, math.exp(-1.5)
     values = [math.comb(K, n) * eta**n * multinomial(a) * multinomial(b)
-              for n in range(K + 1) for a in compositions(n, M) for b in compositions(K - n, M)]
+              for n in range(K + 1) for a in compositions(M, n) for b in compositions(M, K - n)]
     top = max(values)
     count, size = lemma89_count(K, M, eta, s)
     assert size == len(values) == math.comb(K + 2 * M - 1, 2 * M - 1)
@@ -85,8 +87,8 @@ def test_balanced_multinomial_remark1() -> None:
 
 # --- Theorem 2 pipeline --------------------------------------------------------------------
 
-def test_rational_sphere_rows_are_unit_distinct_and_not_antipodal() -> None:
-    U = rational_sphere_rows(50, 3, seed=1)
+def test_rational_sphere_V_rows_are_unit_distinct_and_not_antipodal() -> None:
+    U = rational_sphere_V(50, 3, seed=1)
     assert all(sum(x * x for x in row) == 1 for row in U)
     rows = {tuple(r) for r in U}
     assert len(rows) == 50 and not any(tuple(-x for x in r) in rows for r in rows)
@@ -94,15 +96,15 @@ def test_rational_sphere_rows_are_unit_distinct_and_not_antipodal() -> None:
 
 @pytest.mark.parametrize("d,lam", [(2, 3), (2, 4), (3, 2), (3, 4)])
 def test_hadamard_power_rank_is_the_monomial_count(d: int, lam: int) -> None:
-    n = multichoose(d, lam)
-    B = rational_sphere_rows(n + 3, d, seed=d * lam)
+    n = multiset_coefficient(d, lam)
+    B = rational_sphere_V(n + 3, d, seed=d * lam)
     exact = matrix_rank(hadamard_power_gram(B, lam), method="exact").rank
-    assert exact == n == hadamard_power_rank_mod_p(B, lam, seed=0).rank
+    assert exact == n == hadamard_power_rank(B, lam, arithmetic="modular", seed=0).rank
 
 
 def test_lemmas_10_and_11_on_random_hadamard_powers() -> None:
     for seed in range(5):
-        n = multichoose(3, 4)
+        n = multiset_coefficient(3, 4)
         M = hadamard_power_gram(sphere_rows(n, 3, seed=seed), 4)
         r, bound = lemma11_count(M)
         assert r >= bound
@@ -120,7 +122,7 @@ def test_lemma16_exact_moment_against_monte_carlo() -> None:
 
 def test_lemma15_second_moment_against_monte_carlo() -> None:
     d, lam = 2, 3
-    n = multichoose(d, lam)
+    n = multiset_coefficient(d, lam)
     sq = [np.linalg.norm(hadamard_power_gram(sphere_rows(n, d, seed=s), lam)) ** 2
           for s in range(4000)]
     root_second, printed = lemma15_exact_bound(d, lam)
@@ -139,7 +141,7 @@ def test_lemma17_maximum_by_grid_search() -> None:
 @pytest.mark.parametrize("d,L,N,i", [(1, 2, 1, 0), (2, 2, 2, 1), (2, 3, 1, 0), (2, 3, 2, 3),
                                      (3, 2, 1, 1)])
 def test_construction_realises_the_hadamard_power_exactly(d: int, L: int, N: int, i: int) -> None:
-    A = rational_sphere_rows(5 if d > 1 else 1, d, seed=d + L)  # S^0: one point up to sign
+    A = rational_sphere_V(5 if d > 1 else 1, d, seed=d + L)  # S^0: one point up to sign
     c = hadamard_construction(A, depth=L, n_tokens=N, output_position=i)
     G = c.representation.grid(c.a_templates, c.b_templates)
     assert c.lam == (3 ** (L - 1) - 1) // 2 >= 3 ** (L - 2)
@@ -147,7 +149,7 @@ def test_construction_realises_the_hadamard_power_exactly(d: int, L: int, N: int
 
 
 def test_construction_layer_one_outputs_N_times_a_plus_b() -> None:
-    A = rational_sphere_rows(3, 2, seed=0)
+    A = rational_sphere_V(3, 2, seed=0)
     c = hadamard_construction(A, depth=2, n_tokens=2)
     net = c.representation.net
     first = type(net)(net.query[:1], net.key[:1], net.value[:1], net.output[:1])

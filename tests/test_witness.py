@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -16,6 +17,7 @@ from seprank.bounds_lemmas import hadamard_power_rank_bound
 from seprank.gaussian import GaussianRational, complex_rank_embedding, sqrt_minus_one_mod
 from seprank.hadamard import (
     compositions,
+    hadamard_power_gram,
     hadamard_power_rank,
     lemma7_determinant,
     paper_witness_V,
@@ -122,6 +124,8 @@ def test_compositions_count(d: int, lam: int) -> None:
     comps = compositions(d, lam)
     assert len(comps) == len(set(comps)) == multiset_coefficient(d, lam)
     assert all(sum(q) == lam and min(q) >= 0 for q in comps)
+    brute = [q for q in itertools.product(range(lam + 1), repeat=d) if sum(q) == lam]
+    assert comps == sorted(brute)   # lexicographic, as documented
 
 
 @pytest.mark.parametrize("d,lam", [(2, 1), (2, 3), (3, 3), (4, 3), (2, 9), (3, 9), (5, 3),
@@ -139,6 +143,39 @@ def test_amini_bound_on_random_low_rank_matrices(n: int, r: int, p: int, seed: i
     res = hadamard_power_rank(W, p, method="exact")
     assert res.rank <= hadamard_power_rank_bound(res.gram_rank, p)
     assert res.gram_rank <= r
+
+
+@pytest.mark.parametrize("n,d,power,seed", [(6, 2, 5, 0), (10, 3, 3, 1), (12, 2, 11, 2),
+                                             (8, 4, 2, 3)])
+def test_modular_and_rational_arithmetic_give_the_same_certified_rank(
+        n: int, d: int, power: int, seed: int) -> None:
+    """Reducing V mod p first (arithmetic='modular') ranks the reduction of the same rational
+    matrix: both agree with the exact rank min(n, ((d power)))."""
+    V = rational_sphere_V(n, d, seed=seed)
+    exact = hadamard_power_rank(V, power, method="exact")
+    modular = hadamard_power_rank(V, power, arithmetic="modular", seed=seed)
+    assert exact.rank == modular.rank == min(n, multiset_coefficient(d, power))
+    assert exact.gram_rank == modular.gram_rank == d
+    assert modular.arithmetic == "modular" and modular.rank_result.method == "modular"
+    assert modular.rank <= modular.amini_bound
+    with pytest.raises(ValueError, match="method='modular'"):
+        hadamard_power_rank(V, power, method="exact", arithmetic="modular")
+
+
+def test_hadamard_power_gram_is_exact_past_int64() -> None:
+    """Entries up to 2**40: the Gram entries (~2**81) and their squares overflow int64; the
+    result must still equal the Python-int computation."""
+    W = np.array([[2**40, 3], [-(2**40) + 1, 2**39]], dtype=np.int64)
+    rows = [[int(x) for x in row] for row in W]
+    by_hand = [[sum(a * b for a, b in zip(r, s, strict=True)) ** 2 for s in rows] for r in rows]
+    assert hadamard_power_gram(W, 2).tolist() == by_hand
+    assert hadamard_power_gram([[1, 2], [3, 4]], 3).tolist() == [[125, 1331], [1331, 15625]]
+    floats = hadamard_power_gram(np.array([[0.6, 0.8], [1.0, 0.0]]), 4)
+    assert floats.dtype == np.float64 and np.allclose(floats, [[1, 0.6**4], [0.6**4, 1]])
+    with pytest.raises(ValueError, match="NaN"):
+        hadamard_power_gram(np.array([[np.nan, 1.0]]), 2)
+    with pytest.raises(ValueError, match="power"):
+        hadamard_power_gram([[1, 2]], 0)
 
 
 @pytest.mark.parametrize("d", [2, 3, 5])

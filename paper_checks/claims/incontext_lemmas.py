@@ -12,10 +12,10 @@ import math
 from fractions import Fraction
 
 from paper_checks.registry import ClaimResult, claim, judge
-from seprank.incontext_bounds import multichoose
+from seprank.bounds import multiset_coefficient
+from seprank.hadamard import compositions
 from seprank.incontext_lemmas import (
     balanced_multinomial,
-    compositions,
     lattice_points_in_ball,
     lemma2_closed_form,
     lemma2_direct,
@@ -48,7 +48,7 @@ ETAS = (Fraction(1, 10), Fraction(1, 4), Fraction(1, 3), Fraction(2, 5), Fractio
        statement="multinom(K; a_1..a_M) is maximal when |a_j1 - a_j2| <= 1 for all j1, j2")
 def _() -> ClaimResult:
     bad = [(K, M) for K in range(0, 25) for M in range(1, 6)
-           if max(multinomial(a) for a in compositions(K, M)) != balanced_multinomial(K, M)]
+           if max(multinomial(a) for a in compositions(M, K)) != balanced_multinomial(K, M)]
     return ClaimResult(measured=len(bad), reference_value=0, verdict=judge(not bad),
                        details={"range": "K = 0..24, M = 1..5, every composition"})
 
@@ -195,7 +195,7 @@ def _() -> ClaimResult:
     variant_fail: set[tuple[int, str]] = set()
     for d in range(1, 30):
         for lam in range(d, 80):
-            for reading, n in (("binom(d+lam-1, lam)", multichoose(d, lam)),
+            for reading, n in (("binom(d+lam-1, lam)", multiset_coefficient(d, lam)),
                                ("binom(lam+d-1, d) (eq. 66)", math.comb(lam + d - 1, d))):
                 # as printed: u, v uniform on S^d, the sphere in R^(d+1)
                 l16 &= lemma16_moment(d + 1, lam) <= (d + 1) * n ** -0.5

@@ -15,19 +15,13 @@ import numpy as np
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import eps_rank, matrix_rank
-from seprank.incontext_bounds import (
-    depth_deficit,
-    multichoose,
-    sequential_ceiling,
-    theorem1_exponent,
-)
+from seprank.bounds import multiset_coefficient
+from seprank.hadamard import hadamard_power_gram, hadamard_power_rank, rational_sphere_V
+from seprank.incontext_bounds import depth_deficit, sequential_ceiling, theorem1_exponent
 from seprank.incontext_lower import (
     hadamard_construction,
-    hadamard_power_gram,
-    hadamard_power_rank_mod_p,
     lemma11_count,
     lemma15_exact_bound,
-    rational_sphere_rows,
     sphere_rows,
 )
 from seprank.incontext_theorems import (
@@ -228,7 +222,7 @@ def _() -> ClaimResult:
 def _pipeline(rows_spec: tuple[tuple[int, int], ...]) -> ClaimResult:
     rows, ok = [], True
     for d, lam in rows_spec:
-        n = multichoose(d, lam)
+        n = multiset_coefficient(d, lam)
         B = sphere_rows(n, d, seed=d * 100 + lam)
         M = hadamard_power_gram(B, lam)
         r, lemma11_bound = lemma11_count(M)
@@ -238,7 +232,8 @@ def _pipeline(rows_spec: tuple[tuple[int, int], ...]) -> ClaimResult:
                for s in range(draws)]
         jensen, printed = lemma15_exact_bound(d, lam)
         # certified rank on exact rational unit rows (GF(p); full rank is exact)
-        cert = hadamard_power_rank_mod_p(rational_sphere_rows(n, d, seed=d + lam), lam, seed=1)
+        cert = hadamard_power_rank(rational_sphere_V(n, d, seed=d + lam), lam,
+                                   arithmetic="modular", seed=1)
         rank = cert.rank
         float_rank = matrix_rank(M, method="svd").rank
         ok &= (rank == n and r >= lemma11_bound and lower >= r
@@ -297,8 +292,8 @@ def _() -> ClaimResult:
     rows, ok = [], True
     for d, L, N in ((2, 3, 1), (2, 3, 2), (1, 4, 1), (2, 4, 1)):
         lam = (3 ** (L - 1) - 1) // 2
-        n = multichoose(d, lam)
-        A = rational_sphere_rows(n, d, seed=10 * d + L)
+        n = multiset_coefficient(d, lam)
+        A = rational_sphere_V(n, d, seed=10 * d + L)
         c = hadamard_construction(A, depth=L, n_tokens=N)
         G = c.representation.grid(c.a_templates, c.b_templates)
         M = hadamard_power_gram(A, lam)
