@@ -204,13 +204,13 @@ class Corollary1Bounds:
         return self.best[1].log3
 
 
-def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
+def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds:
     r"""Corollary 1 (eq. 10): :math:`\log \operatorname{seq-sep}(y_{in}) = \tilde O(L d_x)`.
 
     Made explicit through Proposition 1 and seed 003's Theorems 2-4
     (:func:`seprank.bounds.theorem2_upper`, :func:`~seprank.bounds.theorem3_upper`,
-    :func:`~seprank.bounds.theorem4_upper`); PB is our bound.  Note the argument order
-    (width, heads, depth), unlike :mod:`seprank.bounds` (width, depth, heads).
+    :func:`~seprank.bounds.theorem4_upper`); PB is our bound.  ``heads`` and ``depth`` are
+    keyword-only (the positional order of :mod:`seprank.bounds` is (width, depth, heads)).
 
     References
     ----------
@@ -219,7 +219,7 @@ def corollary1_bounds(width: int, heads: int, depth: int) -> Corollary1Bounds:
 
     Examples
     --------
-    >>> b = corollary1_bounds(2, 1, 2)
+    >>> b = corollary1_bounds(2, heads=1, depth=2)
     >>> b.applies, b.thm3.value, b.thm4.value, b.bidegree
     (True, 81, 2250, 15)
     >>> b.best[0], round(float(b.log3_best), 3)

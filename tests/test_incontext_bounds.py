@@ -93,18 +93,18 @@ def test_levine_bounds_hand_values() -> None:
 
 
 def test_corollary1_hypothesis() -> None:
-    assert corollary1_bounds(4, 1, 1).applies is False  # 3 < 4
-    assert corollary1_bounds(4, 1, 2).applies is True
+    assert corollary1_bounds(4, heads=1, depth=1).applies is False  # 3 < 4
+    assert corollary1_bounds(4, heads=1, depth=2).applies is True
 
 
 def test_corollary1_best_bound_is_exact_and_respects_hypotheses() -> None:
     """At (2, 1, 2): PB = 15 < Thm3 = 81 < Thm4 = 2250 < 3^13.7 (Thm 2). At (243, 1, 3),
     3^3 < 243, Theorem 2's formula is negative (3^-282.9, notes): outside its hypothesis it
     must not be taken as the best bound (a rank >= 1 has log3 >= 0)."""
-    b = corollary1_bounds(2, 1, 2)
+    b = corollary1_bounds(2, heads=1, depth=2)
     assert b.best[0].startswith("PB") and b.best[1].exact == (Fraction(15), 1)
     assert len(b.valid_bounds()) == 4
-    outside = corollary1_bounds(243, 1, 3)
+    outside = corollary1_bounds(243, heads=1, depth=3)
     assert not outside.applies and float(outside.thm2_upper.log3) < -280
     assert "Theorem 2 upper bound (eq. 8)" not in outside.valid_bounds()
     assert outside.log3_best >= 0

@@ -173,7 +173,7 @@ def _() -> ClaimResult:
 def _() -> ClaimResult:
     rows, ok = [], True
     for d_x, H, L, N, _pb in QUICK_SETTINGS:
-        b = corollary1_bounds(d_x, H, L)
+        b = corollary1_bounds(d_x, heads=H, depth=L)
         if not b.applies:
             continue
         rep = InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N, seed=3)
