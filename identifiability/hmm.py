@@ -67,6 +67,15 @@ class _BaseHMM:
     kind: ClassVar[str]
     _required: ClassVar[tuple[str, ...]]
 
+    def _setup(self, emission_name: str, emission: Any, T: Any, atol: float, rank_rtol: float,
+               require: Iterable[str] | None) -> None:
+        """Shared constructor body: store validated float matrices, then check assumptions."""
+        object.__setattr__(self, emission_name, _as_real_matrix(emission, emission_name))
+        object.__setattr__(self, "T", _as_real_matrix(T, "T"))
+        object.__setattr__(self, "atol", float(atol))
+        object.__setattr__(self, "rank_rtol", float(rank_rtol))
+        self._validate(require)
+
     @property
     def emission(self) -> FloatArray:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -180,11 +189,7 @@ class HMM(_BaseHMM):
     def __init__(self, O: Any, T: Any, *, atol: float = DEFAULT_ATOL,
                  rank_rtol: float = DEFAULT_RANK_RTOL,
                  require: Iterable[str] | None = None) -> None:
-        object.__setattr__(self, "O", _as_real_matrix(O, "O"))
-        object.__setattr__(self, "T", _as_real_matrix(T, "T"))
-        object.__setattr__(self, "atol", float(atol))
-        object.__setattr__(self, "rank_rtol", float(rank_rtol))
-        self._validate(require)
+        self._setup("O", O, T, atol, rank_rtol, require)
 
     @property
     def emission(self) -> FloatArray:
@@ -270,11 +275,7 @@ class GaussianHMM(_BaseHMM):
     def __init__(self, M: Any, T: Any, *, atol: float = DEFAULT_ATOL,
                  rank_rtol: float = DEFAULT_RANK_RTOL,
                  require: Iterable[str] | None = None) -> None:
-        object.__setattr__(self, "M", _as_real_matrix(M, "M"))
-        object.__setattr__(self, "T", _as_real_matrix(T, "T"))
-        object.__setattr__(self, "atol", float(atol))
-        object.__setattr__(self, "rank_rtol", float(rank_rtol))
-        self._validate(require)
+        self._setup("M", M, T, atol, rank_rtol, require)
 
     @property
     def emission(self) -> FloatArray:
