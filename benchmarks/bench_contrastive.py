@@ -45,7 +45,7 @@ from identifiability import (
     make_contrastive_task,
     split_seed,
 )
-from identifiability.contrastive import PairConstruction
+from identifiability.contrastive.task import PairConstruction
 
 ETA = 0.5
 HORIZONS = (1000.0, 4000.0, 16000.0)

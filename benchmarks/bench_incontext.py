@@ -2,9 +2,9 @@
 
 Variants, each in a fresh subprocess (so peak memory is per variant), on the same network:
 
-* ``fast``   -- :func:`seprank.incontext_rank.incontext_seq_sep` (method ``'modular'``): one GF(p)
+* ``fast``   -- :func:`seprank.incontext_seq_sep` (method ``'modular'``): one GF(p)
   round with PB + 8 templates per side through the structure-of-arrays grid evaluator
-  (:mod:`seprank.incontext_modular`), then the flint rank.  Target: <= 20 s end to end.
+  (:mod:`seprank.incontext.modular`), then the flint rank.  Target: <= 20 s end to end.
 * ``engine`` -- the baseline: :func:`seprank.separation_rank` with ``upper_bound=PB`` on the
   generic :class:`~seprank.LinearAttention` evaluation over GF(p) (the foundation's path).
 * ``svd``    -- the float answer beside it: float64 grid of the same size, SVD rank with numpy's
@@ -31,9 +31,9 @@ TARGET_SECONDS = 20.0
 
 def run_variant(name: str, setting: dict[str, int]) -> dict[str, object]:
     from seprank import separation_rank
-    from seprank.incontext import InContextRepresentation
-    from seprank.incontext_rank import incontext_seq_sep
-    from seprank.rank import matrix_rank
+    from seprank.core.rank import matrix_rank
+    from seprank.incontext.representation import InContextRepresentation
+    from seprank.incontext.seq_sep import incontext_seq_sep
 
     rep = InContextRepresentation.random(depth=setting["depth"], width=setting["width"],
                                          heads=setting["heads"], n_tokens=setting["n_tokens"],

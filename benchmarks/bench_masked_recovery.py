@@ -27,8 +27,8 @@ from tensorly.decomposition import parafac
 
 from benchmarks._util import fmt_seconds, machine_line, markdown_table, median_time, write_result
 from identifiability import HMM, optimal_predictor, recover_hmm
-from identifiability.cp_decomposition import CPResult
-from identifiability.recovery import RecoveredModel
+from identifiability.masked.cp import CPResult
+from identifiability.masked.recovery import RecoveredModel
 
 SIZES = (3, 5, 10, 20)
 ALGO_SEED = 777

@@ -3,18 +3,7 @@ contrastive estimation of transition kernels (seed 004, chapters 2 and 4)."""
 
 from __future__ import annotations
 
-# --- contrastive kernels and NCE (seed 004 §2.1, §4.1) ---------------------------------------
-from identifiability.contrastive import (
-    ContrastiveTask,
-    ImpliedKernel,
-    UniformBoxContrast,
-    bayes_classifier,
-    contrastive_task_from_process,
-    kernel_from_classifier,
-    kernel_from_logit,
-    make_contrastive_task,
-)
-from identifiability.contrastive_bounds import (
+from identifiability.contrastive.bounds import (
     Theorem2Chain,
     Theorem3Chain,
     expected_norm_bounds,
@@ -25,15 +14,48 @@ from identifiability.contrastive_bounds import (
     theorem3_chain,
     theorem3_factor_gaussian,
 )
-from identifiability.contrastive_fit import (
+from identifiability.contrastive.fit import (
     ContrastiveFit,
     NotNormalisableError,
     fit_gaussian_kernel,
 )
-from identifiability.contrastive_logistic import fit_quadratic_logistic, quadratic_features
+from identifiability.contrastive.kernels import (
+    ConditionalDensity,
+    GaussianKernel,
+    gauss_hermite_rule,
+    gaussian_exponential_integral,
+    gaussian_tv_1d,
+    split_seed,
+)
+from identifiability.contrastive.logistic import fit_quadratic_logistic, quadratic_features
+from identifiability.contrastive.metrics import (
+    excess_risk,
+    expected_abs_error,
+    expected_kl,
+    population_risk,
+    theorem3_factor,
+)
+from identifiability.contrastive.mle import OUMLEResult, fit_gaussian_ar, fit_ou_mle
+from identifiability.contrastive.processes import (
+    FiniteStateChain,
+    LangevinDiffusion,
+    OrnsteinUhlenbeck,
+)
+
+# --- contrastive kernels and NCE (seed 004 §2.1, §4.1) ---------------------------------------
+from identifiability.contrastive.task import (
+    ContrastiveTask,
+    ImpliedKernel,
+    UniformBoxContrast,
+    bayes_classifier,
+    contrastive_task_from_process,
+    kernel_from_classifier,
+    kernel_from_logit,
+    make_contrastive_task,
+)
 
 # --- masked prediction (seed 004 §2.2) -------------------------------------------------------
-from identifiability.counterexamples import (
+from identifiability.masked.counterexamples import (
     THEOREM6_PRINTED,
     HouseholderTwin,
     claim3_pair,
@@ -46,8 +68,8 @@ from identifiability.counterexamples import (
     theorem6_printed,
     theorem6_regenerated,
 )
-from identifiability.cp_decomposition import CPResult, als_parafac, cp_reconstruct, jennrich
-from identifiability.hmm import (
+from identifiability.masked.cp import CPResult, als_parafac, cp_reconstruct, jennrich
+from identifiability.masked.hmm import (
     HMM,
     AssumptionError,
     AssumptionReport,
@@ -56,29 +78,22 @@ from identifiability.hmm import (
     gaussian_posterior,
     sinkhorn,
 )
-from identifiability.kernel_metrics import (
-    excess_risk,
-    expected_abs_error,
-    expected_kl,
-    population_risk,
-    theorem3_factor,
-)
-from identifiability.kernels import (
-    ConditionalDensity,
-    GaussianKernel,
-    gauss_hermite_rule,
-    gaussian_exponential_integral,
-    gaussian_tv_1d,
-    split_seed,
-)
-from identifiability.kruskal import (
+from identifiability.masked.kruskal import (
     KruskalCondition,
     KruskalRankResult,
     kruskal_condition,
     kruskal_rank,
 )
-from identifiability.local_identifiability import JacobianDeficiency, jacobian_deficiency
-from identifiability.masked_tensors import (
+from identifiability.masked.local import JacobianDeficiency, jacobian_deficiency
+from identifiability.masked.recovery import (
+    Matching,
+    RecoveredModel,
+    match_permutation,
+    recover_ghmm,
+    recover_hmm,
+)
+from identifiability.masked.tasks import Predictor, Task, optimal_predictor, predict_raw
+from identifiability.masked.tensors import (
     MaskedTensor,
     hmm_tensor_factors,
     masked_prediction_tensor,
@@ -90,16 +105,6 @@ from identifiability.nce import (
     bhattacharyya_coefficient,
     run_gradient_method,
 )
-from identifiability.ou_mle import OUMLEResult, fit_gaussian_ar, fit_ou_mle
-from identifiability.processes import FiniteStateChain, LangevinDiffusion, OrnsteinUhlenbeck
-from identifiability.recovery import (
-    Matching,
-    RecoveredModel,
-    match_permutation,
-    recover_ghmm,
-    recover_hmm,
-)
-from identifiability.tasks import Predictor, Task, optimal_predictor, predict_raw
 
 __all__: list[str] = [
     "HMM",

@@ -47,7 +47,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from identifiability.kernels import FloatArray
+from identifiability.contrastive.kernels import FloatArray
 
 __all__ = [
     "GaussianMeanNCE",

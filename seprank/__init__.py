@@ -6,8 +6,9 @@ The foundation is a rank engine that says what it certifies (:func:`matrix_rank`
 (:class:`LinearAttention`), evaluated by one code path over floats, GF(p) or exact numbers
 (:class:`FloatDomain`, :class:`ModularDomain`, :class:`ExactDomain`), and certified separation
 ranks of any batch function (:func:`separation_rank`).  Every bound of the depth-to-width
-paper (seed 003) is in :mod:`seprank.bounds` / :mod:`seprank.bounds_lemmas`, its lower-bound
-witness in :mod:`seprank.witness`, and its empirical depth-to-width law in :mod:`seprank.scaling`.
+paper (seed 003) is in :mod:`seprank.d2w.bounds` / :mod:`seprank.d2w.lemmas`, its lower-bound
+witness in :mod:`seprank.d2w.witness`, and its empirical depth-to-width law in
+:mod:`seprank.d2w.scaling`.
 The in-context bias of seeds 000/001:
 the in-context and sequential representations with their sentence-association functions
 (:class:`InContextRepresentation`, :class:`SequentialRepresentation`, exact backprop in
@@ -18,38 +19,39 @@ pretraining example design (:func:`knn_examples`, :func:`in_context_coverage`).
 
 from __future__ import annotations
 
-from seprank import bounds, bounds_lemmas, scaling, witness
-from seprank.arithmetic import ExactDomain, FloatDomain, ModularDomain
 from seprank.attention import LinearAttention
-from seprank.bounds import Bound, mixing_units, multiset_coefficient, regime
-from seprank.eps_rank import EpsRankResult, eps_rank
-from seprank.grid import (
+from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain
+from seprank.core.eps_rank import EpsRankResult, eps_rank
+from seprank.core.grid import (
     GridTooLargeError,
     get_grid_memory_limit,
     grid_tensor,
     matricize,
     set_grid_memory_limit,
 )
-from seprank.incontext import InContextRepresentation
-from seprank.incontext_bounds import bidegree_bound, sequential_ceiling
-from seprank.incontext_gradient import LanguageModel, UnboundedGradientError
-from seprank.incontext_rank import GridSpectrum, SeqSepResult, grid_spectrum, incontext_seq_sep
-from seprank.incontext_sequential import (
-    GradientRegime,
-    SequentialRepresentation,
-    gradient_regime,
-    sequential_seq_sep,
-)
-from seprank.pretraining import (
+from seprank.core.rank import RankResult, matrix_rank, random_prime, rank_mod_p
+from seprank.d2w import bounds, scaling, witness
+from seprank.d2w import lemmas as bounds_lemmas
+from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient, regime
+from seprank.d2w.scaling import fit_transition_widths, optimal_depth, transition_size
+from seprank.d2w.witness import WitnessResult, lemma6_witness
+from seprank.incontext.bounds import bidegree_bound, sequential_ceiling
+from seprank.incontext.gradient import LanguageModel, UnboundedGradientError
+from seprank.incontext.pretraining import (
     ExamplePacking,
     contiguous_examples,
     in_context_coverage,
     knn_examples,
 )
-from seprank.rank import RankResult, matrix_rank, random_prime, rank_mod_p
-from seprank.scaling import fit_transition_widths, optimal_depth, transition_size
-from seprank.separation import SeparationRankResult, separation_rank
-from seprank.witness import WitnessResult, lemma6_witness
+from seprank.incontext.representation import InContextRepresentation
+from seprank.incontext.seq_sep import GridSpectrum, SeqSepResult, grid_spectrum, incontext_seq_sep
+from seprank.incontext.sequential import (
+    GradientRegime,
+    SequentialRepresentation,
+    gradient_regime,
+    sequential_seq_sep,
+)
+from seprank.separation.engine import SeparationRankResult, separation_rank
 
 __all__ = [
     "Bound",

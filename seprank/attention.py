@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from seprank.arithmetic import Domain, ExactDomain, FloatDomain, ModularDomain
+from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 
 if TYPE_CHECKING:
     import sympy
 
-    from seprank.separation import SeparationRankResult
+    from seprank.separation.engine import SeparationRankResult
 
 __all__ = ["LinearAttention", "OutputEntry"]
 
@@ -247,8 +247,8 @@ class LinearAttention:
         X : array_like
             Inputs, one row per position.
         domain : Domain, optional, keyword-only
-            :class:`~seprank.arithmetic.FloatDomain`, :class:`~seprank.arithmetic.ModularDomain`
-            or :class:`~seprank.arithmetic.ExactDomain`.  Default: exact for integer/object
+            :class:`~seprank.core.domains.FloatDomain`, :class:`~seprank.core.domains.ModularDomain`
+            or :class:`~seprank.core.domains.ExactDomain`.  Default: exact for integer/object
             inputs and weights, float (or complex) otherwise.
         order : {'auto', 'gram', 'scores'}, keyword-only
             How each layer's product is associated (the value is the same; only the cost and,
@@ -362,7 +362,7 @@ class LinearAttention:
 
         Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ...).
         """
-        from seprank.separation import separation_rank
+        from seprank.separation.engine import separation_rank
 
         if not 0 <= i < n_inputs:
             raise ValueError(f"output position i = {i} is outside 0..{n_inputs - 1}")

@@ -6,7 +6,7 @@ key factor of Theorem 3 for Ornstein–Uhlenbeck.  The end-to-end rate checks CL
 in :mod:`paper_checks.claims.contrastive_rates`.
 
 Expected verdicts come from the mathematics (derivations in the docstrings of
-:mod:`identifiability.contrastive_bounds`), not from running this code.
+:mod:`identifiability.contrastive.bounds`), not from running this code.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from identifiability.contrastive import bayes_classifier, kernel_from_classifier
-from identifiability.contrastive_bounds import (
+from identifiability.contrastive.bounds import (
     expected_norm_bounds,
     pair_sequence_beta,
     r_second_derivative,
@@ -29,9 +28,10 @@ from identifiability.contrastive_bounds import (
     theorem3_chain,
     theorem3_factor_gaussian,
 )
-from identifiability.kernel_metrics import population_risk
-from identifiability.kernels import GaussianKernel
-from identifiability.processes import FiniteStateChain, OrnsteinUhlenbeck
+from identifiability.contrastive.kernels import GaussianKernel
+from identifiability.contrastive.metrics import population_risk
+from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
+from identifiability.contrastive.task import bayes_classifier, kernel_from_classifier
 from paper_checks.registry import ClaimResult, claim, judge
 
 PAPER = "004"

@@ -20,16 +20,16 @@ from functools import cache
 
 import numpy as np
 
-from identifiability.contrastive import make_contrastive_task
-from identifiability.contrastive_fit import fit_gaussian_kernel
-from identifiability.kernel_metrics import (
+from identifiability.contrastive.fit import fit_gaussian_kernel
+from identifiability.contrastive.kernels import GaussianKernel, split_seed
+from identifiability.contrastive.metrics import (
     excess_risk,
     expected_abs_error,
     expected_kl,
     theorem3_factor,
 )
-from identifiability.kernels import GaussianKernel, split_seed
-from identifiability.processes import OrnsteinUhlenbeck
+from identifiability.contrastive.processes import OrnsteinUhlenbeck
+from identifiability.contrastive.task import make_contrastive_task
 from paper_checks.registry import ClaimResult, claim, judge
 
 PAPER = "004"

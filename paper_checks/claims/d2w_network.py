@@ -13,7 +13,7 @@ import sympy
 from paper_checks.claims._d2w_common import generic_rank
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import LinearAttention, mixing_units
-from seprank.bounds_lemmas import proposition1
+from seprank.d2w.lemmas import proposition1
 
 PAPER = "003"
 LOOP_RTOL = 1e-12

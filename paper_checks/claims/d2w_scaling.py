@@ -10,7 +10,7 @@ import math
 
 from paper_checks.claims._d2w_common import agrees_with_printed
 from paper_checks.registry import ClaimResult, claim, judge
-from seprank.scaling import (
+from seprank.d2w.scaling import (
     fit_transition_widths,
     load_table1,
     load_table2,

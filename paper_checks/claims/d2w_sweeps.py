@@ -1,6 +1,6 @@
 """Seed 003 bound-consistency sweeps (closed forms only) and Corollaries 1-2.
 
-Every comparison is exact or in 60-digit logarithms (:mod:`seprank.log3`); a tie is never a
+Every comparison is exact or in 60-digit logarithms (:mod:`seprank.core.log3`); a tie is never a
 violation.  Reading notes §6 (PC10-PC12, PC22, PC23), §7 (items 1, 12, 13).
 """
 
@@ -10,7 +10,7 @@ import itertools
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import bounds
-from seprank.bounds_lemmas import corollary1_min_widening, corollary2_shallow
+from seprank.d2w.lemmas import corollary1_min_widening, corollary2_shallow
 
 PAPER = "003"
 FULL_HEADS = (1, 2, 3, 4, 5, 8, 16)

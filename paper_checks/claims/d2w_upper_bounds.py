@@ -17,8 +17,8 @@ from paper_checks.claims._d2w_common import (
 )
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import bounds, regime
-from seprank.bounds_lemmas import lemma2_layer_upper, lemma2_summed_terms
-from seprank.log3 import log3
+from seprank.core.log3 import log3
+from seprank.d2w.lemmas import lemma2_layer_upper, lemma2_summed_terms
 
 PAPER = "003"
 

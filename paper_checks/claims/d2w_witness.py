@@ -12,7 +12,9 @@ import numpy as np
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import lemma6_witness, matrix_rank, multiset_coefficient
-from seprank.bounds_lemmas import (
+from seprank.core.gaussian_rationals import GaussianRational
+from seprank.d2w.hadamard import hadamard_power_rank, lemma7_determinant, paper_witness_V
+from seprank.d2w.lemmas import (
     hadamard_power_rank_bound,
     lemma3_equality_case,
     lemma3_multiset_product,
@@ -20,8 +22,6 @@ from seprank.bounds_lemmas import (
     lemma8_rearrangement,
     multiset_lower_bounds,
 )
-from seprank.gaussian import GaussianRational
-from seprank.hadamard import hadamard_power_rank, lemma7_determinant, paper_witness_V
 
 PAPER = "003"
 WITNESS_CASES = ((2, 5, 1, 2), (3, 5, 1, 2), (3, 5, 1, 4), (3, 7, 1, 2), (2, 9, 3, 2),

@@ -15,11 +15,11 @@ import numpy as np
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import LinearAttention
-from seprank.incontext import InContextRepresentation
-from seprank.incontext_bounds import bidegree_bound, corollary1_bounds, sequential_ceiling
-from seprank.incontext_gradient import LanguageModel
-from seprank.incontext_rank import incontext_seq_sep, positional_sep
-from seprank.incontext_sequential import (
+from seprank.incontext.bounds import bidegree_bound, corollary1_bounds, sequential_ceiling
+from seprank.incontext.gradient import LanguageModel
+from seprank.incontext.representation import InContextRepresentation
+from seprank.incontext.seq_sep import incontext_seq_sep, positional_sep
+from seprank.incontext.sequential import (
     SequentialRepresentation,
     gradient_regime,
     sequential_seq_sep,

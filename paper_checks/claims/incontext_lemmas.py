@@ -1,7 +1,7 @@
 """In-context bias (seeds 000/001): App. B.1 counting lemmas, the sphere lemmas of App. C,
 the experiment tables, and the kNN example design (notes PC-10..PC-12, §6).
 
-Counting lemmas are enumerated exactly (seprank.incontext_lemmas).  Lemmas 4-9 rest on
+Counting lemmas are enumerated exactly (seprank.incontext.lemmas).  Lemmas 4-9 rest on
 Stirling "≃" steps, so they are checked as the empirical statements they are.  Reference
 counts for comparison come from the notes' independent prototype.
 """
@@ -12,9 +12,9 @@ import math
 from fractions import Fraction
 
 from paper_checks.registry import ClaimResult, claim, judge
-from seprank.bounds import multiset_coefficient
-from seprank.hadamard import compositions
-from seprank.incontext_lemmas import (
+from seprank.d2w.bounds import multiset_coefficient
+from seprank.d2w.hadamard import compositions
+from seprank.incontext.lemmas import (
     balanced_multinomial,
     lattice_points_in_ball,
     lemma2_closed_form,
@@ -31,8 +31,8 @@ from seprank.incontext_lemmas import (
     lemma89_count,
     multinomial,
 )
-from seprank.incontext_lower import lemma16_moment, lemma17_maximum
-from seprank.pretraining import (
+from seprank.incontext.lower import lemma16_moment, lemma17_maximum
+from seprank.incontext.pretraining import (
     contiguous_examples,
     in_context_coverage,
     knn_examples,

@@ -15,16 +15,16 @@ import numpy as np
 
 from paper_checks.registry import ClaimResult, claim, judge
 from seprank import eps_rank, matrix_rank
-from seprank.bounds import multiset_coefficient
-from seprank.hadamard import hadamard_power_gram, hadamard_power_rank, rational_sphere_V
-from seprank.incontext_bounds import depth_deficit, sequential_ceiling, theorem1_exponent
-from seprank.incontext_lower import (
+from seprank.d2w.bounds import multiset_coefficient
+from seprank.d2w.hadamard import hadamard_power_gram, hadamard_power_rank, rational_sphere_V
+from seprank.incontext.bounds import depth_deficit, sequential_ceiling, theorem1_exponent
+from seprank.incontext.lower import (
     hadamard_construction,
     lemma11_count,
     lemma15_exact_bound,
     sphere_rows,
 )
-from seprank.incontext_theorems import (
+from seprank.incontext.theorems import (
     minimal_depth_theorem3,
     theorem2_epsilon,
     theorem3_bound,

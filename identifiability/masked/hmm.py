@@ -1,0 +1,359 @@
+r"""Hidden Markov models of seed 004 §2.2: the discrete HMM and the conditionally Gaussian HMM.
+
+Conventions (seed 004, §2.2.1.1), all **column-stochastic**:
+
+* hidden states :math:`h_t \in [k]`, :math:`P(h_{t+1}=i \mid h_t=j) = T_{ij}`;
+* discrete HMM: :math:`P(x_t=i \mid h_t=j) = O_{ij}`, :math:`O \in \mathbb R^{d\times k}`;
+* G-HMM: :math:`x_t \mid h_t=i \sim \mathcal N(\mu_i, I_d)`, :math:`M = [\mu_1,\dots,\mu_k]`.
+
+Assumptions, checked on construction (each error names the assumption that failed):
+
+* **A5** :math:`T` is doubly stochastic and :math:`h_1` is stationary, hence uniform;
+* **A6** (HMM) every row of :math:`O` is non-zero;
+* **A7** (HMM) :math:`\operatorname{rank} T = \operatorname{rank} O = k \le d`;
+* **A8** (G-HMM) :math:`\operatorname{rank} T = \operatorname{rank} M = k \le d`;
+* **A9** (G-HMM) every :math:`\mu_i` is a unit vector.
+
+Nothing is renormalised: a matrix whose columns sum to :math:`1 \pm 10^{-6}` is refused (with
+``atol`` in the message), not silently fixed.  Ranks are float SVD ranks with the relative
+tolerance ``rank_rtol`` (the entries are floats; see :func:`seprank.matrix_rank`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from identifiability.masked.assumptions import (
+    ASSUMPTIONS,
+    DEFAULT_ATOL,
+    DEFAULT_RANK_RTOL,
+    AssumptionCheck,
+    AssumptionError,
+    AssumptionReport,
+    _as_real_matrix,
+    _random_doubly_stochastic,
+    _rng,
+    check_assumptions,
+    sinkhorn,
+)
+
+__all__ = [
+    "ASSUMPTIONS",
+    "HMM",
+    "AssumptionCheck",
+    "AssumptionError",
+    "AssumptionReport",
+    "GaussianHMM",
+    "check_assumptions",
+    "gaussian_posterior",
+    "sinkhorn",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class _BaseHMM:
+    T: FloatArray
+    atol: float = field(default=DEFAULT_ATOL, kw_only=True)
+    rank_rtol: float = field(default=DEFAULT_RANK_RTOL, kw_only=True)
+    require: tuple[str, ...] = field(default=(), kw_only=True)
+
+    kind: ClassVar[str]
+    _required: ClassVar[tuple[str, ...]]
+
+    def _setup(self, emission_name: str, emission: Any, T: Any, atol: float, rank_rtol: float,
+               require: Iterable[str] | None) -> None:
+        """Shared constructor body: store validated float matrices, then check assumptions."""
+        object.__setattr__(self, emission_name, _as_real_matrix(emission, emission_name))
+        object.__setattr__(self, "T", _as_real_matrix(T, "T"))
+        object.__setattr__(self, "atol", float(atol))
+        object.__setattr__(self, "rank_rtol", float(rank_rtol))
+        self._validate(require)
+
+    @property
+    def emission(self) -> FloatArray:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @property
+    def d(self) -> int:
+        return int(self.emission.shape[0])
+
+    @property
+    def k(self) -> int:
+        return int(self.emission.shape[1])
+
+    def _validate(self, require: Iterable[str] | None) -> None:
+        req = self._required if require is None else tuple(require)
+        unknown = set(req) - set(self._required)
+        if unknown:
+            raise ValueError(f"unknown assumption(s) {sorted(unknown)}; a {self.kind} model has "
+                             f"{list(self._required)}")
+        object.__setattr__(self, "require", req)
+        report = self.check_assumptions()
+        for name in req:
+            c = report[name]
+            if not c.holds:
+                raise AssumptionError(name, c.measured + ". Fix the parameters (nothing is "
+                                      "renormalised), or pass require=... without it to "
+                                      "explore a model that violates it.")
+
+    def __repr__(self) -> str:
+        name = "O" if self.kind == "hmm" else "M"
+        return (f"{type(self).__name__}(d={self.d}, k={self.k}, "
+                f"{name}={np.array2string(self.emission, precision=4)}, "
+                f"T={np.array2string(self.T, precision=4)})")
+
+    def check_assumptions(self) -> AssumptionReport:
+        """Report on every assumption for this model (see :func:`check_assumptions`)."""
+        return check_assumptions(self.emission, self.T, kind=self.kind, atol=self.atol,
+                                 rank_rtol=self.rank_rtol)
+
+    def sample(
+        self, n_steps: int, *, n_sequences: int = 1, seed: int | np.random.Generator | None
+        = None,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
+        r"""Exact samples: :math:`h_1` uniform (stationary by A5), :math:`h_{t+1} \sim T_{:,h_t}`.
+
+        Returns ``(states, observations)`` of shapes ``(n_sequences, n_steps)`` and
+        ``(n_sequences, n_steps)`` (HMM token indices) or ``(n_sequences, n_steps, d)``
+        (G-HMM vectors).  Categorical draws use inverse-CDF sampling on uniforms from ``seed``.
+        """
+        if "A5" not in self.require:
+            raise AssumptionError("A5", "sampling from a stationary uniform h_1 needs A5")
+        if n_steps < 1 or n_sequences < 1:
+            raise ValueError("n_steps and n_sequences must be positive")
+        rng = _rng(seed)
+        k = self.k
+        states = np.empty((n_sequences, n_steps), dtype=np.int64)
+        states[:, 0] = rng.integers(0, k, n_sequences)
+        cdf_T = np.cumsum(self.T, axis=0)
+        for t in range(1, n_steps):
+            u = rng.random(n_sequences)
+            cols = cdf_T[:, states[:, t - 1]]
+            states[:, t] = np.minimum((u[None, :] > cols).sum(axis=0), k - 1)
+        return states, self._emit(states, rng)
+
+    def _emit(self, states: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
+        raise NotImplementedError  # pragma: no cover
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class HMM(_BaseHMM):
+    r"""Discrete HMM :math:`(O, T)`: ``O`` d x k column-stochastic, ``T`` k x k doubly stochastic.
+
+    Parameters
+    ----------
+    O, T : array_like
+        Emission and transition matrices, column convention (see the module docstring).
+    atol : float, keyword-only
+        Tolerance on stochasticity and non-negativity (default 1e-10).  Printed matrices with 8
+        decimals, such as the example (2.47), need about 1e-7.
+    rank_rtol : float, keyword-only
+        Relative SVD tolerance for the ranks in A7 (default 1e-10).
+    require : iterable of {'O', 'A5', 'A6', 'A7'}, keyword-only
+        Assumptions enforced (default all).  Dropping one is an explicit request to explore a
+        violating model; :meth:`check_assumptions` still reports it.
+
+    Raises
+    ------
+    AssumptionError
+        Naming the violated assumption.
+    ValueError
+        Wrong shapes, NaN or infinity.
+
+    References
+    ----------
+    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.1 and Assumptions 5–7.
+
+    Examples
+    --------
+    >>> m = HMM([[0.5, 0.2], [0.5, 0.8]], [[0.9, 0.1], [0.1, 0.9]])
+    >>> m.d, m.k
+    (2, 2)
+    >>> HMM([[0.5, 0.2], [0.5, 0.8]], [[0.9, 0.2], [0.1, 0.8]])
+    Traceback (most recent call last):
+    ...
+    identifiability.masked.assumptions.AssumptionError: A5 (doubly stochastic ... violated: ...
+    """
+
+    O: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    kind: ClassVar[str] = "hmm"
+    _required: ClassVar[tuple[str, ...]] = ("O", "A5", "A6", "A7")
+
+    def __init__(self, O: Any, T: Any, *, atol: float = DEFAULT_ATOL,
+                 rank_rtol: float = DEFAULT_RANK_RTOL,
+                 require: Iterable[str] | None = None) -> None:
+        self._setup("O", O, T, atol, rank_rtol, require)
+
+    @property
+    def emission(self) -> FloatArray:
+        return self.O
+
+    @classmethod
+    def random(cls, d: int, k: int, *, seed: int | np.random.Generator | None = None,
+               concentration: float = 1.0, transition_scale: float = 1.0) -> HMM:
+        r"""Random HMM: columns of ``O`` ~ Dirichlet(concentration * 1_d); ``T`` = Sinkhorn
+        balancing of :math:`\exp(s Z)`, :math:`Z_{ij} \sim N(0,1)`, ``s = transition_scale``.
+
+        Examples
+        --------
+        >>> HMM.random(5, 3, seed=0).O.shape
+        (5, 3)
+        """
+        rng = _rng(seed)
+        O = rng.dirichlet(np.full(d, concentration), size=k).T
+        return cls(O, _random_doubly_stochastic(k, rng, transition_scale))
+
+    def _emit(self, states: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
+        cdf = np.cumsum(self.O, axis=0)[:, states]  # (d, n, t)
+        u = rng.random(states.shape)
+        return np.minimum((u[None] > cdf).sum(axis=0), self.d - 1).astype(np.int64)
+
+    def posterior(self, x: Any) -> FloatArray:
+        r""":math:`\phi(x) = O^\top x / \|O^\top x\|_1` for token indices or one-hot rows."""
+        X = _tokens_to_onehot(x, self.d)
+        num = X @ self.O
+        return np.asarray(num / num.sum(axis=-1, keepdims=True))
+
+    def to_hmmlearn(self) -> Any:
+        """An ``hmmlearn.hmm.CategoricalHMM`` (row convention: ``transmat_ = T.T``)."""
+        from hmmlearn.hmm import CategoricalHMM
+
+        h = CategoricalHMM(n_components=self.k, n_features=self.d, init_params="",
+                           params="")
+        h.startprob_ = np.full(self.k, 1.0 / self.k)
+        h.transmat_ = np.array(self.T.T)
+        h.emissionprob_ = np.array(self.O.T)
+        return h
+
+    @classmethod
+    def from_hmmlearn(cls, h: Any, **kwargs: Any) -> HMM:
+        """From a fitted ``CategoricalHMM``; A5 needs a uniform ``startprob_``."""
+        start = np.asarray(h.startprob_, dtype=float)
+        if np.max(np.abs(start - 1.0 / start.size)) > kwargs.get("atol", DEFAULT_ATOL):
+            raise AssumptionError("A5", f"startprob_ = {start} is not the uniform stationary "
+                                  "law of a doubly stochastic T")
+        return cls(np.asarray(h.emissionprob_).T, np.asarray(h.transmat_).T, **kwargs)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class GaussianHMM(_BaseHMM):
+    r"""G-HMM :math:`(M, T)`: means ``M`` d x k with unit columns, identity covariance.
+
+    Parameters
+    ----------
+    M, T : array_like
+        Means (columns) and the doubly stochastic transition matrix (column convention).
+    atol, rank_rtol, require
+        As for :class:`HMM`; ``require`` is a subset of ``('A5', 'A8', 'A9')``.
+
+    References
+    ----------
+    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.1 and Assumptions 5, 8, 9.
+
+    Examples
+    --------
+    >>> g = GaussianHMM.random(4, 3, seed=1)
+    >>> bool(np.allclose(np.linalg.norm(g.M, axis=0), 1))
+    True
+    >>> GaussianHMM([[2.0, 0.0], [0.0, 1.0]], [[0.5, 0.5], [0.5, 0.5]])
+    Traceback (most recent call last):
+    ...
+    identifiability.masked.assumptions.AssumptionError: A8 (non-degeneracy: ... violated: ...
+    """
+
+    M: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
+    kind: ClassVar[str] = "ghmm"
+    _required: ClassVar[tuple[str, ...]] = ("A5", "A8", "A9")
+
+    def __init__(self, M: Any, T: Any, *, atol: float = DEFAULT_ATOL,
+                 rank_rtol: float = DEFAULT_RANK_RTOL,
+                 require: Iterable[str] | None = None) -> None:
+        self._setup("M", M, T, atol, rank_rtol, require)
+
+    @property
+    def emission(self) -> FloatArray:
+        return self.M
+
+    @classmethod
+    def random(cls, d: int, k: int, *, seed: int | np.random.Generator | None = None,
+               transition_scale: float = 1.0) -> GaussianHMM:
+        """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``."""
+        rng = _rng(seed)
+        M = rng.standard_normal((d, k))
+        M /= np.linalg.norm(M, axis=0)
+        return cls(M, _random_doubly_stochastic(k, rng, transition_scale))
+
+    def _emit(self, states: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
+        return np.asarray(self.M.T[states] + rng.standard_normal((*states.shape, self.d)))
+
+    def posterior(self, x: Any) -> FloatArray:
+        r""":math:`\phi(x)_i = \operatorname{softmax}_i(-\|x-\mu_i\|^2/2)` for rows of ``x``."""
+        return gaussian_posterior(self.M, x)
+
+    def to_hmmlearn(self) -> Any:
+        """An ``hmmlearn.hmm.GaussianHMM`` with spherical unit covariances."""
+        from hmmlearn.hmm import GaussianHMM as _G
+
+        h = _G(n_components=self.k, covariance_type="spherical", init_params="", params="")
+        h.n_features = self.d
+        h.startprob_ = np.full(self.k, 1.0 / self.k)
+        h.transmat_ = np.array(self.T.T)
+        h.means_ = np.array(self.M.T)
+        h.covars_ = np.ones(self.k)
+        return h
+
+    @classmethod
+    def from_hmmlearn(cls, h: Any, **kwargs: Any) -> GaussianHMM:
+        """From an ``hmmlearn`` GaussianHMM; the covariances must be the identity."""
+        atol = kwargs.get("atol", DEFAULT_ATOL)
+        start = np.asarray(h.startprob_, dtype=float)
+        if np.max(np.abs(start - 1.0 / start.size)) > atol:
+            raise AssumptionError("A5", f"startprob_ = {start} is not uniform")
+        means = np.asarray(h.means_, dtype=float)
+        from hmmlearn.utils import fill_covars
+
+        covs = np.asarray(fill_covars(h._covars_, h.covariance_type, means.shape[0],
+                                      means.shape[1]), dtype=float)  # (k, d, d)
+        eye = np.broadcast_to(np.eye(means.shape[1]), covs.shape)
+        if np.max(np.abs(covs - eye)) > atol:
+            raise ValueError("the G-HMM of seed 004 has identity covariances; this hmmlearn "
+                             f"model has max |Sigma - I| = {np.max(np.abs(covs - eye)):.3g}")
+        return cls(means.T, np.asarray(h.transmat_).T, **kwargs)
+
+
+def gaussian_posterior(M: Any, x: Any) -> FloatArray:
+    r"""G-HMM posterior (footnote 8): :math:`\phi(x)_i \propto \exp(-\|x-\mu_i\|^2/2)`.
+
+    ``x`` is one point (d,) or rows (n, d); ``M`` is d x k.  No validation (raw helper).
+
+    Examples
+    --------
+    >>> gaussian_posterior(np.eye(2), [10.0, 0.0]).round(6)
+    array([1., 0.])
+    """
+    X = np.asarray(x, dtype=float)
+    Mm = np.asarray(M, dtype=float)
+    logits = -0.5 * ((X[..., :, None] - Mm) ** 2).sum(axis=-2)
+    logits -= logits.max(axis=-1, keepdims=True)
+    w = np.exp(logits)
+    return np.asarray(w / w.sum(axis=-1, keepdims=True))
+
+
+def _tokens_to_onehot(x: Any, d: int) -> FloatArray:
+    """Token indices (int or int array) or one-hot float rows -> one-hot rows."""
+    arr = np.asarray(x)
+    if arr.dtype.kind in "iu":
+        if np.any((arr < 0) | (arr >= d)):
+            raise ValueError(f"token indices must lie in [0, {d}), got {arr}")
+        return np.eye(d)[arr]
+    arr = arr.astype(float)
+    if arr.shape[-1:] != (d,):
+        raise ValueError(f"one-hot inputs must have last dimension d = {d}, got {arr.shape}")
+    return arr

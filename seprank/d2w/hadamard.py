@@ -1,0 +1,400 @@
+r"""Hadamard powers of Gram matrices: the rank argument of seed 003, App. B.2, and Lemma 7.
+
+With :math:`d = (d_x - H)/2` and :math:`\lambda = 3^{L-2}`, the lower bounds of Theorems 1-2
+come from a :math:`V \in \mathbb R^{R \times d}`, :math:`R = (\!(d\ \lambda)\!)`, with unit rows
+and :math:`\operatorname{rank} (VV^T)^{\odot\lambda} = R` (the Amini et al. bound
+:math:`(\!(d\ \lambda)\!)` is attained).  The paper's V has rows
+:math:`v^{(\alpha)}_r = \Omega^{q^\alpha_r} / \sqrt{\sum_{r'} \Omega^{2 q^\alpha_{r'}}}`, one per
+composition :math:`q^\alpha` of λ into d parts (:func:`paper_witness_V`); the normalisation is a
+diagonal scaling, so the rank is that of the integer matrix :math:`(WW^T)^{\odot\lambda}`,
+:math:`W_{\alpha r} = \Omega^{q^\alpha_r}`, which :func:`hadamard_power_rank` certifies exactly.
+:func:`rational_sphere_V` gives exactly normalised rational rows (inverse stereographic
+projection), which the network witness needs for exact / GF(p) evaluation.
+
+The same objects drive the lower bound of Theorem 2 of seeds 000/001 (App. C.2,
+:mod:`seprank.incontext.lower`): :func:`hadamard_power_gram` forms :math:`(BB^T)^{\odot\lambda}`
+exactly or in floats (for its spectrum), and ``hadamard_power_rank(...,
+arithmetic="modular")`` certifies its rank for sizes where exact rational Gram matrices are too
+slow (e.g. :math:`n = (\!(5\ 9)\!) = 715` rows).
+
+References
+----------
+.. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 24-27), Lemma 7 (from Levine et al. 2018a);
+   Amini, Karbasi, Marvasti (2012).
+.. [2] Seed 001_b50bb8acc03b85f7, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.core.domains import ModularDomain, random_small_prime
+from seprank.core.rank import RankMethod, RankResult, matrix_rank, rank_mod_p
+from seprank.d2w.bounds import multiset_coefficient
+
+__all__ = [
+    "HadamardRankResult",
+    "Lemma7Result",
+    "compositions",
+    "hadamard_power_gram",
+    "hadamard_power_rank",
+    "lemma7_determinant",
+    "paper_witness_V",
+    "rational_sphere_V",
+]
+
+
+def compositions(d: int, total: int) -> list[tuple[int, ...]]:
+    """All :math:`q \\in \\mathbb Z_{\\ge 0}^d` with :math:`\\sum_r q_r =` ``total``, in
+    lexicographic order; there are :math:`(\\!(d\\ \\text{total})\\!)` of them.
+
+    Stars and bars: the d - 1 bars of each choice of positions among total + d - 1 cut the
+    total stars into the parts (lexicographic because the bar positions are).  Also the index
+    set of the counting lemmas of seed 000/001, App. B.1 (:mod:`seprank.incontext.lemmas`,
+    compositions of K into M parts = ``compositions(M, K)``).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (rows of V indexed by compositions); seed
+       001_b50bb8acc03b85f7, App. B.1.
+
+    Examples
+    --------
+    >>> compositions(2, 3)
+    [(0, 3), (1, 2), (2, 1), (3, 0)]
+    """
+    if d < 1 or total < 0:
+        raise ValueError(f"need d >= 1 and total >= 0, got d={d}, total={total}")
+    out = []
+    for bars in itertools.combinations(range(total + d - 1), d - 1):
+        prev, parts = -1, []
+        for b in bars:
+            parts.append(b - prev - 1)
+            prev = b
+        parts.append(total + d - 2 - prev)
+        out.append(tuple(parts))
+    return out
+
+
+def paper_witness_V(d: int, lam: int, *, omega: int = 2,
+                    normalized: bool = True) -> npt.NDArray[Any]:
+    r"""The V of App. B.2: rows :math:`\Omega^{q^\alpha}` over the compositions of λ into d
+    parts, divided by their Euclidean norms (``normalized=True``, float64) or not (exact
+    integers, ``normalized=False``; same Hadamard-power rank).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (the V with rows Omega^q / norm).
+
+    Examples
+    --------
+    >>> paper_witness_V(2, 1, normalized=False)
+    array([[1, 2],
+           [2, 1]], dtype=object)
+    """
+    if isinstance(omega, bool) or not isinstance(omega, int) or omega < 2:
+        raise ValueError(f"omega must be an integer >= 2 (Lemma 7 excludes -1, 0, 1 for "
+                         f"d = 2, lambda = 3), got {omega!r}")
+    rows = compositions(d, lam)
+    W = np.array([[omega**q for q in row] for row in rows], dtype=object)
+    if not normalized:
+        return W
+    Wf = W.astype(float)
+    return Wf / np.linalg.norm(Wf, axis=1, keepdims=True)
+
+
+def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | None = None,
+                      spread: int = 1000) -> npt.NDArray[Any]:
+    r"""``n_rows`` random points of the unit sphere in :math:`\mathbb Q^d` (exact Fractions):
+    inverse stereographic projection :math:`v = (2 m u,\ \|u\|^2 - m^2) / (\|u\|^2 + m^2)` of
+    random integers :math:`u \in [-\text{spread}, \text{spread}]^{d-1}`, :math:`m \ge 1`.
+
+    Rows are pairwise distinct up to sign (a repeated row, or a row and its negative, would make
+    two rows of :math:`(VV^T)^{\odot\lambda}` proportional); for d = 1 the sphere is
+    :math:`\{\pm 1\}` and at most one row exists.
+
+    Examples
+    --------
+    >>> V = rational_sphere_V(3, 4, seed=0)
+    >>> [sum(x * x for x in row) for row in V]
+    [Fraction(1, 1), Fraction(1, 1), Fraction(1, 1)]
+    """
+    if n_rows < 1 or d < 1:
+        raise ValueError(f"need n_rows >= 1 and d >= 1, got {n_rows}, {d}")
+    if d == 1 and n_rows > 1:
+        raise ValueError("the unit sphere of Q^1 is {-1, 1}: only one row up to sign")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    V = np.empty((n_rows, d), dtype=object)
+    seen: set[tuple[Fraction, ...]] = set()
+    a, draws = 0, 0
+    while a < n_rows:
+        draws += 1
+        if draws > 100 * n_rows + 1000:
+            raise ValueError(f"could not draw {n_rows} rows distinct up to sign with spread "
+                             f"{spread}; increase spread")
+        if d == 1:
+            row: tuple[Fraction, ...] = (Fraction(1),)
+        else:
+            u = [int(x) for x in rng.integers(-spread, spread + 1, d - 1)]
+            m = int(rng.integers(1, spread + 1))
+            norm2 = sum(x * x for x in u)
+            den = norm2 + m * m
+            row = (*(Fraction(2 * m * x, den) for x in u), Fraction(norm2 - m * m, den))
+        if row in seen or tuple(-x for x in row) in seen:
+            continue
+        seen.add(row)
+        V[a] = row
+        a += 1
+    return V
+
+
+@dataclass(frozen=True)
+class HadamardRankResult:
+    """Rank of :math:`(VV^T)^{\\odot p}` with the Amini bound :math:`(\\!(r\\ p)\\!)`.
+
+    ``arithmetic`` says where the Gram matrix and its power were formed (``'rational'``: over
+    Q; ``'modular'``: in GF(p) for the single prime of ``rank_result.details['primes']``).
+    """
+
+    rank: int
+    amini_bound: int
+    gram_rank: int
+    rank_result: RankResult
+    arithmetic: str = "rational"
+
+    @property
+    def certifies(self) -> str:
+        """``'exact'`` if the rank is proven (exact method or full rank mod p)."""
+        return self.rank_result.certifies
+
+    @property
+    def attains_bound(self) -> bool:
+        return self.rank == self.amini_bound
+
+
+Arithmetic = Literal["rational", "modular"]
+_MAX_PRIME_ATTEMPTS = 64
+
+
+def _matrix(V: npt.ArrayLike) -> npt.NDArray[Any]:
+    arr = np.asarray(V)
+    if arr.ndim != 2:
+        raise ValueError(f"V must be a 2-D matrix, got shape {arr.shape}")
+    return arr
+
+
+def _exact_matrix(V: npt.ArrayLike, caller: str) -> npt.NDArray[Any]:
+    """V as a 2-D integer (int64 when small) or object (int / Fraction) array; floats refused."""
+    arr = _matrix(V)
+    if arr.dtype.kind in "fc":
+        raise TypeError(f"{caller} needs exact V (integers or Fractions); floats would certify "
+                        "nothing -- use paper_witness_V(..., normalized=False) or "
+                        "rational_sphere_V")
+    if arr.dtype == object and all(isinstance(x, int | np.integer) for x in arr.ravel()):
+        biggest = max((abs(int(x)) for x in arr.ravel()), default=0)
+        if biggest < 2**62:
+            arr = arr.astype(np.int64)
+    return arr
+
+
+def _exact_gram(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """:math:`VV^T` exactly: int64 when no entry can overflow, else Python ints / Fractions."""
+    small = arr.size and float(np.max(np.abs(arr))) ** 2 * arr.shape[1] < 2**62
+    if arr.dtype.kind in "iu" and small:
+        return arr.astype(np.int64) @ arr.astype(np.int64).T
+    obj = arr.astype(object)
+    return obj.dot(obj.T)
+
+
+def _hadamard_power(G: npt.NDArray[Any], power: int) -> npt.NDArray[Any]:
+    if G.dtype != object:
+        bound = float(np.max(np.abs(G))) if G.size else 0.0
+        if bound == 0 or power * math.log2(bound) < 62:
+            return G.astype(np.int64) ** power
+        G = G.astype(object)
+    return np.vectorize(lambda x: x**power, otypes=[object])(G)
+
+
+def _check_power(power: int) -> int:
+    if isinstance(power, bool) or not isinstance(power, int | np.integer) or power < 1:
+        raise ValueError(f"power must be a positive integer, got {power!r}")
+    return int(power)
+
+
+def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
+    r"""The Hadamard power :math:`(VV^T)^{\odot p}` of the Gram matrix of the rows of V.
+
+    Exact for integer or rational V (int64 while no entry can overflow, else Python ints /
+    Fractions in an object array); float64 for float V -- certifies nothing, meant for spectra
+    and norms (Lemmas 10, 11 and 15 of seed 001, App. C.2).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 25-27); seed 001_b50bb8acc03b85f7,
+       App. C.2 (Theorem 2, Lemmas 10-11, 15).
+
+    Examples
+    --------
+    >>> hadamard_power_gram([[1, 0], [1, 1]], 2)
+    array([[1, 1],
+           [1, 4]])
+    >>> hadamard_power_gram([[Fraction(3, 5), Fraction(4, 5)]], 3)[0, 0]
+    Fraction(1, 1)
+    """
+    power = _check_power(power)
+    arr = _matrix(V)
+    if arr.dtype.kind in "fc":
+        if not np.all(np.isfinite(arr)):
+            raise ValueError("V contains NaN or infinite entries")
+        return (arr @ arr.T) ** power
+    return _hadamard_power(_exact_gram(_exact_matrix(arr, "hadamard_power_gram")), power)
+
+
+def _modular_hadamard_power_rank(arr: npt.NDArray[Any], power: int,
+                                 rng: np.random.Generator) -> RankResult:
+    """GF(p) route: reduce V modulo one random prime in [2**24, 2**25) (redrawn when it divides a
+    denominator), form G and its Hadamard power with int64 residues, rank with rank_mod_p."""
+    for _ in range(_MAX_PRIME_ATTEMPTS):
+        prime = random_small_prime(rng)
+        F = ModularDomain(prime)
+        try:
+            Vp = F.asarray(arr)
+        except ZeroDivisionError:
+            continue
+        G = F.matmul(Vp, Vp.T)
+        P, base, e = np.ones_like(G), G, power
+        while e:
+            if e & 1:
+                P = F.mul(P, base)
+            base, e = F.mul(base, base), e >> 1
+        return rank_mod_p(P, prime)
+    raise RuntimeError(f"{_MAX_PRIME_ATTEMPTS} random primes all divided a denominator of V; "
+                       "use arithmetic='rational'")
+
+
+def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: RankMethod = "modular",
+                        arithmetic: Arithmetic = "rational",
+                        seed: int | np.random.Generator | None = 0) -> HadamardRankResult:
+    r"""Certified rank of the Hadamard power :math:`(VV^T)^{\odot p}` of an exact V.
+
+    Also reports the Amini bound :math:`(\!(\operatorname{rank} G\ \ p)\!)` (App. B.2), which
+    the rank can never exceed, with :math:`\operatorname{rank} G = \operatorname{rank} V`
+    (rational V) certified from below by :func:`~seprank.matrix_rank` (``'modular'``).
+
+    Parameters
+    ----------
+    V : array_like
+        Integers or Fractions (object arrays); floats are refused.
+    power : int
+        p >= 1.
+    method : {'modular', 'exact'}, keyword-only
+        How :func:`~seprank.matrix_rank` ranks :math:`G^{\odot p}` (``'modular'``: certified
+        lower bound, exact when full; ``'exact'``).  Only ``'modular'`` with
+        ``arithmetic='modular'``.
+    arithmetic : {'rational', 'modular'}, keyword-only
+        Where :math:`G = VV^T` and :math:`G^{\odot p}` are formed.
+
+        * ``'rational'`` (default) -- exactly over Q; entries grow to p times the bit size of
+          :math:`G` before ``method`` ranks them.
+        * ``'modular'`` -- V is reduced modulo one random prime :math:`q \in [2^{24}, 2^{25})`
+          and G, :math:`G^{\odot p}` are formed in GF(q) on int64 residues
+          (:class:`~seprank.ModularDomain`), then ranked by :func:`~seprank.rank_mod_p`.
+          Reduction mod q commutes with the products, so this is the GF(q) rank of the same
+          rational matrix: a certified lower bound, exact when full -- the same certificate
+          as ``'rational'`` with ``method='modular'``, from one smaller prime, and far faster
+          for large n or p (e.g. 715 rows, p = 9), where rational entries become huge.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the choice of primes.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 25-27); Amini et al. (2012); seed
+       001_b50bb8acc03b85f7, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
+
+    Examples
+    --------
+    >>> r = hadamard_power_rank(paper_witness_V(3, 3, normalized=False), 3)
+    >>> r.rank, r.amini_bound, r.certifies
+    (10, 10, 'exact')
+    >>> hadamard_power_rank(rational_sphere_V(10, 2, seed=0), 9, arithmetic="modular").rank
+    10
+    """
+    arr = _exact_matrix(V, "hadamard_power_rank")
+    power = _check_power(power)
+    if arithmetic not in ("rational", "modular"):
+        raise ValueError(f"arithmetic must be 'rational' or 'modular', got {arithmetic!r}")
+    if method not in ("modular", "exact"):
+        raise ValueError(f"method must be 'modular' or 'exact', got {method!r}")
+    if arithmetic == "modular" and method != "modular":
+        raise ValueError("arithmetic='modular' forms the matrix in GF(p): its rank is a modular "
+                         "rank; use method='modular', or arithmetic='rational' for 'exact'")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if arithmetic == "modular":
+        result = _modular_hadamard_power_rank(arr, power, rng)
+    else:
+        P = _hadamard_power(_exact_gram(arr), power)
+        result = matrix_rank(P, method=method, seed=rng)
+    gram_rank = matrix_rank(arr, method="modular", seed=rng).rank
+    return HadamardRankResult(result.rank, multiset_coefficient(gram_rank, power), gram_rank,
+                              result, arithmetic)
+
+
+@dataclass(frozen=True)
+class Lemma7Result:
+    r"""The determinant of :math:`\hat A = [\Omega^{\langle q^\alpha, k\rangle}]` as a
+    polynomial in Ω (App. B.2 with Lemmas 7-8)."""
+
+    degree: int
+    expected_degree: int
+    leading_coefficient: int
+    real_roots: tuple[Any, ...]
+    unique_top_permutation: bool
+
+
+def lemma7_determinant(d: int, lam: int) -> Lemma7Result:
+    r"""Check Lemmas 7-8 on :math:`\hat A_{\alpha k} = \Omega^{\langle q^\alpha, k\rangle}`
+    (rows and columns indexed by the compositions of λ into d parts), with sympy.
+
+    Lemma 8 makes the identity permutation the unique top-degree term of the determinant, of
+    degree :math:`\sum_\alpha \|q^\alpha\|^2`, so det is a nonzero polynomial (Lemma 7) and
+    vanishes only at finitely many Ω (its real roots are returned).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemmas 7-8 (App. B.3), App. B.2.
+
+    Examples
+    --------
+    >>> r = lemma7_determinant(2, 3)
+    >>> r.degree, r.expected_degree, abs(r.leading_coefficient), r.real_roots
+    (28, 28, 1, (-1, 0, 1))
+    """
+    import sympy
+
+    comps = compositions(d, lam)
+    if len(comps) > 12:
+        raise ValueError(f"{len(comps)} x {len(comps)} symbolic determinant is too large "
+                         "(at most 12 x 12)")
+    omega = sympy.Symbol("Omega")
+    A = sympy.Matrix([[omega ** sum(a * b for a, b in zip(q, k, strict=True)) for k in comps]
+                      for q in comps])
+    poly = sympy.Poly(sympy.expand(A.det(method="berkowitz")), omega)
+    expected = sum(sum(x * x for x in q) for q in comps)
+    exps = [[sum(a * b for a, b in zip(q, k, strict=True)) for k in comps] for q in comps]
+    n = len(comps)
+    diag = sum(exps[i][i] for i in range(n))
+    # Lemma 8 via the assignment problem: the identity is the unique maximiser iff the best
+    # non-identity permutation (brute force for n <= 8, else skipped) scores less
+    unique = True
+    if n <= 8:
+        unique = all(sum(exps[i][s[i]] for i in range(n)) < diag
+                     for s in itertools.permutations(range(n)) if list(s) != list(range(n)))
+    roots = tuple(sorted(set(sympy.real_roots(poly))))
+    return Lemma7Result(int(poly.degree()), expected, int(poly.LC()), roots, unique)

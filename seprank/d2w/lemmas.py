@@ -1,0 +1,523 @@
+r"""Proposition 1, the technical lemmas and the two corollaries of seed 003.
+
+* :func:`proposition1` -- separation ranks over all balanced partitions (Prop. 1 / Claim 3);
+* :func:`lemma2_layer_upper`, :func:`lemma2_summed_terms` -- Lemma 2 (App. A.4);
+* :func:`lemma3_multiset_product`, :func:`lemma3_equality_case` -- Lemma 3 (App. A.5);
+* :func:`lemma4_multiset_upper` -- Lemma 4 (App. A.5);
+* :func:`multiset_lower_bounds` -- the closing inequalities of App. B.2;
+* :func:`lemma8_rearrangement` -- Lemma 8 (App. B.3);
+* :func:`hadamard_power_rank_bound` -- Amini et al.'s bound used in App. B.2;
+* :func:`corollary1_min_widening`, :func:`corollary2_shallow` -- Corollaries 1 and 2.
+
+Inequalities are returned as :class:`Inequality` objects (both sides as
+:class:`~seprank.core.log3.Log3Value`, decided exactly or in 60-digit logarithms).
+
+References
+----------
+.. [1] Seed 003_780437e4ec8fa9c6 (Levine et al. 2020): Proposition 1 (eq. 6) and Claim 3
+   (App. C); Corollaries 1-2 (§4, eq. 9); Lemmas 2-4 (App. A.4-A.5); App. B.2; Lemma 8.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.core.log3 import (
+    EXACT_BITS_LIMIT,
+    Log3Value,
+    compare,
+    log3,
+    log3_e,
+    log3_multiset_coefficient,
+    to_mpf,
+)
+from seprank.d2w.bounds import (
+    Bound,
+    _network,
+    _positive_int,
+    lemma6_lower_bound,
+    mixing_units,
+    multiset_coefficient,
+    regime,
+    theorem1_lower,
+    theorem2_upper,
+)
+
+if TYPE_CHECKING:
+    from seprank.attention import LinearAttention
+    from seprank.separation.engine import SeparationRankResult
+
+__all__ = [
+    "Corollary1Result",
+    "Corollary2Result",
+    "Inequality",
+    "Proposition1Result",
+    "balanced_partitions",
+    "corollary1_min_widening",
+    "corollary2_shallow",
+    "hadamard_power_rank_bound",
+    "lemma2_layer_upper",
+    "lemma2_summed_terms",
+    "lemma3_equality_case",
+    "lemma3_multiset_product",
+    "lemma4_multiset_upper",
+    "lemma8_rearrangement",
+    "multiset_lower_bounds",
+    "proposition1",
+]
+
+
+@dataclass(frozen=True)
+class Inequality:
+    """``lhs <= rhs`` as printed in a statement, with both sides measured.
+
+    ``holds`` is ``True``/``False`` when decided (exactly or by logarithms differing by more
+    than the tie tolerance) and ``None`` for an undecidable tie.
+    """
+
+    statement: str
+    lhs: Log3Value
+    rhs: Log3Value
+
+    @property
+    def comparison(self) -> int | None:
+        return compare(self.lhs, self.rhs)
+
+    @property
+    def holds(self) -> bool | None:
+        c = self.comparison
+        return None if c is None else c <= 0
+
+    @property
+    def is_equality(self) -> bool | None:
+        c = self.comparison
+        return None if c is None else c == 0
+
+
+# --- Proposition 1 --------------------------------------------------------------------------
+
+
+def balanced_partitions(
+    n_inputs: int, *, containing: int | None = 0
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """All balanced partitions (A, B), |A| = |B| = N/2, of the positions 0..N-1.
+
+    With ``containing=j`` (default 0) each partition is listed once, with j in A (sep is
+    symmetric in (A, B)); with ``containing=None`` both orders are listed.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Proposition 1 (eq. 6), Claim 3 (App. C).
+
+    Examples
+    --------
+    >>> balanced_partitions(4)
+    [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
+    >>> len(balanced_partitions(6)), len(balanced_partitions(6, containing=None))
+    (10, 20)
+    """
+    N = _positive_int("n_inputs N", n_inputs, 2)
+    if N % 2:
+        raise ValueError(f"balanced partitions need an even number of positions, got N = {N}")
+    if containing is not None and not 0 <= containing < N:
+        raise ValueError(f"containing = {containing} is not a position 0..{N - 1}")
+    out = []
+    for A in itertools.combinations(range(N), N // 2):
+        if containing is not None and containing not in A:
+            continue
+        out.append((A, tuple(j for j in range(N) if j not in A)))
+    return out
+
+
+@dataclass(frozen=True)
+class Proposition1Result:
+    """Separation ranks of one output entry over several partitions (Proposition 1)."""
+
+    ranks: dict[tuple[tuple[int, ...], tuple[int, ...]], SeparationRankResult]
+
+    @property
+    def values(self) -> dict[tuple[tuple[int, ...], tuple[int, ...]], int]:
+        return {part: r.rank for part, r in self.ranks.items()}
+
+    @property
+    def all_equal(self) -> bool:
+        return len(set(self.values.values())) == 1
+
+
+def proposition1(
+    net: LinearAttention, *, n_inputs: int, i: int = 0, p: int = 0,
+    partitions: Sequence[tuple[Sequence[int], Sequence[int]]] | None = None,
+    method: str = "modular", seed: int | None = 0, **kwargs: Any,
+) -> Proposition1Result:
+    r"""Proposition 1 (eq. 6) / Claim 3: for every Θ, the separation rank of
+    :math:`y_p^{i,L,d_x,H,\Theta}` is the same for all balanced partitions of [N].
+
+    Computes :meth:`~seprank.LinearAttention.separation_rank` (certified lower bounds, same
+    ``seed`` -- hence the same prime and templates -- for every partition) on
+    ``partitions`` (default: every balanced partition, listed once with position ``i`` in A).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Proposition 1 (eq. 6), Claim 3 (App. C).
+
+    Examples
+    --------
+    >>> from seprank import LinearAttention
+    >>> net = LinearAttention.random(depth=1, width=2, seed=0)
+    >>> proposition1(net, n_inputs=4).values
+    {((0, 1), (2, 3)): 3, ((0, 2), (1, 3)): 3, ((0, 3), (1, 2)): 3}
+    """
+    parts = (balanced_partitions(n_inputs, containing=i) if partitions is None
+             else [(tuple(A), tuple(B)) for A, B in partitions])
+    ranks = {}
+    for A, B in parts:
+        ranks[(tuple(A), tuple(B))] = net.separation_rank(
+            i=i, p=p, partition=(A, B), n_inputs=n_inputs, method=method, seed=seed, **kwargs)
+    return Proposition1Result(ranks)
+
+
+# --- Lemma 2 ---------------------------------------------------------------------------------
+
+
+def lemma2_layer_upper(width: int, heads: int, n_inputs: int, input_sep: int = 1) -> Bound:
+    r"""Lemma 2 (App. A.4): if every entry of every input :math:`g^j` of one eq.-3 layer has
+    separation rank at most K, then :math:`\operatorname{Sep}(y_p^i) \le \frac{N d_x^4}{H} K^3`
+    (every Θ).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 2 (App. A.4).
+
+    Examples
+    --------
+    >>> lemma2_layer_upper(4, 2, 3).value
+    384
+    """
+    d_x, _, H = _network(width, 1, heads)
+    N = _positive_int("n_inputs N", n_inputs, 1)
+    K = _positive_int("input_sep K", input_sep)
+    X = Fraction(N * d_x**4, H) * K**3
+    return Bound("Lemma 2 (App. A.4)", "upper", log3(X), (X, 1), "every weight assignment",
+                 ("entries of the layer inputs have sep <= K",))
+
+
+def lemma2_summed_terms(width: int, heads: int, n_inputs: int) -> int:
+    r"""Number of summed index tuples in eq. 21 (h, α1, α2, j, α4, α5, α6), counted from the
+    printed summation ranges: :math:`H \cdot \frac{d_x}{H} d_x N d_x \frac{d_x}{H} d_x =
+    N d_x^5 / H` -- not the :math:`N d_x^4 / H` the proof multiplies by :math:`K^3`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 2, eq. 21 (App. A.4).
+
+    Examples
+    --------
+    >>> lemma2_summed_terms(4, 2, 3)
+    1536
+    """
+    d_x, _, H = _network(width, 1, heads)
+    N = _positive_int("n_inputs N", n_inputs, 1)
+    d_a = d_x // H
+    ranges = {"h": H, "alpha1": d_a, "alpha2": d_x, "j": N, "alpha4": d_x, "alpha5": d_a,
+              "alpha6": d_x}
+    return math.prod(ranges.values())
+
+
+# --- Lemmas 3 and 4, closing inequalities ---------------------------------------------------
+
+
+def lemma3_multiset_product(n: int, rs: Sequence[int]) -> Inequality:
+    r"""Lemma 3 (App. A.5): :math:`\varphi(r) = \prod_{j=1}^k (\!(n\ r_j)\!) \le
+    \frac{\left(\prod_{t=1}^{n-1} (M/k + t)\right)^k}{((n-1)!)^k}`, :math:`M = \sum_j r_j`
+    (both sides exact).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 3 (App. A.5).
+
+    Examples
+    --------
+    >>> ineq = lemma3_multiset_product(3, [1, 2, 6])
+    >>> ineq.holds, int(ineq.lhs.exact[0]), int(ineq.rhs.exact[0])   # 3 * 6 * 28 <= 20^3 / 2^3
+    (True, 504, 1000)
+    """
+    n = _positive_int("n", n)
+    r = [int(x) for x in rs]
+    if not r or any(x < 0 for x in r):
+        raise ValueError(f"rs must be a non-empty sequence of non-negative integers, got {rs!r}")
+    k, M = len(r), sum(r)
+    lhs = math.prod(multiset_coefficient(n, x) for x in r)
+    mean = Fraction(M, k)
+    rhs = math.prod(mean + t for t in range(1, n)) ** k / Fraction(math.factorial(n - 1)) ** k
+    return Inequality("Lemma 3", Log3Value.of(lhs), Log3Value.of(rhs))
+
+
+def lemma3_equality_case(n: int, k: int, m: int) -> tuple[int, Fraction, Fraction]:
+    r"""Lemma 3's equality case with all :math:`r_j = m = M/k`: returns
+    :math:`(\varphi(m, .., m),\ \text{printed},\ \text{corrected})` where the printed
+    right-hand side is :math:`\left(\prod_{t=1}^{n-1}(m+t)\right)^k` and the corrected one
+    divides it by :math:`((n-1)!)^k` (notes §7.10).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 3 and its proof (App. A.5).
+
+    Examples
+    --------
+    >>> lemma3_equality_case(3, 2, 4)
+    (225, Fraction(900, 1), Fraction(225, 1))
+    """
+    n, k = _positive_int("n", n), _positive_int("k", k)
+    m = _positive_int("m", m, 0)
+    phi = multiset_coefficient(n, m) ** k
+    printed = Fraction(math.prod(m + t for t in range(1, n))) ** k
+    return phi, printed, printed / Fraction(math.factorial(n - 1)) ** k
+
+
+def lemma4_multiset_upper(n: int, k: int) -> Inequality:
+    r"""Lemma 4 (App. A.5): :math:`(\!(n\ k)\!) \le \left(\frac{2e(n+k)}{n}\right)^n`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 4 (App. A.5).
+
+    Examples
+    --------
+    >>> lemma4_multiset_upper(14, 26).holds
+    True
+    """
+    n, k = _positive_int("n", n), _positive_int("k", k, 0)
+    lhs = Log3Value(log3_multiset_coefficient(n, k),
+                    (Fraction(multiset_coefficient(n, k)), 1)
+                    if min(n - 1, k) * math.log2(n + k) <= EXACT_BITS_LIMIT else None)
+    rhs = Log3Value(n * (log3(2) + log3_e() + log3(Fraction(n + k, n))))
+    return Inequality("Lemma 4", lhs, rhs)
+
+
+def multiset_lower_bounds(n: int, k: int) -> tuple[Inequality, Inequality]:
+    r"""The closing inequalities of App. B.2:
+    :math:`(\!(n\ k)\!) \ge \left(\frac{n-1}{k}+1\right)^k` and
+    :math:`(\!(n\ k)\!) \ge \left(\frac{k}{n-1}+1\right)^{n-1}` (n >= 2, k >= 1), returned as
+    two :class:`Inequality` with the multiset coefficient on the right.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (after eq. 24).
+
+    Examples
+    --------
+    >>> [ineq.holds for ineq in multiset_lower_bounds(14, 3)]
+    [True, True]
+    """
+    n, k = _positive_int("n", n, 2), _positive_int("k", k)
+    exact_ok = min(n - 1, k) * math.log2(n + k) <= EXACT_BITS_LIMIT
+    mc = Log3Value(log3_multiset_coefficient(n, k),
+                   (Fraction(multiset_coefficient(n, k)), 1) if exact_ok else None)
+    first_base, second_base = Fraction(n - 1, k) + 1, Fraction(k, n - 1) + 1
+
+    def power(base: Fraction, e: int) -> Log3Value:
+        size = max(base.numerator.bit_length(), base.denominator.bit_length()) * e
+        return Log3Value(e * log3(base), (base**e, 1) if size <= EXACT_BITS_LIMIT else None)
+
+    return (Inequality("App. B.2: ((n k)) >= ((n-1)/k + 1)^k", power(first_base, k), mc),
+            Inequality("App. B.2: ((n k)) >= (k/(n-1) + 1)^(n-1)", power(second_base, n - 1),
+                       mc))
+
+
+def hadamard_power_rank_bound(rank: int, power: int) -> int:
+    r"""Amini et al. (2012), used in App. B.2: a rank-r matrix has
+    :math:`\operatorname{rank}(A^{\odot p}) \le (\!(r\ p)\!)`.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2; Amini, Karbasi, Marvasti (2012).
+
+    Examples
+    --------
+    >>> hadamard_power_rank_bound(14, 3)
+    560
+    """
+    return multiset_coefficient(_positive_int("rank", rank, 0), _positive_int("power", power))
+
+
+# --- Lemma 8 ---------------------------------------------------------------------------------
+
+
+def lemma8_rearrangement(vectors: npt.ArrayLike) -> tuple[bool, int | Fraction | float]:
+    r"""Lemma 8 (App. B.3): for distinct non-negative vectors :math:`v^{(1..N)}`, every
+    permutation σ ≠ id has :math:`\sum_i \langle v^{(i)}, v^{(\sigma(i))}\rangle <
+    \sum_i \|v^{(i)}\|^2`.  Brute force over all N! permutations (N <= 8).
+
+    Returns ``(holds, smallest gap)``.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 8 (App. B.3).
+
+    Examples
+    --------
+    >>> lemma8_rearrangement([[0, 1], [2, 0], [1, 1]])
+    (True, 1)
+    """
+    V = np.asarray(vectors)
+    if V.ndim != 2 or V.shape[0] < 2 or V.shape[0] > 8:
+        raise ValueError(f"need an (N, R) array of 2 <= N <= 8 vectors, got shape {V.shape}")
+    if V.dtype.kind in "fc" and not np.all(np.isfinite(V)):
+        raise ValueError("vectors contain NaN or infinite entries")
+    if np.any(V < 0):
+        raise ValueError("Lemma 8 needs non-negative vectors")
+    if len({tuple(row) for row in V.tolist()}) != V.shape[0]:
+        raise ValueError("Lemma 8 needs distinct vectors")
+    rows = [[Fraction(x) if V.dtype.kind in "iu" else x for x in row] for row in V.tolist()]
+    G = [[sum(a * b for a, b in zip(u, w, strict=True)) for w in rows] for u in rows]
+    total = sum(G[i][i] for i in range(len(rows)))
+    gap = min(total - sum(G[i][s[i]] for i in range(len(rows)))
+              for s in itertools.permutations(range(len(rows))) if list(s) != sorted(s))
+    if isinstance(gap, Fraction) and gap.denominator == 1:
+        gap = int(gap)
+    return bool(gap > 0), gap
+
+
+# --- Corollaries ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corollary1Result:
+    r"""Minimal widening for a depth-:math:`L/d` network to reach the deep lower bound.
+
+    ``log3_widening`` is :math:`\log_3 w_{\min}` where :math:`w_{\min} d_x` is the smallest
+    width whose Theorem-3 upper bound :math:`(w d_x + H)^{C(L/d)}` reaches the deep network's
+    Theorem-1 lower bound; ``log3_required_width`` is :math:`\log_3(w_{\min} d_x + H)`.
+    """
+
+    depth_deep: int
+    width_deep: int
+    depth_ratio: int
+    shallow_depth: int
+    log3_deep_lower: Any
+    log3_required_width: Any
+    log3_widening: Any
+    violated: tuple[str, ...]
+
+    @property
+    def widening(self) -> float:
+        try:
+            return float(3 ** float(self.log3_widening))
+        except OverflowError:
+            return math.inf
+
+
+def corollary1_min_widening(depth_deep: int, width_deep: int, depth_ratio: int,
+                            heads: int = 1) -> Corollary1Result:
+    r"""Corollary 1: a network of depth :math:`L^{deep}/d` and width :math:`w\,d_x^{deep}`
+    can match a random deep network (:math:`d_x^{deep} > 3^{L^{deep}}`) only if its Theorem-3
+    upper bound reaches the deep Theorem-1 lower bound:
+
+    .. math::  C(L/d)\,\log_3(w d_x + H) \ge 3^{L-2}(\log_3(d_x - H) + a),
+
+    which forces :math:`\log w \sim 3^{L(1-1/d)}` -- double-exponential (printed as
+    :math:`w \propto \exp(\exp(d))`; at fixed shallow depth, :math:`L = d L^{shallow}`).
+    Outside the hypotheses (regime, integer L/d) the result lists them in ``violated``.
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Corollary 1 (§4.1), Theorems 1 and 3.
+
+    Examples
+    --------
+    >>> r = corollary1_min_widening(6, 1000, 2)
+    >>> r.shallow_depth, round(float(r.log3_deep_lower), 1), math.ceil(r.widening)
+    (3, 134.1, 84)
+    """
+    d_x, L, H = _network(width_deep, depth_deep, heads)
+    d = _positive_int("depth_ratio d", depth_ratio, 2)
+    violated = []
+    if regime(d_x, L) != "depth_efficient":
+        violated.append(f"d_x^deep > 3^L^deep fails: {d_x} <= {3**L}")
+    if L % d:
+        violated.append(f"L^deep / d = {L}/{d} is not an integer (shallow depth rounded down)")
+    L_s = max(1, L // d)
+    lower = theorem1_lower(d_x, L, H).log3
+    need = lower / mixing_units(L_s)          # log3(w d_x + H) >= need
+    w_times = 3**need - H if need < 10**6 else None
+    if w_times is not None and w_times > 0:
+        log3_w = _mp_log3(w_times) - log3(d_x)
+    else:  # 3^need is astronomically larger than H
+        log3_w = need - log3(d_x)
+    return Corollary1Result(L, d_x, d, L_s, lower, need, log3_w, tuple(violated))
+
+
+def _mp_log3(x: Any) -> Any:
+    from seprank.core.log3 import _ctx
+
+    return _ctx.log(x) / _ctx.log(3)
+
+
+@dataclass(frozen=True)
+class Corollary2Result:
+    """A shallower, wider network whose certified sep exceeds the deep Theorem-2 upper bound."""
+
+    depth_deep: int
+    width_deep: int
+    heads: int
+    beta1: Any
+    beta2: Fraction
+    shallow_depth: int
+    shallow_width: int
+    log3_shallow_certified: Any
+    log3_deep_upper: Any
+    violated: tuple[str, ...]
+
+
+def corollary2_shallow(depth_deep: int, width_deep: int, heads: int = 1, *,
+                       step: Fraction | int = Fraction(1, 2),
+                       max_beta2: int = 64) -> Corollary2Result:
+    r"""Corollary 2 (eq. 9) made concrete: the smallest :math:`\beta_2` (a multiple of
+    ``step``) such that the network of depth :math:`\lceil \beta_1 L + \beta_2 \rceil` and width
+    :math:`\approx 3^{\beta_2} d_x` (rounded up to a multiple of H with odd :math:`d_a`, as the
+    witness needs) has a *certified* separation rank (Lemma 6, :math:`(\!(d\ \lambda)\!)`)
+    above the deep network's Theorem-2 upper bound; :math:`\beta_1 = \log_3 d_x / L`.
+
+    The paper only states :math:`\beta_2 = O(\log H \log d_x \log L)`; the rounding choices
+    are ours (notes §7.13).
+
+    References
+    ----------
+    .. [1] Seed 003_780437e4ec8fa9c6, Corollary 2 (eq. 9), Theorem 2, App. B.2.
+
+    Examples
+    --------
+    >>> r = corollary2_shallow(12, 512, 2)
+    >>> float(r.beta2), r.shallow_depth, r.shallow_width
+    (3.5, 10, 23946)
+    """
+    d_x, L, H = _network(width_deep, depth_deep, heads)
+    step = Fraction(step)
+    if step <= 0:
+        raise ValueError(f"step must be positive, got {step}")
+    violated = []
+    if regime(d_x, L) != "depth_inefficient":
+        violated.append(f"L^deep > log3(d_x^deep) fails: 3^{L} = {3**L} vs d_x = {d_x}")
+    beta1 = log3(d_x) / L
+    upper = theorem2_upper(d_x, L, H).log3
+    beta2 = step
+    while beta2 <= max_beta2:
+        L_s = math.ceil(beta1 * L + to_mpf(beta2))
+        target = 3 ** to_mpf(beta2) * d_x
+        width = math.ceil(target / H) * H
+        while (width // H) % 2 == 0 or width // H < 3:
+            width += H
+        cert = lemma6_lower_bound(width, L_s, H)
+        if cert.in_hypotheses and cert.log3 > upper:
+            return Corollary2Result(L, d_x, H, beta1, beta2, L_s, width, cert.log3, upper,
+                                    tuple(violated))
+        beta2 += step
+    raise ValueError(f"no beta2 <= {max_beta2} found (step {step})")

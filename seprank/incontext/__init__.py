@@ -1,0 +1,153 @@
+"""seprank.incontext (face; index to be written)."""
+
+from __future__ import annotations
+
+from seprank.incontext.bounds import (
+    Corollary1Bounds,
+    bidegree_bound,
+    corollary1_bounds,
+    depth_deficit,
+    monomial_count,
+    sequential_ceiling,
+    theorem1_exponent,
+)
+from seprank.incontext.gradient import (
+    LanguageModel,
+    UnboundedGradientError,
+    lm_loss,
+    lm_loss_and_gradient,
+)
+from seprank.incontext.lemmas import (
+    balanced_multinomial,
+    lattice_points_in_ball,
+    lemma2_closed_form,
+    lemma2_direct,
+    lemma3_formula_n,
+    lemma4_bounds,
+    lemma5_inclusions,
+    lemma6_bounds,
+    lemma6_count,
+    lemma7_bound,
+    lemma7_count,
+    lemma8_bound,
+    lemma9_bound,
+    lemma89_count,
+    multinomial,
+)
+from seprank.incontext.lower import (
+    HadamardConstruction,
+    hadamard_construction,
+    lemma11_count,
+    lemma15_exact_bound,
+    lemma16_moment,
+    lemma17_maximum,
+    sphere_rows,
+)
+from seprank.incontext.modular import (
+    modular_grid,
+    modular_pair_values,
+)
+from seprank.incontext.pretraining import (
+    ExamplePacking,
+    SyntheticCorpus,
+    contiguous_examples,
+    in_context_coverage,
+    knn_examples,
+    knn_graph,
+    synthetic_corpus,
+)
+from seprank.incontext.regime import (
+    GradientRegime,
+    gradient_regime,
+)
+from seprank.incontext.representation import (
+    InContextRepresentation,
+    random_embedding,
+    validate_sentences,
+)
+from seprank.incontext.seq_sep import (
+    GridSpectrum,
+    SeqSepResult,
+    grid_spectrum,
+    incontext_seq_sep,
+    positional_sep,
+)
+from seprank.incontext.sequential import (
+    SequentialRepresentation,
+    sequential_seq_sep,
+)
+from seprank.incontext.theorems import (
+    Theorem2Epsilon,
+    Theorem3Bound,
+    minimal_depth_theorem3,
+    theorem2_epsilon,
+    theorem3_bound,
+    theorem3_hypotheses,
+    theorem3_log_y,
+    trivial_sequential_count,
+)
+
+__all__ = [
+    "Corollary1Bounds",
+    "ExamplePacking",
+    "GradientRegime",
+    "GridSpectrum",
+    "HadamardConstruction",
+    "InContextRepresentation",
+    "LanguageModel",
+    "SeqSepResult",
+    "SequentialRepresentation",
+    "SyntheticCorpus",
+    "Theorem2Epsilon",
+    "Theorem3Bound",
+    "UnboundedGradientError",
+    "balanced_multinomial",
+    "bidegree_bound",
+    "contiguous_examples",
+    "corollary1_bounds",
+    "depth_deficit",
+    "gradient_regime",
+    "grid_spectrum",
+    "hadamard_construction",
+    "in_context_coverage",
+    "incontext_seq_sep",
+    "knn_examples",
+    "knn_graph",
+    "lattice_points_in_ball",
+    "lemma2_closed_form",
+    "lemma2_direct",
+    "lemma3_formula_n",
+    "lemma4_bounds",
+    "lemma5_inclusions",
+    "lemma6_bounds",
+    "lemma6_count",
+    "lemma7_bound",
+    "lemma7_count",
+    "lemma8_bound",
+    "lemma9_bound",
+    "lemma11_count",
+    "lemma15_exact_bound",
+    "lemma16_moment",
+    "lemma17_maximum",
+    "lemma89_count",
+    "lm_loss",
+    "lm_loss_and_gradient",
+    "minimal_depth_theorem3",
+    "modular_grid",
+    "modular_pair_values",
+    "monomial_count",
+    "multinomial",
+    "positional_sep",
+    "random_embedding",
+    "sequential_ceiling",
+    "sequential_seq_sep",
+    "sphere_rows",
+    "synthetic_corpus",
+    "theorem1_exponent",
+    "theorem2_epsilon",
+    "theorem3_bound",
+    "theorem3_hypotheses",
+    "theorem3_log_y",
+    "trivial_sequential_count",
+    "validate_sentences",
+]

@@ -1,0 +1,312 @@
+r"""The sequential representation Z_seq(a, b) (eq. 5 + eq. 8), its regime check and seq-sep.
+
+:math:`S_1` is shown at step t with its embeddings multiplied by a; one SGD step with learning
+rate η on the tied-softmax next-token loss updates **all** parameters, :math:`M^V` included:
+:math:`\theta'(a) = \theta - \eta\,\nabla_\theta \mathcal L(S_1; a)`
+(:func:`seprank.incontext.gradient.lm_loss_and_gradient`).  Then :math:`S_2` is evaluated alone
+with the updated parameters and its embeddings multiplied by b:
+
+.. math::
+
+    Z_{seq}(a, b) = \big[g^{i,L,d_x}_{W'(a)}\big(M'^V(a)_{:, w_2^1}\odot b, \dots,
+        M'^V(a)_{:, w_2^N}\odot b\big)\big]_p, \qquad i \in [N].
+
+:math:`Z_{seq}(\mathbf 1, \mathbf 1) = y_{sequential}`; :math:`Z_{seq}(a, \cdot)` is a form of
+degree :math:`3^L` in b for every a, so :math:`\operatorname{seq-sep} \le m(3^L)` (our
+derivation, :func:`seprank.incontext.bounds.sequential_ceiling`); its dependence on a goes
+through the softmax and is **not** polynomial, so no GF(p) evaluation of a exists.
+
+The theorems assume bounded weights and gradients (Λ_min, Λ_max); with unnormalised polynomial
+attention the gradient can be astronomically large and "η small" must be *checked*:
+:func:`gradient_regime` measures :math:`\|M(\eta) - M(0)\|_F / \eta` for the grid matrix M and
+reports whether it has stabilised (the first-order regime), never assumes it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.attention import LinearAttention
+from seprank.core.domains import Domain, ExactDomain, ModularDomain, random_small_prime
+from seprank.core.rank import matrix_rank, rank_mod_p
+from seprank.incontext.bounds import sequential_ceiling
+from seprank.incontext.gradient import (
+    LanguageModel,
+    _finite,
+    lm_loss_and_gradient,
+)
+from seprank.incontext.regime import GradientRegime, gradient_regime
+from seprank.incontext.representation import validate_sentences
+from seprank.incontext.seq_sep import SeqSepResult
+
+__all__ = ["GradientRegime", "SequentialRepresentation", "gradient_regime",
+           "sequential_seq_sep"]
+
+Array = npt.NDArray[Any]
+
+
+def _forward_gram(lm: LanguageModel, X: Array, lead: int) -> Array:
+    """Eq. 1 in Gram form with per-batch weights: ``lm`` has batch shape ``X.shape[:lead]``
+    broadcastable (weights get singleton axes for the remaining batch axes of X)."""
+    extra = X.ndim - 2 - lead
+
+    def expand(w: Array) -> Array:
+        return w.reshape(w.shape[:lead] + (1,) * extra + w.shape[lead:])
+
+    q, k, v, o = (expand(w) for w in (lm.query, lm.key, lm.value, lm.output))
+    kq = np.swapaxes(q, -1, -2) @ k  # (..., L, H, d_x, d_x)
+    vo = np.swapaxes(v, -1, -2) @ np.swapaxes(o, -1, -2)
+    for layer in range(lm.depth):
+        gram = np.swapaxes(X, -1, -2) @ X  # (..., d_x, d_x)
+        mix = np.sum(kq[..., layer, :, :, :] @ gram[..., None, :, :]
+                     @ vo[..., layer, :, :, :], axis=-3)
+        X = X @ mix
+    return X
+
+
+@dataclass(eq=False)
+class SequentialRepresentation:
+    r"""Z_seq(a, b): one SGD step on :math:`S_1 \odot a`, then :math:`S_2 \odot b` (eqs. 5, 8).
+
+    Parameters
+    ----------
+    model : LanguageModel
+        Float parameters at step t (unbatched).
+    first, second : sequence of int
+        :math:`S_1`, :math:`S_2`: the same length N >= 2.
+    eta : float
+        Learning rate, > 0.
+    i, p : int
+        Output position (0-based, in :math:`S_2`: ``0..N-1``) and coordinate.
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9 and footnote 1;
+       App. B (:math:`\tilde w^j = g(b)^j + \eta f(a)^j \odot b`).  Notes §1.4-1.6.
+
+    Examples
+    --------
+    >>> lm = LanguageModel.random(depth=1, width=2, vocab=4, seed=0)
+    >>> rep = SequentialRepresentation(lm, [0, 1], [2, 3], eta=0.01)
+    >>> a = np.array([[1.0, 1.2], [0.7, 0.9]]); b = np.array([[1.0, 0.5]])
+    >>> bool(np.allclose(rep(a, 2 * b), 2**3 * rep(a, b)))    # degree 3**L in b
+    True
+    """
+
+    model: LanguageModel
+    first: Sequence[int]
+    second: Sequence[int]
+    eta: float
+    i: int = 0
+    p: int = 0
+    _cache: dict[bytes, LanguageModel] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.model, LanguageModel) or self.model.batch_shape:
+            raise TypeError("model must be an unbatched LanguageModel")
+        if self.model.query.dtype.kind == "c":
+            raise TypeError("the sequential representation is defined for real parameters")
+        _, self.first, self.second = validate_sentences(self.model.embedding, self.first,
+                                                        self.second, min_length=2)
+        if not (isinstance(self.eta, int | float) and math.isfinite(self.eta) and self.eta > 0):
+            raise ValueError(f"the learning rate eta must be a finite number > 0, got "
+                             f"{self.eta!r} (eta = 0 leaves the weights unchanged: use "
+                             "frozen_grid() for that case)")
+        self.eta = float(self.eta)
+        if not 0 <= self.i < len(self.second):
+            raise ValueError(f"output position i = {self.i} is outside 0..{len(self.second) - 1} "
+                             "(S2 alone is evaluated at step t+1)")
+        if not 0 <= self.p < self.model.width:
+            raise ValueError(f"output coordinate p = {self.p} is outside 0..{self.width - 1}")
+
+    @property
+    def width(self) -> int:
+        return self.model.width
+
+    @property
+    def depth(self) -> int:
+        return self.model.depth
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.first)
+
+    def with_eta(self, eta: float) -> SequentialRepresentation:
+        return SequentialRepresentation(self.model, self.first, self.second, eta, self.i, self.p)
+
+    def _a_batch(self, a: npt.ArrayLike) -> Array:
+        arr = np.asarray(a, dtype=float)
+        if arr.ndim not in (1, 2) or arr.shape[-1] != self.width:
+            raise ValueError(f"a must have shape (d_x,) or (Z, d_x) with d_x = {self.width}, "
+                             f"got {arr.shape}")
+        return _finite(arr.reshape(-1, self.width), "a")
+
+    def gradient(self, a: npt.ArrayLike) -> LanguageModel:
+        """:math:`\\nabla_\\theta\\mathcal L(S_1; a)` for each row of ``a`` (batched)."""
+        return lm_loss_and_gradient(self.model, self.first, self._a_batch(a))[1]
+
+    def updated(self, a: npt.ArrayLike, *, eta: float | None = None) -> LanguageModel:
+        """:math:`\\theta'(a) = \\theta - \\eta\\nabla_\\theta\\mathcal L(S_1; a)`, batched."""
+        step = self.eta if eta is None else eta
+        g = self.gradient(a)
+        return LanguageModel(*(w[None] - step * gw for w, gw in zip(self.model.arrays, g.arrays,
+                                                                     strict=True)))
+
+    def _evaluate(self, lm: LanguageModel, b: Array, lead: int) -> Array:
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
+            return self._evaluate_unchecked(lm, b, lead)
+
+    def _evaluate_unchecked(self, lm: LanguageModel, b: Array, lead: int) -> Array:
+        E2 = np.swapaxes(lm.embedding[..., list(self.second)], -1, -2)  # (batch, N, d_x)
+        shape = E2.shape[:lead] + (1,) * (b.ndim - 1 - lead) + E2.shape[lead:]
+        X = E2.reshape(shape) * b[..., None, :]
+        out = _forward_gram(lm, X, lead)[..., self.i, self.p]
+        return _finite(out, "Z_seq (the updated network's output on S2)")
+
+    def __call__(self, a: npt.ArrayLike, b: npt.ArrayLike) -> Array:
+        """:math:`Z_{seq}(a_r, b_r)` for paired rows (``a``, ``b``: (Z, d_x), broadcastable)."""
+        A, B = self._a_batch(a), _finite(np.asarray(b, dtype=float).reshape(-1, self.width), "b")
+        A, B = np.broadcast_arrays(A, B)
+        return self._evaluate(self.updated(A), B, lead=1)
+
+    def grid(self, a_templates: npt.ArrayLike, b_templates: npt.ArrayLike, *,
+             eta: float | None = None) -> Array:
+        """Grid matrix :math:`[Z_{seq}(a^{(r)}, b^{(s)})]_{r,s}` (float64)."""
+        A = self._a_batch(a_templates)
+        B = _finite(np.asarray(b_templates, dtype=float).reshape(-1, self.width), "b")
+        lm = self.updated(A, eta=eta)
+        return self._evaluate(lm, np.broadcast_to(B, (A.shape[0], *B.shape)), lead=1)
+
+    def frozen_grid(self, a_templates: npt.ArrayLike, b_templates: npt.ArrayLike) -> Array:
+        """The grid at η = 0 (no update): :math:`y_{W}(M^V_{w_2}\\odot b)` repeated for every a
+        -- the rank-1 matrix M(0) of the regime check."""
+        A = self._a_batch(a_templates)
+        B = _finite(np.asarray(b_templates, dtype=float).reshape(-1, self.width), "b")
+        lm = LanguageModel(*(w[None] for w in self.model.arrays))
+        row = self._evaluate(lm, B[None], lead=1)
+        return np.broadcast_to(row, (A.shape[0], B.shape[0])).copy()
+
+    def value(self) -> float:
+        """:math:`y^{(p,i),\\eta}_{sequential}(S_1, S_2) = Z_{seq}(\\mathbf 1, \\mathbf 1)`."""
+        one = np.ones((1, self.width))
+        return float(self(one, one)[0])
+
+
+def _dyadic_network(lm: LanguageModel, index: int) -> tuple[LinearAttention, Array]:
+    """Row ``index`` of a batched model as exact dyadic rationals (Fraction(float) is exact)."""
+    from fractions import Fraction
+
+    def exact(w: Array) -> Array:
+        return np.vectorize(Fraction, otypes=[object])(w[index])
+
+    q, k, v, o, e = (exact(w) for w in lm.arrays)
+    return LinearAttention(q, k, v, o), e
+
+
+def sequential_seq_sep(
+    rep: SequentialRepresentation, *, method: Literal["svd", "modular", "exact"] = "svd",
+    n_templates: int | None = None, a_templates: npt.ArrayLike | None = None,
+    seed: int | np.random.Generator | None = None, rtol: float | None = None,
+    check_regime: bool = True, progress: bool = False,
+) -> SeqSepResult:
+    r"""seq-sep of the sequential representation, with what it certifies.
+
+    * ``'svd'``: float grid :math:`[Z_{seq}(a^{(r)}, b^{(s)})]`, SVD rank -- certifies nothing.
+    * ``'modular'`` / ``'exact'``: the updated parameters :math:`\tilde\theta'(a^{(r)})` are
+      computed in float64 (the a-dependence is not polynomial) and then taken as the exact
+      dyadic rationals they are; :math:`b \mapsto Z(a^{(r)}, b)` is then evaluated exactly
+      (GF(p) with random templates, or integers in [-50, 50]).  The rank is a **certified lower
+      bound on the seq-sep of** :math:`F(a, b) = y_{\tilde\theta'(a)}(M'_{w_2}\odot b)`, the
+      sequential representation *with the float-computed update*; the true update differs by
+      float rounding of the backward pass (not bounded here).  With the exact ceiling
+      :math:`m(3^L)` (our derivation, valid for F too) a rank equal to the ceiling certifies
+      seq-sep(F) exactly.
+
+    a-templates are uniform in [0.5, 1.5] (or ``a_templates``); ``n_templates`` defaults to
+    :math:`m(3^L) + 8` per side.  Data (templates) and prime use separate seed streams.  With
+    ``check_regime`` (default) :func:`gradient_regime` runs on 16 of the templates and its
+    verdict is stored in ``details['first_order_regime']``; when η is not in the bounded-gradient
+    regime the statement says so (the rank is still what it certifies, but the theorems'
+    assumption does not hold there).
+
+    References
+    ----------
+    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9, Theorems 1 and 3; notes
+       seed_incontext_bias.md §1.6, PC-5.
+
+    Examples
+    --------
+    >>> lm = LanguageModel.random(depth=1, width=2, vocab=4, seed=0)
+    >>> rep = SequentialRepresentation(lm, [0, 1], [2, 3], eta=0.05)
+    >>> r = sequential_seq_sep(rep, method="modular", seed=0)
+    >>> r.rank, r.upper_bound, r.certifies
+    (4, 4, 'exact')
+    """
+    ceiling = sequential_ceiling(rep.width, rep.depth)
+    parent = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    t_rng, p_rng = (np.random.default_rng(s) for s in
+                    np.random.SeedSequence(int(parent.integers(2**63))).spawn(2))
+    z = ceiling + 8 if n_templates is None else int(n_templates)
+    A = (t_rng.uniform(0.5, 1.5, (z, rep.width)) if a_templates is None
+         else rep._a_batch(a_templates))
+    details: dict[str, Any] = {"a_templates": A.shape[0]}
+    regime_note = ""
+    if check_regime:
+        regime = gradient_regime(rep, A[:16], t_rng.uniform(0.5, 1.5, (16, rep.width)))
+        details["first_order_regime"] = regime.first_order
+        details["regime"] = regime.summary()
+        if not regime.first_order:
+            regime_note = ("; WARNING: eta is not in the measured first-order (bounded-gradient) "
+                           "regime that Theorems 1 and 3 assume")
+    if method == "svd":
+        B_float = t_rng.uniform(0.5, 1.5, (z, rep.width))
+        res = matrix_rank(rep.grid(A, B_float), method="svd", rtol=rtol)
+        details.update(res.details)
+        return SeqSepResult(
+            rank=res.rank, certifies="none", upper_bound=ceiling, details=details,
+            statement=(f"float SVD rank {res.rank} of a {A.shape[0]}x{z} grid of Z_seq "
+                       f"(certifies nothing; ceiling m(3^L) = {ceiling}, our derivation)"
+                       + regime_note))
+    if method not in ("modular", "exact"):
+        raise ValueError(f"method must be 'svd', 'modular' or 'exact', got {method!r}")
+    if rtol is not None:
+        raise ValueError("rtol is the tolerance of method='svd'")
+    lm = rep.updated(A)
+    domain: Domain
+    if method == "modular":
+        prime = random_small_prime(p_rng)
+        domain = ModularDomain(prime)
+        B: Array = t_rng.integers(0, prime, (z, rep.width))
+        details["prime"] = prime
+    else:
+        domain = ExactDomain()
+        B = t_rng.integers(-50, 51, (z, rep.width)).astype(object)
+    from tqdm.auto import tqdm
+
+    rows = []
+    for r in tqdm(range(A.shape[0]), disable=not progress, desc="Z_seq rows (exact in b)"):
+        net, emb = _dyadic_network(lm, r)
+        E2 = domain.asarray(emb[:, list(rep.second)].T)  # (N, d_x)
+        X = domain.mul(E2[None, :, :], domain.asarray(B)[:, None, :])
+        rows.append(net(X, domain=domain)[:, rep.i, rep.p])
+    G = np.array(rows, dtype=np.int64 if method == "modular" else object)
+    res = rank_mod_p(G, details["prime"]) if method == "modular" else matrix_rank(G, method="exact")
+    rank = res.rank
+    if rank > ceiling:
+        raise AssertionError(f"certified rank {rank} exceeds the ceiling m(3^L) = {ceiling}")
+    what = ("F(a, b) = Z_seq with the float64-computed update theta~'(a) taken as exact "
+            "dyadic rationals")
+    if rank == ceiling:
+        return SeqSepResult(rank=rank, certifies="exact", upper_bound=ceiling, details=details,
+                            statement=f"seq-sep(F) = {rank} exactly, {what}: certified {method} "
+                                      "rank = the ceiling m(3^L) (our derivation)" + regime_note)
+    return SeqSepResult(rank=rank, certifies="lower_bound", upper_bound=ceiling, details=details,
+                        statement=f"seq-sep(F) >= {rank} (certified {method} rank), {what}; "
+                                  f"ceiling m(3^L) = {ceiling}" + regime_note)
+
