@@ -43,10 +43,10 @@ def _generic(method: str, order: str) -> dict[str, Any]:
 
     # the float run uses the grid size the certified run ends with (2048 templates); growing
     # it by the float ranks alone reaches 8192 x 8192 and ~9 minutes, at rank 270
-    extra = {"n_templates": SVD_TEMPLATES} if method == "svd" else {}
+    n_templates = SVD_TEMPLATES if method == "svd" else None
     start = time.perf_counter()
     r = separation_rank(f, n_inputs=N, dim=d_x, partition=([0], [1]), method=method,  # type: ignore[arg-type]
-                        seed=1, **extra)
+                        seed=1, n_templates=n_templates)
     seconds = time.perf_counter() - start
     detail = r.details.get("last_matrix_rank", "")
     return {"rank": r.rank, "certifies": r.certifies, "seconds": seconds,
@@ -60,10 +60,10 @@ def _witness(method: str, order: str) -> dict[str, Any]:
     L, d_x, H, N = WITNESS
     start = time.perf_counter()
     if method == "float":
-        r = lemma6_witness(L, d_x, H, N, V="paper", method="float", order=order)  # type: ignore[arg-type]
+        r = lemma6_witness(d_x, L, H, N, V="paper", method="svd", order=order)  # type: ignore[arg-type]
         note = f"{r.details['rank']}; condition number {r.details['condition']:.3g}"
     else:
-        r = lemma6_witness(L, d_x, H, N, seed=0, order=order)  # type: ignore[arg-type]
+        r = lemma6_witness(d_x, L, H, N, seed=0, order=order)  # type: ignore[arg-type]
         note = (f"proportional to c (VV^T)^3 with c = {r.constant}: {r.proportional}; "
                 f"prime {r.details['prime']}")
     seconds = time.perf_counter() - start

@@ -26,6 +26,7 @@ import itertools
 import math
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ SAMPLE = 100_000
 FULL_LIMIT = 250_000  # run a per-subset baseline in full up to this many subsets
 
 
-def _per_subset(A: np.ndarray, r: int, fn, limit: int | None) -> tuple[float, bool, bool]:  # type: ignore[no-untyped-def]
+def _per_subset(A: np.ndarray, r: int, fn: Any, limit: int | None) -> tuple[float, bool, bool]:
     """Time fn on every r-subset (or the first ``limit``); returns (seconds, all_ok, sampled)."""
     n = A.shape[1]
     total = math.comb(n, r)

@@ -25,7 +25,6 @@ from identifiability.contrastive.kernels import (
     gauss_hermite_rule,
     gaussian_exponential_integral,
     gaussian_tv_1d,
-    split_seed,
 )
 from identifiability.contrastive.logistic import fit_quadratic_logistic, quadratic_features
 from identifiability.contrastive.metrics import (
@@ -105,6 +104,7 @@ from identifiability.nce import (
     bhattacharyya_coefficient,
     run_gradient_method,
 )
+from seprank.core import split_seed
 
 __all__: list[str] = [
     "HMM",

@@ -29,7 +29,8 @@ from seprank.core.grid import (
     matricize,
     set_grid_memory_limit,
 )
-from seprank.core.rank import RankResult, matrix_rank, random_prime, rank_mod_p
+from seprank.core.random import random_prime
+from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
 from seprank.d2w import bounds, scaling, witness
 from seprank.d2w import lemmas as bounds_lemmas
 from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient, regime
@@ -51,7 +52,7 @@ from seprank.incontext.sequential import (
     gradient_regime,
     sequential_seq_sep,
 )
-from seprank.separation.engine import SeparationRankResult, separation_rank
+from seprank.separation import SeparationRankResult, separation_rank
 
 __all__ = [
     "Bound",

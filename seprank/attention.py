@@ -30,11 +30,12 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
+from seprank.core.random import as_generator
+from seprank.separation.engine import separation_rank
+from seprank.separation.result import SeparationRankResult
 
 if TYPE_CHECKING:
     import sympy
-
-    from seprank.separation.engine import SeparationRankResult
 
 __all__ = ["LinearAttention", "OutputEntry"]
 
@@ -168,7 +169,7 @@ class LinearAttention:
             )
         if weights not in ("integer", "float"):
             raise ValueError(f"weights must be 'integer' or 'float', got {weights!r}")
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = as_generator(seed)
         d_a = width // heads
         qkv_shape = (depth, heads, d_a, width)
         o_shape = (depth, heads, width, d_a)
@@ -362,8 +363,6 @@ class LinearAttention:
 
         Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ...).
         """
-        from seprank.separation.engine import separation_rank
-
         if not 0 <= i < n_inputs:
             raise ValueError(f"output position i = {i} is outside 0..{n_inputs - 1}")
         return separation_rank(self.entry(i, p), n_inputs=n_inputs, dim=self.width,

@@ -28,11 +28,9 @@ from identifiability.contrastive.implied_kernel import (
 from identifiability.contrastive.kernels import (
     ConditionalDensity,
     GaussianKernel,
-    as_generator,
     gauss_hermite_rule,
     gaussian_exponential_integral,
     gaussian_tv_1d,
-    split_seed,
 )
 from identifiability.contrastive.logistic import (
     fit_quadratic_logistic,
@@ -82,7 +80,6 @@ __all__ = [
     "Theorem2Chain",
     "Theorem3Chain",
     "UniformBoxContrast",
-    "as_generator",
     "bayes_classifier",
     "check_eta",
     "contrastive_task_from_process",
@@ -105,7 +102,6 @@ __all__ = [
     "quadratic_features",
     "r_function",
     "r_second_derivative",
-    "split_seed",
     "theorem2_chain",
     "theorem3_chain",
     "theorem3_factor",

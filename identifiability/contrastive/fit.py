@@ -51,11 +51,10 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
-    SeedLike,
-    as_generator,
     gaussian_exponential_integral,
 )
 from identifiability.contrastive.task import ContrastiveTask, ImpliedKernel, kernel_from_logit
+from seprank.core import SeedLike, as_generator
 
 __all__ = [
     "ContrastiveFit",

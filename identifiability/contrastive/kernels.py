@@ -34,38 +34,17 @@ import numpy.typing as npt
 from numpy.polynomial.hermite_e import hermegauss
 from scipy.special import ndtr
 
+from seprank.core import as_generator
+
 __all__ = [
     "ConditionalDensity",
     "GaussianKernel",
-    "as_generator",
     "gauss_hermite_rule",
     "gaussian_exponential_integral",
     "gaussian_tv_1d",
-    "split_seed",
 ]
 
 FloatArray = npt.NDArray[np.float64]
-SeedLike = int | np.random.Generator | np.random.SeedSequence | None
-
-
-def as_generator(seed: SeedLike) -> np.random.Generator:
-    """A numpy Generator from an int, a SeedSequence, a Generator (returned as is) or None."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(seed)
-
-
-def split_seed(seed: SeedLike, n: int) -> list[np.random.Generator]:
-    """n independent child Generators (``SeedSequence.spawn`` / ``Generator.spawn``).
-
-    Used to give data and algorithm (or trajectory and task) separate random streams.
-    """
-    if isinstance(seed, np.random.Generator):
-        return list(seed.spawn(n))
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return [np.random.default_rng(s) for s in ss.spawn(n)]
-
-
 @runtime_checkable
 class ConditionalDensity(Protocol):
     """What the contrastive code needs from a (possibly conditional) contrast distribution q.

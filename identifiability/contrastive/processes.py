@@ -31,11 +31,10 @@ from scipy import integrate
 from identifiability.contrastive.kernels import (
     FloatArray,
     GaussianKernel,
-    SeedLike,
-    as_generator,
     gauss_hermite_rule,
     gaussian_tv_1d,
 )
+from seprank.core import SeedLike, as_generator
 
 __all__ = ["FiniteStateChain", "LangevinDiffusion", "OrnsteinUhlenbeck", "check_eta"]
 

@@ -53,11 +53,9 @@ from identifiability.contrastive.implied_kernel import (
 from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
-    SeedLike,
-    as_generator,
-    split_seed,
 )
 from identifiability.contrastive.processes import check_eta
+from seprank.core import SeedLike, as_generator, split_seed
 
 __all__ = [
     "PAIR_CONSTRUCTIONS",

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank import matrix_rank
+from seprank.core import matrix_rank
 
 __all__ = [
     "ASSUMPTIONS",
@@ -216,6 +216,3 @@ def sinkhorn(
 def _random_doubly_stochastic(k: int, rng: np.random.Generator, scale: float) -> FloatArray:
     return sinkhorn(np.exp(scale * rng.standard_normal((k, k))))
 
-
-def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)

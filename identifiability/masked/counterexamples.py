@@ -27,6 +27,7 @@ import numpy.typing as npt
 from scipy.linalg import expm
 
 from identifiability.masked.hmm import HMM, GaussianHMM
+from seprank.core import as_generator
 
 __all__ = [
     "THEOREM6_PRINTED",
@@ -88,7 +89,7 @@ def rotation_about_ones(
         u = np.ones(3) / np.sqrt(3)
         K = np.array([[0, -u[2], u[1]], [u[2], 0, -u[0]], [-u[1], u[0], 0]])
         return np.asarray(np.eye(3) + np.sin(theta) * K + (1 - np.cos(theta)) * K @ K)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     S = rng.standard_normal((k, k))
     Pi = np.eye(k) - np.ones((k, k)) / k
     K = Pi @ (S - S.T) @ Pi

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.results import FrozenDetails
+from seprank.core import CertifiedResult, as_generator
 
 __all__ = ["CPResult", "als_parafac", "cp_reconstruct", "jennrich"]
 
@@ -34,7 +34,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class CPResult(FrozenDetails):
+class CPResult(CertifiedResult):
     """Factors ``(A, B, C)`` with ``W ≈ einsum('ir,jr,kr->ijk', A, B, C)``.
 
     Attributes
@@ -129,7 +129,7 @@ def jennrich(
     I, J, K = T.shape
     if rank > min(I, J):
         raise ValueError(f"Jennrich needs rank <= min(I, J) = {min(I, J)}, got {rank}")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     U = np.linalg.svd(T.reshape(I, J * K), full_matrices=False)[0][:, :rank]
     V = np.linalg.svd(np.moveaxis(T, 1, 0).reshape(J, I * K), full_matrices=False)[0][:, :rank]
     Tc = np.einsum("ir,ijk,js->rsk", U, T, V)
@@ -199,7 +199,7 @@ def als_parafac(
         raise ValueError("n_restarts must be at least 1")
     if init not in ("random", "svd"):
         raise ValueError(f"init must be 'random' or 'svd', got {init!r}")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     seeds = [int(s) for s in rng.integers(0, 2**31 - 1, n_restarts if init == "random" else 1)]
     best: tuple[float, tuple[FloatArray, FloatArray, FloatArray]] | None = None
     errors = []

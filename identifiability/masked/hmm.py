@@ -37,10 +37,10 @@ from identifiability.masked.assumptions import (
     AssumptionReport,
     _as_real_matrix,
     _random_doubly_stochastic,
-    _rng,
     check_assumptions,
     sinkhorn,
 )
+from seprank.core import as_generator
 
 __all__ = [
     "ASSUMPTIONS",
@@ -128,7 +128,7 @@ class _BaseHMM:
             raise AssumptionError("A5", "sampling from a stationary uniform h_1 needs A5")
         if n_steps < 1 or n_sequences < 1:
             raise ValueError("n_steps and n_sequences must be positive")
-        rng = _rng(seed)
+        rng = as_generator(seed)
         k = self.k
         states = np.empty((n_sequences, n_steps), dtype=np.int64)
         states[:, 0] = rng.integers(0, k, n_sequences)
@@ -206,7 +206,7 @@ class HMM(_BaseHMM):
         >>> HMM.random(5, 3, seed=0).O.shape
         (5, 3)
         """
-        rng = _rng(seed)
+        rng = as_generator(seed)
         O = rng.dirichlet(np.full(d, concentration), size=k).T
         return cls(O, _random_doubly_stochastic(k, rng, transition_scale))
 
@@ -285,7 +285,7 @@ class GaussianHMM(_BaseHMM):
     def random(cls, d: int, k: int, *, seed: int | np.random.Generator | None = None,
                transition_scale: float = 1.0) -> GaussianHMM:
         """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``."""
-        rng = _rng(seed)
+        rng = as_generator(seed)
         M = rng.standard_normal((d, k))
         M /= np.linalg.norm(M, axis=0)
         return cls(M, _random_doubly_stochastic(k, rng, transition_scale))

@@ -39,9 +39,13 @@ from typing import Any, Literal
 import numpy as np
 
 from identifiability.masked.kruskal_screen import level_by_minors, level_by_subsets
-from seprank import matrix_rank
-from seprank.core.inputs import as_exact_matrix, as_float_matrix
-from seprank.core.results import FrozenDetails
+from seprank.core import (
+    CertifiedResult,
+    as_exact_matrix,
+    as_float_matrix,
+    as_generator,
+    matrix_rank,
+)
 
 __all__ = ["KruskalCondition", "KruskalRankResult", "kruskal_condition", "kruskal_rank"]
 
@@ -53,7 +57,7 @@ _SVD_CHUNK = 20_000
 
 
 @dataclass(frozen=True)
-class KruskalRankResult(FrozenDetails):
+class KruskalRankResult(CertifiedResult):
     """A Kruskal rank with what it certifies and a dependent witness set.
 
     Attributes
@@ -151,7 +155,7 @@ def kruskal_rank(
         raise ValueError(f"unknown engine {engine!r}; choose 'minors' or 'subsets'")
     if method != "svd" and rtol is not None:
         raise ValueError("rtol is the tolerance of method='svd'; exact methods use none")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     if method == "svd":
         return _kruskal_svd(A, rtol=rtol, engine=engine, max_subsets=max_subsets)
     ex = as_exact_matrix(A)
@@ -338,7 +342,7 @@ def kruskal_condition(
     if len(Rs) != 1:
         raise ValueError(f"all factors must have the same number of columns R, got {Rs}")
     R = Rs.pop()
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     ranks = tuple(kruskal_rank(F, method=method, rtol=rtol, seed=rng, engine=engine)
                   for F in mats)
     lhs = sum(r.k_rank for r in ranks)

@@ -19,7 +19,7 @@ import flint
 import numpy as np
 import numpy.typing as npt
 
-from seprank import matrix_rank, random_prime
+from seprank.core import matrix_rank, random_prime
 
 __all__ = ["level_by_minors", "level_by_subsets"]
 
@@ -46,7 +46,7 @@ def level_by_minors(N: npt.NDArray[Any], r: int, method: Method, rng: np.random.
                      details: dict[str, Any]) -> tuple[int, ...] | None:
     m, n = N.shape
     for _attempt in range(8):
-        p = random_prime(rng, 2**30, 2**31)
+        p = random_prime(rng, 31)
         Np = flint.nmod_mat([[int(v) % p for v in row] for row in N.tolist()], p)
         if r == m:
             G = Np

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.tasks import Task, predict_raw
-from seprank import matrix_rank
+from seprank.core import as_generator, matrix_rank
 
 __all__ = ["JacobianDeficiency", "jacobian_deficiency"]
 
@@ -115,7 +115,7 @@ def jacobian_deficiency(
         X = None
     else:
         col_bases = [_orth_complement(model.M[:, i]) for i in range(k)]
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = as_generator(seed)
         X = rng.standard_normal((n_points, d))
     n_e = k * (d - 1)
     n_params = n_e + (k - 1) ** 2

@@ -33,7 +33,7 @@ from scipy.optimize import linear_sum_assignment
 from identifiability.masked.cp import CPResult, als_parafac, jennrich
 from identifiability.masked.hmm import HMM, GaussianHMM, gaussian_posterior
 from identifiability.masked.tasks import Predictor, predict_raw
-from seprank.core.results import FrozenDetails
+from seprank.core import CertifiedResult, as_generator
 
 __all__ = ["Matching", "RecoveredModel", "match_permutation", "recover_ghmm", "recover_hmm"]
 
@@ -86,7 +86,7 @@ def match_permutation(estimate: Any, truth: Any) -> Matching:
 
 
 @dataclass(frozen=True)
-class RecoveredModel(FrozenDetails):
+class RecoveredModel(CertifiedResult):
     """Parameters recovered from a predictor, in the CP's arbitrary state order.
 
     Attributes
@@ -168,7 +168,7 @@ def recover_hmm(
     True
     """
     case, roles = _roles(predictor)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     d = predictor.d
     W = np.asarray(predictor(np.arange(d)))  # = sum_j e_j ⊗ f(e_j)
     cp = _decompose(W, k, method, rng, n_restarts)
@@ -229,7 +229,7 @@ def recover_ghmm(
     True
     """
     case, roles = _roles(predictor)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     d = predictor.d
     if k > d:
         raise ValueError(f"A8 needs k <= d, got k = {k}, d = {d}")

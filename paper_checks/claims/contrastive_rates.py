@@ -21,7 +21,8 @@ from functools import cache
 import numpy as np
 
 from identifiability.contrastive.fit import fit_gaussian_kernel
-from identifiability.contrastive.kernels import GaussianKernel, split_seed
+from identifiability.contrastive.kernels import GaussianKernel
+from seprank.core import split_seed
 from identifiability.contrastive.metrics import (
     excess_risk,
     expected_abs_error,

@@ -124,7 +124,7 @@ def _positivity() -> ClaimResult:
 def _cor1() -> ClaimResult:
     examples = {}
     for L, d_x, d in [(6, 1000, 2), (8, 7000, 2), (8, 7000, 4)]:
-        r = corollary1_min_widening(L, d_x, d)
+        r = corollary1_min_widening(d_x, L, d)
         examples[f"(L={L}, d_x={d_x}, d={d})"] = {"log3 w_min": round(float(r.log3_widening), 2),
                                                  "w_min": f"{r.widening:.3g}"}
     # at fixed shallow depth L_s the deep depth is L = d L_s (d_x = 3^(L+1) > 3^L): the
@@ -133,7 +133,7 @@ def _cor1() -> ClaimResult:
     for L_s, ds in ((1, (2, 3, 4, 5)), (2, (2, 3, 4))):
         need, logw = [], []
         for d in ds:
-            r = corollary1_min_widening(d * L_s, 3 ** (d * L_s + 1), d)
+            r = corollary1_min_widening(3 ** (d * L_s + 1), d * L_s, d)
             need.append(float(r.log3_required_width))
             logw.append(float(r.log3_widening))
         ratios = [need[i + 1] / need[i] for i in range(len(need) - 1)]
@@ -160,7 +160,7 @@ def _cor1() -> ClaimResult:
 def _cor2() -> ClaimResult:
     rows, ok = {}, True
     for L, d_x, H in [(12, 512, 2), (24, 1024, 2), (48, 1024, 2)]:
-        r = corollary2_shallow(L, d_x, H)
+        r = corollary2_shallow(d_x, L, H)
         ok &= r.log3_shallow_certified > r.log3_deep_upper and r.shallow_depth < L
         rows[f"(L={L}, d_x={d_x}, H={H})"] = {
             "beta2": float(r.beta2), "shallow depth": r.shallow_depth,

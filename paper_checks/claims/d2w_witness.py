@@ -48,7 +48,7 @@ LEMMA6_STATEMENT = ("for any balanced (I, J), even M and V with l2-normalized ro
 def _witness_claim(cases: tuple[tuple[int, int, int, int], ...]) -> ClaimResult:
     rows, ok = {}, True
     for L, d, H, N in cases:
-        r = lemma6_witness(L, d, H, N, seed=L + d + H + N)
+        r = lemma6_witness(d, L, H, N, seed=L + d + H + N)
         D = (d - H) // 2
         expected = multiset_coefficient(D, 3 ** (L - 2))
         c_ok = (r.constant is not None
@@ -87,9 +87,9 @@ def _last_layer() -> ClaimResult:
     printed_ok, corrected_ok = True, True
     for L, d, H, N in ((2, 9, 3, 2), (3, 15, 5, 2), (3, 5, 1, 2)):
         R = multiset_coefficient((d - H) // 2, 3 ** (L - 2))
-        lit = lemma6_witness(L, d, H, N, last_layer="printed", seed=1)
-        lit_paper = lemma6_witness(L, d, H, N, V="paper", method="float", last_layer="printed")
-        fix = lemma6_witness(L, d, H, N, seed=1)
+        lit = lemma6_witness(d, L, H, N, last_layer="printed", seed=1)
+        lit_paper = lemma6_witness(d, L, H, N, V="paper", method="svd", last_layer="printed")
+        fix = lemma6_witness(d, L, H, N, seed=1)
         printed_ok &= lit.proportional and lit_paper.rank == R
         corrected_ok &= fix.proportional and fix.rank == R and fix.certifies == "exact"
         key = f"(L={L}, d_x={d}, H={H}, N={N})"
@@ -118,8 +118,8 @@ def _value_rows() -> ClaimResult:
     printed, corrected = {}, {}
     printed_ok, corrected_ok = True, True
     for L, d, H, N in ((3, 5, 1, 2), (3, 9, 3, 2)):
-        lit = lemma6_witness(L, d, H, N, value_layer="printed", seed=2)
-        fix = lemma6_witness(L, d, H, N, seed=2)
+        lit = lemma6_witness(d, L, H, N, value_layer="printed", seed=2)
+        fix = lemma6_witness(d, L, H, N, seed=2)
         printed_ok &= lit.proportional
         corrected_ok &= fix.proportional and fix.rank == fix.expected_rank
         key = f"(L={L}, d_x={d}, H={H}, N={N})"

@@ -233,7 +233,7 @@ def _pipeline(rows_spec: tuple[tuple[int, int], ...]) -> ClaimResult:
         jensen, printed = lemma15_exact_bound(d, lam)
         # certified rank on exact rational unit rows (GF(p); full rank is exact)
         cert = hadamard_power_rank(rational_sphere_V(n, d, seed=d + lam), lam,
-                                   arithmetic="modular", seed=1)
+                                   seed=1)
         rank = cert.rank
         float_rank = matrix_rank(M, method="svd").rank
         ok &= (rank == n and r >= lemma11_bound and lower >= r

@@ -1,18 +1,37 @@
-"""seprank.core (face; index to be written)."""
+r"""The paper-free certified core: number domains, ranks that say what they certify, grids.
+
+Nothing here knows a paper.  Every other floor of :mod:`seprank` and :mod:`identifiability`
+builds on these names:
+
+==============================  ==============================================================
+domains                         :class:`FloatDomain`, :class:`ModularDomain`,
+                                :class:`ExactDomain`; :func:`domain_for` turns a ``method``
+                                into a domain that draws templates, ranks and certifies
+rank                            :func:`matrix_rank` (exact / modular / svd), :func:`rank_mod_p`,
+                                :class:`RankResult`
+eps_rank                        :func:`eps_rank`: certified brackets of ε-ranks
+grid                            :func:`grid_tensor`, :func:`matricize`, the memory guard
+random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
+                                :func:`random_prime`
+results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
+inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
+log3                            60-digit base-3 logarithms and exact comparisons
+gaussian_rationals              exact a + bi (:class:`GaussianRational`)
+==============================  ==============================================================
+"""
 
 from __future__ import annotations
 
 from seprank.core.domains import (
+    EXACT_TEMPLATE_RANGE,
     Domain,
     ExactDomain,
     FloatDomain,
     ModularDomain,
+    domain_for,
     random_small_prime,
 )
-from seprank.core.eps_rank import (
-    EpsRankResult,
-    eps_rank,
-)
+from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.gaussian_rationals import (
     GaussianRational,
     complex_rank_embedding,
@@ -25,11 +44,7 @@ from seprank.core.grid import (
     matricize,
     set_grid_memory_limit,
 )
-from seprank.core.inputs import (
-    ExactMatrix,
-    as_exact_matrix,
-    as_float_matrix,
-)
+from seprank.core.inputs import ExactMatrix, as_exact_matrix, as_float_matrix, to_rational
 from seprank.core.log3 import (
     DIGITS,
     EXACT_BITS_LIMIT,
@@ -42,41 +57,55 @@ from seprank.core.log3 import (
     log3_multiset_coefficient,
     to_mpf,
 )
-from seprank.core.rank import (
-    RankResult,
-    matrix_rank,
+from seprank.core.random import (
+    SeedLike,
+    as_generator,
+    is_prime,
     random_prime,
-    rank_mod_p,
+    spawn,
+    split_seed,
 )
+from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
 from seprank.core.results import (
-    FrozenDetails,
+    Certificate,
+    CertifiedResult,
+    Method,
     RankValued,
+    SeparationMethod,
 )
 
 __all__ = [
     "DIGITS",
     "EXACT_BITS_LIMIT",
+    "EXACT_TEMPLATE_RANGE",
     "NEG_INF",
     "TIE_TOLERANCE",
+    "Certificate",
+    "CertifiedResult",
     "Domain",
     "EpsRankResult",
     "ExactDomain",
     "ExactMatrix",
     "FloatDomain",
-    "FrozenDetails",
     "GaussianRational",
     "GridTooLargeError",
     "Log3Value",
+    "Method",
     "ModularDomain",
     "RankResult",
     "RankValued",
+    "SeedLike",
+    "SeparationMethod",
     "as_exact_matrix",
     "as_float_matrix",
+    "as_generator",
     "compare",
     "complex_rank_embedding",
+    "domain_for",
     "eps_rank",
     "get_grid_memory_limit",
     "grid_tensor",
+    "is_prime",
     "log3",
     "log3_e",
     "log3_multiset_coefficient",
@@ -86,6 +115,9 @@ __all__ = [
     "random_small_prime",
     "rank_mod_p",
     "set_grid_memory_limit",
+    "spawn",
+    "split_seed",
     "sqrt_minus_one_mod",
     "to_mpf",
+    "to_rational",
 ]

@@ -10,11 +10,26 @@ then runs
   bounds on the ranks of the rational objects they reduce;
 * over exact Python numbers (:class:`ExactDomain`) -- object arrays of ``int``,
   :class:`fractions.Fraction` or sympy expressions (tiny cases: explicit polynomials).
+
+The domain also owns the *certify* step, so that no caller translates a ``method`` string by
+hand: :func:`domain_for` turns ``'svd' | 'modular' | 'exact'`` into a domain (drawing the prime
+for ``'modular'``), and every domain knows how to draw grid templates
+(:meth:`~ModularDomain.templates`), how to take the rank of a matrix computed in it
+(:meth:`~ModularDomain.rank`, a :class:`~seprank.core.rank.RankResult`) and what that rank
+certifies about the rational matrix it stands for (:attr:`~ModularDomain.certifies`):
+
+===========  ===================  ==============================  =====================
+method       domain               templates                       rank certifies
+===========  ===================  ==============================  =====================
+``svd``      FloatDomain          standard normal                 ``none``
+``modular``  ModularDomain(p)     uniform residues in [0, p)      ``lower_bound``
+``exact``    ExactDomain          integers in [-50, 50]           ``exact``
+===========  ===================  ==============================  =====================
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -22,16 +37,28 @@ import flint
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.inputs import _to_rational
+from seprank.core.inputs import to_rational
+from seprank.core.random import random_prime
+from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
+from seprank.core.results import Certificate, Method
 
-__all__ = ["Domain", "ExactDomain", "FloatDomain", "ModularDomain", "random_small_prime"]
+__all__ = [
+    "EXACT_TEMPLATE_RANGE",
+    "Domain",
+    "ExactDomain",
+    "FloatDomain",
+    "ModularDomain",
+    "domain_for",
+    "random_small_prime",
+]
 
 Array = npt.NDArray[Any]
 
 #: Primes for network evaluation modulo p lie in [2**24, 2**25): a product of two residues is
 #: below 2**50, so int64 sums of up to 2**13 such products cannot overflow.
-SMALL_PRIME_LOW = 2**24
-SMALL_PRIME_HIGH = 2**25
+SMALL_PRIME_BITS = 25
+#: Exact-method templates are uniform integers in [-EXACT_TEMPLATE_RANGE, EXACT_TEMPLATE_RANGE].
+EXACT_TEMPLATE_RANGE = 50
 
 
 class Domain(Protocol):
@@ -50,13 +77,40 @@ class Domain(Protocol):
 
     def scale(self, a: Array, c: Any) -> Array: ...
 
+    @property
+    def method(self) -> Method: ...
+
+    @property
+    def certifies(self) -> Certificate: ...
+
+    def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array: ...
+
+    def rank(self, M: Any) -> RankResult: ...
+
 
 @dataclass(frozen=True)
 class FloatDomain:
-    """IEEE floating point (``float64``, or ``complex128`` with ``complex_=True``)."""
+    """IEEE floating point (``float64``, or ``complex128`` with ``complex_=True``).
+
+    ``rtol`` / ``atol`` are the tolerances of :meth:`rank` (see
+    :func:`seprank.matrix_rank` with ``method='svd'``); a float rank certifies nothing.
+    """
 
     complex_: bool = False
     name: str = "float"
+    rtol: float | None = None
+    atol: float | None = None
+
+    method: Method = field(default="svd", init=False, repr=False)
+    certifies: Certificate = field(default="none", init=False, repr=False)
+
+    def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
+        """``m`` standard-normal template vectors of dimension ``dim``."""
+        return rng.standard_normal((m, dim))
+
+    def rank(self, M: Any) -> RankResult:
+        """SVD rank with this domain's tolerances (certifies nothing)."""
+        return matrix_rank(M, method="svd", rtol=self.rtol, atol=self.atol)
 
     @property
     def dtype(self) -> type:
@@ -108,6 +162,9 @@ class ModularDomain:
     p: int
     name: str = "modular"
 
+    method: Method = field(default="modular", init=False, repr=False)
+    certifies: Certificate = field(default="lower_bound", init=False, repr=False)
+
     def __post_init__(self) -> None:
         p = int(self.p)
         if not (2 <= p < 2**31) or not flint.fmpz(p).is_prime():
@@ -136,7 +193,7 @@ class ModularDomain:
         return np.array(flat, dtype=np.int64).reshape(arr.shape)
 
     def _residue(self, v: Any) -> int:
-        q = _to_rational(v)
+        q = to_rational(v)
         if isinstance(q, Fraction):
             if q.denominator % self.p == 0:
                 raise ZeroDivisionError(
@@ -167,12 +224,33 @@ class ModularDomain:
     def scale(self, a: Array, c: Any) -> Array:
         return np.mod(a * self._residue(c), self.p)
 
+    def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
+        """``m`` template vectors with uniform residues in ``[0, p)``."""
+        return rng.integers(0, self.p, (m, dim))
+
+    def rank(self, M: Any) -> RankResult:
+        """Rank over GF(p) of residues computed in this domain: a certified lower bound on the
+        rank of the rational matrix they reduce (exact when full)."""
+        return rank_mod_p(M, self.p)
+
 
 @dataclass(frozen=True)
 class ExactDomain:
     """Exact arithmetic on object arrays (Python ``int``, ``Fraction`` or sympy expressions)."""
 
     name: str = "exact"
+
+    method: Method = field(default="exact", init=False, repr=False)
+    certifies: Certificate = field(default="exact", init=False, repr=False)
+
+    def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
+        """``m`` integer template vectors, uniform in ``[-50, 50]`` (Python ints)."""
+        return rng.integers(-EXACT_TEMPLATE_RANGE, EXACT_TEMPLATE_RANGE + 1,
+                            (m, dim)).astype(object)
+
+    def rank(self, M: Any) -> RankResult:
+        """Exact rank over Q (python-flint)."""
+        return matrix_rank(M, method="exact")
 
     def asarray(self, x: Any) -> Array:
         arr = np.asarray(x)
@@ -211,9 +289,52 @@ def random_small_prime(rng: np.random.Generator) -> int:
     >>> 2**24 <= p < 2**25 and bool(flint.fmpz(p).is_prime())
     True
     """
-    while True:
-        candidate = int(rng.integers(SMALL_PRIME_LOW, SMALL_PRIME_HIGH)) | 1
-        while candidate < SMALL_PRIME_HIGH:
-            if flint.fmpz(candidate).is_prime():
-                return candidate
-            candidate += 2
+    return random_prime(rng, SMALL_PRIME_BITS)
+
+
+def domain_for(method: Method, rng: np.random.Generator | None = None, *,
+               bits: int = SMALL_PRIME_BITS, residue: tuple[int, int] | None = None,
+               rtol: float | None = None, atol: float | None = None,
+               complex_: bool = False) -> Domain:
+    """The domain in which ``method`` computes: the one place a method string is translated.
+
+    Parameters
+    ----------
+    method : {'svd', 'modular', 'exact'}
+        ``'svd'`` -> :class:`FloatDomain`, ``'modular'`` -> :class:`ModularDomain` over a random
+        prime drawn from ``rng``, ``'exact'`` -> :class:`ExactDomain`.
+    rng : numpy.random.Generator, optional
+        The prime stream (``'modular'`` only; required there).
+    bits : int, keyword-only
+        Bit length of the prime (default 25: products of two residues stay below 2**50).
+    residue : (int, int), optional, keyword-only
+        Only primes with ``p % m == r`` (e.g. ``(1, 4)`` so that GF(p) has a square root of -1).
+    rtol, atol : float, optional, keyword-only
+        Tolerances of the float rank (``'svd'`` only).
+    complex_ : bool, keyword-only
+        complex128 arithmetic for ``'svd'``.
+
+    Examples
+    --------
+    >>> domain_for("modular", np.random.default_rng(0)).certifies
+    'lower_bound'
+    >>> domain_for("svd", rtol=1e-10)
+    FloatDomain(complex_=False, name='float', rtol=1e-10, atol=None)
+    >>> domain_for("float")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown method 'float': choose 'svd', 'modular' or 'exact'
+    """
+    if method not in ("svd", "modular", "exact"):
+        raise ValueError(f"unknown method {method!r}: choose 'svd', 'modular' or 'exact'")
+    if method != "svd" and (rtol is not None or atol is not None):
+        raise ValueError(f"rtol/atol are tolerances of method='svd'; method={method!r} uses none")
+    if method == "svd":
+        return FloatDomain(complex_=complex_, rtol=rtol, atol=atol)
+    if complex_:
+        raise ValueError("complex_=True applies to method='svd' only")
+    if method == "exact":
+        return ExactDomain()
+    if rng is None:
+        raise ValueError("method='modular' draws a prime: pass rng (a numpy Generator)")
+    return ModularDomain(random_prime(rng, bits, residue=residue))

@@ -28,6 +28,7 @@ __all__ = [
     "ExactMatrix",
     "as_exact_matrix",
     "as_float_matrix",
+    "to_rational",
 ]
 
 _FLOAT_REFUSAL = (
@@ -90,7 +91,7 @@ def _check_2d(shape: tuple[int, ...], what: str = "matrix") -> None:
         raise ValueError(f"expected a 2-D {what}, got an array of shape {shape}.{hint}")
 
 
-def _to_rational(x: Any) -> int | Fraction:
+def to_rational(x: Any) -> int | Fraction:
     """Convert one scalar to ``int`` or ``Fraction``; refuse anything inexact."""
     if isinstance(x, bool | np.bool_):
         return int(x)
@@ -178,7 +179,7 @@ def as_exact_matrix(M: Any) -> ExactMatrix:
     conv = np.empty((m, n), dtype=object)
     for i in range(m):
         for j in range(n):
-            conv[i, j] = _to_rational(arr[i, j])
+            conv[i, j] = to_rational(arr[i, j])
     dens: list[int] = []
     nums = np.empty((m, n), dtype=object)
     for i in range(m):

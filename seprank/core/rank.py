@@ -19,25 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import flint
 import numpy as np
 
 from seprank.core.inputs import ExactMatrix, as_exact_matrix, as_float_matrix
-from seprank.core.results import RankValued
+from seprank.core.random import SeedLike, as_generator, random_prime
+from seprank.core.results import Certificate, Method, RankValued
 
-__all__ = ["RankResult", "matrix_rank", "random_prime", "rank_mod_p"]
+__all__ = ["RankResult", "matrix_rank", "rank_mod_p"]
 
-Certificate = Literal["exact", "lower_bound", "none"]
-RankMethod = Literal["exact", "modular", "svd"]
-
-_PRIME_LOW = 2**61
-_PRIME_HIGH = 2**62
+#: Bit length of the primes of ``method='modular'``: [2**61, 2**62).
+RANK_PRIME_BITS = 62
 _MAX_PRIME_ATTEMPTS = 64
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RankResult(RankValued):
     """A matrix rank together with what it certifies.
 
@@ -62,10 +60,13 @@ class RankResult(RankValued):
     """
 
     rank: int
-    method: RankMethod
+    method: Method
     certifies: Certificate
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "method": self.method, "certifies": self.certifies,
+                "shape": self.details.get("shape")}
 
     def summary(self) -> str:
         """One line: rank, certificate and the key evidence."""
@@ -82,40 +83,6 @@ class RankResult(RankValued):
             what = "exact: full rank" if self.certifies == "exact" else "lower bound"
             return f"rank {self.rank} (modular over {len(primes)} prime(s), {what})"
         return f"rank {self.rank} (exact over Q)"
-
-    def __repr__(self) -> str:
-        return (
-            f"RankResult(rank={self.rank}, method={self.method!r}, "
-            f"certifies={self.certifies!r}, shape={self.details.get('shape')})"
-        )
-
-    def _repr_markdown_(self) -> str:
-        lines = [f"**{self.summary()}**", "", "| detail | value |", "|---|---|"]
-        for key, value in self.details.items():
-            if isinstance(value, np.ndarray) and value.size > 8:
-                shown = np.array2string(value[:8], precision=4) + f" … ({value.size} values)"
-            else:
-                shown = repr(value)
-            lines.append(f"| {key} | {shown} |")
-        return "\n".join(lines)
-
-
-def random_prime(rng: np.random.Generator, low: int = _PRIME_LOW, high: int = _PRIME_HIGH) -> int:
-    """A uniformly placed random prime in ``[low, high)`` (next prime after a random start).
-
-    Examples
-    --------
-    >>> p = random_prime(np.random.default_rng(0))
-    >>> 2**61 <= p < 2**62 and bool(flint.fmpz(p).is_prime())
-    True
-    """
-    while True:
-        start = int(rng.integers(low, high)) | 1
-        candidate = start
-        while candidate < high:
-            if flint.fmpz(candidate).is_prime():
-                return candidate
-            candidate += 2
 
 
 def _flint_rank_mod(exact: ExactMatrix, p: int) -> int:
@@ -161,11 +128,11 @@ def rank_mod_p(residues: Any, p: int) -> RankResult:
 def matrix_rank(
     M: Any,
     *,
-    method: RankMethod = "modular",
+    method: Method = "modular",
     rtol: float | None = None,
     atol: float | None = None,
     n_primes: int = 2,
-    seed: int | np.random.Generator | None = None,
+    seed: SeedLike = None,
 ) -> RankResult:
     r"""Rank of a matrix, with a statement of what is certified.
 
@@ -246,11 +213,11 @@ def matrix_rank(
 
 
 def _modular_rank(
-    exact: ExactMatrix, *, n_primes: int, seed: int | np.random.Generator | None
+    exact: ExactMatrix, *, n_primes: int, seed: SeedLike
 ) -> RankResult:
     if isinstance(n_primes, bool) or not isinstance(n_primes, int) or n_primes < 1:
         raise ValueError(f"n_primes must be a positive integer, got {n_primes!r}")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     m, n = exact.shape
     full = min(m, n)
     primes: list[int] = []
@@ -264,7 +231,7 @@ def _modular_rank(
                 f"{len(skipped)} random primes all divided a row denominator; the denominators "
                 "are astronomically smooth. Use method='exact'."
             )
-        p = random_prime(rng)
+        p = random_prime(rng, RANK_PRIME_BITS)
         if exact.denominators_divisible_by(p):
             skipped.append(p)
             continue

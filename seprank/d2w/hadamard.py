@@ -13,9 +13,9 @@ projection), which the network witness needs for exact / GF(p) evaluation.
 
 The same objects drive the lower bound of Theorem 2 of seeds 000/001 (App. C.2,
 :mod:`seprank.incontext.lower`): :func:`hadamard_power_gram` forms :math:`(BB^T)^{\odot\lambda}`
-exactly or in floats (for its spectrum), and ``hadamard_power_rank(...,
-arithmetic="modular")`` certifies its rank for sizes where exact rational Gram matrices are too
-slow (e.g. :math:`n = (\!(5\ 9)\!) = 715` rows).
+exactly or in floats (for its spectrum), and ``hadamard_power_rank(...)`` (GF(p) by default)
+certifies its rank for sizes where exact rational Gram matrices are too slow (e.g.
+:math:`n = (\!(5\ 9)\!) = 715` rows).
 
 References
 ----------
@@ -30,13 +30,15 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import ModularDomain, random_small_prime
-from seprank.core.rank import RankMethod, RankResult, matrix_rank, rank_mod_p
+from seprank.core.domains import domain_for
+from seprank.core.random import SeedLike, as_generator
+from seprank.core.rank import RankResult, matrix_rank
+from seprank.core.results import Certificate, Method
 from seprank.d2w.bounds import multiset_coefficient
 
 __all__ = [
@@ -130,7 +132,7 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | 
         raise ValueError(f"need n_rows >= 1 and d >= 1, got {n_rows}, {d}")
     if d == 1 and n_rows > 1:
         raise ValueError("the unit sphere of Q^1 is {-1, 1}: only one row up to sign")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     V = np.empty((n_rows, d), dtype=object)
     seen: set[tuple[Fraction, ...]] = set()
     a, draws = 0, 0
@@ -159,18 +161,22 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | 
 class HadamardRankResult:
     """Rank of :math:`(VV^T)^{\\odot p}` with the Amini bound :math:`(\\!(r\\ p)\\!)`.
 
-    ``arithmetic`` says where the Gram matrix and its power were formed (``'rational'``: over
-    Q; ``'modular'``: in GF(p) for the single prime of ``rank_result.details['primes']``).
+    ``rank_result`` is the rank of the Hadamard power in its domain: GF(q) for
+    ``method='modular'`` (the prime is in ``rank_result.details['primes']``), Q for
+    ``'exact'``.
     """
 
     rank: int
     amini_bound: int
     gram_rank: int
     rank_result: RankResult
-    arithmetic: str = "rational"
 
     @property
-    def certifies(self) -> str:
+    def method(self) -> Method:
+        return self.rank_result.method
+
+    @property
+    def certifies(self) -> Certificate:
         """``'exact'`` if the rank is proven (exact method or full rank mod p)."""
         return self.rank_result.certifies
 
@@ -179,7 +185,6 @@ class HadamardRankResult:
         return self.rank == self.amini_bound
 
 
-Arithmetic = Literal["rational", "modular"]
 _MAX_PRIME_ATTEMPTS = 64
 
 
@@ -259,29 +264,27 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
 
 def _modular_hadamard_power_rank(arr: npt.NDArray[Any], power: int,
                                  rng: np.random.Generator) -> RankResult:
-    """GF(p) route: reduce V modulo one random prime in [2**24, 2**25) (redrawn when it divides a
-    denominator), form G and its Hadamard power with int64 residues, rank with rank_mod_p."""
+    """GF(q) route: reduce V modulo one random prime q in [2**24, 2**25) (redrawn when it
+    divides a denominator), form G and its Hadamard power on int64 residues, rank mod q."""
     for _ in range(_MAX_PRIME_ATTEMPTS):
-        prime = random_small_prime(rng)
-        F = ModularDomain(prime)
+        F = domain_for("modular", rng)
         try:
-            Vp = F.asarray(arr)
+            Vq = F.asarray(arr)
         except ZeroDivisionError:
             continue
-        G = F.matmul(Vp, Vp.T)
+        G = F.matmul(Vq, Vq.T)
         P, base, e = np.ones_like(G), G, power
         while e:
             if e & 1:
                 P = F.mul(P, base)
             base, e = F.mul(base, base), e >> 1
-        return rank_mod_p(P, prime)
+        return F.rank(P)
     raise RuntimeError(f"{_MAX_PRIME_ATTEMPTS} random primes all divided a denominator of V; "
-                       "use arithmetic='rational'")
+                       "use method='exact'")
 
 
-def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: RankMethod = "modular",
-                        arithmetic: Arithmetic = "rational",
-                        seed: int | np.random.Generator | None = 0) -> HadamardRankResult:
+def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modular",
+                        seed: SeedLike = 0) -> HadamardRankResult:
     r"""Certified rank of the Hadamard power :math:`(VV^T)^{\odot p}` of an exact V.
 
     Also reports the Amini bound :math:`(\!(\operatorname{rank} G\ \ p)\!)` (App. B.2), which
@@ -295,21 +298,13 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: RankMethod = "m
     power : int
         p >= 1.
     method : {'modular', 'exact'}, keyword-only
-        How :func:`~seprank.matrix_rank` ranks :math:`G^{\odot p}` (``'modular'``: certified
-        lower bound, exact when full; ``'exact'``).  Only ``'modular'`` with
-        ``arithmetic='modular'``.
-    arithmetic : {'rational', 'modular'}, keyword-only
-        Where :math:`G = VV^T` and :math:`G^{\odot p}` are formed.
-
-        * ``'rational'`` (default) -- exactly over Q; entries grow to p times the bit size of
-          :math:`G` before ``method`` ranks them.
-        * ``'modular'`` -- V is reduced modulo one random prime :math:`q \in [2^{24}, 2^{25})`
-          and G, :math:`G^{\odot p}` are formed in GF(q) on int64 residues
-          (:class:`~seprank.ModularDomain`), then ranked by :func:`~seprank.rank_mod_p`.
-          Reduction mod q commutes with the products, so this is the GF(q) rank of the same
-          rational matrix: a certified lower bound, exact when full -- the same certificate
-          as ``'rational'`` with ``method='modular'``, from one smaller prime, and far faster
-          for large n or p (e.g. 715 rows, p = 9), where rational entries become huge.
+        * ``'modular'`` (default) -- V is reduced modulo one random prime
+          :math:`q \in [2^{24}, 2^{25})` and G, :math:`G^{\odot p}` are formed in GF(q) on
+          int64 residues (:class:`~seprank.ModularDomain`), then ranked mod q.  Reduction
+          commutes with the products, so this is the GF(q) rank of the rational matrix: a
+          certified lower bound, exact when full -- fast even where rational entries become
+          huge (e.g. 715 rows, p = 9).
+        * ``'exact'`` -- G and :math:`G^{\odot p}` over Q, exact rank.
     seed : int or numpy.random.Generator, optional, keyword-only
         Seeds the choice of primes.
 
@@ -323,27 +318,21 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: RankMethod = "m
     >>> r = hadamard_power_rank(paper_witness_V(3, 3, normalized=False), 3)
     >>> r.rank, r.amini_bound, r.certifies
     (10, 10, 'exact')
-    >>> hadamard_power_rank(rational_sphere_V(10, 2, seed=0), 9, arithmetic="modular").rank
+    >>> hadamard_power_rank(rational_sphere_V(10, 2, seed=0), 9).rank
     10
     """
     arr = _exact_matrix(V, "hadamard_power_rank")
     power = _check_power(power)
-    if arithmetic not in ("rational", "modular"):
-        raise ValueError(f"arithmetic must be 'rational' or 'modular', got {arithmetic!r}")
     if method not in ("modular", "exact"):
         raise ValueError(f"method must be 'modular' or 'exact', got {method!r}")
-    if arithmetic == "modular" and method != "modular":
-        raise ValueError("arithmetic='modular' forms the matrix in GF(p): its rank is a modular "
-                         "rank; use method='modular', or arithmetic='rational' for 'exact'")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    if arithmetic == "modular":
+    rng = as_generator(seed)
+    if method == "modular":
         result = _modular_hadamard_power_rank(arr, power, rng)
     else:
-        P = _hadamard_power(_exact_gram(arr), power)
-        result = matrix_rank(P, method=method, seed=rng)
+        result = matrix_rank(_hadamard_power(_exact_gram(arr), power), method="exact")
     gram_rank = matrix_rank(arr, method="modular", seed=rng).rank
     return HadamardRankResult(result.rank, multiset_coefficient(gram_rank, power), gram_rank,
-                              result, arithmetic)
+                              result)
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from seprank.d2w.bounds import (
 
 if TYPE_CHECKING:
     from seprank.attention import LinearAttention
-    from seprank.separation.engine import SeparationRankResult
+    from seprank.separation.result import SeparationRankResult
 
 __all__ = [
     "Corollary1Result",
@@ -415,7 +415,7 @@ class Corollary1Result:
             return math.inf
 
 
-def corollary1_min_widening(depth_deep: int, width_deep: int, depth_ratio: int,
+def corollary1_min_widening(width_deep: int, depth_deep: int, depth_ratio: int,
                             heads: int = 1) -> Corollary1Result:
     r"""Corollary 1: a network of depth :math:`L^{deep}/d` and width :math:`w\,d_x^{deep}`
     can match a random deep network (:math:`d_x^{deep} > 3^{L^{deep}}`) only if its Theorem-3
@@ -433,7 +433,7 @@ def corollary1_min_widening(depth_deep: int, width_deep: int, depth_ratio: int,
 
     Examples
     --------
-    >>> r = corollary1_min_widening(6, 1000, 2)
+    >>> r = corollary1_min_widening(1000, 6, 2)
     >>> r.shallow_depth, round(float(r.log3_deep_lower), 1), math.ceil(r.widening)
     (3, 134.1, 84)
     """
@@ -477,7 +477,7 @@ class Corollary2Result:
     violated: tuple[str, ...]
 
 
-def corollary2_shallow(depth_deep: int, width_deep: int, heads: int = 1, *,
+def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
                        step: Fraction | int = Fraction(1, 2),
                        max_beta2: int = 64) -> Corollary2Result:
     r"""Corollary 2 (eq. 9) made concrete: the smallest :math:`\beta_2` (a multiple of
@@ -495,7 +495,7 @@ def corollary2_shallow(depth_deep: int, width_deep: int, heads: int = 1, *,
 
     Examples
     --------
-    >>> r = corollary2_shallow(12, 512, 2)
+    >>> r = corollary2_shallow(512, 12, 2)
     >>> float(r.beta2), r.shallow_depth, r.shallow_width
     (3.5, 10, 23946)
     """

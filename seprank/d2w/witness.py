@@ -41,7 +41,7 @@ integer :math:`\iota = \sqrt{-1}` and an exactly normalised rational V: a full G
 the sub-matrix proves that some R x R minor -- a polynomial with integer coefficients in the
 weights and templates -- is not identically zero, so the grid rank is >= R for almost every
 real Θ (Claim 2) and :math:`\operatorname{sep} \ge R` (Claim 1).  ``method='exact'`` uses
-:class:`~seprank.core.GaussianRational` (tiny cases); ``method='float'`` is complex128 with
+:class:`~seprank.core.GaussianRational` (tiny cases); ``method='svd'`` is complex128 with
 an SVD rank (certifies nothing; the side-by-side comparison).
 
 References
@@ -62,14 +62,16 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
-from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, random_small_prime
+from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
 from seprank.core.gaussian_rationals import (
     GaussianRational,
     complex_rank_embedding,
     sqrt_minus_one_mod,
 )
 from seprank.core.grid import grid_tensor
-from seprank.core.rank import Certificate, matrix_rank, rank_mod_p
+from seprank.core.random import spawn
+from seprank.core.rank import matrix_rank
+from seprank.core.results import Certificate, Method
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import paper_witness_V, rational_sphere_V
 
@@ -84,12 +86,12 @@ __all__ = [
 
 Array = npt.NDArray[Any]
 LastLayer = Literal["fixed", "printed"]
-WitnessMethod = Literal["modular", "exact", "float"]
+
 #: Float witness: relative error below which the sub-matrix counts as proportional.
 PROPORTIONAL_RTOL = 1e-8
 
 
-def _validate(depth: int, width: int, heads: int, n_inputs: int) -> tuple[int, int, int]:
+def _validate(width: int, depth: int, heads: int, n_inputs: int) -> tuple[int, int, int]:
     for name, v, lo in (("depth L", depth, 2), ("width d_x", width, 3), ("heads H", heads, 1),
                         ("n_inputs N", n_inputs, 2)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
@@ -134,7 +136,7 @@ class WitnessWeights:
         return LinearAttention(q, k, v, o)
 
 
-def lemma6_weights(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
+def lemma6_weights(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
                    output_coordinate: int = 0, last_layer: LastLayer = "fixed",
                    value_layer: LastLayer = "fixed") -> WitnessWeights:
     """The weight assignment of Lemma 6 (module docstring), shapes as in
@@ -146,11 +148,11 @@ def lemma6_weights(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
 
     Examples
     --------
-    >>> w = lemma6_weights(2, 5)
+    >>> w = lemma6_weights(5, 2)
     >>> [a.shape for a in w.real]
     [(2, 1, 5, 5), (2, 1, 5, 5), (2, 1, 5, 5), (2, 1, 5, 5)]
     """
-    d_a, s, _ = _validate(depth, width, heads, n_inputs)
+    d_a, s, _ = _validate(width, depth, heads, n_inputs)
     L, H, N, d_x = depth, heads, n_inputs, width
     if last_layer not in ("fixed", "printed") or value_layer not in ("fixed", "printed"):
         raise ValueError("last_layer and value_layer must be 'fixed' or 'printed'")
@@ -226,7 +228,7 @@ def lemma6_templates(V: npt.ArrayLike, width: int, heads: int = 1) -> Array:
     return T
 
 
-def witness_constant(depth: int, width: int, heads: int = 1,
+def witness_constant(width: int, depth: int, heads: int = 1,
                      n_inputs: int = 2) -> GaussianRational:
     r"""The constant c of :math:`c\,(VV^T)^{\odot\lambda}` for the fixed last layer.
 
@@ -240,10 +242,10 @@ def witness_constant(depth: int, width: int, heads: int = 1,
 
     Examples
     --------
-    >>> witness_constant(3, 29), witness_constant(2, 5), witness_constant(3, 9, 3, 4)
+    >>> witness_constant(29, 3), witness_constant(5, 2), witness_constant(9, 3, 3, 4)
     (GaussianRational(392), GaussianRational(-1), GaussianRational(1/2))
     """
-    _, s, _ = _validate(depth, width, heads, n_inputs)
+    _, s, _ = _validate(width, depth, heads, n_inputs)
     N, i = n_inputs, GaussianRational(0, 1)
     if depth == 2:
         coef, exponent = i * N, 1
@@ -286,7 +288,7 @@ class WitnessResult:
     proportional: bool
     constant: GaussianRational | None
     constant_matches: bool | None
-    method: WitnessMethod
+    method: Method
     seconds: float
     matrix: Array = field(repr=False)
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -297,16 +299,9 @@ class WitnessResult:
                 f"c (VV^T)^lambda: {self.proportional}; {self.seconds:.2f} s)")
 
 
-def _witness_prime(rng: np.random.Generator) -> int:
-    while True:
-        p = random_small_prime(rng)
-        if p % 4 == 1:
-            return p
-
-
-def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
+def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
                    V: npt.ArrayLike | Literal["rational", "paper"] = "rational",
-                   method: WitnessMethod = "modular", last_layer: LastLayer = "fixed",
+                   method: Method = "modular", last_layer: LastLayer = "fixed",
                    value_layer: LastLayer = "fixed", output_position: int = 0,
                    output_coordinate: int = 0, omega: int = 2,
                    seed: int | np.random.Generator | None = None,
@@ -316,15 +311,15 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
 
     Parameters
     ----------
-    depth, width, heads, n_inputs : int
-        L >= 2, :math:`d_x`, H with odd :math:`d_a = d_x/H \ge 3`, even N >= 2.
+    width, depth, heads, n_inputs : int
+        :math:`d_x`, L >= 2, H with odd :math:`d_a = d_x/H \ge 3`, even N >= 2.
     V : {'rational', 'paper'} or array_like, keyword-only
         ``'rational'`` -- :math:`R = (\!(d\ \lambda)\!)` random exactly-normalised rational
         rows (:func:`~seprank.d2w.hadamard.rational_sphere_V`); ``'paper'`` -- the paper's
-        :math:`\Omega^{q}` rows, normalised in floating point (``method='float'`` only; its
+        :math:`\Omega^{q}` rows, normalised in floating point (``method='svd'`` only; its
         Hadamard rank is certified separately by :func:`~seprank.d2w.hadamard.hadamard_power_rank`);
         or an (R, d) array with unit rows (exact for modular/exact).
-    method : {'modular', 'exact', 'float'}, keyword-only
+    method : {'modular', 'exact', 'svd'}, keyword-only
         GF(p) with :math:`\iota = \sqrt{-1}` (default), exact Gaussian rationals (tiny cases),
         or complex128 with an SVD rank (certifies nothing).
     last_layer, value_layer : {'fixed', 'printed'}, keyword-only
@@ -346,29 +341,28 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
 
     Examples
     --------
-    >>> r = lemma6_witness(3, 7, seed=0)
+    >>> r = lemma6_witness(7, 3, seed=0)
     >>> r.rank, r.expected_rank, r.certifies, r.proportional, r.constant, r.constant_matches
     (10, 10, 'exact', True, GaussianRational(18), True)
     """
     start = time.perf_counter()
-    _, _, d = _validate(depth, width, heads, n_inputs)
-    if method not in ("modular", "exact", "float"):
-        raise ValueError(f"method must be 'modular', 'exact' or 'float', got {method!r}")
+    _, _, d = _validate(width, depth, heads, n_inputs)
+    if method not in ("modular", "exact", "svd"):
+        hint = " ('float' is now spelled 'svd')" if method == "float" else ""
+        raise ValueError(f"method must be 'modular', 'exact' or 'svd', got {method!r}{hint}")
     if order not in ("auto", "gram", "scores"):
         raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
     if not 0 <= output_position < n_inputs:
         raise ValueError(f"output_position must be in 0..{n_inputs - 1}")
     lam = 3 ** (depth - 2)
     R = multiset_coefficient(d, lam)
-    parent = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    v_rng, p_rng = (np.random.default_rng(x) for x in
-                    np.random.SeedSequence(int(parent.integers(2**63))).spawn(2))
+    v_rng, p_rng = spawn(seed, 2)
     if isinstance(V, str):
         if V == "rational":
             Varr = rational_sphere_V(R, d, seed=v_rng)
         elif V == "paper":
-            if method != "float":
-                raise ValueError("V='paper' has irrational normalised rows: use method='float' "
+            if method != "svd":
+                raise ValueError("V='paper' has irrational normalised rows: use method='svd' "
                                  "(and hadamard_power_rank for its exact rank)")
             Varr = paper_witness_V(d, lam, omega=omega)
         else:
@@ -379,9 +373,9 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         raise ValueError(f"V must have shape (R, d) with d = (d_x - H)/2 = {d}, got "
                          f"{Varr.shape}")
     exact_v = Varr.dtype.kind in "iuO"
-    if method != "float" and not exact_v:
+    if method != "svd" and not exact_v:
         raise TypeError("method='modular'/'exact' needs an exact V (ints or Fractions); use "
-                        "V='rational' or method='float'")
+                        "V='rational' or method='svd'")
     norms = (Varr * Varr).sum(axis=1)
     bad = [a for a, n2 in enumerate(norms)
            if (n2 != 1 if exact_v else abs(float(n2) - 1) > 1e-12)]
@@ -389,27 +383,29 @@ def lemma6_witness(depth: int, width: int, heads: int = 1, n_inputs: int = 2, *,
         raise ValueError(f"Lemma 6 needs unit rows of V (the norms cancel in eq. 52); rows "
                          f"{bad[:5]} have squared norms {[norms[a] for a in bad[:5]]}")
     R_used = Varr.shape[0]
-    weights = lemma6_weights(depth, width, heads, n_inputs, output_coordinate=output_coordinate,
+    weights = lemma6_weights(width, depth, heads, n_inputs, output_coordinate=output_coordinate,
                              last_layer=last_layer, value_layer=value_layer)
-    T = lemma6_templates(Varr if method != "float" else Varr.astype(float), width, heads)
+    T = lemma6_templates(Varr if method != "svd" else Varr.astype(float), width, heads)
     per_position = [T[-1:]] * n_inputs
     per_position[0] = T[:R_used]
     per_position[n_inputs // 2] = T[R_used:2 * R_used]
-    constant = (witness_constant(depth, width, heads, n_inputs)
+    constant = (witness_constant(width, depth, heads, n_inputs)
                 if last_layer == "fixed" and value_layer == "fixed" else None)
     details: dict[str, Any] = {"d": d, "lambda": lam, "R": R_used, "templates": 2 * R_used + 1}
     fitted_c: Any = None
     if method == "modular":
-        p = _witness_prime(p_rng)
+        # p = 1 mod 4: GF(p) holds iota = sqrt(-1), so the complex witness reduces mod p
+        F = domain_for("modular", p_rng, residue=(1, 4))
+        assert isinstance(F, ModularDomain)
+        p = F.p
         iota = sqrt_minus_one_mod(p)
-        F = ModularDomain(p)
         net = weights.modular(iota)
         how = net._cheaper_order(n_inputs) if order == "auto" else order
         tensor = grid_tensor(
             lambda X: net(X, domain=F, order=how)[..., output_position, output_coordinate],
             [F.asarray(t) for t in per_position], n_inputs, progress=progress)
         E = tensor.reshape(R_used, R_used)
-        rank_res = rank_mod_p(E, p)
+        rank_res = F.rank(E)
         Vp = F.asarray(Varr)
         G = F.matmul(Vp, Vp.T)
         P = np.ones_like(G)

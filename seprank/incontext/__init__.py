@@ -56,10 +56,6 @@ from seprank.incontext.pretraining import (
     knn_graph,
     synthetic_corpus,
 )
-from seprank.incontext.regime import (
-    GradientRegime,
-    gradient_regime,
-)
 from seprank.incontext.representation import (
     InContextRepresentation,
     random_embedding,
@@ -73,7 +69,9 @@ from seprank.incontext.seq_sep import (
     positional_sep,
 )
 from seprank.incontext.sequential import (
+    GradientRegime,
     SequentialRepresentation,
+    gradient_regime,
     sequential_seq_sep,
 )
 from seprank.incontext.theorems import (

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
+from seprank.core.random import as_generator
 
 __all__ = ["LanguageModel", "UnboundedGradientError", "lm_loss", "lm_loss_and_gradient"]
 
@@ -140,7 +141,7 @@ class LanguageModel:
         (the scales of notes PC-5)."""
         if width % heads:
             raise ValueError(f"H = {heads} must divide d_x = {width}")
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = as_generator(seed)
         d_a = width // heads
         s = (depth, heads, d_a, width)
         return cls(weight_scale * rng.standard_normal(s), weight_scale * rng.standard_normal(s),

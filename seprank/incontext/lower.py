@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
+from seprank.core.random import as_generator
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.incontext.representation import InContextRepresentation
 
@@ -65,7 +66,7 @@ def sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None
     >>> bool(np.allclose(np.linalg.norm(U, axis=1), 1))
     True
     """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     G = rng.standard_normal((n, d))
     return G / np.linalg.norm(G, axis=1, keepdims=True)
 

@@ -33,6 +33,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.spatial import cKDTree
 
+from seprank.core.random import as_generator
+
 __all__ = [
     "ExamplePacking",
     "SyntheticCorpus",
@@ -223,7 +225,7 @@ def knn_examples(
                     used += extra
             examples.append(tuple(ex))
     elif mode == "partition":
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = as_generator(seed)
         done = np.zeros(n, dtype=bool)
         for s in (int(x) for x in rng.permutation(n)):
             if done[s]:
@@ -348,7 +350,7 @@ def synthetic_corpus(n_topics: int, per_topic: int, dim: int, *, noise: float = 
     >>> c.embeddings.shape, c.topics[:5].tolist(), len(c.related_pairs)
     ((12, 8), [0, 1, 2, 3, 0], 12)
     """
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     if n_topics < 1 or per_topic < 2 or dim < 1:
         raise ValueError("need n_topics >= 1, per_topic >= 2 and dim >= 1")
     centres = rng.standard_normal((n_topics, dim))

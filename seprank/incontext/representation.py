@@ -41,6 +41,7 @@ from seprank.core.domains import (
     FloatDomain,
     ModularDomain,
 )
+from seprank.core.random import as_generator
 from seprank.incontext.bounds import bidegree_bound
 
 __all__ = [
@@ -146,7 +147,7 @@ def random_embedding(
     """
     if low < 1 or high < low:
         raise ValueError(f"need 1 <= low <= high, got low={low}, high={high}")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = as_generator(seed)
     magnitude = rng.integers(low, high + 1, (width, vocab))
     return magnitude * rng.choice(np.array([-1, 1]), (width, vocab))
 
@@ -218,7 +219,7 @@ class InContextRepresentation:
                seed: int | np.random.Generator | None = None) -> InContextRepresentation:
         """Random integer weights in [-50, 50], a nonzero integer embedding and random
         sentences over ``vocab`` (default 2N) tokens: a generic instance for certified ranks."""
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = as_generator(seed)
         V = 2 * n_tokens if vocab is None else vocab
         net = LinearAttention.random(depth=depth, width=width, heads=heads, seed=rng)
         E = random_embedding(width, V, seed=rng)

@@ -11,7 +11,7 @@ relative: 001).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -19,18 +19,20 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import ModularDomain, random_small_prime
+from seprank.core.domains import Domain, ModularDomain
 from seprank.core.eps_rank import EpsRankResult, eps_rank
-from seprank.core.rank import rank_mod_p
-from seprank.core.results import RankValued
+from seprank.core.random import SeedLike
+from seprank.core.results import Certificate, RankValued, SeparationMethod
+from seprank.incontext.modular import modular_grid
 from seprank.incontext.representation import InContextRepresentation
-from seprank.separation.engine import SeparationRankResult, separation_rank
+from seprank.separation.engine import separation_rank
+from seprank.separation.result import SeparationRankResult
 
 __all__ = ["GridSpectrum", "SeqSepResult", "grid_spectrum", "incontext_seq_sep", "positional_sep"]
 
-SeqSepCertificate = Literal["exact", "lower_bound", "none"]
+Array = npt.NDArray[Any]
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SeqSepResult(RankValued):
     """A sequential separation rank and exactly what it certifies.
 
@@ -51,23 +53,28 @@ class SeqSepResult(RankValued):
     """
 
     rank: int
-    certifies: SeqSepCertificate
+    certifies: Certificate
     statement: str
     upper_bound: int
     engine: SeparationRankResult | None = None
     details: Any = field(default_factory=dict, compare=False)
 
-
     @property
     def reaches_bound(self) -> bool:
         return self.rank == self.upper_bound
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "certifies": self.certifies, "upper_bound": self.upper_bound}
+
+    def summary(self) -> str:
+        return self.statement
 
 
 def incontext_seq_sep(
     rep: InContextRepresentation,
     *,
-    method: Literal["modular", "exact", "svd", "symbolic"] = "modular",
-    seed: int | np.random.Generator | None = None,
+    method: SeparationMethod = "modular",
+    seed: SeedLike = None,
     n_templates: int | None = None,
     progress: bool | None = None,
     max_bytes: int | None = None,
@@ -118,14 +125,11 @@ def incontext_seq_sep(
     """
     start = time.perf_counter()
     pb = rep.bound()
-    if method == "modular" and n_templates is None:
-        fast = _fast_modular_round(rep, pb, seed, start, progress)
-        if fast is not None:
-            return fast
     engine = separation_rank(
         rep.grid_function, n_inputs=2, dim=rep.width, partition=([0], [1]), method=method,
         seed=seed, upper_bound=None if n_templates is not None else pb,
         n_templates=n_templates, progress=progress, max_bytes=max_bytes,
+        grid_matrix=_structured_grid(rep, progress) if method == "modular" else None,
     )
     rank = engine.rank
     details: dict[str, Any] = {"engine": engine.summary(), **dict(engine.details)}
@@ -133,7 +137,7 @@ def incontext_seq_sep(
         raise AssertionError(  # a certified rank above a proven bound is a bug, never an answer
             f"certified rank {rank} exceeds the bidegree bound PB = {pb}; please report this"
         )
-    certifies: SeqSepCertificate
+    certifies: Certificate
     if method == "svd":
         certifies = "none"
         statement = (f"float SVD rank {rank} of a {engine.matrix_shape[0]}x"
@@ -156,8 +160,8 @@ def incontext_seq_sep(
 
 
 def positional_sep(rep: InContextRepresentation, *,
-                   method: Literal["modular", "exact", "svd", "symbolic"] = "modular",
-                   seed: int | np.random.Generator | None = None,
+                   method: SeparationMethod = "modular",
+                   seed: SeedLike = None,
                    **kwargs: Any) -> SeparationRankResult:
     r"""The classical :math:`\operatorname{sep}_{([N],[2N]\setminus[N])}(g^{i,L,d_x}_W)` of
     Proposition 1: the network on 2N free inputs, S1's positions against S2's.
@@ -182,42 +186,17 @@ def positional_sep(rep: InContextRepresentation, *,
                                    n_inputs=2 * n, method=method, seed=seed, **kwargs)
 
 
-#: Extra templates per side beyond the bound in the single fast round.
-FAST_MARGIN = 8
+def _structured_grid(rep: InContextRepresentation,
+                     progress: bool | None) -> Callable[[Array, Domain], Array]:
+    """The GF(p) grid of :func:`seprank.incontext.modular.modular_grid` (layer 1 factorised
+    over the grid) as the engine's ``grid_matrix``: same matrix, fewer operations."""
 
+    def grid(templates: Array, domain: Domain) -> Array:
+        assert isinstance(domain, ModularDomain)
+        show = len(templates) >= 1000 if progress is None else progress
+        return modular_grid(rep, templates, templates, domain, progress=show)
 
-def _fast_modular_round(rep: InContextRepresentation, pb: int,
-                        seed: int | np.random.Generator | None,
-                        start: float, progress: bool | None) -> SeqSepResult | None:
-    """One GF(p) round with PB + 8 templates per side (fast grid); None if rank < PB."""
-    from seprank.incontext.modular import modular_grid
-
-    parent = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    prime_rng, template_rng = (np.random.default_rng(s) for s in
-                               np.random.SeedSequence(int(parent.integers(2**63))).spawn(2))
-    prime = random_small_prime(prime_rng)
-    domain = ModularDomain(prime)
-    z = pb + FAST_MARGIN
-    A = template_rng.integers(0, prime, (z, rep.width))
-    B = template_rng.integers(0, prime, (z, rep.width))
-    t0 = time.perf_counter()
-    show = z >= 1000 if progress is None else progress  # default: bar for long grids only
-    G = modular_grid(rep, A, B, domain, progress=show)
-    t1 = time.perf_counter()
-    res = rank_mod_p(G, prime)
-    if res.rank > pb:
-        raise AssertionError(f"certified rank {res.rank} exceeds the bidegree bound PB = {pb}")
-    if res.rank < pb:
-        return None
-    return SeqSepResult(
-        rank=res.rank, certifies="exact", upper_bound=pb,
-        statement=(f"seq-sep(y_in) = {res.rank} exactly for these weights and embeddings: the "
-                   f"GF(p) rank of a {z}x{z} grid (p = {prime}) is a certified lower bound and "
-                   "equals the all-weights bidegree bound PB (our derivation, notes §3.2)"),
-        details={"prime": prime, "matrix_shape": (z, z), "grid_seconds": t1 - t0,
-                 "rank_seconds": time.perf_counter() - t1, "path": "fast modular grid",
-                 "seconds": time.perf_counter() - start},
-    )
+    return grid
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,48 @@
-"""seprank.separation (face; index to be written)."""
+r"""Separation ranks: certified ranks of grid-tensor matricizations, and exact symbolic ranks.
+
+For a function :math:`f` of N vectors and a partition (A, B) of its positions,
+:math:`\operatorname{sep}_{(A,B)}(f)` is the least R with
+:math:`f = \sum_{r=1}^R g_r(x^A)\, g'_r(x^B)` (seed 003, eq. 5).  Any grid matricization has
+rank at most sep (003, Claim 1), so a certified matrix rank of a grid is a certified lower
+bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactly.
+
+=====================================  =============================================
+:func:`separation_rank`                validate -> plan the templates -> grow
+:func:`grow_until_stable`              the reusable growth loop (any grid evaluator)
+:func:`plan_templates`                 sizes the first round in a domain
+:func:`symbolic_separation_rank`       exact rank of the coefficient matrix (sympy)
+:class:`SeparationRankResult`          the answer and what it certifies
+=====================================  =============================================
+"""
 
 from __future__ import annotations
 
-from seprank.separation.engine import (
+from seprank.separation.engine import separation_rank
+from seprank.separation.growth import (
+    GrowthOutcome,
+    TemplatePlan,
+    grow_until_stable,
+    plan_templates,
+)
+from seprank.separation.result import (
     RoundRecord,
     SeparationRankResult,
-    separation_rank,
+    StopReason,
+    accepts_domain,
     validate_partition,
 )
-from seprank.separation.symbolic import (
-    coefficient_matrix,
-    symbolic_separation_rank,
-)
+from seprank.separation.symbolic import coefficient_matrix, symbolic_separation_rank
 
 __all__ = [
+    "GrowthOutcome",
     "RoundRecord",
     "SeparationRankResult",
+    "StopReason",
+    "TemplatePlan",
+    "accepts_domain",
     "coefficient_matrix",
+    "grow_until_stable",
+    "plan_templates",
     "separation_rank",
     "symbolic_separation_rank",
     "validate_partition",

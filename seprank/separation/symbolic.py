@@ -17,6 +17,7 @@ import sympy
 
 from seprank.core.domains import ExactDomain
 from seprank.core.rank import matrix_rank
+from seprank.separation.result import RoundRecord, SeparationRankResult, accepts_domain
 
 __all__ = ["coefficient_matrix", "symbolic_separation_rank"]
 
@@ -69,15 +70,13 @@ def coefficient_matrix(
 def symbolic_separation_rank(
     f: Any, *, n_inputs: int, dim: int, partition: tuple[tuple[int, ...], tuple[int, ...]],
     start: float | None = None, upper_bound: int | None = None,
-) -> Any:
+) -> SeparationRankResult:
     """Exact separation rank of a polynomial batch function (see module docstring)."""
-    from seprank.separation.engine import RoundRecord, SeparationRankResult, _accepts_domain
-
     t0 = time.perf_counter() if start is None else start
     A, B = partition
     grid = [[sympy.Symbol(f"x{j}_{k}") for k in range(dim)] for j in range(n_inputs)]
     X = np.array(grid, dtype=object)[None]
-    value = f(X, domain=ExactDomain()) if _accepts_domain(f) else f(X)
+    value = f(X, domain=ExactDomain()) if accepts_domain(f) else f(X)
     expr = np.asarray(value, dtype=object).ravel()
     if expr.size != 1:
         raise ValueError(f"f must return one value per input tuple, got shape {np.shape(value)}")

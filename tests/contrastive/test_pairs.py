@@ -13,7 +13,8 @@ import numpy.typing as npt
 import pytest
 
 from identifiability.contrastive.fit import fit_gaussian_kernel
-from identifiability.contrastive.kernels import GaussianKernel, split_seed
+from identifiability.contrastive.kernels import GaussianKernel
+from seprank.core import split_seed
 from identifiability.contrastive.logistic import fit_quadratic_logistic
 from identifiability.contrastive.metrics import expected_kl, population_risk
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck

@@ -259,19 +259,19 @@ def test_balanced_partitions_and_proposition1() -> None:
 
 
 def test_corollaries_match_the_notes() -> None:
-    assert math.ceil(corollary1_min_widening(6, 1000, 2).widening) == 84
-    assert corollary1_min_widening(8, 7000, 2).widening == pytest.approx(3.7e8, rel=0.02)
-    assert float(corollary1_min_widening(8, 7000, 4).log3_widening) == pytest.approx(
+    assert math.ceil(corollary1_min_widening(1000, 6, 2).widening) == 84
+    assert corollary1_min_widening(7000, 8, 2).widening == pytest.approx(3.7e8, rel=0.02)
+    assert float(corollary1_min_widening(7000, 8, 4).log3_widening) == pytest.approx(
         math.log(2e120, 3), rel=1e-3)
-    assert corollary1_min_widening(6, 700, 2).violated          # 700 < 3^6: outside
-    r = corollary2_shallow(12, 512, 2)
+    assert corollary1_min_widening(700, 6, 2).violated          # 700 < 3^6: outside
+    r = corollary2_shallow(512, 12, 2)
     assert (float(r.beta2), r.shallow_depth, r.shallow_width) == (3.5, 10, 23946)
     assert round(float(r.log3_shallow_certified)) == 10958
-    assert (float(corollary2_shallow(24, 1024, 2).beta2),
-            corollary2_shallow(24, 1024, 2).shallow_depth) == (4.5, 11)
-    assert corollary2_shallow(48, 1024, 2).shallow_depth == 12
+    assert (float(corollary2_shallow(1024, 24, 2).beta2),
+            corollary2_shallow(1024, 24, 2).shallow_depth) == (4.5, 11)
+    assert corollary2_shallow(1024, 48, 2).shallow_depth == 12
     with pytest.raises(ValueError, match="depth_ratio"):
-        corollary1_min_widening(6, 1000, 1)
+        corollary1_min_widening(1000, 6, 1)
 
 
 def test_proposition1_refuses_non_partitions() -> None:

@@ -47,7 +47,7 @@ CASES = [(2, 5, 1, 2), (3, 5, 1, 2), (3, 5, 1, 4), (3, 7, 1, 2), (2, 9, 3, 2), (
 @pytest.mark.parametrize("L,d_x,H,N", CASES)
 def test_witness_reaches_the_multiset_rank_with_the_closed_form_constant(
         L: int, d_x: int, H: int, N: int) -> None:
-    r = lemma6_witness(L, d_x, H, N, seed=L * d_x + H + N)
+    r = lemma6_witness(d_x, L, H, N, seed=L * d_x + H + N)
     assert r.expected_rank == multiset_coefficient((d_x - H) // 2, 3 ** (L - 2))
     assert (r.rank, r.certifies, r.proportional, r.constant_matches) == (
         r.expected_rank, "exact", True, True)
@@ -56,15 +56,15 @@ def test_witness_reaches_the_multiset_rank_with_the_closed_form_constant(
 
 @pytest.mark.slow
 def test_witness_560() -> None:
-    r = lemma6_witness(3, 29, 1, 2, seed=0)
+    r = lemma6_witness(29, 3, 1, 2, seed=0)
     assert (r.rank, r.certifies, r.constant) == (560, "exact", GaussianRational(392))
 
 
 def test_exact_gaussian_modular_and_float_agree() -> None:
     V = rational_sphere_V(4, 2, seed=5)
-    exact = lemma6_witness(3, 5, 1, 2, V=V, method="exact")
-    modular = lemma6_witness(3, 5, 1, 2, V=V, method="modular", seed=1)
-    flt = lemma6_witness(3, 5, 1, 2, V=V, method="float")
+    exact = lemma6_witness(5, 3, 1, 2, V=V, method="exact")
+    modular = lemma6_witness(5, 3, 1, 2, V=V, method="modular", seed=1)
+    flt = lemma6_witness(5, 3, 1, 2, V=V, method="svd")
     p, iota = modular.details["prime"], modular.details["iota"]
     assert np.array_equal(np.vectorize(lambda z: z.residue(iota, p), otypes=[np.int64])(
         exact.matrix), modular.matrix)
@@ -77,31 +77,31 @@ def test_entry_equals_c_times_gram_power_exactly() -> None:
     """(2, 5, 1, 2): y = -(2/N) (VV^T)_{ij} as exact Gaussian rationals."""
     V = np.array([[Fraction(3, 5), Fraction(4, 5)], [Fraction(-5, 13), Fraction(12, 13)]],
                  dtype=object)
-    r = lemma6_witness(2, 5, 1, 2, V=V, method="exact")
+    r = lemma6_witness(5, 2, 1, 2, V=V, method="exact")
     G = V.dot(V.T)
     assert all(r.matrix[a, b] == GaussianRational(-1) * G[a, b]
                for a in range(2) for b in range(2))
 
 
 def test_printed_last_layer_is_fine_for_one_head_and_wrong_for_several() -> None:
-    assert lemma6_witness(3, 7, 1, 2, last_layer="printed", seed=0).proportional
+    assert lemma6_witness(7, 3, 1, 2, last_layer="printed", seed=0).proportional
     for L, d_x, H in [(2, 9, 3), (3, 15, 5)]:
-        assert not lemma6_witness(L, d_x, H, 2, last_layer="printed", seed=0).proportional
-        assert not lemma6_witness(L, d_x, H, 2, last_layer="printed", method="exact",
+        assert not lemma6_witness(d_x, L, H, 2, last_layer="printed", seed=0).proportional
+        assert not lemma6_witness(d_x, L, H, 2, last_layer="printed", method="exact",
                                   seed=0).proportional if L == 2 else True
     # the paper's own V: rank deficit (notes §4.1: 2 < 3 and 32 < 35), float SVD
-    assert lemma6_witness(2, 9, 3, 2, V="paper", method="float", last_layer="printed").rank == 2
-    assert lemma6_witness(3, 15, 5, 2, V="paper", method="float",
+    assert lemma6_witness(9, 2, 3, 2, V="paper", method="svd", last_layer="printed").rank == 2
+    assert lemma6_witness(15, 3, 5, 2, V="paper", method="svd",
                           last_layer="printed").rank == 32
 
 
 def test_printed_value_rows_break_proportionality_from_depth_3() -> None:
-    assert lemma6_witness(2, 5, 1, 2, value_layer="printed", seed=0).proportional  # L = 2 ok
-    assert not lemma6_witness(3, 5, 1, 2, value_layer="printed", seed=0).proportional
+    assert lemma6_witness(5, 2, 1, 2, value_layer="printed", seed=0).proportional  # L = 2 ok
+    assert not lemma6_witness(5, 3, 1, 2, value_layer="printed", seed=0).proportional
 
 
 def test_paper_V_float_witness() -> None:
-    r = lemma6_witness(3, 7, 1, 2, V="paper", method="float")
+    r = lemma6_witness(7, 3, 1, 2, V="paper", method="svd")
     assert r.rank == 10 and r.proportional and r.constant_matches and r.certifies == "none"
     assert r.details["relative_error"] < 1e-12
 
@@ -115,7 +115,7 @@ def test_templates_layout() -> None:
 
 
 def test_weights_shapes_and_layer1_scores() -> None:
-    w = lemma6_weights(3, 9, 3, 4)
+    w = lemma6_weights(9, 3, 3, 4)
     Q, K, V, O = w.real
     assert Q.shape == (3, 3, 3, 9) and O.shape == (3, 3, 9, 3)
     assert Q[0, :, 0, 2].tolist() == [1, 1, 1] and K[0, 1].sum() == 1
@@ -151,19 +151,19 @@ def test_amini_bound_on_random_low_rank_matrices(n: int, r: int, p: int, seed: i
 
 @pytest.mark.parametrize("n,d,power,seed", [(6, 2, 5, 0), (10, 3, 3, 1), (12, 2, 11, 2),
                                              (8, 4, 2, 3)])
-def test_modular_and_rational_arithmetic_give_the_same_certified_rank(
+def test_modular_and_exact_methods_give_the_same_certified_rank(
         n: int, d: int, power: int, seed: int) -> None:
-    """Reducing V mod p first (arithmetic='modular') ranks the reduction of the same rational
+    """Reducing V mod q first (method='modular') ranks the reduction of the same rational
     matrix: both agree with the exact rank min(n, ((d power)))."""
     V = rational_sphere_V(n, d, seed=seed)
     exact = hadamard_power_rank(V, power, method="exact")
-    modular = hadamard_power_rank(V, power, arithmetic="modular", seed=seed)
+    modular = hadamard_power_rank(V, power, seed=seed)
     assert exact.rank == modular.rank == min(n, multiset_coefficient(d, power))
     assert exact.gram_rank == modular.gram_rank == d
-    assert modular.arithmetic == "modular" and modular.rank_result.method == "modular"
+    assert modular.method == "modular" and exact.method == "exact"
     assert modular.rank <= modular.amini_bound
-    with pytest.raises(ValueError, match="method='modular'"):
-        hadamard_power_rank(V, power, method="exact", arithmetic="modular")
+    with pytest.raises(ValueError, match="method must be 'modular' or 'exact'"):
+        hadamard_power_rank(V, power, method="svd")  # type: ignore[arg-type]
 
 
 def test_hadamard_power_gram_is_exact_past_int64() -> None:
@@ -233,32 +233,32 @@ def test_complex_rank_embedding_doubles_the_rank() -> None:
 
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="odd head dimension"):
-        lemma6_witness(3, 8, 2)                   # d_a = 4
+        lemma6_witness(8, 3, 2)                   # d_a = 4
     with pytest.raises(ValueError, match="depth L >= 2"):
-        lemma6_witness(1, 5)
+        lemma6_witness(5, 1)
     with pytest.raises(ValueError, match="not divisible"):
-        lemma6_witness(3, 10, 3)
+        lemma6_witness(10, 3, 3)
     with pytest.raises(ValueError, match="must be even"):
-        lemma6_witness(3, 5, 1, 3)
+        lemma6_witness(5, 3, 1, 3)
     with pytest.raises(ValueError, match="shape"):
-        lemma6_witness(3, 5, V=np.ones((4, 3), dtype=object))
+        lemma6_witness(5, 3, V=np.ones((4, 3), dtype=object))
     with pytest.raises(ValueError, match="unit rows"):
-        lemma6_witness(2, 5, V=np.array([[1, 1], [1, 0]], dtype=object))
+        lemma6_witness(5, 2, V=np.array([[1, 1], [1, 0]], dtype=object))
     with pytest.raises(TypeError, match="exact V"):
-        lemma6_witness(2, 5, V=np.array([[1.0, 0.0], [0.0, 1.0]]))
-    with pytest.raises(ValueError, match="method='float'"):
-        lemma6_witness(2, 5, V="paper")
+        lemma6_witness(5, 2, V=np.array([[1.0, 0.0], [0.0, 1.0]]))
+    with pytest.raises(ValueError, match="method='svd'"):
+        lemma6_witness(5, 2, V="paper")
     with pytest.raises(ValueError, match="method"):
-        lemma6_witness(2, 5, method="svd")  # type: ignore[arg-type]
+        lemma6_witness(5, 2, method="float")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="output_position"):
-        lemma6_witness(2, 5, output_position=2)
+        lemma6_witness(5, 2, output_position=2)
     with pytest.raises(ValueError, match="V must have shape"):
         lemma6_templates(np.ones((3, 2)), 9, 3)
     with pytest.raises(TypeError, match="exact V"):
         hadamard_power_rank(np.ones((3, 2)), 2)
     with pytest.raises(ValueError, match="omega"):
         paper_witness_V(2, 3, omega=1)
-    assert math.isfinite(witness_constant(4, 5).re)
+    assert math.isfinite(witness_constant(5, 4).re)
 
 
 def test_grid_too_large_is_refused_with_a_clear_error() -> None:
@@ -268,7 +268,7 @@ def test_grid_too_large_is_refused_with_a_clear_error() -> None:
     old = set_grid_memory_limit(50_000)
     try:
         with pytest.raises(GridTooLargeError, match="above the limit"):
-            lemma6_witness(3, 15, 5, 2, seed=0)           # 35 x 35 int64 + inputs > 50 kB
+            lemma6_witness(15, 3, 5, 2, seed=0)           # 35 x 35 int64 + inputs > 50 kB
     finally:
         set_grid_memory_limit(old)
     assert get_grid_memory_limit() == old

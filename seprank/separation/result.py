@@ -1,0 +1,162 @@
+r"""The result of a separation-rank computation, and the checks every entry point shares.
+
+:class:`SeparationRankResult` says what its rank certifies about
+:math:`\operatorname{sep}_{(A,B)}(f)` and keeps the history of the template rounds
+(:class:`RoundRecord`); :func:`validate_partition` checks a partition (A, B) of the positions;
+:func:`accepts_domain` tells whether a function evaluates natively in a number domain.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from seprank.core.results import Certificate, RankValued, SeparationMethod
+
+__all__ = [
+    "RoundRecord",
+    "SeparationRankResult",
+    "StopReason",
+    "accepts_domain",
+    "validate_partition",
+]
+
+StopReason = Literal["saturated", "upper_bound", "fixed", "memory_limit", "max_templates",
+                     "symbolic"]
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round of template growth: templates used, matrix shape after de-duplication, rank."""
+
+    n_templates: int
+    rows: int
+    cols: int
+    rank: int
+    seconds: float
+
+
+@dataclass(frozen=True, repr=False)
+class SeparationRankResult(RankValued):
+    """A separation-rank computation and what it certifies.
+
+    Attributes
+    ----------
+    rank : int
+        The rank found (of the last, largest matricization, or of the coefficient matrix).
+    certifies : {'exact', 'lower_bound', 'none'}
+        What ``rank`` certifies about :math:`\\operatorname{sep}_{(A,B)}(f)`:
+        ``'lower_bound'`` for the grid methods ``'modular'`` and ``'exact'`` (Claim 1: any grid
+        gives a lower bound), ``'exact'`` for ``'symbolic'``, ``'none'`` for ``'svd'``.
+    method : str
+        The method used.
+    partition : (tuple, tuple)
+        The partition (A, B), 0-based positions.
+    stop_reason : str
+        ``'saturated'`` (the last ``patience`` rounds gave the same rank), ``'upper_bound'``
+        (the rank reached ``upper_bound``), ``'fixed'`` (one round with given templates),
+        ``'memory_limit'`` / ``'max_templates'`` (growth stopped by a limit; the rank is still a
+        certified lower bound), ``'symbolic'``.
+    n_templates : int
+        Template vectors in the last round.
+    matrix_shape : (int, int)
+        Shape of the last matricization after removing duplicate rows and columns.
+    history : tuple of RoundRecord
+        Every round.
+    seconds : float
+        Wall time.
+    upper_bound : int or None
+        The bound given by the caller.
+    details : Mapping
+        Prime, domain, templates range, the rank result of the last round, notes.
+    """
+
+    rank: int
+    certifies: Certificate
+    method: SeparationMethod
+    partition: tuple[tuple[int, ...], tuple[int, ...]]
+    stop_reason: StopReason
+    n_templates: int
+    matrix_shape: tuple[int, int]
+    history: tuple[RoundRecord, ...]
+    seconds: float
+    upper_bound: int | None = None
+    details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def reached_upper_bound(self) -> bool:
+        """True when ``rank == upper_bound``: if that bound is proven, sep equals ``rank``."""
+        return self.upper_bound is not None and self.rank == self.upper_bound
+
+    def summary(self) -> str:
+        what = {"lower_bound": "certified lower bound on sep",
+                "exact": "exact separation rank", "none": "float estimate, certifies nothing"}
+        return (f"sep_(A,B) {'>=' if self.certifies == 'lower_bound' else '='} {self.rank} "
+                f"({what[self.certifies]}; method {self.method}, stop: {self.stop_reason}, "
+                f"{self.n_templates} templates, matrix {self.matrix_shape[0]}x"
+                f"{self.matrix_shape[1]}, {self.seconds:.2f} s)")
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "certifies": self.certifies, "method": self.method,
+                "stop_reason": self.stop_reason, "n_templates": self.n_templates,
+                "partition": self.partition}
+
+    def _repr_markdown_(self) -> str:
+        rows = "\n".join(f"| {r.n_templates} | {r.rows}x{r.cols} | {r.rank} | {r.seconds:.2f} |"
+                         for r in self.history)
+        return (f"**{self.summary()}**\n\n| templates | matrix | rank | seconds |\n"
+                f"|---|---|---|---|\n{rows}")
+
+
+def validate_partition(
+    partition: tuple[Sequence[int], Sequence[int]], n_inputs: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Check that ``partition`` = (A, B) splits ``range(n_inputs)`` into two non-empty parts.
+
+    Examples
+    --------
+    >>> validate_partition(([0, 2], [1, 3]), 4)
+    ((0, 2), (1, 3))
+    >>> validate_partition(([0], [0, 1]), 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: partition ([0], [0, 1]) is not a partition of the positions 0..1: ...
+    """
+    try:
+        A_raw, B_raw = partition
+        A = tuple(int(a) for a in A_raw)
+        B = tuple(int(b) for b in B_raw)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"partition must be a pair (A, B) of sequences of positions, got {partition!r}"
+        ) from err
+    problems = []
+    if not A or not B:
+        problems.append("both parts must be non-empty")
+    if len(set(A)) != len(A) or len(set(B)) != len(B):
+        problems.append("a part repeats a position")
+    if set(A) & set(B):
+        problems.append(f"positions {sorted(set(A) & set(B))} are in both parts")
+    if set(A) | set(B) != set(range(n_inputs)):
+        missing = sorted(set(range(n_inputs)) - set(A) - set(B))
+        extra = sorted((set(A) | set(B)) - set(range(n_inputs)))
+        problems.append(f"missing positions {missing}, unknown positions {extra}"
+                        " (positions are 0-based)")
+    if problems:
+        raise ValueError(
+            f"partition {partition!r} is not a partition of the positions 0..{n_inputs - 1}: "
+            + "; ".join(problems)
+        )
+    return A, B
+
+
+def accepts_domain(f: Callable[..., Any]) -> bool:
+    """True when ``f`` takes a ``domain=`` keyword (or ``**kwargs``): it can then compute in
+    GF(p) or exactly itself, as :meth:`seprank.LinearAttention.entry` does."""
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "domain" or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
