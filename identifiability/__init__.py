@@ -1,8 +1,26 @@
-"""identifiability: parameter identifiability of masked prediction (HMM, Gaussian HMM) and
-contrastive estimation of transition kernels (seed 004, chapters 2 and 4)."""
+"""identifiability: learning and identifying models from data.
+
+Subpackages, one per part of the thesis 004 (B. Liu), each with its own index (the paper's
+notation and a statement -> function table in its ``__init__``):
+
+=================================  ===============================================================
+:mod:`identifiability.masked`      §2.2: masked prediction for HMMs and Gaussian HMMs -- Kruskal
+                                   ranks, exact recovery, non-identifiability counterexamples
+                                   (claims ``MP-*``)
+:mod:`identifiability.contrastive` §2.1: contrastive learning of transition kernels -- processes,
+                                   the task, eq. 2.12, estimators, Theorems 2-3 (claims ``CL-*``)
+:mod:`identifiability.nce`         §4.1: the NCE / eNCE landscape for a Gaussian mean
+                                   (claims ``NCE-*``)
+=================================  ===============================================================
+
+Everything certified (ranks, primes, seeds) comes from :mod:`seprank.core`.  The names below
+are re-exported for convenience; module paths from before 0.2 (``identifiability.hmm``,
+``identifiability.contrastive_fit``, ...) still import, with a :class:`FutureWarning`.
+"""
 
 from __future__ import annotations
 
+from identifiability import contrastive, masked, nce
 from identifiability.contrastive.bounds import (
     Theorem2Chain,
     Theorem3Chain,
@@ -105,6 +123,7 @@ from identifiability.nce import (
     run_gradient_method,
 )
 from seprank.core import split_seed
+from seprank.core.compat import install_moved_modules
 
 __all__: list[str] = [
     "HMM",
@@ -143,6 +162,7 @@ __all__: list[str] = [
     "check_assumptions",
     "claim3_pair",
     "claim3_rotation_factor",
+    "contrastive",
     "contrastive_task_from_process",
     "cp_reconstruct",
     "excess_risk",
@@ -167,8 +187,10 @@ __all__: list[str] = [
     "kruskal_rank",
     "lemma7_translation",
     "make_contrastive_task",
+    "masked",
     "masked_prediction_tensor",
     "match_permutation",
+    "nce",
     "optimal_predictor",
     "pair_sequence_beta",
     "pairwise_twin",
@@ -192,3 +214,25 @@ __all__: list[str] = [
     "theorem6_printed",
     "theorem6_regenerated",
 ]
+
+#: Module paths before the 0.2 layout -> where they live now.
+MOVED_MODULES = {
+    "identifiability.hmm": "identifiability.masked.hmm",
+    "identifiability.assumptions": "identifiability.masked.assumptions",
+    "identifiability.tasks": "identifiability.masked.tasks",
+    "identifiability.masked_tensors": "identifiability.masked.tensors",
+    "identifiability.cp_decomposition": "identifiability.masked.cp",
+    "identifiability.recovery": "identifiability.masked.recovery",
+    "identifiability.kruskal": "identifiability.masked.kruskal",
+    "identifiability.counterexamples": "identifiability.masked.counterexamples",
+    "identifiability.local_identifiability": "identifiability.masked.local",
+    "identifiability.processes": "identifiability.contrastive.processes",
+    "identifiability.kernels": "identifiability.contrastive.kernels",
+    "identifiability.implied_kernel": "identifiability.contrastive.implied_kernel",
+    "identifiability.contrastive_fit": "identifiability.contrastive.fit",
+    "identifiability.contrastive_logistic": "identifiability.contrastive.logistic",
+    "identifiability.kernel_metrics": "identifiability.contrastive.metrics",
+    "identifiability.contrastive_bounds": "identifiability.contrastive.bounds",
+    "identifiability.ou_mle": "identifiability.contrastive.mle",
+}
+install_moved_modules(MOVED_MODULES)

@@ -34,7 +34,7 @@ would underflow or overflow double precision raises instead of returning 0 or in
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt`` §4.1: Definition 19, Lemma 45, §4.1.3 (setup, Proposition 7,
+004 §4.1: Definition 19, Lemma 45, §4.1.3 (setup, Proposition 7,
 Lemmas 46–48), Lemma 49, Theorem 19 (NGD), Definition 20 and eqs. 4.12–4.13 (eNCE), Lemma 60.
 """
 
@@ -48,8 +48,10 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.contrastive.kernels import FloatArray
+from seprank.core.index import PaperIndex
 
 __all__ = [
+    "INDEX",
     "GaussianMeanNCE",
     "OptimizationTrace",
     "bhattacharyya_coefficient",
@@ -58,6 +60,30 @@ __all__ = [
 
 Kind = Literal["nce", "ence"]
 Quantity = Literal["loss", "gradient", "hessian"]
+
+INDEX = PaperIndex(
+    key="004 §4.1",
+    claims="NCE",
+    citation="B. Liu, PhD thesis, chapter 4.1: the landscape of noise-contrastive estimation",
+    notes="docs/notes/seed_thesis_ch3_ch4.md",
+    notation=(
+        ("theta_*, theta_q", "GaussianMeanNCE(theta_star=, theta_q=)"),
+        ("R = |theta_* - theta_q|", "GaussianMeanNCE.R"),
+        ("tau = [b, c] (extended parameter)", "tau (array of 2)"),
+        ("tau_*, tau_q", "GaussianMeanNCE.tau_star, .tau_q"),
+        ("L (NCE, eq. 4.1), L_exp (eNCE, eq. 4.11)", "kind='nce' / kind='ence'"),
+        ("eta (step size)", "step"),
+    ),
+    statements=(
+        ("Definition 19 (eq. 4.1), NCE loss", "GaussianMeanNCE.loss"),
+        ("Lemma 45, gradient", "GaussianMeanNCE.gradient"),
+        ("Lemma 45 / eq. 4.12, Hessian", "GaussianMeanNCE.hessian"),
+        ("Lemmas 46-48, condition number", "GaussianMeanNCE.condition_number"),
+        ("Theorem 19, normalised gradient descent", "run_gradient_method"),
+        ("Bhattacharyya coefficient (Lemma 49)", "bhattacharyya_coefficient"),
+    ),
+)
+__doc__ = (__doc__ or "") + INDEX.render()
 LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _GRID_HALF_WIDTH = 16.0
 

@@ -1,26 +1,35 @@
-"""seprank: certified separation ranks of linearized self-attention, and the bounds around them.
+"""seprank: what linearized self-attention can represent -- certified separation ranks and the
+bounds of the papers around them.
 
-The foundation is a rank engine that says what it certifies (:func:`matrix_rank`,
-:func:`rank_mod_p`, :func:`eps_rank`) and vectorized, memory-guarded grid tensors
-(:func:`grid_tensor`, :func:`matricize`).  On top of it: the linearized self-attention network
-(:class:`LinearAttention`), evaluated by one code path over floats, GF(p) or exact numbers
-(:class:`FloatDomain`, :class:`ModularDomain`, :class:`ExactDomain`), and certified separation
-ranks of any batch function (:func:`separation_rank`).  Every bound of the depth-to-width
-paper (seed 003) is in :mod:`seprank.d2w.bounds` / :mod:`seprank.d2w.lemmas`, its lower-bound
-witness in :mod:`seprank.d2w.witness`, and its empirical depth-to-width law in
-:mod:`seprank.d2w.scaling`.
-The in-context bias of seeds 000/001:
-the in-context and sequential representations with their sentence-association functions
-(:class:`InContextRepresentation`, :class:`SequentialRepresentation`, exact backprop in
-:class:`LanguageModel`), certified sequential separation ranks (:func:`incontext_seq_sep`,
-:func:`sequential_seq_sep`), the bounded-gradient regime check (:func:`gradient_regime`), and kNN
-pretraining example design (:func:`knn_examples`, :func:`in_context_coverage`).
+The floors, bottom up (each imports only the ones below it):
+
+==========================  ===================================================================
+:mod:`seprank.core`         paper-free certified arithmetic: domains (float / GF(p) / exact),
+                            ranks that say what they certify, grid tensors, ε-ranks, seeds and
+                            primes, the result base class
+:mod:`seprank.separation`   certified separation ranks of any batch function (grid growth,
+                            symbolic coefficient matrices)
+:mod:`seprank.attention`    the linearized self-attention network both papers analyse
+:mod:`seprank.d2w`          003, Levine et al. 2020, "The Depth-to-Width Interplay in
+                            Self-Attention" (claims ``D2W-*``)
+:mod:`seprank.incontext`    000/001, Levine et al. 2022, "The Inductive Bias of In-Context
+                            Learning" (claims ``ICB-*``)
+==========================  ===================================================================
+
+Each paper subpackage's ``__init__`` is its index: the paper, its notation and a statement ->
+function table.  The names below are re-exported for convenience.  Modules that lived at the
+top level before 0.2 (``seprank.bounds``, ``seprank.incontext_rank``, ...) still import, with
+a :class:`FutureWarning` naming their new place.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from seprank import core, d2w, incontext, separation
 from seprank.attention import LinearAttention
-from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain
+from seprank.core.compat import install_moved_modules
+from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
 from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.grid import (
     GridTooLargeError,
@@ -31,8 +40,6 @@ from seprank.core.grid import (
 )
 from seprank.core.random import random_prime
 from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
-from seprank.d2w import bounds, scaling, witness
-from seprank.d2w import lemmas as bounds_lemmas
 from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient, regime
 from seprank.d2w.scaling import fit_transition_widths, optimal_depth, transition_size
 from seprank.d2w.witness import WitnessResult, lemma6_witness
@@ -54,6 +61,44 @@ from seprank.incontext.sequential import (
 )
 from seprank.separation import SeparationRankResult, separation_rank
 
+#: Module paths before the 0.2 layout -> where they live now.
+MOVED_MODULES = {
+    "seprank.arithmetic": "seprank.core.domains",
+    "seprank.gaussian": "seprank.core.gaussian_rationals",
+    "seprank.rank": "seprank.core.rank",
+    "seprank.eps_rank": "seprank.core.eps_rank",
+    "seprank.grid": "seprank.core.grid",
+    "seprank.log3": "seprank.core.log3",
+    "seprank.symbolic_separation": "seprank.separation.symbolic",
+    "seprank.bounds": "seprank.d2w",
+    "seprank.bounds_lemmas": "seprank.d2w",
+    "seprank.witness": "seprank.d2w.witness",
+    "seprank.hadamard": "seprank.d2w.hadamard",
+    "seprank.scaling": "seprank.d2w.scaling",
+    "seprank.incontext_modular": "seprank.incontext.modular",
+    "seprank.incontext_gradient": "seprank.incontext.gradient",
+    "seprank.incontext_sequential": "seprank.incontext.sequential",
+    "seprank.incontext_regime": "seprank.incontext.sequential",
+    "seprank.incontext_rank": "seprank.incontext.seq_sep",
+    "seprank.incontext_bounds": "seprank.incontext.bounds",
+    "seprank.incontext_theorems": "seprank.incontext.theorems",
+    "seprank.incontext_lower": "seprank.incontext.lower",
+    "seprank.incontext_lemmas": "seprank.incontext.lemmas",
+    "seprank.pretraining": "seprank.incontext.pretraining",
+}
+install_moved_modules(MOVED_MODULES)
+
+
+def __getattr__(name: str) -> Any:
+    """``seprank.bounds`` and the other pre-0.2 module attributes, with a FutureWarning."""
+    old = f"seprank.{name}"
+    if old in MOVED_MODULES:
+        import importlib
+
+        return importlib.import_module(old)
+    raise AttributeError(f"module 'seprank' has no attribute {name!r}")
+
+
 __all__ = [
     "Bound",
     "EpsRankResult",
@@ -74,9 +119,10 @@ __all__ = [
     "UnboundedGradientError",
     "WitnessResult",
     "bidegree_bound",
-    "bounds",
-    "bounds_lemmas",
     "contiguous_examples",
+    "core",
+    "d2w",
+    "domain_for",
     "eps_rank",
     "fit_transition_widths",
     "get_grid_memory_limit",
@@ -84,6 +130,7 @@ __all__ = [
     "grid_spectrum",
     "grid_tensor",
     "in_context_coverage",
+    "incontext",
     "incontext_seq_sep",
     "knn_examples",
     "lemma6_witness",
@@ -95,11 +142,10 @@ __all__ = [
     "random_prime",
     "rank_mod_p",
     "regime",
-    "scaling",
+    "separation",
     "separation_rank",
     "sequential_ceiling",
     "sequential_seq_sep",
     "set_grid_memory_limit",
     "transition_size",
-    "witness",
 ]

@@ -85,7 +85,7 @@ class LinearAttention:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6 (Levine et al., "The Depth-to-Width Interplay in
+    .. [1] 003 (Levine et al., "The Depth-to-Width Interplay in
        Self-Attention", NeurIPS 2020), eqs. 3-4 and 12, App. A.4 (residual variant).
 
     Examples
@@ -283,7 +283,7 @@ class LinearAttention:
             raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
         dom = self.default_domain(X) if domain is None else domain
         if order == "auto":
-            order = "gram" if isinstance(dom, FloatDomain) else self._cheaper_order(X.shape[-2])
+            order = "gram" if isinstance(dom, FloatDomain) else self.cheaper_order(X.shape[-2])
         kq, vo = self._layer_matrices(dom)
         Z = dom.asarray(X)
         for layer in range(self.depth):
@@ -303,7 +303,7 @@ class LinearAttention:
             Z = dom.add(Z, Y) if self.residual else Y
         return Z
 
-    def _cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
+    def cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
         """The association with fewer scalar multiplications per layer (see ``__call__``)."""
         n, d, h = n_positions, self.width, self.heads
         gram_cost = 2 * n * d * d + 2 * h * d**3

@@ -34,8 +34,8 @@ def test_float_default_is_the_gram_order_and_scores_is_close() -> None:
     np.testing.assert_allclose(net(X, order="scores"), net(X), rtol=FLOAT_RTOL)
 
 
-def test_cheaper_order_choice_and_refusal() -> None:
+def testcheaper_order_choice_and_refusal() -> None:
     net = LinearAttention.random(depth=1, width=29, seed=0)
-    assert net._cheaper_order(2) == "scores" and net._cheaper_order(400) == "gram"
+    assert net.cheaper_order(2) == "scores" and net.cheaper_order(400) == "gram"
     with pytest.raises(ValueError, match="order"):
         net(np.zeros((2, 29), dtype=int), order="fast")  # type: ignore[arg-type]

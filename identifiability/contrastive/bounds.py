@@ -16,7 +16,7 @@
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt``: eq. 2.2; Lemma 4 (eqs. 2.18–2.19); Theorem 2 and its proof
+004: eq. 2.2; Lemma 4 (eqs. 2.18–2.19); Theorem 2 and its proof
 (eqs. 2.14, 2.22–2.28); Theorem 3 and its proof (eqs. 2.15, 2.30–2.34).
 """
 

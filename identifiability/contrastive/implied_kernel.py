@@ -21,7 +21,7 @@ raise ``ValueError``.
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt``, §2.1.1.3 (Lemma 1, eqs. 2.10–2.11), §2.1.1.4.2 (eq. 2.12),
+004, §2.1.1.3 (Lemma 1, eqs. 2.10–2.11), §2.1.1.4.2 (eq. 2.12),
 eq. 2.4 (support of q).
 """
 

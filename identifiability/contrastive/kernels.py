@@ -17,7 +17,7 @@ It covers the three objects of seed 004 §2.1 that matter for the Ornstein–Uhl
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt`` (B. Liu, PhD thesis), §2.1.1.2 (contrast distribution q,
+004 (B. Liu, PhD thesis), §2.1.1.2 (contrast distribution q,
 eq. 2.4), §2.1.3.3 (eqs. 2.33–2.34).
 """
 

@@ -9,8 +9,8 @@ exact per-z normalisation and the log normaliser.
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt``, §2.1.1.2 (loss 2.5), Lemma 1, eq. 2.12; reading notes
-``seed_thesis_ch2.md`` §B.3 (the well-specified classifier).
+004, §2.1.1.2 (loss 2.5), Lemma 1, eq. 2.12; reading notes
+``docs/notes/seed_thesis_ch2.md`` §B.3 (the well-specified classifier).
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def fit_quadratic_logistic(task: ContrastiveTask, contrast: ConditionalDensity, 
     >>> from identifiability.contrastive.processes import OrnsteinUhlenbeck
     >>> from identifiability.contrastive.task import contrastive_task_from_process
     >>> ou = OrnsteinUhlenbeck(1.0)
-    >>> task = contrastive_task_from_process(ou, T=2000, eta=0.5, contrast=ou.stationary, seed=0)
+    >>> task = contrastive_task_from_process(ou, horizon=2000, eta=0.5, contrast=ou.stationary,
+    ...                                      seed=0)
     >>> fit = fit_quadratic_logistic(task, ou.stationary)
     >>> bool(abs(float(fit.kernel.M[0, 0]) - np.exp(-0.5)) < 0.05)
     True

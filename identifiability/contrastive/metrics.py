@@ -19,7 +19,7 @@ estimate gets the closed-form KL.  Finite-state analogues are in
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt``, Theorem 2 (eq. 2.14), Theorem 3 (eq. 2.15), eqs. 2.10, 2.27.
+004, Theorem 2 (eq. 2.14), Theorem 3 (eq. 2.15), eqs. 2.10, 2.27.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ contrastive task is built from (m transitions), for a like-for-like comparison.
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt`` §2.1.1.1 (eq. 2.1) and §2.1.1.2; the baseline itself is not in
-the thesis (reading notes ``seed_thesis_ch2.md`` §B.3 and the issue).
+004 §2.1.1.1 (eq. 2.1) and §2.1.1.2; the baseline itself is not in
+the thesis (reading notes ``docs/notes/seed_thesis_ch2.md`` §B.3 and the issue).
 """
 
 from __future__ import annotations

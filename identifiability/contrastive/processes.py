@@ -14,7 +14,7 @@ Every sampler takes a ``seed`` (int, SeedSequence or numpy Generator).
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt``, §2.1.1.1 (eq. 2.1, stationarity, eq. 2.2 for B),
+004, §2.1.1.1 (eq. 2.1, stationarity, eq. 2.2 for B),
 §2.1.1.2 (observations at multiples of η), Lemma 5 and Definition 1 (β-mixing).
 """
 

@@ -29,7 +29,7 @@ Lemma 1, eq. 2.12 and the normalisation question are in
 
 References
 ----------
-Seed ``004_6a230b9a9faf2198.txt``, §2.1.1.2 (task, eqs. 2.3–2.5), §2.1.1.3 (Lemma 1,
+004, §2.1.1.2 (task, eqs. 2.3–2.5), §2.1.1.3 (Lemma 1,
 eqs. 2.10–2.11), §2.1.1.4.2 (eq. 2.12), §2.1.2.1 (Lemma 4, disjoint pairs), §2.1.3.3
 (eq. 2.34, the conditional q).  The sliding construction is ours, not the thesis'.
 """
@@ -253,13 +253,14 @@ class _Simulates(Protocol):
     def simulate(self, n_obs: int, eta: float, *, seed: SeedLike = None) -> FloatArray: ...
 
 
-def contrastive_task_from_process(process: _Simulates, T: float, eta: float,
+def contrastive_task_from_process(process: _Simulates, horizon: float, eta: float,
                                   contrast: ConditionalDensity, *,
                                   pairs: PairConstruction = "disjoint",
                                   seed: SeedLike = None) -> ContrastiveTask:
-    """Simulate :math:`2m = \\lfloor T/\\eta\\rfloor` observations (rounded down to even) and
-    build the task; ``pairs`` is passed to :func:`make_contrastive_task` (default
-    ``'disjoint'``, the thesis' task; ``'sliding'`` is our variant).
+    """Simulate :math:`2m = \\lfloor T/\\eta\\rfloor` observations over the time horizon
+    T = ``horizon`` (rounded down to an even count) and build the task; ``pairs`` is passed to
+    :func:`make_contrastive_task` (default ``'disjoint'``, the thesis' task; ``'sliding'`` is our
+    variant).
 
     The seed is split (``SeedSequence.spawn``) into a trajectory stream and a task stream, so
     the same seed gives the same trajectory for both constructions.
@@ -268,19 +269,21 @@ def contrastive_task_from_process(process: _Simulates, T: float, eta: float,
     --------
     >>> from identifiability.contrastive.processes import OrnsteinUhlenbeck
     >>> ou = OrnsteinUhlenbeck(1.0)
-    >>> contrastive_task_from_process(ou, T=100, eta=0.5, contrast=ou.stationary, seed=0).n_pairs
+    >>> task = contrastive_task_from_process(ou, horizon=100, eta=0.5, contrast=ou.stationary,
+    ...                                      seed=0)
+    >>> task.n_pairs
     100
-    >>> contrastive_task_from_process(ou, T=100, eta=0.5, contrast=ou.stationary,
+    >>> contrastive_task_from_process(ou, horizon=100, eta=0.5, contrast=ou.stationary,
     ...                               pairs="sliding", seed=0).n_pairs      # 2 x 199 transitions
     398
     """
     e = check_eta(eta)
-    if not T > 0:
-        raise ValueError(f"T must be positive, got {T}")
-    n = math.floor(T / e + 1e-9)
+    if not horizon > 0:
+        raise ValueError(f"horizon (the time T) must be positive, got {horizon}")
+    n = math.floor(horizon / e + 1e-9)
     n -= n % 2
     if n < 2:
-        raise ValueError(f"T/eta = {T / e:.3g} gives fewer than 2 observations")
+        raise ValueError(f"horizon/eta = {horizon / e:.3g} gives fewer than 2 observations")
     traj_rng, task_rng = split_seed(seed, 2)
     x = process.simulate(n, e, seed=traj_rng)
     return make_contrastive_task(x, e, contrast, pairs=pairs, seed=task_rng)

@@ -1,4 +1,13 @@
-"""identifiability.masked (face; index to be written)."""
+r"""004 §2.2 -- masked prediction identifies HMMs and Gaussian HMMs (claims ``MP-*``).
+
+B. Liu's thesis, §2.2: which masked-prediction tasks :math:`\otimes_\tau x_\tau \mid x_t`
+determine the parameters of a hidden Markov model (discrete emissions O, or Gaussian means M)
+from their optimal predictor.  Implemented: the models with their assumptions (A5-A9), the tasks
+and closed-form optimal predictors, the 3-tensor of Theorems 7-8 with its CP factors, certified
+Kruskal ranks, exact recovery by Jennrich's algorithm, the non-identifiability twins of
+Theorems 4-6 and Lemma 7, and first-order (Jacobian) identifiability.
+
+"""
 
 from __future__ import annotations
 
@@ -69,12 +78,53 @@ from identifiability.masked.tensors import (
     masked_prediction_tensor,
     tensor_factors,
 )
+from seprank.core.index import PaperIndex
+
+INDEX = PaperIndex(
+    key="004 §2.2",
+    claims="MP",
+    citation="B. Liu, PhD thesis, chapter 2.2: masked prediction and parameter identifiability",
+    notes="docs/notes/seed_thesis_ch2.md",
+    notation=(
+        ("k (hidden states), d (observation dimension)", "HMM.random(d, k), GaussianHMM"),
+        ("O (d x k, column-stochastic)", "HMM(O, T).O"),
+        ("M (d x k, unit columns)", "GaussianHMM(M, T).M"),
+        ("T (k x k, doubly stochastic)", "transition matrix T"),
+        ("x_t, x_tau", "positions of Task, e.g. Task('x2*x3|x1')"),
+        ("f(x) = E[x_2 (x) x_3 | x_1 = x]", "optimal_predictor(model, task)"),
+        ("phi(x) (posterior of h_1)", "gaussian_posterior / HMM.posterior"),
+        ("W = [[A, B, C]] (2.36)-(2.41)", "masked_prediction_tensor(...).W / .factors"),
+        ("k_A (Kruskal rank)", "kruskal_rank(A).rank"),
+    ),
+    statements=(
+        ("§2.2.1.1, the HMM", "HMM"),
+        ("§2.2.1.1, the G-HMM", "GaussianHMM"),
+        ("Assumptions 5-9", "check_assumptions"),
+        ("(2.35), masked prediction task", "Task"),
+        ("(2.35), optimal predictor", "optimal_predictor"),
+        ("Proposition 1 (Kruskal)", "kruskal_condition"),
+        ("Kruskal rank", "kruskal_rank"),
+        ("Theorems 4 and 6, rotation twins", "rotation_twin"),
+        ("Theorem 4, pairwise twin", "pairwise_twin"),
+        ("Theorem 6, example (2.47)", "theorem6_printed"),
+        ("Claims 1 and 3", "claim3_pair"),
+        ("Lemma 7 / Theorem 5, Householder twin", "householder_twin"),
+        ("Lemma 7, translation", "lemma7_translation"),
+        ("Theorem 7, the tensor (2.36)-(2.41)", "masked_prediction_tensor"),
+        ("Theorem 7, recovery of (O, T)", "recover_hmm"),
+        ("Theorem 8, recovery of (M, T)", "recover_ghmm"),
+        ("Jennrich's algorithm (after Proposition 1)", "jennrich"),
+        ("§A.4 of the notes, local identifiability", "jacobian_deficiency"),
+    ),
+)
+__doc__ = (__doc__ or "") + INDEX.render()
 
 __all__ = [
     "ASSUMPTIONS",
     "DEFAULT_ATOL",
     "DEFAULT_RANK_RTOL",
     "HMM",
+    "INDEX",
     "THEOREM6_PRINTED",
     "AssumptionCheck",
     "AssumptionError",

@@ -142,7 +142,7 @@ def check_assumptions(
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.3, Assumptions 5–9.
+    .. [1] 004, §2.2.1.3, Assumptions 5–9.
 
     Examples
     --------

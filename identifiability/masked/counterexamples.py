@@ -155,7 +155,7 @@ def theorem6_printed(*, atol: float = PRINTED_ATOL) -> tuple[HMM, HMM]:
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, Theorem 6, example (2.47).
+    .. [1] 004, Theorem 6, example (2.47).
 
     Examples
     --------
@@ -178,7 +178,7 @@ def theorem6_regenerated(theta: float = 0.1, *, atol: float = PRINTED_ATOL
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, Theorem 6 proof, Claim 2, (2.47); notes D.5.
+    .. [1] 004, Theorem 6 proof, Claim 2, (2.47); notes D.5.
 
     Examples
     --------

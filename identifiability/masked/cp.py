@@ -114,7 +114,7 @@ def jennrich(
 
     References
     ----------
-    .. [1] Harshman (1970), cited in seed 004_6a230b9a9faf2198.txt after Proposition 1.
+    .. [1] Harshman (1970), cited in 004 after Proposition 1.
 
     Examples
     --------

@@ -169,7 +169,7 @@ class HMM(_BaseHMM):
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.1 and Assumptions 5–7.
+    .. [1] 004, §2.2.1.1 and Assumptions 5–7.
 
     Examples
     --------
@@ -255,7 +255,7 @@ class GaussianHMM(_BaseHMM):
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.1 and Assumptions 5, 8, 9.
+    .. [1] 004, §2.2.1.1 and Assumptions 5, 8, 9.
 
     Examples
     --------

@@ -136,7 +136,7 @@ def kruskal_rank(
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.4, Proposition 1 (Kruskal 1977).
+    .. [1] 004, §2.2.1.4, Proposition 1 (Kruskal 1977).
     .. [2] Anchors report, §1 and §4 (wrong k-rank code in the wild).
 
     Examples
@@ -323,7 +323,7 @@ def kruskal_condition(
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, Proposition 1 (N = 3: :math:`k_A+k_B+k_C \ge 2R+2`).
+    .. [1] 004, Proposition 1 (N = 3: :math:`k_A+k_B+k_C \ge 2R+2`).
     .. [2] Sidiropoulos & Bro (2000), N-way extension; anchors report §1.
 
     Examples

@@ -91,8 +91,8 @@ def jacobian_deficiency(
 
     References
     ----------
-    .. [1] Notes seed_thesis_ch2.md §A.4 item 4 (the table reproduced by claim MP-15); seed
-       004_6a230b9a9faf2198.txt Theorems 4–7 for the global statements.
+    .. [1] docs/notes/seed_thesis_ch2.md §A.4 item 4 (the table reproduced by claim MP-15);
+       004, Theorems 4–7 for the global statements.
 
     Examples
     --------

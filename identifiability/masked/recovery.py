@@ -156,7 +156,7 @@ def recover_hmm(
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, proof of Theorem 7, (2.36)–(2.41).
+    .. [1] 004, proof of Theorem 7, (2.36)–(2.41).
 
     Examples
     --------
@@ -217,7 +217,7 @@ def recover_ghmm(
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, Theorem 8 (2.70)–(2.77), Lemma 7, (2.58).
+    .. [1] 004, Theorem 8 (2.70)–(2.77), Lemma 7, (2.58).
 
     Examples
     --------

@@ -59,7 +59,7 @@ class Task:
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.2, eq. (2.35).
+    .. [1] 004, §2.2.1.2, eq. (2.35).
 
     Examples
     --------
@@ -260,7 +260,7 @@ def optimal_predictor(model: HMM | GaussianHMM, task: Task | str) -> Predictor:
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, §2.2.1.2 (2.35), §2.2.2 (before Theorem 4), (2.36),
+    .. [1] 004, §2.2.1.2 (2.35), §2.2.2 (before Theorem 4), (2.36),
        (2.39), (2.57), (2.70), (2.75).
 
     Examples

@@ -155,7 +155,7 @@ def masked_prediction_tensor(
 
     References
     ----------
-    .. [1] Seed 004_6a230b9a9faf2198.txt, proof of Theorem 7 (2.36)–(2.41), proof of Theorem 8
+    .. [1] 004, proof of Theorem 7 (2.36)–(2.41), proof of Theorem 8
        (2.70)–(2.75).
 
     Examples

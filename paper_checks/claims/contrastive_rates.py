@@ -22,7 +22,6 @@ import numpy as np
 
 from identifiability.contrastive.fit import fit_gaussian_kernel
 from identifiability.contrastive.kernels import GaussianKernel
-from seprank.core import split_seed
 from identifiability.contrastive.metrics import (
     excess_risk,
     expected_abs_error,
@@ -32,6 +31,7 @@ from identifiability.contrastive.metrics import (
 from identifiability.contrastive.processes import OrnsteinUhlenbeck
 from identifiability.contrastive.task import make_contrastive_task
 from paper_checks.registry import ClaimResult, claim, judge
+from seprank.core import split_seed
 
 PAPER = "004"
 QUICK_HORIZONS = (250.0, 1000.0, 4000.0)

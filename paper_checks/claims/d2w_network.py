@@ -1,6 +1,6 @@
 """Seed 003 claims about the network itself: eq. 3 = eq. 12, degree, symmetry, Prop. 1, Lemma 5.
 
-Reading notes: ``seed_depth_to_width.md`` §1, §6 (PC1-PC5), §7 (items 11, 14).
+Reading notes: ``docs/notes/seed_depth_to_width.md`` §1, §6 (PC1-PC5), §7 (items 11, 14).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 
 from paper_checks.registry import ClaimResult, claim, judge
-from seprank import bounds
-from seprank.d2w.lemmas import corollary1_min_widening, corollary2_shallow
+from seprank import d2w
+from seprank.d2w.corollaries import corollary1_min_widening, corollary2_shallow
 
 PAPER = "003"
 FULL_HEADS = (1, 2, 3, 4, 5, 8, 16)
@@ -22,9 +22,9 @@ def _lower_sweep(which: str, heads: tuple[int, ...], head_dims: tuple[int, ...])
     violations, ties, cases = [], 0, 0
     for H, d_a, L in itertools.product(heads, head_dims, DEPTHS):
         d_x = H * d_a
-        expr = (bounds.theorem1_lower(d_x, L, H) if which == "T1" else
-                bounds.theorem2_lower(d_x, L, H))
-        cert = bounds.lemma6_lower_bound(d_x, L, H)
+        expr = (d2w.theorem1_lower(d_x, L, H) if which == "T1" else
+                d2w.theorem2_lower(d_x, L, H))
+        cert = d2w.lemma6_lower_bound(d_x, L, H)
         c = expr.as_log3value().compare(cert.as_log3value())
         cases += 1
         if c is None:
@@ -56,12 +56,12 @@ for _which, _stmt in (("T1", T1_STATEMENT), ("T2", T2_STATEMENT)):
 def _t2_upper_sweep(max_width: int, max_depth: int) -> ClaimResult:
     violations, ties, cases, outside_negative = [], 0, 0, []
     for d_x, L in itertools.product(range(2, max_width + 1), range(1, max_depth + 1)):
-        t2 = bounds.theorem2_upper(d_x, L)
+        t2 = d2w.theorem2_upper(d_x, L)
         if not t2.in_hypotheses:
             if L <= 5 and t2.log3 < 0:
                 outside_negative.append((L, d_x))
             continue
-        t4 = bounds.theorem4_upper(d_x, L)
+        t4 = d2w.theorem4_upper(d_x, L)
         c = t4.as_log3value().compare(t2.as_log3value())
         cases += 1
         if c is None:

@@ -16,7 +16,7 @@ from paper_checks.claims._d2w_common import (
     generic_rank,
 )
 from paper_checks.registry import ClaimResult, claim, judge
-from seprank import bounds, regime
+from seprank import d2w, regime
 from seprank.core.log3 import log3
 from seprank.d2w.lemmas import lemma2_layer_upper, lemma2_summed_terms
 
@@ -29,17 +29,17 @@ def _upper_check(configs: tuple[tuple[int, int, int, int], ...], which: str,
     for L, d, H, N in configs:
         rank = generic_rank(L, d, H, N, residual).rank
         if which == "theorem2":
-            b = bounds.theorem2_upper(d, L, H)
+            b = d2w.theorem2_upper(d, L, H)
             if not b.in_hypotheses:      # Theorem 2 speaks only for L > log3(d_x)
                 continue
         elif which == "theorem3":
-            b = bounds.theorem3_upper(d, L, H)
+            b = d2w.theorem3_upper(d, L, H)
         elif which == "theorem4":
-            b = bounds.theorem4_upper(d, L, H)
+            b = d2w.theorem4_upper(d, L, H)
         elif which == "theorem6":
-            b = bounds.theorem6_residual_upper(d, L, H)
+            b = d2w.theorem6_residual_upper(d, L, H)
         else:
-            b = bounds.theorem5_residual_upper(d, L, H, N, form="stated")
+            b = d2w.theorem5_residual_upper(d, L, H, N, form="stated")
         admitted = b.admits(rank)
         ok &= admitted is True
         rows[f"(L={L}, d_x={d}, H={H}, N={N})"] = f"{rank} <= {b.value!s:.12}: {admitted}"
@@ -84,7 +84,7 @@ def _eq18() -> ClaimResult:
     bad = []
     for d_x, L in itertools.product(range(1, 60), range(1, 8)):
         for H in (h for h in range(1, d_x + 1) if d_x % h == 0):
-            t3, t1 = bounds.theorem3_upper(d_x, L, H), bounds.theorem1_upper(d_x, L, H)
+            t3, t1 = d2w.theorem3_upper(d_x, L, H), d2w.theorem1_upper(d_x, L, H)
             if t3.exact != t1.exact or abs(t3.log3 - t1.log3) > 1e-40:
                 bad.append((d_x, L, H))
     return ClaimResult(measured=len(bad), reference_value=0, verdict=judge(not bad),
@@ -122,7 +122,7 @@ def _single_layer() -> ClaimResult:
 )
 def _n_independence() -> ClaimResult:
     ranks = {N: generic_rank(2, 2, 1, N).rank for N in (2, 4, 6)}
-    t3, t4 = bounds.theorem3_upper(2, 2, 1), bounds.theorem4_upper(2, 2, 1)
+    t3, t4 = d2w.theorem3_upper(2, 2, 1), d2w.theorem4_upper(2, 2, 1)
     within = all(t3.admits(r) and t4.admits(r) for r in ranks.values())
     saturated = ranks[4] == ranks[6]
     return ClaimResult(measured=ranks, reference_value="bounded independently of N",
@@ -143,9 +143,9 @@ def _lower_vs_measured(configs: tuple[tuple[int, int, int, int], ...]) -> ClaimR
             continue
         rank = generic_rank(L, d, H, N).rank
         reg = regime(d, L)
-        lower = (bounds.theorem1_lower(d, L, H) if reg == "depth_efficient"
-                 else bounds.theorem2_lower(d, L, H))
-        cert = bounds.lemma6_lower_bound(d, L, H)
+        lower = (d2w.theorem1_lower(d, L, H) if reg == "depth_efficient"
+                 else d2w.theorem2_lower(d, L, H))
+        cert = d2w.lemma6_lower_bound(d, L, H)
         admitted = lower.admits(rank) is not False and cert.admits(rank) is not False
         ok &= admitted
         rows[f"(L={L}, d_x={d}, H={H}, N={N})"] = (
@@ -181,9 +181,9 @@ def _thm5_proof() -> ClaimResult:
         for l in range(2, L + 1):   # iterate the recursion of the proof literally
             S = c * (l * S) ** 3
         recursion = (L + 1) * S
-        product = bounds.theorem5_residual_upper(d, L, H, N, form="proof_product")
-        stated = bounds.theorem5_residual_upper(d, L, H, N, form="stated")
-        closed = bounds.theorem5_residual_upper(d, L, H, N, form="recursion")
+        product = d2w.theorem5_residual_upper(d, L, H, N, form="proof_product")
+        stated = d2w.theorem5_residual_upper(d, L, H, N, form="stated")
+        closed = d2w.theorem5_residual_upper(d, L, H, N, form="recursion")
         implies = product.as_log3value().compare(stated.as_log3value()) in (-1, 0)
         printed_ok &= product.admits(recursion) is True and implies
         corrected_ok &= closed.exact is not None and closed.exact[0] == recursion

@@ -1,8 +1,9 @@
 """In-context bias (seeds 000/001): the representations, their (ε-)sequential separation ranks.
 
-Checks PC-1..PC-5 of the reading notes (seed_incontext_bias.md §5).  Expected values come from
-the paper and the mathematics (hand-computed PB values, the notes' independent prototype), never
-from this code.  Bounds marked "our derivation" are not printed in the paper (notes §3.2, [INF]).
+Checks PC-1..PC-5 of the reading notes (docs/notes/seed_incontext_bias.md §5).  Expected values
+come from the paper and the mathematics (hand-computed PB values, the notes' independent
+prototype), never from this code.  Bounds marked "our derivation" are not printed in the paper
+(notes §3.2, [INF]).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Seed 004 §2.2 (masked prediction identifiability), discrete HMM: claims MP-1 to MP-10.
 
 Expected verdicts come from the mathematics and the seed (reading notes
-``seed_thesis_ch2.md`` §A.5): the printed closed forms and constructions hold; the printed
-"det(O) = 0.0110" of a 4 x 3 matrix, Claim 3's "any positive integer t" and its non-negativity
-sentence without the factor T are errata.  The G-HMM claims are in
+``docs/notes/seed_thesis_ch2.md`` §A.5): the printed closed forms and constructions hold; the
+printed "det(O) = 0.0110" of a 4 x 3 matrix, Claim 3's "any positive integer t" and its
+non-negativity sentence without the factor T are errata.  The G-HMM claims are in
 :mod:`paper_checks.claims.masked_prediction_ghmm`.
 """
 

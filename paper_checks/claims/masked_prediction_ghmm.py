@@ -1,6 +1,7 @@
 """Seed 004 §2.2 (masked prediction identifiability), G-HMM and local checks: MP-11 to MP-17.
 
-Expected verdicts from the mathematics and the reading notes (``seed_thesis_ch2.md`` §A.4,
+Expected verdicts from the mathematics and the reading notes
+(``docs/notes/seed_thesis_ch2.md`` §A.4,
 §A.5, D.8, D.10): the tensor factor forms, the Householder twin and Theorem 9 hold; the
 printed "scaling removed since the norms are known" leaves a sign per column (erratum), and
 Lemma 7 as printed fails for d > k without the column-space constraint (erratum).

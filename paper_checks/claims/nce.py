@@ -7,7 +7,7 @@ quadrature); the Hessian at the optimum is cross-checked against an independent 
 quadrature of the substituted integrand :math:`x = R/2 + y`,
 :math:`e^{R^2/8}\\,p_*q/(p_*+q) = \\phi(y)/(2\\cosh(Ry/2))`, and eNCE against its closed form.
 Expected verdicts and corrected statements come from the mathematics (reading notes
-``seed_thesis_ch3_ch4.md`` items F4–F8, re-derived where noted).
+``docs/notes/seed_thesis_ch3_ch4.md`` items F4–F8, re-derived where noted).
 """
 
 from __future__ import annotations

@@ -116,8 +116,8 @@ def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.1.2 (definition) and Lemma 10; seed
-       000_602443402cfc1c64, eq. 7 (absolute ε).  Notes: seed_incontext_bias.md §4.4.
+    .. [1] 001, App. C.1.2 (definition) and Lemma 10; seed
+       000, eq. 7 (absolute ε).  Notes: docs/notes/seed_incontext_bias.md §4.4.
 
     Examples
     --------

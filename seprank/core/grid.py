@@ -195,8 +195,8 @@ def grid_tensor(
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6 (Levine et al. 2020), Claim 1 and App. B.2;
-       seed 001_b50bb8acc03b85f7, App. C.1.1 (grid tensors).
+    .. [1] 003 (Levine et al. 2020), Claim 1 and App. B.2;
+       001, App. C.1.1 (grid tensors).
 
     Examples
     --------

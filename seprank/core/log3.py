@@ -37,6 +37,7 @@ __all__ = [
     "log3",
     "log3_e",
     "log3_multiset_coefficient",
+    "log3_real",
     "to_mpf",
 ]
 
@@ -70,6 +71,21 @@ def log3(x: int | Fraction) -> Any:
     (4.0, -1.0)
     """
     return _ln(x) / _LN3
+
+
+def log3_real(x: Any) -> Any:
+    """:math:`\\log_3 x` of a positive real given as an mpmath number (or anything mpmath
+    converts), to :data:`DIGITS` digits.
+
+    Examples
+    --------
+    >>> float(log3_real(to_mpf(27) - 18))
+    2.0
+    """
+    value = _ctx.mpf(x)
+    if value <= 0:
+        raise ValueError(f"log of a non-positive number {x}")
+    return _ctx.log(value) / _LN3
 
 
 def to_mpf(x: int | Fraction) -> Any:

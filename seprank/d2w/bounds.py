@@ -1,31 +1,15 @@
-r"""Every bound of seed 003 on the separation rank of linear self-attention, exactly.
+r"""The vocabulary of seed 003's bounds: C(L), multiset coefficients, the regimes, and Bound.
 
-Notation (seed 003): depth L, width :math:`d_x`, H heads, :math:`d_a = d_x / H`, N input
+Notation (003): depth L, width :math:`d_x`, H heads, :math:`d_a = d_x / H`, N input
 positions, :math:`C(L) = (3^L - 1)/2` (:func:`mixing_units`),
 :math:`(\!(n\ k)\!) = \binom{n+k-1}{k}` (:func:`multiset_coefficient`), and the two regimes
-:math:`L < \log_3 d_x` / :math:`L > \log_3 d_x` (:func:`regime`).
-
-Every bound is returned as a :class:`Bound`: its base-3 logarithm to 60 digits, the exact
-rational value when it is rational and not astronomically large, the statement and its
-hypotheses.  **Design for calls outside the hypotheses**: inputs that make no sense (a width
-not divisible by the number of heads, L < 1, non-integers) raise ``ValueError``; valid
-networks outside a statement's hypotheses (e.g. Theorem 1 at :math:`L \ge \log_3 d_x`) get the
-formula evaluated and returned with ``in_hypotheses == False`` and the failed hypotheses in
-``violated`` -- or, with ``strict=True``, an :class:`OutsideHypothesesError`.  The same holds
-for :mod:`seprank.d2w.lemmas` (Corollaries 1-2 flag their hypotheses in ``violated``).
-Constructions that do not exist outside their hypotheses -- the Lemma 6 witness
-(:func:`seprank.d2w.witness.lemma6_witness`: L >= 2, odd :math:`d_a \ge 3`, even N) -- refuse with
-``ValueError`` naming the failed hypothesis.  Comparisons
-(:meth:`Bound.admits`) are exact or in 60-digit logarithms and never report a violation that
-is only rounding (:mod:`seprank.core.log3`).
-
-Lemmas 2-4 and 7-8, Proposition 1 and Corollaries 1-2 are in :mod:`seprank.d2w.lemmas`.
+:math:`L < \log_3 d_x` / :math:`L > \log_3 d_x` (:func:`regime`).  Every bound of the paper
+(:mod:`seprank.d2w.theorems`, :mod:`seprank.d2w.lemmas`) is a :class:`Bound`.
 
 References
 ----------
-.. [1] Seed 003_780437e4ec8fa9c6 (Levine et al., "The Depth-to-Width Interplay in
-   Self-Attention", NeurIPS 2020): Theorems 1-2 (eqs. 7-8), Theorems 3-4 (eqs. 17-20),
-   Theorems 5-6 (App. A.4), App. B.2 (lower bounds), Lemma 6.
+.. [1] 003 (Levine et al., "The Depth-to-Width Interplay in Self-Attention", NeurIPS 2020),
+   §3 (eq. 5), eqs. 7-8.
 """
 
 from __future__ import annotations
@@ -35,35 +19,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-import numpy as np
-
 from seprank.core.log3 import (
     EXACT_BITS_LIMIT,
-    NEG_INF,
     Log3Value,
     compare,
-    log3,
-    log3_e,
-    log3_multiset_coefficient,
-    to_mpf,
 )
+from seprank.core.validation import check_int
 
 __all__ = [
     "Bound",
     "OutsideHypothesesError",
     "Regime",
-    "lemma6_lower_bound",
     "mixing_units",
     "multiset_coefficient",
     "regime",
-    "theorem1_lower",
-    "theorem1_upper",
-    "theorem2_lower",
-    "theorem2_upper",
-    "theorem3_upper",
-    "theorem4_upper",
-    "theorem5_residual_upper",
-    "theorem6_residual_upper",
 ]
 
 Regime = Literal["depth_efficient", "depth_inefficient", "boundary"]
@@ -76,19 +45,10 @@ class OutsideHypothesesError(ValueError):
     """A bound was requested with ``strict=True`` for a network outside its hypotheses."""
 
 
-def _positive_int(name: str, value: Any, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    v = int(value)
-    if v < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return v
-
-
-def _network(width: Any, depth: Any, heads: Any) -> tuple[int, int, int]:
-    d_x = _positive_int("width d_x", width)
-    L = _positive_int("depth L", depth)
-    H = _positive_int("heads H", heads)
+def network_shape(width: Any, depth: Any, heads: Any) -> tuple[int, int, int]:
+    d_x = check_int("width d_x", width)
+    L = check_int("depth L", depth)
+    H = check_int("heads H", heads)
     if d_x % H:
         raise ValueError(
             f"the width d_x = {d_x} is not divisible by the number of heads H = {H}; "
@@ -111,7 +71,7 @@ def mixing_units(depth: int) -> int:
     >>> [mixing_units(L) for L in range(1, 6)]
     [1, 4, 13, 40, 121]
     """
-    L = _positive_int("depth L", depth)
+    L = check_int("depth L", depth)
     return (3**L - 1) // 2
 
 
@@ -147,7 +107,7 @@ def regime(width: int, depth: int) -> Regime:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, §4 (the regimes of Theorems 1 and 2); reading notes
+    .. [1] 003, §4 (the regimes of Theorems 1 and 2); reading notes
        §7.1 (the boundary).
 
     Examples
@@ -155,8 +115,8 @@ def regime(width: int, depth: int) -> Regime:
     >>> regime(29, 3), regime(27, 3), regime(5, 2)
     ('depth_efficient', 'boundary', 'depth_inefficient')
     """
-    d_x = _positive_int("width d_x", width)
-    L = _positive_int("depth L", depth)
+    d_x = check_int("width d_x", width)
+    L = check_int("depth L", depth)
     power = 3**L
     if power < d_x:
         return "depth_efficient"
@@ -237,7 +197,7 @@ class Bound:
         return f"Bound({self.statement}, {self.kind}: {text}{flag})"
 
 
-def _make(statement: str, kind: Kind, log3_value: Any, exact: tuple[Fraction, int] | None,
+def make_bound(statement: str, kind: Kind, log3_value: Any, exact: tuple[Fraction, int] | None,
           holds_for: str, hypotheses: tuple[str, ...], violated: list[str], notes: list[str],
           strict: bool) -> Bound:
     if violated and strict:
@@ -246,343 +206,14 @@ def _make(statement: str, kind: Kind, log3_value: Any, exact: tuple[Fraction, in
                  tuple(notes))
 
 
-def _fits(bits: float) -> bool:
+def fits_exactly(bits: float) -> bool:
     return bits <= EXACT_BITS_LIMIT
 
 
-def _regime_violation(d_x: int, L: int, want: Regime) -> list[str]:
+def regime_violations(d_x: int, L: int, want: Regime) -> list[str]:
     got = regime(d_x, L)
     if got == want:
         return []
     need = "L < log3(d_x)" if want == "depth_efficient" else "L > log3(d_x)"
     relation = {"boundary": "=", "depth_efficient": "<", "depth_inefficient": ">"}[got]
     return [f"{need} fails: 3^L = {3**L} {relation} d_x = {d_x}"]
-
-
-def theorem1_lower(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
-    r"""Theorem 1, lower bound (eq. 7): for :math:`L < \log_3 d_x`, almost everywhere,
-
-    .. math::  \log_3 \operatorname{sep} \ge 3^{L-2}\left(\log_3(d_x - H) + a\right),
-       \qquad a = -L + 2 - \log_3 2,
-
-    i.e. :math:`\operatorname{sep} \ge \left(\frac{(d_x-H)/2}{3^{L-2}}\right)^{3^{L-2}}`.
-
-    Hypotheses: :math:`L < \log_3 d_x`; holds for almost every Θ.  The proof (App. B.2,
-    Lemma 6) needs L >= 2 and odd :math:`d_a \ge 3` (noted, not enforced); for
-    :math:`d_a = 1` the bound is :math:`\log_3 0 = -\infty`.
-
-    References
-    ----------
-    .. [1] Seed 003, Theorem 1 (eq. 7), App. B.2.
-
-    Examples
-    --------
-    >>> b = theorem1_lower(29, 3)
-    >>> round(float(b.log3), 3), b.in_hypotheses
-    (4.207, True)
-    >>> theorem1_lower(9, 2).violated
-    ('L < log3(d_x) fails: 3^L = 9 = d_x = 9',)
-    """
-    d_x, L, H = _network(width, depth, heads)
-    violated = _regime_violation(d_x, L, "depth_efficient")
-    notes = []
-    if L < 2 or (d_x // H) % 2 == 0 or d_x // H < 3:
-        notes.append("the lower-bound proof (Lemma 6) covers only L >= 2 and odd d_a >= 3")
-    lam = Fraction(3) ** (L - 2)   # 3^(L-2); 1/3 at L = 1
-    base = Fraction(d_x - H, 2) / lam   # 3^(log3(d_x - H) + a) = ((d_x - H)/2) / 3^(L-2)
-    exact: tuple[Fraction, int] | None = None
-    if d_x == H:
-        value: Any = NEG_INF
-        exact = (Fraction(0), 1)
-        violated.append("d_x > H (d_a >= 2) needed for log3(d_x - H) to be finite")
-    else:
-        value = lam.numerator * log3(base) / lam.denominator
-        # bound^q = base^(lam * q) with q = 1 for L >= 2 and q = 3 for L = 1
-        size = max(base.numerator.bit_length(), base.denominator.bit_length())
-        if lam.numerator <= EXACT_BITS_LIMIT and _fits(size * lam.numerator):
-            exact = (base**lam.numerator, lam.denominator)
-    return _make("Theorem 1 lower bound (eq. 7)", "lower", value, exact, ALMOST_EVERY,
-                 ("L < log3(d_x)",), violated, notes, strict)
-
-
-def theorem1_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
-    r"""Theorem 1, upper bound (eq. 7 / eq. 18): for :math:`L < \log_3 d_x`,
-
-    .. math::  \log_3 \operatorname{sep} \le \frac{3^L - 1}{2}\log_3(d_x + H),
-
-    i.e. :math:`(d_x + H)^{C(L)} = (H(d_a+1))^{C(L)}`, Theorem 3's bound, which in fact holds
-    for every Θ, every L and every partition (use :func:`theorem3_upper` outside the regime).
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 1 (eq. 7), Theorem 3 (eq. 18).
-
-    Examples
-    --------
-    >>> theorem1_upper(29, 3).value == 30**13
-    True
-    """
-    d_x, L, H = _network(width, depth, heads)
-    C = mixing_units(L)
-    exact = (Fraction(d_x + H) ** C, 1) if _fits(C * math.log2(d_x + H)) else None
-    return _make("Theorem 1 upper bound (eq. 7)", "upper", C * log3(d_x + H), exact, EVERY,
-                 ("L < log3(d_x)",), _regime_violation(d_x, L, "depth_efficient"),
-                 ["equal to Theorem 3's bound, which holds for every L"], strict)
-
-
-def theorem2_lower(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
-    r"""Theorem 2, lower bound (eq. 8): for :math:`L > \log_3 d_x`, almost everywhere,
-
-    .. math::  \log_3 \operatorname{sep} \ge \tfrac12 d_x L + b_1 + b_2,\quad
-       b_1 = -L\left(\tfrac H2 + 1\right),\quad
-       b_2 = -d_x\left(1 + \tfrac12\log_3\tfrac{d_x - H}{2}\right).
-
-    Exactly: :math:`\operatorname{sep}^2 \ge 3^{d_x L - LH - 2L - 2d_x}\,((d_x-H)/2)^{-d_x}`.
-    The proof (App. B.2) needs L >= 2 and odd :math:`d_a \ge 3`.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 2 (eq. 8), App. B.2.
-
-    Examples
-    --------
-    >>> round(float(theorem2_lower(5, 2).log3), 3)
-    -4.577
-    """
-    d_x, L, H = _network(width, depth, heads)
-    violated = _regime_violation(d_x, L, "depth_inefficient")
-    notes = []
-    if L < 2 or (d_x // H) % 2 == 0 or d_x // H < 3:
-        notes.append("the lower-bound proof (Lemma 6) covers only L >= 2 and odd d_a >= 3")
-    if d_x == H:
-        violated.append("d_x > H (d_a >= 2) needed for log3((d_x - H)/2) to be finite")
-        value: Any = NEG_INF
-        return _make("Theorem 2 lower bound (eq. 8)", "lower", value, (Fraction(0), 1),
-                     ALMOST_EVERY, ("L > log3(d_x)",), violated, notes, strict)
-    D = Fraction(d_x - H, 2)
-    value = to_mpf(Fraction(d_x * L, 2) - L * Fraction(H + 2, 2) - d_x) - d_x * log3(D) / 2
-    e = d_x * L - L * H - 2 * L - 2 * d_x
-    bits = abs(e) * 1.6 + d_x * max(D.numerator.bit_length(), D.denominator.bit_length())
-    exact = (Fraction(3) ** e / D**d_x, 2) if _fits(bits) else None
-    return _make("Theorem 2 lower bound (eq. 8)", "lower", value, exact, ALMOST_EVERY,
-                 ("L > log3(d_x)",), violated, notes, strict)
-
-
-def theorem2_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
-    r"""Theorem 2, upper bound (eq. 8, derived from Theorem 4 through eq. 20):
-
-    .. math::  \log_3 \operatorname{sep} \le 2 d_x L + c_1 + c_2,\quad c_1 = L,\quad
-       c_2 = -2 d_x \log_3\frac{d_x}{2\sqrt{2e}} + \log_3 d_x.
-
-    Hypothesis :math:`L > \log_3 d_x`; the eq. 20 step "only for :math:`3^L > d_x`" is what
-    makes it valid -- below it the expression can even be negative (-282.9 at L = 3,
-    :math:`d_x = 243`).  Holds for every Θ where it follows from Theorem 4.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 2 (eq. 8), Theorem 4 and eq. 20 (App. A.3).
-
-    Examples
-    --------
-    >>> round(float(theorem2_upper(7, 3).log3), 3)
-    41.595
-    """
-    d_x, L, _H = _network(width, depth, heads)
-    log3_2_sqrt_2e = log3(2) + (log3(2) + log3_e()) / 2
-    c2 = -2 * d_x * (log3(d_x) - log3_2_sqrt_2e) + log3(d_x)
-    value = 2 * d_x * L + L + c2
-    return _make("Theorem 2 upper bound (eq. 8)", "upper", value, None, EVERY,
-                 ("L > log3(d_x)",), _regime_violation(d_x, L, "depth_inefficient"),
-                 ["derived from Theorem 4 by eq. 20, whose step 'only for 3^L > d_x' needs the "
-                  "hypothesis"], strict)
-
-
-def theorem3_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
-    r"""Theorem 3 (App. A.2): for any L >= 1, N > 1, **any** partition (P, Q), any i, p and
-    **every** Θ,
-
-    .. math::  \operatorname{sep}(y_p^{i,L,d_x,H,\Theta}; P, Q) \le (H(d_a+1))^{C(L)}
-       = (d_x + H)^{(3^L-1)/2}.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 3 (App. A.2, eq. 17-18).
-
-    Examples
-    --------
-    >>> theorem3_upper(2, 2).value, theorem3_upper(4, 1, heads=2).value
-    (81, 6)
-    """
-    d_x, L, H = _network(width, depth, heads)
-    C = mixing_units(L)
-    base = H * (d_x // H + 1)
-    exact = (Fraction(base) ** C, 1) if _fits(C * math.log2(base)) else None
-    return _make("Theorem 3 (App. A.2)", "upper", C * log3(base), exact, EVERY,
-                 ("L >= 1", "N > 1", "any partition"), [], [], strict)
-
-
-def _theorem4_parts(d_x: int, C: int) -> tuple[Any, tuple[Fraction, int] | None]:
-    two_c = 2 * C
-    log_value = (log3(d_x * (C + 1)) + log3_multiset_coefficient(d_x, two_c)
-                 + d_x * log3(Fraction(two_c + d_x, d_x)))
-    bits = min(d_x - 1, two_c) * math.log2(d_x + two_c) + d_x * math.log2(two_c + d_x) + 64
-    if not _fits(bits):
-        return log_value, None
-    X = (d_x * (C + 1) * multiset_coefficient(d_x, two_c)
-         * Fraction(two_c + d_x, d_x) ** d_x)
-    return log_value, (X, 1)
-
-
-def theorem4_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
-    r"""Theorem 4 (eq. 19): for any L >= 1, N > 1, any partition, any i, p and every Θ,
-
-    .. math::  \operatorname{sep} \le d_x\,(C(L)+1)\,(\!(d_x\ \ 2C(L))\!)
-       \left(\frac{2C(L)}{d_x} + 1\right)^{d_x}.
-
-    Independent of H (the argument is accepted for validation).  Note (notes §7.9): the proof
-    groups monomials by their coordinate-power vector, which is not literally an identity;
-    the statement is checked numerically only.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 4 (App. A.3, eq. 19).
-
-    Examples
-    --------
-    >>> theorem4_upper(5, 2).value == Fraction(25 * 495 * 13**5, 5**5)
-    True
-    """
-    d_x, L, _H = _network(width, depth, heads)
-    value, exact = _theorem4_parts(d_x, mixing_units(L))
-    return _make("Theorem 4 (eq. 19)", "upper", value, exact, EVERY,
-                 ("L >= 1", "N > 1", "any partition"), [],
-                 ["proof's monomial grouping is not literally an identity (notes §7.9)"], strict)
-
-
-def theorem6_residual_upper(width: int, depth: int, heads: int = 1, *,
-                            strict: bool = False) -> Bound:
-    r"""Theorem 6 (App. A.4), residual network: for any partition and every Θ,
-
-    .. math::  \operatorname{sep}(y_{p,\mathrm{residual}}) \le d_x\,(C(L)+1)^2\,
-       (\!(d_x\ \ 2C(L))\!)\left(\frac{2C(L)}{d_x} + 1\right)^{d_x},
-
-    i.e. :math:`C(L)+1` times Theorem 4's bound.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 6 (App. A.4).
-
-    Examples
-    --------
-    >>> theorem6_residual_upper(2, 1).value == 2 * theorem4_upper(2, 1).value   # C(1) + 1 = 2
-    True
-    """
-    d_x, L, _H = _network(width, depth, heads)
-    C = mixing_units(L)
-    value, exact = _theorem4_parts(d_x, C)
-    exact6 = None if exact is None else (exact[0] * (C + 1), 1)
-    return _make("Theorem 6 (App. A.4)", "upper", value + log3(C + 1), exact6, EVERY,
-                 ("L >= 1", "residual network of Fig. 5", "any partition"), [], [], strict)
-
-
-Theorem5Form = Literal["stated", "proof_product", "recursion"]
-
-
-def theorem5_residual_upper(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
-                            form: Theorem5Form = "stated", strict: bool = False) -> Bound:
-    r"""Theorem 5 (App. A.4), residual network, with :math:`c = N d_x^4 / H` (Lemma 2):
-
-    * ``form='stated'`` -- the theorem as printed:
-      :math:`\log_3 \operatorname{Sep} \le L\log_3 L + (4\log_3 d_x + \log_3 N - \log_3 H)
-      \frac{3^L-1}{2}`, i.e. :math:`L^L c^{C(L)}`;
-    * ``form='proof_product'`` -- the proof's last line
-      :math:`\prod_{l=1}^{L} (l+1)\, c^{3^{l-1}} = (L+1)!\, c^{C(L)}`;
-    * ``form='recursion'`` -- what the proof's recursion
-      :math:`S_l \le c\,(l\,S_{l-1})^3`, :math:`S_1 = c`, :math:`\operatorname{Sep} \le
-      (L+1) S_L` actually gives: :math:`(L+1)\, c^{C(L)} \prod_{l=2}^{L} l^{3^{L-l+1}}`.
-
-    The product drops the cubing of the l-factors, and the stated form is below the product
-    for L <= 2 (notes §7.8); all three are bounds the paper's argument is meant to give.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Theorem 5 and its proof (App. A.4), Lemma 2.
-
-    Examples
-    --------
-    >>> [round(float(theorem5_residual_upper(4, 4, 1, 4, form=f).log3), 1)
-    ...  for f in ("stated", "proof_product", "recursion")]
-    [257.4, 256.7, 283.7]
-    """
-    d_x, L, H = _network(width, depth, heads)
-    N = _positive_int("n_inputs N", n_inputs, 2)
-    if form not in ("stated", "proof_product", "recursion"):
-        raise ValueError(f"form must be 'stated', 'proof_product' or 'recursion', got {form!r}")
-    C = mixing_units(L)
-    c = Fraction(N * d_x**4, H)
-    log_c = log3(c)
-    if form == "stated":
-        value = L * log3(L) + C * log_c
-        factor_log2 = L * math.log2(L)
-        factor: Any = Fraction(L) ** L if _fits(factor_log2) else None
-    elif form == "proof_product":
-        value = log3(math.factorial(L + 1)) + C * log_c
-        factor_log2 = math.lgamma(L + 2) / math.log(2)
-        factor = Fraction(math.factorial(L + 1)) if _fits(factor_log2) else None
-    else:
-        exps = {l: 3 ** (L - l + 1) for l in range(2, L + 1)}
-        value = log3(L + 1) + C * log_c + sum((e * log3(l) for l, e in exps.items()), log3(1))
-        factor_log2 = sum(e * math.log2(l) for l, e in exps.items())
-        factor = (Fraction(L + 1) * math.prod(Fraction(l) ** e for l, e in exps.items())
-                  if _fits(factor_log2) else None)
-    c_bits = C * math.log2(max(c.numerator, 2))
-    exact = (factor * c**C, 1) if factor is not None and _fits(c_bits + factor_log2) else None
-    notes = [] if form == "stated" else ["form of the proof, not the printed statement"]
-    return _make(f"Theorem 5 (App. A.4), {form}", "upper", value, exact, EVERY,
-                 ("residual network of Fig. 5", "N inputs"), [], notes, strict)
-
-
-def lemma6_lower_bound(width: int, depth: int, heads: int = 1, *,
-                       strict: bool = False) -> Bound:
-    r"""The certified lower bound behind Theorems 1-2: :math:`(\!(d\ \lambda)\!)` with
-    :math:`d = (d_x - H)/2`, :math:`\lambda = 3^{L-2}` (App. B.2 with Lemma 6).
-
-    For almost every Θ, :math:`\operatorname{sep} \ge (\!(d\ \lambda)\!)`: Lemma 6's witness
-    has a grid sub-matrix :math:`c\,(VV^T)^{\odot\lambda}` of full rank
-    :math:`(\!(d\ \lambda)\!)` (computed and certified by
-    :func:`seprank.d2w.witness.lemma6_witness`).  Hypotheses of the construction: L >= 2, odd
-    :math:`d_a \ge 3`.  For even :math:`d_a \ge 4` the value uses the largest odd
-    :math:`d_a' < d_a` (zero-padding the witness, notes §7.2) and is flagged in ``notes``.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2, Lemma 6 (App. B.3), Claims 1-2.
-
-    Examples
-    --------
-    >>> lemma6_lower_bound(29, 3).value, lemma6_lower_bound(9, 3, heads=3).value
-    (560, 10)
-    """
-    d_x, L, H = _network(width, depth, heads)
-    d_a = d_x // H
-    violated, notes = [], []
-    if L < 2:
-        violated.append("L >= 2 (lambda = 3^(L-2) must be an integer)")
-    if d_a < 3:
-        violated.append("d_a = d_x / H >= 3")
-    d_odd = d_a if d_a % 2 else d_a - 1
-    if d_a % 2 == 0 and d_a >= 4:
-        notes.append(f"d_a = {d_a} is even: witness padded to d_a' = {d_odd} (not in the paper)")
-    if violated:
-        if strict:
-            raise OutsideHypothesesError(f"Lemma 6 witness: {'; '.join(violated)}")
-        return Bound("Lemma 6 witness (App. B.2)", "lower", log3(1), (Fraction(1), 1),
-                     ALMOST_EVERY, ("L >= 2", "odd d_a >= 3"), tuple(violated),
-                     ("outside the construction: only the trivial bound sep >= 1",))
-    d = H * (d_odd - 1) // 2
-    lam = 3 ** (L - 2)
-    value = log3_multiset_coefficient(d, lam)
-    bits = min(d - 1, lam) * math.log2(d + lam) + 1
-    exact = (Fraction(multiset_coefficient(d, lam)), 1) if _fits(bits) else None
-    return _make("Lemma 6 witness (App. B.2)", "lower", value, exact, ALMOST_EVERY,
-                 ("L >= 2", "odd d_a >= 3"), [], notes, strict)

@@ -19,9 +19,9 @@ certifies its rank for sizes where exact rational Gram matrices are too slow (e.
 
 References
 ----------
-.. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 24-27), Lemma 7 (from Levine et al. 2018a);
+.. [1] 003, App. B.2 (eqs. 24-27), Lemma 7 (from Levine et al. 2018a);
    Amini, Karbasi, Marvasti (2012).
-.. [2] Seed 001_b50bb8acc03b85f7, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
+.. [2] 001, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (rows of V indexed by compositions); seed
-       001_b50bb8acc03b85f7, App. B.1.
+    .. [1] 003, App. B.2 (rows of V indexed by compositions); seed
+       001, App. B.1.
 
     Examples
     --------
@@ -93,7 +93,7 @@ def paper_witness_V(d: int, lam: int, *, omega: int = 2,
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (the V with rows Omega^q / norm).
+    .. [1] 003, App. B.2 (the V with rows Omega^q / norm).
 
     Examples
     --------
@@ -242,7 +242,7 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 25-27); seed 001_b50bb8acc03b85f7,
+    .. [1] 003, App. B.2 (eqs. 25-27); 001,
        App. C.2 (Theorem 2, Lemmas 10-11, 15).
 
     Examples
@@ -310,8 +310,8 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (eqs. 25-27); Amini et al. (2012); seed
-       001_b50bb8acc03b85f7, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
+    .. [1] 003, App. B.2 (eqs. 25-27); Amini et al. (2012); seed
+       001, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
 
     Examples
     --------
@@ -357,7 +357,7 @@ def lemma7_determinant(d: int, lam: int) -> Lemma7Result:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemmas 7-8 (App. B.3), App. B.2.
+    .. [1] 003, Lemmas 7-8 (App. B.3), App. B.2.
 
     Examples
     --------

@@ -6,16 +6,17 @@ r"""Proposition 1, the technical lemmas and the two corollaries of seed 003.
 * :func:`lemma4_multiset_upper` -- Lemma 4 (App. A.5);
 * :func:`multiset_lower_bounds` -- the closing inequalities of App. B.2;
 * :func:`lemma8_rearrangement` -- Lemma 8 (App. B.3);
-* :func:`hadamard_power_rank_bound` -- Amini et al.'s bound used in App. B.2;
-* :func:`corollary1_min_widening`, :func:`corollary2_shallow` -- Corollaries 1 and 2.
+* :func:`hadamard_power_rank_bound` -- Amini et al.'s bound used in App. B.2.
+
+Corollaries 1 and 2 are in :mod:`seprank.d2w.corollaries`.
 
 Inequalities are returned as :class:`Inequality` objects (both sides as
 :class:`~seprank.core.log3.Log3Value`, decided exactly or in 60-digit logarithms).
 
 References
 ----------
-.. [1] Seed 003_780437e4ec8fa9c6 (Levine et al. 2020): Proposition 1 (eq. 6) and Claim 3
-   (App. C); Corollaries 1-2 (§4, eq. 9); Lemmas 2-4 (App. A.4-A.5); App. B.2; Lemma 8.
+.. [1] 003 (Levine et al. 2020): Proposition 1 (eq. 6) and Claim 3 (App. C); Lemmas 2-4
+   (App. A.4-A.5); App. B.2; Lemma 8.
 """
 
 from __future__ import annotations
@@ -37,32 +38,18 @@ from seprank.core.log3 import (
     log3,
     log3_e,
     log3_multiset_coefficient,
-    to_mpf,
 )
-from seprank.d2w.bounds import (
-    Bound,
-    _network,
-    _positive_int,
-    lemma6_lower_bound,
-    mixing_units,
-    multiset_coefficient,
-    regime,
-    theorem1_lower,
-    theorem2_upper,
-)
+from seprank.core.validation import check_int
+from seprank.d2w.bounds import Bound, multiset_coefficient, network_shape
 
 if TYPE_CHECKING:
     from seprank.attention import LinearAttention
     from seprank.separation.result import SeparationRankResult
 
 __all__ = [
-    "Corollary1Result",
-    "Corollary2Result",
     "Inequality",
     "Proposition1Result",
     "balanced_partitions",
-    "corollary1_min_widening",
-    "corollary2_shallow",
     "hadamard_power_rank_bound",
     "lemma2_layer_upper",
     "lemma2_summed_terms",
@@ -115,7 +102,7 @@ def balanced_partitions(
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Proposition 1 (eq. 6), Claim 3 (App. C).
+    .. [1] 003, Proposition 1 (eq. 6), Claim 3 (App. C).
 
     Examples
     --------
@@ -124,7 +111,7 @@ def balanced_partitions(
     >>> len(balanced_partitions(6)), len(balanced_partitions(6, containing=None))
     (10, 20)
     """
-    N = _positive_int("n_inputs N", n_inputs, 2)
+    N = check_int("n_inputs N", n_inputs, 2)
     if N % 2:
         raise ValueError(f"balanced partitions need an even number of positions, got N = {N}")
     if containing is not None and not 0 <= containing < N:
@@ -166,7 +153,7 @@ def proposition1(
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Proposition 1 (eq. 6), Claim 3 (App. C).
+    .. [1] 003, Proposition 1 (eq. 6), Claim 3 (App. C).
 
     Examples
     --------
@@ -194,16 +181,16 @@ def lemma2_layer_upper(width: int, heads: int, n_inputs: int, input_sep: int = 1
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 2 (App. A.4).
+    .. [1] 003, Lemma 2 (App. A.4).
 
     Examples
     --------
     >>> lemma2_layer_upper(4, 2, 3).value
     384
     """
-    d_x, _, H = _network(width, 1, heads)
-    N = _positive_int("n_inputs N", n_inputs, 1)
-    K = _positive_int("input_sep K", input_sep)
+    d_x, _, H = network_shape(width, 1, heads)
+    N = check_int("n_inputs N", n_inputs, 1)
+    K = check_int("input_sep K", input_sep)
     X = Fraction(N * d_x**4, H) * K**3
     return Bound("Lemma 2 (App. A.4)", "upper", log3(X), (X, 1), "every weight assignment",
                  ("entries of the layer inputs have sep <= K",))
@@ -216,15 +203,15 @@ def lemma2_summed_terms(width: int, heads: int, n_inputs: int) -> int:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 2, eq. 21 (App. A.4).
+    .. [1] 003, Lemma 2, eq. 21 (App. A.4).
 
     Examples
     --------
     >>> lemma2_summed_terms(4, 2, 3)
     1536
     """
-    d_x, _, H = _network(width, 1, heads)
-    N = _positive_int("n_inputs N", n_inputs, 1)
+    d_x, _, H = network_shape(width, 1, heads)
+    N = check_int("n_inputs N", n_inputs, 1)
     d_a = d_x // H
     ranges = {"h": H, "alpha1": d_a, "alpha2": d_x, "j": N, "alpha4": d_x, "alpha5": d_a,
               "alpha6": d_x}
@@ -241,7 +228,7 @@ def lemma3_multiset_product(n: int, rs: Sequence[int]) -> Inequality:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 3 (App. A.5).
+    .. [1] 003, Lemma 3 (App. A.5).
 
     Examples
     --------
@@ -249,7 +236,7 @@ def lemma3_multiset_product(n: int, rs: Sequence[int]) -> Inequality:
     >>> ineq.holds, int(ineq.lhs.exact[0]), int(ineq.rhs.exact[0])   # 3 * 6 * 28 <= 20^3 / 2^3
     (True, 504, 1000)
     """
-    n = _positive_int("n", n)
+    n = check_int("n", n)
     r = [int(x) for x in rs]
     if not r or any(x < 0 for x in r):
         raise ValueError(f"rs must be a non-empty sequence of non-negative integers, got {rs!r}")
@@ -268,15 +255,15 @@ def lemma3_equality_case(n: int, k: int, m: int) -> tuple[int, Fraction, Fractio
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 3 and its proof (App. A.5).
+    .. [1] 003, Lemma 3 and its proof (App. A.5).
 
     Examples
     --------
     >>> lemma3_equality_case(3, 2, 4)
     (225, Fraction(900, 1), Fraction(225, 1))
     """
-    n, k = _positive_int("n", n), _positive_int("k", k)
-    m = _positive_int("m", m, 0)
+    n, k = check_int("n", n), check_int("k", k)
+    m = check_int("m", m, 0)
     phi = multiset_coefficient(n, m) ** k
     printed = Fraction(math.prod(m + t for t in range(1, n))) ** k
     return phi, printed, printed / Fraction(math.factorial(n - 1)) ** k
@@ -287,14 +274,14 @@ def lemma4_multiset_upper(n: int, k: int) -> Inequality:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 4 (App. A.5).
+    .. [1] 003, Lemma 4 (App. A.5).
 
     Examples
     --------
     >>> lemma4_multiset_upper(14, 26).holds
     True
     """
-    n, k = _positive_int("n", n), _positive_int("k", k, 0)
+    n, k = check_int("n", n), check_int("k", k, 0)
     lhs = Log3Value(log3_multiset_coefficient(n, k),
                     (Fraction(multiset_coefficient(n, k)), 1)
                     if min(n - 1, k) * math.log2(n + k) <= EXACT_BITS_LIMIT else None)
@@ -310,14 +297,14 @@ def multiset_lower_bounds(n: int, k: int) -> tuple[Inequality, Inequality]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2 (after eq. 24).
+    .. [1] 003, App. B.2 (after eq. 24).
 
     Examples
     --------
     >>> [ineq.holds for ineq in multiset_lower_bounds(14, 3)]
     [True, True]
     """
-    n, k = _positive_int("n", n, 2), _positive_int("k", k)
+    n, k = check_int("n", n, 2), check_int("k", k)
     exact_ok = min(n - 1, k) * math.log2(n + k) <= EXACT_BITS_LIMIT
     mc = Log3Value(log3_multiset_coefficient(n, k),
                    (Fraction(multiset_coefficient(n, k)), 1) if exact_ok else None)
@@ -338,14 +325,14 @@ def hadamard_power_rank_bound(rank: int, power: int) -> int:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. B.2; Amini, Karbasi, Marvasti (2012).
+    .. [1] 003, App. B.2; Amini, Karbasi, Marvasti (2012).
 
     Examples
     --------
     >>> hadamard_power_rank_bound(14, 3)
     560
     """
-    return multiset_coefficient(_positive_int("rank", rank, 0), _positive_int("power", power))
+    return multiset_coefficient(check_int("rank", rank, 0), check_int("power", power))
 
 
 # --- Lemma 8 ---------------------------------------------------------------------------------
@@ -360,7 +347,7 @@ def lemma8_rearrangement(vectors: npt.ArrayLike) -> tuple[bool, int | Fraction |
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 8 (App. B.3).
+    .. [1] 003, Lemma 8 (App. B.3).
 
     Examples
     --------
@@ -387,137 +374,3 @@ def lemma8_rearrangement(vectors: npt.ArrayLike) -> tuple[bool, int | Fraction |
 
 
 # --- Corollaries ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Corollary1Result:
-    r"""Minimal widening for a depth-:math:`L/d` network to reach the deep lower bound.
-
-    ``log3_widening`` is :math:`\log_3 w_{\min}` where :math:`w_{\min} d_x` is the smallest
-    width whose Theorem-3 upper bound :math:`(w d_x + H)^{C(L/d)}` reaches the deep network's
-    Theorem-1 lower bound; ``log3_required_width`` is :math:`\log_3(w_{\min} d_x + H)`.
-    """
-
-    depth_deep: int
-    width_deep: int
-    depth_ratio: int
-    shallow_depth: int
-    log3_deep_lower: Any
-    log3_required_width: Any
-    log3_widening: Any
-    violated: tuple[str, ...]
-
-    @property
-    def widening(self) -> float:
-        try:
-            return float(3 ** float(self.log3_widening))
-        except OverflowError:
-            return math.inf
-
-
-def corollary1_min_widening(width_deep: int, depth_deep: int, depth_ratio: int,
-                            heads: int = 1) -> Corollary1Result:
-    r"""Corollary 1: a network of depth :math:`L^{deep}/d` and width :math:`w\,d_x^{deep}`
-    can match a random deep network (:math:`d_x^{deep} > 3^{L^{deep}}`) only if its Theorem-3
-    upper bound reaches the deep Theorem-1 lower bound:
-
-    .. math::  C(L/d)\,\log_3(w d_x + H) \ge 3^{L-2}(\log_3(d_x - H) + a),
-
-    which forces :math:`\log w \sim 3^{L(1-1/d)}` -- double-exponential (printed as
-    :math:`w \propto \exp(\exp(d))`; at fixed shallow depth, :math:`L = d L^{shallow}`).
-    Outside the hypotheses (regime, integer L/d) the result lists them in ``violated``.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Corollary 1 (§4.1), Theorems 1 and 3.
-
-    Examples
-    --------
-    >>> r = corollary1_min_widening(1000, 6, 2)
-    >>> r.shallow_depth, round(float(r.log3_deep_lower), 1), math.ceil(r.widening)
-    (3, 134.1, 84)
-    """
-    d_x, L, H = _network(width_deep, depth_deep, heads)
-    d = _positive_int("depth_ratio d", depth_ratio, 2)
-    violated = []
-    if regime(d_x, L) != "depth_efficient":
-        violated.append(f"d_x^deep > 3^L^deep fails: {d_x} <= {3**L}")
-    if L % d:
-        violated.append(f"L^deep / d = {L}/{d} is not an integer (shallow depth rounded down)")
-    L_s = max(1, L // d)
-    lower = theorem1_lower(d_x, L, H).log3
-    need = lower / mixing_units(L_s)          # log3(w d_x + H) >= need
-    w_times = 3**need - H if need < 10**6 else None
-    if w_times is not None and w_times > 0:
-        log3_w = _mp_log3(w_times) - log3(d_x)
-    else:  # 3^need is astronomically larger than H
-        log3_w = need - log3(d_x)
-    return Corollary1Result(L, d_x, d, L_s, lower, need, log3_w, tuple(violated))
-
-
-def _mp_log3(x: Any) -> Any:
-    from seprank.core.log3 import _ctx
-
-    return _ctx.log(x) / _ctx.log(3)
-
-
-@dataclass(frozen=True)
-class Corollary2Result:
-    """A shallower, wider network whose certified sep exceeds the deep Theorem-2 upper bound."""
-
-    depth_deep: int
-    width_deep: int
-    heads: int
-    beta1: Any
-    beta2: Fraction
-    shallow_depth: int
-    shallow_width: int
-    log3_shallow_certified: Any
-    log3_deep_upper: Any
-    violated: tuple[str, ...]
-
-
-def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
-                       step: Fraction | int = Fraction(1, 2),
-                       max_beta2: int = 64) -> Corollary2Result:
-    r"""Corollary 2 (eq. 9) made concrete: the smallest :math:`\beta_2` (a multiple of
-    ``step``) such that the network of depth :math:`\lceil \beta_1 L + \beta_2 \rceil` and width
-    :math:`\approx 3^{\beta_2} d_x` (rounded up to a multiple of H with odd :math:`d_a`, as the
-    witness needs) has a *certified* separation rank (Lemma 6, :math:`(\!(d\ \lambda)\!)`)
-    above the deep network's Theorem-2 upper bound; :math:`\beta_1 = \log_3 d_x / L`.
-
-    The paper only states :math:`\beta_2 = O(\log H \log d_x \log L)`; the rounding choices
-    are ours (notes §7.13).
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Corollary 2 (eq. 9), Theorem 2, App. B.2.
-
-    Examples
-    --------
-    >>> r = corollary2_shallow(512, 12, 2)
-    >>> float(r.beta2), r.shallow_depth, r.shallow_width
-    (3.5, 10, 23946)
-    """
-    d_x, L, H = _network(width_deep, depth_deep, heads)
-    step = Fraction(step)
-    if step <= 0:
-        raise ValueError(f"step must be positive, got {step}")
-    violated = []
-    if regime(d_x, L) != "depth_inefficient":
-        violated.append(f"L^deep > log3(d_x^deep) fails: 3^{L} = {3**L} vs d_x = {d_x}")
-    beta1 = log3(d_x) / L
-    upper = theorem2_upper(d_x, L, H).log3
-    beta2 = step
-    while beta2 <= max_beta2:
-        L_s = math.ceil(beta1 * L + to_mpf(beta2))
-        target = 3 ** to_mpf(beta2) * d_x
-        width = math.ceil(target / H) * H
-        while (width // H) % 2 == 0 or width // H < 3:
-            width += H
-        cert = lemma6_lower_bound(width, L_s, H)
-        if cert.in_hypotheses and cert.log3 > upper:
-            return Corollary2Result(L, d_x, H, beta1, beta2, L_s, width, cert.log3, upper,
-                                    tuple(violated))
-        beta2 += step
-    raise ValueError(f"no beta2 <= {max_beta2} found (step {step})")

@@ -13,7 +13,7 @@ GPT-3 family (Table 1).  The tables ship with the package (``seprank/d2w/data/d2
 
 References
 ----------
-.. [1] Seed 003_780437e4ec8fa9c6 (Levine et al. 2020), §5.2-5.3, eqs. 10-11, Table 1,
+.. [1] 003 (Levine et al. 2020), §5.2-5.3, eqs. 10-11, Table 1,
    App. D (Tables 2 and 4, eqs. 58-59), Figures 3-4.
 """
 
@@ -74,7 +74,7 @@ def load_table4() -> list[TransitionPoint]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. D.1, Table 4.
+    .. [1] 003, App. D.1, Table 4.
 
     Examples
     --------
@@ -91,7 +91,7 @@ def load_table2() -> dict[int, list[int]]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, App. D, Table 2.
+    .. [1] 003, App. D, Table 2.
 
     Examples
     --------
@@ -121,7 +121,7 @@ def load_table1() -> list[GPT3Row]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Table 1.
+    .. [1] 003, Table 1.
 
     Examples
     --------
@@ -197,7 +197,7 @@ def fit_transition_widths(
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, §5.2.2, eq. 11, App. D.1 (eqs. 58-59).
+    .. [1] 003, §5.2.2, eq. 11, App. D.1 (eqs. 58-59).
 
     Examples
     --------
@@ -253,7 +253,7 @@ def transition_size(depth: float | npt.ArrayLike, fit: FitResult | None = None
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, eq. 10.
+    .. [1] 003, eq. 10.
 
     Examples
     --------
@@ -292,7 +292,7 @@ def optimal_depth(n_params: float, fit: FitResult | None = None) -> OptimalArchi
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, eq. 10, Table 1 (§5.3).
+    .. [1] 003, eq. 10, Table 1 (§5.3).
 
     Examples
     --------
@@ -348,7 +348,7 @@ def table1(fit: FitResult | None = None) -> list[Table1Row]:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Table 1 (§5.3).
+    .. [1] 003, Table 1 (§5.3).
 
     Examples
     --------
@@ -375,7 +375,7 @@ def plot_figure3(fit: FitResult | None = None) -> Figure:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Figure 3.
+    .. [1] 003, Figure 3.
     """
     import matplotlib.pyplot as plt
 
@@ -414,7 +414,7 @@ def plot_figure4(fit: FitResult | None = None) -> Figure:
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Figure 4.
+    .. [1] 003, Figure 4.
     """
     import matplotlib.pyplot as plt
 

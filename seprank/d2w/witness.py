@@ -1,39 +1,11 @@
-r"""The lower-bound witness of seed 003 (Lemma 6, App. B.2-B.3), built, evaluated and certified.
+r"""The lower-bound witness of seed 003 (Lemma 6): built, evaluated on its grid, certified.
 
-Lemma 6: for :math:`d_a = d_x/H` odd, L >= 2, N even and any :math:`V \in \mathbb
-R^{R \times d}` with unit rows (:math:`d = (d_x - H)/2`), there are weights and :math:`2R+1`
-templates such that a sub-matrix of the grid matricization is
+The construction (weights, templates, the constant c) is in
+:mod:`seprank.d2w.lemma6_construction`; this module evaluates the grid sub-matrix
 
-.. math::  [\![\mathcal A(y_p^{i})]\!]_{\tilde I, \tilde J} = c\,(VV^T)^{\odot 3^{L-2}}.
+.. math::  [\![\mathcal A(y_p^{i})]\!]_{\tilde I, \tilde J} = c\,(VV^T)^{\odot 3^{L-2}}
 
-With :math:`R = (\!(d\ \lambda)\!)` and a V whose Hadamard power has full rank, this certifies
-:math:`\operatorname{sep} \ge (\!(d\ \lambda)\!)` for almost every Θ (Claims 1-2).
-
-**Construction (0-based; the fixes of notes §7.3 applied).**  Coordinate
-:math:`k = h d_a + o`; offsets :math:`o < s = (d_a-1)/2` form the first half, :math:`s \le o <
-2s` the second half, :math:`o = d_a - 1` the constant slot; V-column :math:`h s + o`.
-
-* Templates: :math:`t < R`: first half = row t of V; :math:`R \le t < 2R`: second half = row
-  :math:`t - R`; :math:`t = 2R`: constants only; every template has 1 in every constant slot.
-  (Fixes (b) :math:`V_{i-M/2}` and (c) stride :math:`(d_a-1)/2` per head.)
-* Layer 1: :math:`W^{Q} = W^{K} = e_1 e_{d_a}^T` (all scores 1);
-  :math:`W^{V,1,h} = \frac1N[\,u_o = x_o + \mathbf i x_{s+o};\ u_{s+o} = -x_o - \mathbf i
-  x_{s+o} + x_{d_a-1};\ u_{d_a-1} = x_{d_a - 1}\,]` on head h's segment (fix (a): the
-  printed conditions of rows :math:`s < i \le d_a-1` can never hold; ``value_layer='printed'``
-  keeps them).  :math:`W^{O,l,h}` embeds head h's segment.
-* Layer 2: :math:`W^{Q} = W^{K}` project head h's first half; score
-  :math:`\sigma_h = \langle \tilde u^{(h)}, \tilde u^{(h)}\rangle` (bilinear).
-* Layers :math:`2 < l < L`: first row of :math:`W^{Q} = W^{K}` = 1 off the constant slots;
-  :math:`W^{V}` = identity on the segment.
-* Last layer, ``last_layer='fixed'`` (fix (g)): :math:`W^{V,L,h} = \mathbf i\, e_1
-  e_{(h, d_a-1)}^T` (head h's constant slot) and :math:`W^{O,L,h} = e_p e_1^T` (every head
-  writes into output coordinate p).  ``last_layer='printed'``:
-  :math:`W^{V,L,h}_{ij} = \mathbf i\, 1_{j = d_a}` with head-wise :math:`W^{O}` -- wrong for
-  H > 1 (each output coordinate sees one head's partial norm, not :math:`\|\tilde u\|^2`).
-
-Then :math:`S = \|\tilde u\|^2 = 2\mathbf i (VV^T)_{i_1 j_1}/N^2` and the output is
-:math:`c\,((VV^T)_{i_1 j_1})^{\lambda}` with :math:`c` from :func:`witness_constant`
-(e.g. 392 at :math:`(L, d_x, H, N) = (3, 29, 1, 2)`).
+and certifies its rank.
 
 **Certification.**  All products are bilinear, so the construction lives in any field with a
 square root of -1.  ``method='modular'`` evaluates it in GF(p), p = 1 (mod 4), with the
@@ -46,7 +18,7 @@ an SVD rank (certifies nothing; the side-by-side comparison).
 
 References
 ----------
-.. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (eqs. 28-54), App. B.2 (eqs. 24-27), Claims 1-2.
+.. [1] 003, Lemma 6 (eqs. 28-54), App. B.2 (eqs. 24-27), Claims 1-2.
 """
 
 from __future__ import annotations
@@ -61,7 +33,6 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from seprank.attention import LinearAttention
 from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
 from seprank.core.gaussian_rationals import (
     GaussianRational,
@@ -74,187 +45,20 @@ from seprank.core.rank import matrix_rank
 from seprank.core.results import Certificate, Method
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import paper_witness_V, rational_sphere_V
+from seprank.d2w.lemma6_construction import (
+    LastLayer,
+    lemma6_templates,
+    lemma6_weights,
+    validate_witness_shape,
+    witness_constant,
+)
 
-__all__ = [
-    "WitnessResult",
-    "WitnessWeights",
-    "lemma6_templates",
-    "lemma6_weights",
-    "lemma6_witness",
-    "witness_constant",
-]
+__all__ = ["WitnessResult", "lemma6_witness"]
 
 Array = npt.NDArray[Any]
-LastLayer = Literal["fixed", "printed"]
 
 #: Float witness: relative error below which the sub-matrix counts as proportional.
 PROPORTIONAL_RTOL = 1e-8
-
-
-def _validate(width: int, depth: int, heads: int, n_inputs: int) -> tuple[int, int, int]:
-    for name, v, lo in (("depth L", depth, 2), ("width d_x", width, 3), ("heads H", heads, 1),
-                        ("n_inputs N", n_inputs, 2)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
-            raise ValueError(f"the Lemma 6 witness needs {name} >= {lo} (an integer), got {v!r}")
-    if width % heads:
-        raise ValueError(f"the width d_x = {width} is not divisible by the number of heads "
-                         f"H = {heads}; the head dimension d_a = d_x / H must be an integer")
-    d_a = width // heads
-    if d_a % 2 == 0 or d_a < 3:
-        raise ValueError(f"the Lemma 6 witness needs an odd head dimension d_a = d_x / H >= 3, "
-                         f"got d_a = {d_a} (pad an even d_a to d_a - 1 by hand)")
-    if n_inputs % 2:
-        raise ValueError(f"Lemma 6 uses a balanced partition: n_inputs N must be even, "
-                         f"got {n_inputs}")
-    s = (d_a - 1) // 2
-    return d_a, s, heads * s
-
-
-@dataclass(frozen=True)
-class WitnessWeights:
-    """Lemma 6 weights as exact real and imaginary parts (object arrays of Fractions)."""
-
-    real: tuple[Array, Array, Array, Array]
-    imag: tuple[Array, Array, Array, Array]
-
-    def gaussian(self) -> LinearAttention:
-        """Exact network with :class:`~seprank.core.gaussian_rationals.GaussianRational` weights."""
-        q, k, v, o = (np.vectorize(GaussianRational, otypes=[object])(r, i)
-                      for r, i in zip(self.real, self.imag, strict=True))
-        return LinearAttention(q, k, v, o)
-
-    def complex(self) -> LinearAttention:
-        """complex128 network (float; certifies nothing)."""
-        q, k, v, o = (r.astype(float) + 1j * i.astype(float)
-                      for r, i in zip(self.real, self.imag, strict=True))
-        return LinearAttention(q, k, v, o)
-
-    def modular(self, iota: int) -> LinearAttention:
-        """Network whose weights are the rationals re + iota * im: valid **only** when evaluated
-        in ``ModularDomain(p)`` with ``iota**2 = -1 (mod p)``."""
-        q, k, v, o = (r + iota * i for r, i in zip(self.real, self.imag, strict=True))
-        return LinearAttention(q, k, v, o)
-
-
-def lemma6_weights(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
-                   output_coordinate: int = 0, last_layer: LastLayer = "fixed",
-                   value_layer: LastLayer = "fixed") -> WitnessWeights:
-    """The weight assignment of Lemma 6 (module docstring), shapes as in
-    :class:`~seprank.LinearAttention`.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (App. B.3), with the fixes of notes §7.3.
-
-    Examples
-    --------
-    >>> w = lemma6_weights(5, 2)
-    >>> [a.shape for a in w.real]
-    [(2, 1, 5, 5), (2, 1, 5, 5), (2, 1, 5, 5), (2, 1, 5, 5)]
-    """
-    d_a, s, _ = _validate(width, depth, heads, n_inputs)
-    L, H, N, d_x = depth, heads, n_inputs, width
-    if last_layer not in ("fixed", "printed") or value_layer not in ("fixed", "printed"):
-        raise ValueError("last_layer and value_layer must be 'fixed' or 'printed'")
-    if not 0 <= output_coordinate < d_x:
-        raise ValueError(f"output_coordinate must be in 0..{d_x - 1}, got {output_coordinate}")
-    zero = Fraction(0)
-    shape, o_shape = (L, H, d_a, d_x), (L, H, d_x, d_a)
-    Q, K, V, O = (np.full(sh, zero, dtype=object) for sh in (shape, shape, shape, o_shape))
-    Vi, Oi = np.full(shape, zero, dtype=object), np.full(o_shape, zero, dtype=object)
-    inv_n = Fraction(1, N)
-    for h in range(H):
-        base, const = h * d_a, h * d_a + d_a - 1
-        # layer 1: all scores 1 (head 0's constant slot); value = [u, 1 - u, 1] / N
-        Q[0, h, 0, d_a - 1] = K[0, h, 0, d_a - 1] = Fraction(1)
-        for o in range(s):
-            V[0, h, o, base + o] = inv_n
-            Vi[0, h, o, base + s + o] = inv_n
-            if value_layer == "fixed":
-                V[0, h, s + o, base + o] = -inv_n
-                Vi[0, h, s + o, base + s + o] = -inv_n
-        for row in range(s, d_a):
-            V[0, h, row, const] = inv_n
-        for layer in range(L):
-            for o in range(d_a):
-                O[layer, h, base + o, o] = Fraction(1)
-        # layer 2: scores <u_h, u_h>; value identity (unless it is the last layer)
-        for o in range(s):
-            Q[1, h, o, base + o] = K[1, h, o, base + o] = Fraction(1)
-        for layer in range(2, L):   # scores (sum of non-constant coordinates)^2
-            for k in range(d_x):
-                if k % d_a != d_a - 1:
-                    Q[layer, h, 0, k] = K[layer, h, 0, k] = Fraction(1)
-        for layer in range(1, L - 1):
-            for o in range(d_a):
-                V[layer, h, o, base + o] = Fraction(1)
-        last = L - 1
-        if last_layer == "fixed":
-            Vi[last, h, 0, const] = Fraction(1)
-            O[last, h] = zero
-            O[last, h, output_coordinate, 0] = Fraction(1)
-        else:
-            Vi[last, h, :, d_a - 1] = Fraction(1)
-    zeros = np.full(shape, zero, dtype=object)
-    return WitnessWeights((Q, K, V, O), (zeros, zeros.copy(), Vi, Oi))
-
-
-def lemma6_templates(V: npt.ArrayLike, width: int, heads: int = 1) -> Array:
-    """The :math:`2R + 1` templates of Lemma 6 (rows 0..R-1, R..2R-1, then the constant one).
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (App. B.3), template vectors.
-
-    Examples
-    --------
-    >>> lemma6_templates(np.array([[1], [0]], dtype=object), 3).tolist()
-    [[1, 0, 1], [0, 0, 1], [0, 1, 1], [0, 0, 1], [0, 0, 1]]
-    """
-    Varr = np.asarray(V)
-    d_a = width // heads
-    s = (d_a - 1) // 2
-    if width % heads or d_a % 2 == 0 or d_a < 3:
-        raise ValueError(f"need H | d_x and odd d_a >= 3, got d_x = {width}, H = {heads}")
-    if Varr.ndim != 2 or Varr.shape[1] != heads * s or Varr.shape[0] < 1:
-        raise ValueError(f"V must have shape (R, (d_x - H)/2 = {heads * s}), got {Varr.shape}")
-    R = Varr.shape[0]
-    T = np.zeros((2 * R + 1, width), dtype=object if Varr.dtype == object else float)
-    for h in range(heads):
-        cols = slice(h * s, (h + 1) * s)
-        T[:R, h * d_a: h * d_a + s] = Varr[:, cols]
-        T[R:2 * R, h * d_a + s: h * d_a + 2 * s] = Varr[:, cols]
-        T[:, h * d_a + d_a - 1] = 1
-    return T
-
-
-def witness_constant(width: int, depth: int, heads: int = 1,
-                     n_inputs: int = 2) -> GaussianRational:
-    r"""The constant c of :math:`c\,(VV^T)^{\odot\lambda}` for the fixed last layer.
-
-    :math:`A_2 = N`, :math:`A_{l+1} = N s^2 A_l^3 S^2` (layers :math:`3..L-1`), output
-    :math:`\mathbf i N s^2 A_{L-1}^3 S^3` (L >= 3) or :math:`\mathbf i N S` (L = 2), with
-    :math:`S = 2\mathbf i (VV^T)_{i_1 j_1} / N^2` and :math:`s = (d_a - 1)/2`.
-
-    References
-    ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6, eqs. 45-50 (recurrence of alpha_l, beta_l).
-
-    Examples
-    --------
-    >>> witness_constant(29, 3), witness_constant(5, 2), witness_constant(9, 3, 3, 4)
-    (GaussianRational(392), GaussianRational(-1), GaussianRational(1/2))
-    """
-    _, s, _ = _validate(width, depth, heads, n_inputs)
-    N, i = n_inputs, GaussianRational(0, 1)
-    if depth == 2:
-        coef, exponent = i * N, 1
-    else:
-        coef, exponent = GaussianRational(N), 0
-        for _ in range(3, depth):
-            coef, exponent = coef**3 * (N * s * s), 3 * exponent + 2
-        coef, exponent = i * (N * s * s) * coef**3, 3 * exponent + 3
-    return coef * (GaussianRational(0, Fraction(2, N * N)) ** exponent)
 
 
 @dataclass(frozen=True)
@@ -299,6 +103,60 @@ class WitnessResult:
                 f"c (VV^T)^lambda: {self.proportional}; {self.seconds:.2f} s)")
 
 
+def _certify_modular(E: Array, V: Array, lam: int, constant: GaussianRational | None,
+                     details: dict[str, Any]) -> tuple[int, Certificate, bool, Any, Any]:
+    """GF(p): rank mod p; E = c (VV^T)^lam checked entrywise with c fitted at a nonzero entry."""
+    p, iota = details["prime"], details["iota"]
+    F = ModularDomain(p)
+    rank_res = F.rank(E)
+    Vp = F.asarray(V)
+    G = F.matmul(Vp, Vp.T)
+    P = np.ones_like(G)
+    for _ in range(lam):
+        P = F.mul(P, G)
+    nz = np.argwhere(P != 0)
+    if len(nz):
+        a, b = (int(x) for x in nz[0])
+        fitted = int(E[a, b]) * pow(int(P[a, b]), -1, p) % p
+        proportional = bool(np.array_equal(E, F.scale(P, fitted)))
+    else:
+        fitted, proportional = 0, bool(np.all(E == 0))
+    matches = None if constant is None else fitted == constant.residue(iota, p)
+    details["rank"] = rank_res.summary()
+    return rank_res.rank, rank_res.certifies, proportional, fitted, matches
+
+
+def _certify_exact(E: Array, V: Array, lam: int, constant: GaussianRational | None,
+                   details: dict[str, Any]) -> tuple[int, Certificate, bool, Any, Any]:
+    """Q(i): exact rank through the real 2R x 2R embedding; exact proportionality."""
+    R = E.shape[0]
+    target = np.vectorize(lambda g: g**lam, otypes=[object])(V.dot(V.T))
+    a, b = next((x, y) for x in range(R) for y in range(R) if target[x, y] != 0)
+    ratio = GaussianRational.coerce(E[a, b]) * (1 / Fraction(target[a, b]))
+    proportional = all(E[x, y] == ratio * target[x, y] for x in range(R) for y in range(R))
+    rank = matrix_rank(complex_rank_embedding(E), method="exact").rank // 2
+    details["rank"] = f"{rank} (exact, over Q(i) via the real 2R x 2R embedding)"
+    return rank, "exact", proportional, ratio, None if constant is None else ratio == constant
+
+
+def _certify_float(E: Array, V: Array, lam: int, constant: GaussianRational | None,
+                   details: dict[str, Any]) -> tuple[int, Certificate, bool, Any, Any]:
+    """complex128: SVD rank (certifies nothing); proportional to relative error
+    :data:`PROPORTIONAL_RTOL`."""
+    Vf = V.astype(float)
+    target = (Vf @ Vf.T) ** lam
+    a, b = (int(x) for x in np.unravel_index(int(np.argmax(np.abs(target))), target.shape))
+    ratio = complex(E[a, b] / target[a, b])
+    err = float(np.max(np.abs(E - ratio * target)) / max(np.max(np.abs(E)), 1e-300))
+    matches = (None if constant is None
+               else abs(ratio - complex(constant)) <= PROPORTIONAL_RTOL * abs(ratio))
+    svd = matrix_rank(E, method="svd")
+    sv = svd.details["singular_values"]
+    details.update(relative_error=err, rank=svd.summary(),
+                   condition=float(sv[0] / sv[-1]) if sv[-1] else math.inf)
+    return svd.rank, "none", err < PROPORTIONAL_RTOL, ratio, matches
+
+
 def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
                    V: npt.ArrayLike | Literal["rational", "paper"] = "rational",
                    method: Method = "modular", last_layer: LastLayer = "fixed",
@@ -337,7 +195,7 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, Lemma 6 (eq. 28), App. B.2 (eq. 24), Claims 1-2.
+    .. [1] 003, Lemma 6 (eq. 28), App. B.2 (eq. 24), Claims 1-2.
 
     Examples
     --------
@@ -346,7 +204,7 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     (10, 10, 'exact', True, GaussianRational(18), True)
     """
     start = time.perf_counter()
-    _, _, d = _validate(width, depth, heads, n_inputs)
+    _, _, d = validate_witness_shape(width, depth, heads, n_inputs)
     if method not in ("modular", "exact", "svd"):
         hint = " ('float' is now spelled 'svd')" if method == "float" else ""
         raise ValueError(f"method must be 'modular', 'exact' or 'svd', got {method!r}{hint}")
@@ -392,81 +250,25 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     constant = (witness_constant(width, depth, heads, n_inputs)
                 if last_layer == "fixed" and value_layer == "fixed" else None)
     details: dict[str, Any] = {"d": d, "lambda": lam, "R": R_used, "templates": 2 * R_used + 1}
-    fitted_c: Any = None
     if method == "modular":
         # p = 1 mod 4: GF(p) holds iota = sqrt(-1), so the complex witness reduces mod p
-        F = domain_for("modular", p_rng, residue=(1, 4))
-        assert isinstance(F, ModularDomain)
-        p = F.p
-        iota = sqrt_minus_one_mod(p)
-        net = weights.modular(iota)
-        how = net._cheaper_order(n_inputs) if order == "auto" else order
-        tensor = grid_tensor(
-            lambda X: net(X, domain=F, order=how)[..., output_position, output_coordinate],
-            [F.asarray(t) for t in per_position], n_inputs, progress=progress)
-        E = tensor.reshape(R_used, R_used)
-        rank_res = F.rank(E)
-        Vp = F.asarray(Varr)
-        G = F.matmul(Vp, Vp.T)
-        P = np.ones_like(G)
-        for _ in range(lam):
-            P = F.mul(P, G)
-        nz = np.argwhere(P != 0)
-        if len(nz):
-            a, b = (int(x) for x in nz[0])
-            fitted = int(E[a, b]) * pow(int(P[a, b]), -1, p) % p
-            proportional = bool(np.array_equal(E, F.scale(P, fitted)))
-        else:
-            fitted, proportional = 0, bool(np.all(E == 0))
-        matches = None if constant is None else fitted == constant.residue(iota, p)
-        fitted_c = fitted
-        details.update(prime=p, iota=iota, rank=rank_res.summary())
-        rank, certifies = rank_res.rank, rank_res.certifies
+        domain = domain_for("modular", p_rng, residue=(1, 4))
+        assert isinstance(domain, ModularDomain)
+        iota = sqrt_minus_one_mod(domain.p)
+        net, grids = weights.modular(iota), [domain.asarray(t) for t in per_position]
+        details.update(prime=domain.p, iota=iota)
     elif method == "exact":
-        net = weights.gaussian()
-        exact = ExactDomain()
-        how = net._cheaper_order(n_inputs) if order == "auto" else order
-        tensor = grid_tensor(
-            lambda X: net(X, domain=exact, order=how)[..., output_position, output_coordinate],
-            per_position, n_inputs, progress=progress)
-        E = tensor.reshape(R_used, R_used)
-        G = Varr.dot(Varr.T)
-        target = np.vectorize(lambda g: g**lam, otypes=[object])(G)
-        a, b = next((x, y) for x in range(R_used) for y in range(R_used) if target[x, y] != 0)
-        ratio = GaussianRational.coerce(E[a, b]) * (1 / Fraction(target[a, b]))
-        proportional = all(E[x, y] == ratio * target[x, y]
-                           for x in range(R_used) for y in range(R_used))
-        fitted_c = ratio
-        matches = None if constant is None else ratio == constant
-        rr = matrix_rank(complex_rank_embedding(E), method="exact")
-        rank, certifies = rr.rank // 2, "exact"
-        details.update(rank=f"{rank} (exact, over Q(i) via the real 2R x 2R embedding)")
+        net, domain, grids = weights.gaussian(), ExactDomain(), per_position
     else:
-        net = weights.complex()
-        cdom = FloatDomain(complex_=True)
-        Tf = [t.astype(float) for t in per_position]
-        # N << d_x: scores first by default (only the rounding differs from 'gram')
-        how = net._cheaper_order(n_inputs) if order == "auto" else order
-
-        def evaluate(X: Array) -> Array:
-            return net(X, domain=cdom, order=how)[..., output_position, output_coordinate]
-
-        tensor = grid_tensor(evaluate, Tf, n_inputs, progress=progress)
-        E = tensor.reshape(R_used, R_used)
-        Vf = Varr.astype(float)
-        target = (Vf @ Vf.T) ** lam
-        a, b = (int(x) for x in np.unravel_index(int(np.argmax(np.abs(target))), target.shape))
-        ratio_c = complex(E[a, b] / target[a, b])
-        err = float(np.max(np.abs(E - ratio_c * target)) / max(np.max(np.abs(E)), 1e-300))
-        proportional = err < PROPORTIONAL_RTOL
-        details["relative_error"] = err
-        fitted_c = ratio_c
-        matches = (None if constant is None
-                   else abs(ratio_c - complex(constant)) <= PROPORTIONAL_RTOL * abs(ratio_c))
-        svd = matrix_rank(E, method="svd")
-        sv = svd.details["singular_values"]
-        details.update(rank=svd.summary(), condition=float(sv[0] / sv[-1]) if sv[-1] else math.inf)
-        rank, certifies = svd.rank, "none"
+        net, domain = weights.complex(), FloatDomain(complex_=True)
+        grids = [t.astype(float) for t in per_position]
+    how = net.cheaper_order(n_inputs) if order == "auto" else order  # scores first: N << d_x
+    tensor = grid_tensor(
+        lambda X: net(X, domain=domain, order=how)[..., output_position, output_coordinate],
+        grids, n_inputs, progress=progress)
+    E = tensor.reshape(R_used, R_used)
+    fit = {"modular": _certify_modular, "exact": _certify_exact, "svd": _certify_float}[method]
+    rank, certifies, proportional, fitted_c, matches = fit(E, Varr, lam, constant, details)
     details["fitted_constant"] = fitted_c
     return WitnessResult(rank, R, certifies, proportional, constant, matches, method,
                          time.perf_counter() - start, E, details)

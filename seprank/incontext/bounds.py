@@ -26,15 +26,9 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from seprank.core.log3 import Log3Value, compare
-from seprank.d2w.bounds import (
-    Bound,
-    _positive_int,
-    mixing_units,
-    multiset_coefficient,
-    theorem2_upper,
-    theorem3_upper,
-    theorem4_upper,
-)
+from seprank.core.validation import check_int
+from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient
+from seprank.d2w.theorems import theorem2_upper, theorem3_upper, theorem4_upper
 
 __all__ = [
     "Corollary1Bounds",
@@ -54,15 +48,15 @@ def monomial_count(width: int, degree: int) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
+       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
     >>> monomial_count(2, 9), monomial_count(3, 9)
     (10, 55)
     """
-    return multiset_coefficient(_positive_int("width d_x", width), degree)
+    return multiset_coefficient(check_int("width d_x", width), degree)
 
 
 def bidegree_bound(width: int, depth: int) -> int:
@@ -82,8 +76,8 @@ def bidegree_bound(width: int, depth: int) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
+       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -91,7 +85,7 @@ def bidegree_bound(width: int, depth: int) -> int:
     [3, 15, 35, 2380]
     """
     C = mixing_units(depth)
-    d = _positive_int("width d_x", width)
+    d = check_int("width d_x", width)
     if C <= 64:  # direct sum (also the reference for the closed form in the tests)
         return sum(min(monomial_count(d, 2 * k + 1), monomial_count(d, 2 * C - 2 * k))
                    for k in range(C + 1))
@@ -134,15 +128,15 @@ def sequential_ceiling(width: int, depth: int) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
+       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
     >>> sequential_ceiling(2, 2), sequential_ceiling(3, 3)
     (10, 406)
     """
-    return monomial_count(width, 3 ** _positive_int("depth L", depth))
+    return monomial_count(width, 3 ** check_int("depth L", depth))
 
 
 @dataclass(frozen=True)
@@ -214,8 +208,8 @@ def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
+       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -238,8 +232,8 @@ def depth_deficit(eta: float) -> float:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
+       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------
@@ -259,8 +253,8 @@ def theorem1_exponent(width: int, depth: int, eta: float) -> float:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Corollary 1 and Theorem 1; seed 003_780437e4ec8fa9c6, Theorems
-       2-4; notes seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
+       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
 
     Examples
     --------

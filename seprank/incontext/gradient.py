@@ -79,8 +79,8 @@ class LanguageModel:
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eq. 5 and Theorem 1's bounded
-       gradients; notes seed_incontext_bias.md §1.6.
+    .. [1] 000 / 001, eq. 5 and Theorem 1's bounded
+       gradients; notes docs/notes/seed_incontext_bias.md §1.6.
 
     Examples
     --------
@@ -265,8 +265,8 @@ def lm_loss(lm: LanguageModel, sentence: Any, a: npt.ArrayLike | None = None) ->
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eq. 5 and Theorem 1's bounded
-       gradients; notes seed_incontext_bias.md §1.6.
+    .. [1] 000 / 001, eq. 5 and Theorem 1's bounded
+       gradients; notes docs/notes/seed_incontext_bias.md §1.6.
 
     Examples
     --------

@@ -46,7 +46,7 @@ def multinomial(parts: tuple[int, ...] | list[int]) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -68,7 +68,7 @@ def balanced_multinomial(K: int, M: int) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -85,7 +85,7 @@ def lemma2_direct(K: int, M: int, eta: Fraction, n: int) -> Fraction:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -108,7 +108,7 @@ def lemma2_closed_form(K: int, M: int, eta: Fraction, n: int) -> Fraction:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -128,7 +128,7 @@ def lemma3_formula_n(K: int, M: int, eta: Fraction) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -145,7 +145,7 @@ def lattice_points_in_ball(d: int, R: float) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -174,7 +174,7 @@ def lemma4_bounds(d: int, R: float) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -197,7 +197,7 @@ def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -222,7 +222,7 @@ def lemma6_count(K: int, M: int, s: float) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -239,7 +239,7 @@ def lemma6_bounds(K: int, M: int, s: float) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -264,7 +264,7 @@ def lemma7_count(K: int, eta: float, s: float) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -283,7 +283,7 @@ def lemma7_bound(K: int, eta: float, s: float) -> float:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -304,7 +304,7 @@ def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -332,7 +332,7 @@ def lemma8_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples
@@ -352,7 +352,7 @@ def lemma9_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. B.1 (Remark 1, Lemmas 1-9); notes seed_incontext_bias.md
+    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
        PC-10.
 
     Examples

@@ -57,8 +57,8 @@ def sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -79,8 +79,8 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -107,8 +107,8 @@ def lemma16_moment(k: int, lam: int) -> float:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -128,8 +128,8 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -147,8 +147,8 @@ def lemma17_maximum(d: int, lam: int) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------
@@ -196,8 +196,8 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
+       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
 
     Examples
     --------

@@ -18,19 +18,48 @@ fits in int64; every sum here has fewer terms than that (checked).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
 
-if TYPE_CHECKING:
-    from seprank.incontext.representation import InContextRepresentation
-
-__all__ = ["modular_grid", "modular_pair_values"]
+__all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
 
 Array = npt.NDArray[Any]
+
+
+class PairRepresentation(Protocol):
+    """What the fast evaluator reads of an
+    :class:`~seprank.incontext.representation.InContextRepresentation` (so that this module
+    does not import the class it accelerates)."""
+
+    @property
+    def net(self) -> LinearAttention: ...
+
+    @property
+    def embedding(self) -> Any: ...
+
+    @property
+    def first(self) -> Sequence[int]: ...
+
+    @property
+    def second(self) -> Sequence[int]: ...
+
+    @property
+    def i(self) -> int: ...
+
+    @property
+    def p(self) -> int: ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def n_tokens(self) -> int: ...
 
 #: Terms a single int64 sum may hold when each term is below 2**50.
 _MAX_TERMS = 2**13
@@ -38,7 +67,7 @@ _MAX_TERMS = 2**13
 _BLOCK = 8192
 
 
-def _mix_maps(rep: InContextRepresentation, domain: ModularDomain) -> list[Array]:
+def _mix_maps(rep: PairRepresentation, domain: ModularDomain) -> list[Array]:
     """Per layer: T (d*d, d(d+1)/2) with mix.ravel() = T @ gram_upper (mod p)."""
     p = domain.p
     net = rep.net
@@ -61,7 +90,7 @@ def _mix_maps(rep: InContextRepresentation, domain: ModularDomain) -> list[Array
     return maps
 
 
-def _remaining_layers(X: Array, maps: list[Array], rep: InContextRepresentation,
+def _remaining_layers(X: Array, maps: list[Array], rep: PairRepresentation,
                       p: int) -> Array:
     """Apply ``maps`` (layers) to X (2N, d, blk) in GF(p); return :math:`y^i_p` (blk,)."""
     d = rep.width
@@ -78,7 +107,7 @@ def _remaining_layers(X: Array, maps: list[Array], rep: InContextRepresentation,
     raise ValueError("no layers")
 
 
-def _check_sizes(rep: InContextRepresentation, p: int) -> None:
+def _check_sizes(rep: PairRepresentation, p: int) -> None:
     d, n = rep.width, rep.n_tokens
     if d * (d + 1) // 2 > _MAX_TERMS or 2 * n > _MAX_TERMS or d > _MAX_TERMS:
         raise ValueError("sizes too large for the overflow-free int64 fast path")
@@ -86,13 +115,13 @@ def _check_sizes(rep: InContextRepresentation, p: int) -> None:
         raise ValueError("the fast path needs p < 2**25 (products below 2**50)")
 
 
-def modular_pair_values(rep: InContextRepresentation, a: Array, b: Array,
+def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
     """:math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, eqs. 1, 4, 8; seed 003_780437e4ec8fa9c6, eq. 12 (Gram form).
+    .. [1] 000, eqs. 1, 4, 8; 003, eq. 12 (Gram form).
 
     Examples
     --------
@@ -120,7 +149,7 @@ def modular_pair_values(rep: InContextRepresentation, a: Array, b: Array,
     return out
 
 
-def modular_grid(rep: InContextRepresentation, a_templates: Array, b_templates: Array,
+def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
                  domain: ModularDomain, *, progress: bool = False) -> Array:
     r"""The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})] mod p`, shape ``(Z_a, Z_b)``.
 
@@ -131,7 +160,7 @@ def modular_grid(rep: InContextRepresentation, a_templates: Array, b_templates: 
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, eqs. 1, 4, 8; seed 003_780437e4ec8fa9c6, eq. 12 (Gram form).
+    .. [1] 000, eqs. 1, 4, 8; 003, eq. 12 (Gram form).
 
     Examples
     --------

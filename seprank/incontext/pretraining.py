@@ -116,7 +116,7 @@ def knn_graph(embeddings: npt.ArrayLike, *, k: int, method: NeighbourMethod = "a
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+    .. [1] 000, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------
@@ -199,7 +199,7 @@ def knn_examples(
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+    .. [1] 000, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------
@@ -268,7 +268,7 @@ def contiguous_examples(n_sentences: int, *, example_length: int,
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+    .. [1] 000, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------
@@ -296,7 +296,7 @@ def in_context_coverage(examples: Iterable[Iterable[int]],
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+    .. [1] 000, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------
@@ -342,7 +342,7 @@ def synthetic_corpus(n_topics: int, per_topic: int, dim: int, *, noise: float = 
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
+    .. [1] 000, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
 
     Examples
     --------

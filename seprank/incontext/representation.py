@@ -43,6 +43,7 @@ from seprank.core.domains import (
 )
 from seprank.core.random import as_generator
 from seprank.incontext.bounds import bidegree_bound
+from seprank.incontext.modular import modular_pair_values
 
 __all__ = [
     "InContextRepresentation",
@@ -81,7 +82,7 @@ def validate_sentences(
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 4-5 and 8.
+    .. [1] 000 / 001, eqs. 4-5 and 8.
 
     Examples
     --------
@@ -137,7 +138,7 @@ def random_embedding(
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 4-5 and 8.
+    .. [1] 000 / 001, eqs. 4-5 and 8.
 
     Examples
     --------
@@ -171,9 +172,9 @@ class InContextRepresentation:
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7 (Levine et al., "The Inductive
+    .. [1] 000 / 001 (Levine et al., "The Inductive
        Bias of In-Context Learning", ICLR 2022), eqs. 1-4 and 8-9.  Notes:
-       seed_incontext_bias.md §1.3, §1.5.
+       docs/notes/seed_incontext_bias.md §1.3, §1.5.
 
     Examples
     --------
@@ -350,8 +351,6 @@ class _PairFunction:
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
         X = np.asarray(X)
         if isinstance(domain, ModularDomain) and domain.p < 2**25:
-            from seprank.incontext.modular import modular_pair_values
-
             return modular_pair_values(self.rep, X[:, 0], X[:, 1], domain)
         return self.rep(X[:, 0], X[:, 1], domain=domain)
 

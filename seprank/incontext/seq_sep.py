@@ -110,8 +110,8 @@ def incontext_seq_sep(
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, eq. 9, Lemma 13, Corollary 1; seed 003, Claims 1-2.
-       Notes: seed_incontext_bias.md §3.2 (PB), §4.3 (algorithm).
+    .. [1] 001, eq. 9, Lemma 13, Corollary 1; seed 003, Claims 1-2.
+       Notes: docs/notes/seed_incontext_bias.md §3.2 (PB), §4.3 (algorithm).
 
     Examples
     --------
@@ -172,8 +172,8 @@ def positional_sep(rep: InContextRepresentation, *,
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, eq. 9, Lemma 13, Proposition 1 (App. A); seed
-       000_602443402cfc1c64, eq. 7 (absolute ε).
+    .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A); seed
+       000, eq. 7 (absolute ε).
 
     Examples
     --------
@@ -237,8 +237,8 @@ def grid_spectrum(
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, eq. 9, Lemma 13, Proposition 1 (App. A); seed
-       000_602443402cfc1c64, eq. 7 (absolute ε).
+    .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A); seed
+       000, eq. 7 (absolute ε).
 
     Examples
     --------

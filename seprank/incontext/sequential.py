@@ -87,7 +87,7 @@ class SequentialRepresentation:
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9 and footnote 1;
+    .. [1] 000 / 001, eqs. 5, 8-9 and footnote 1;
        App. B (:math:`\tilde w^j = g(b)^j + \eta f(a)^j \odot b`).  Notes §1.4-1.6.
 
     Examples
@@ -237,8 +237,8 @@ def sequential_seq_sep(
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9, Theorems 1 and 3; notes
-       seed_incontext_bias.md §1.6, PC-5.
+    .. [1] 000 / 001, eqs. 5, 8-9, Theorems 1 and 3; notes
+       docs/notes/seed_incontext_bias.md §1.6, PC-5.
 
     Examples
     --------
@@ -362,8 +362,8 @@ def gradient_regime(rep: SequentialRepresentation, a_templates: npt.ArrayLike,
 
     References
     ----------
-    .. [1] Seed 000_602443402cfc1c64 / 001_b50bb8acc03b85f7, eqs. 5, 8-9, Theorems 1 and 3; notes
-       seed_incontext_bias.md §1.6, PC-5.
+    .. [1] 000 / 001, eqs. 5, 8-9, Theorems 1 and 3; notes
+       docs/notes/seed_incontext_bias.md §1.6, PC-5.
 
     Examples
     --------

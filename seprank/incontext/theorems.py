@@ -13,7 +13,9 @@ from fractions import Fraction
 from typing import Literal
 
 from seprank.core.log3 import log3
-from seprank.d2w.bounds import _positive_int, mixing_units, multiset_coefficient, theorem4_upper
+from seprank.core.validation import check_int
+from seprank.d2w.bounds import mixing_units, multiset_coefficient
+from seprank.d2w.theorems import theorem4_upper
 from seprank.incontext.bounds import bidegree_bound, sequential_ceiling
 
 __all__ = [
@@ -43,8 +45,8 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000_602443402cfc1c64 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000 for the ε/M variant.
 
     Examples
     --------
@@ -71,8 +73,8 @@ def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000_602443402cfc1c64 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000 for the ε/M variant.
 
     Examples
     --------
@@ -96,15 +98,15 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000_602443402cfc1c64 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000 for the ε/M variant.
 
     Examples
     --------
     >>> trivial_sequential_count(2, 1, 1)   # 2 * binom(3 + 3, 3)
     40
     """
-    K = 3 ** _positive_int("depth L", depth)
+    K = 3 ** check_int("depth L", depth)
     return 2 ** int(n_tokens) * multiset_coefficient(2 * width, K)
 
 
@@ -149,8 +151,8 @@ def theorem3_bound(
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000_602443402cfc1c64 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000 for the ε/M variant.
 
     Examples
     --------
@@ -186,8 +188,8 @@ def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000_602443402cfc1c64 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000 for the ε/M variant.
 
     Examples
     --------
@@ -230,8 +232,8 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
 
     References
     ----------
-    .. [1] Seed 001_b50bb8acc03b85f7, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000_602443402cfc1c64 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
+       000 for the ε/M variant.
 
     Examples
     --------

@@ -122,7 +122,7 @@ def separation_rank(
 
     References
     ----------
-    .. [1] Seed 003_780437e4ec8fa9c6, eq. 5 (separation rank), App. B.1 (grid tensors,
+    .. [1] 003, eq. 5 (separation rank), App. B.1 (grid tensors,
        Claim 1: rank of any grid matricization <= sep; Claim 2: genericity).
 
     Examples

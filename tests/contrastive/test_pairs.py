@@ -14,7 +14,6 @@ import pytest
 
 from identifiability.contrastive.fit import fit_gaussian_kernel
 from identifiability.contrastive.kernels import GaussianKernel
-from seprank.core import split_seed
 from identifiability.contrastive.logistic import fit_quadratic_logistic
 from identifiability.contrastive.metrics import expected_kl, population_risk
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
@@ -24,6 +23,7 @@ from identifiability.contrastive.task import (
     kernel_from_classifier,
     make_contrastive_task,
 )
+from seprank.core import split_seed
 
 N_SIGMA = 5.0             # Monte Carlo tolerances, in standard errors
 # A parametric M-estimator has KL ∝ 1/T (log-log slope -1).  The two-point slope of 20-seed

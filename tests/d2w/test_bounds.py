@@ -11,13 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from seprank import LinearAttention, bounds, mixing_units, multiset_coefficient, regime
+from seprank import LinearAttention, d2w, mixing_units, multiset_coefficient, regime
 from seprank.core.log3 import Log3Value, compare, log3, log3_multiset_coefficient
 from seprank.d2w.bounds import OutsideHypothesesError
+from seprank.d2w.corollaries import corollary1_min_widening, corollary2_shallow
 from seprank.d2w.lemmas import (
     balanced_partitions,
-    corollary1_min_widening,
-    corollary2_shallow,
     lemma2_layer_upper,
     lemma2_summed_terms,
     lemma3_equality_case,
@@ -69,8 +68,8 @@ def test_log3_multiset_huge_k_matches_sum_of_logs(n: int, k: int) -> None:
 def test_float_lgamma_would_give_false_violations_but_log3_does_not() -> None:
     """At L = 2, T1LB == log3 ((d 1)) exactly: the comparison must say 'equal', never '>'."""
     for d_a in range(3, 200, 2):
-        t1 = bounds.theorem1_lower(d_a, 2)
-        cert = bounds.lemma6_lower_bound(d_a, 2)
+        t1 = d2w.theorem1_lower(d_a, 2)
+        cert = d2w.lemma6_lower_bound(d_a, 2)
         assert compare(t1.as_log3value(), cert.as_log3value()) == 0
     lam = 3**35
     n = 50
@@ -103,9 +102,9 @@ NOTES_TABLE = [  # (L, d_x, H, T1LB, T1UB, T2LB, T2UB, log3 Thm4), notes §6 (in
 @pytest.mark.parametrize("row", NOTES_TABLE, ids=[str(r[:3]) for r in NOTES_TABLE])
 def test_bound_values_match_the_notes_table(row: tuple[float, ...]) -> None:
     L, d, H = (int(x) for x in row[:3])
-    got = [bounds.theorem1_lower(d, L, H), bounds.theorem1_upper(d, L, H),
-           bounds.theorem2_lower(d, L, H), bounds.theorem2_upper(d, L, H),
-           bounds.theorem4_upper(d, L, H)]
+    got = [d2w.theorem1_lower(d, L, H), d2w.theorem1_upper(d, L, H),
+           d2w.theorem2_lower(d, L, H), d2w.theorem2_upper(d, L, H),
+           d2w.theorem4_upper(d, L, H)]
     for b, expected in zip(got, row[3:], strict=True):
         assert round(float(b.log3), TABLE_DIGITS) == pytest.approx(expected, abs=1e-3)
 
@@ -114,9 +113,9 @@ def test_bound_values_match_the_notes_table(row: tuple[float, ...]) -> None:
 @given(st.integers(1, 12), st.integers(1, 8), st.integers(1, 6))
 def test_theorem3_exact_and_equal_to_theorem1_upper(d_a: int, H: int, L: int) -> None:
     d_x = d_a * H
-    t3 = bounds.theorem3_upper(d_x, L, H)
+    t3 = d2w.theorem3_upper(d_x, L, H)
     assert t3.value == (H * (d_a + 1)) ** mixing_units(L)
-    assert t3.exact == bounds.theorem1_upper(d_x, L, H).exact
+    assert t3.exact == d2w.theorem1_upper(d_x, L, H).exact
     assert abs(t3.log3 - mixing_units(L) * log3(d_x + H)) < 1e-50
 
 
@@ -126,9 +125,9 @@ def test_theorem4_and_6_exact_values(d_x: int, L: int) -> None:
     C = mixing_units(L)
     expected = Fraction(d_x * (C + 1) * math.comb(d_x + 2 * C - 1, 2 * C)
                         * (2 * C + d_x) ** d_x, d_x**d_x)
-    assert bounds.theorem4_upper(d_x, L).value == expected
-    assert bounds.theorem6_residual_upper(d_x, L).value == (C + 1) * expected
-    assert abs(bounds.theorem4_upper(d_x, L).log3 - log3(expected)) < 1e-45
+    assert d2w.theorem4_upper(d_x, L).value == expected
+    assert d2w.theorem6_residual_upper(d_x, L).value == (C + 1) * expected
+    assert abs(d2w.theorem4_upper(d_x, L).log3 - log3(expected)) < 1e-45
 
 
 @settings(max_examples=30, deadline=None)
@@ -139,52 +138,52 @@ def test_theorem5_forms(L: int, d_a: int, H: int, N: int) -> None:
     S = c
     for l in range(2, L + 1):           # the proof's recursion, iterated literally
         S = c * (l * S) ** 3
-    rec = bounds.theorem5_residual_upper(d_x, L, H, N, form="recursion")
+    rec = d2w.theorem5_residual_upper(d_x, L, H, N, form="recursion")
     assert rec.exact is not None and rec.exact[0] == (L + 1) * S
     product = math.prod(Fraction(l + 1) * c ** (3 ** (l - 1)) for l in range(1, L + 1))
-    assert bounds.theorem5_residual_upper(d_x, L, H, N, form="proof_product").value == product
-    stated = bounds.theorem5_residual_upper(d_x, L, H, N).value
+    assert d2w.theorem5_residual_upper(d_x, L, H, N, form="proof_product").value == product
+    stated = d2w.theorem5_residual_upper(d_x, L, H, N).value
     assert stated == Fraction(L) ** L * c ** mixing_units(L)
 
 
 def test_theorem5_notes_example() -> None:
-    vals = [round(float(bounds.theorem5_residual_upper(4, 4, 1, 4, form=f).log3), 1)
+    vals = [round(float(d2w.theorem5_residual_upper(4, 4, 1, 4, form=f).log3), 1)
             for f in ("stated", "proof_product", "recursion")]
     assert vals == [257.4, 256.7, 283.7]
 
 
 def test_theorem1_lower_closed_form_and_theorem2_square() -> None:
-    b = bounds.theorem1_lower(29, 3)
+    b = d2w.theorem1_lower(29, 3)
     assert b.exact == (Fraction(28, 2 * 3) ** 3, 1)          # ((d_x - H)/(2 * 3^(L-2)))^lambda
-    b1 = bounds.theorem1_lower(5, 1)
+    b1 = d2w.theorem1_lower(5, 1)
     assert b1.exact == (Fraction(3 * 4, 2), 3)                # L = 1: lambda = 1/3, cube
-    t2 = bounds.theorem2_lower(7, 3)
+    t2 = d2w.theorem2_lower(7, 3)
     X, q = t2.exact  # type: ignore[misc]
     assert q == 2 and abs(float(log3(X)) / 2 - float(t2.log3)) < 1e-12
 
 
 def test_hypotheses_are_flagged_or_refused_consistently() -> None:
-    inside = bounds.theorem1_lower(29, 3)
+    inside = d2w.theorem1_lower(29, 3)
     assert inside.in_hypotheses and not inside.violated
-    outside = bounds.theorem1_lower(9, 2)
+    outside = d2w.theorem1_lower(9, 2)
     assert not outside.in_hypotheses and "3^L = 9 = d_x = 9" in outside.violated[0]
-    assert not bounds.theorem2_upper(243, 3, 3).in_hypotheses
-    assert float(bounds.theorem2_upper(243, 3, 3).log3) < 0     # why the hypothesis matters
+    assert not d2w.theorem2_upper(243, 3, 3).in_hypotheses
+    assert float(d2w.theorem2_upper(243, 3, 3).log3) < 0     # why the hypothesis matters
     with pytest.raises(OutsideHypothesesError, match="L > log3"):
-        bounds.theorem2_lower(29, 3, strict=True)
+        d2w.theorem2_lower(29, 3, strict=True)
     with pytest.raises(OutsideHypothesesError, match="L >= 2"):
-        bounds.lemma6_lower_bound(29, 1, strict=True)
-    assert bounds.lemma6_lower_bound(29, 1).value == 1
-    assert "padded" in bounds.lemma6_lower_bound(8, 3, 2).notes[0]   # d_a = 4 -> 3
-    assert bounds.lemma6_lower_bound(8, 3, 2).value == multiset_coefficient(2, 3)
-    d_a1 = bounds.theorem1_lower(27, 2, 27)
+        d2w.lemma6_lower_bound(29, 1, strict=True)
+    assert d2w.lemma6_lower_bound(29, 1).value == 1
+    assert "padded" in d2w.lemma6_lower_bound(8, 3, 2).notes[0]   # d_a = 4 -> 3
+    assert d2w.lemma6_lower_bound(8, 3, 2).value == multiset_coefficient(2, 3)
+    d_a1 = d2w.theorem1_lower(27, 2, 27)
     assert d_a1.log3 == -mpmath.inf and not d_a1.in_hypotheses
 
 
-@pytest.mark.parametrize("func", [bounds.theorem1_lower, bounds.theorem1_upper,
-                                  bounds.theorem2_lower, bounds.theorem2_upper,
-                                  bounds.theorem3_upper, bounds.theorem4_upper,
-                                  bounds.theorem6_residual_upper, bounds.lemma6_lower_bound])
+@pytest.mark.parametrize("func", [d2w.theorem1_lower, d2w.theorem1_upper,
+                                  d2w.theorem2_lower, d2w.theorem2_upper,
+                                  d2w.theorem3_upper, d2w.theorem4_upper,
+                                  d2w.theorem6_residual_upper, d2w.lemma6_lower_bound])
 def test_bad_input_is_refused(func) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match="not divisible"):
         func(10, 2, 3)
@@ -197,14 +196,14 @@ def test_bad_input_is_refused(func) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_admits_and_ties() -> None:
-    t3 = bounds.theorem3_upper(2, 2)          # 81
+    t3 = d2w.theorem3_upper(2, 2)          # 81
     assert t3.admits(81) is True and t3.admits(82) is False
-    cert = bounds.lemma6_lower_bound(29, 3)   # 560
+    cert = d2w.lemma6_lower_bound(29, 3)   # 560
     assert cert.admits(560) is True and cert.admits(559) is False
     tie = Log3Value(log3(4) / 2)              # sqrt(4) without an exact form
     assert compare(Log3Value.of(2), tie) is None
     assert compare(Log3Value.of(2), Log3Value(log3(4) / 2, (Fraction(4), 2))) == 0
-    huge = bounds.theorem3_upper(1024, 48, 2)
+    huge = d2w.theorem3_upper(1024, 48, 2)
     assert huge.exact is None and huge.admits(10**100) is True
 
 

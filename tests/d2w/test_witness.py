@@ -26,8 +26,8 @@ from seprank.d2w.hadamard import (
     paper_witness_V,
     rational_sphere_V,
 )
+from seprank.d2w.lemma6_construction import lemma6_templates, lemma6_weights, witness_constant
 from seprank.d2w.lemmas import hadamard_power_rank_bound
-from seprank.d2w.witness import lemma6_templates, lemma6_weights, witness_constant
 
 FLOAT_RTOL = 1e-9
 

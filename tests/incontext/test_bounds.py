@@ -9,13 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from seprank.d2w.bounds import (
-    mixing_units,
-    theorem2_lower,
-    theorem2_upper,
-    theorem3_upper,
-    theorem4_upper,
-)
+from seprank.d2w.bounds import mixing_units
+from seprank.d2w.theorems import theorem2_lower, theorem2_upper, theorem3_upper, theorem4_upper
 from seprank.incontext.bounds import (
     bidegree_bound,
     corollary1_bounds,
