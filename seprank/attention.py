@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
-from seprank.core.random import as_generator
+from seprank.core.random import SeedLike, as_generator
 from seprank.separation.engine import separation_rank
 from seprank.separation.result import SeparationRankResult
 
@@ -140,7 +140,7 @@ class LinearAttention:
         weights: Literal["integer", "float"] = "integer",
         low: int = -50,
         high: int = 50,
-        seed: int | np.random.Generator | None = None,
+        seed: SeedLike = None,
     ) -> LinearAttention:
         """A network with random weights.
 

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from scipy.linalg import expm
 
 from identifiability.masked.hmm import HMM, GaussianHMM
-from seprank.core import as_generator
+from seprank.core import SeedLike, as_generator
 
 __all__ = [
     "THEOREM6_PRINTED",
@@ -66,7 +66,7 @@ PRINTED_ATOL = 1e-7
 
 
 def rotation_about_ones(
-    theta: float, k: int = 3, *, seed: int | np.random.Generator | None = None,
+    theta: float, k: int = 3, *, seed: SeedLike = None,
 ) -> FloatArray:
     r"""An orthogonal :math:`R = \exp(\theta K)` with :math:`R\mathbf 1 = R^\top\mathbf 1 =
     \mathbf 1`.

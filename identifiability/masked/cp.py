@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core import CertifiedResult, as_generator
+from seprank.core import CertifiedResult, SeedLike, as_generator
 
 __all__ = ["CPResult", "als_parafac", "cp_reconstruct", "jennrich"]
 
@@ -88,7 +88,7 @@ def _rel_error(W: FloatArray, factors: tuple[FloatArray, FloatArray, FloatArray]
 
 
 def jennrich(
-    W: Any, rank: int, *, seed: int | np.random.Generator | None = None,
+    W: Any, rank: int, *, seed: SeedLike = None,
 ) -> CPResult:
     r"""Jennrich's simultaneous diagonalisation for an exact rank-``rank`` 3-tensor.
 
@@ -161,7 +161,7 @@ def jennrich(
 
 
 def als_parafac(
-    W: Any, rank: int, *, n_restarts: int = 5, seed: int | np.random.Generator | None = None,
+    W: Any, rank: int, *, n_restarts: int = 5, seed: SeedLike = None,
     n_iter_max: int = 5000, tol: float = 1e-14, init: str = "random",
 ) -> CPResult:
     r"""ALS through :func:`tensorly.decomposition.parafac`, best of ``n_restarts`` starts.

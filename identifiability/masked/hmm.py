@@ -40,7 +40,7 @@ from identifiability.masked.assumptions import (
     check_assumptions,
     sinkhorn,
 )
-from seprank.core import as_generator
+from seprank.core import SeedLike, as_generator
 
 __all__ = [
     "ASSUMPTIONS",
@@ -115,7 +115,7 @@ class _BaseHMM:
                                  rank_rtol=self.rank_rtol)
 
     def sample(
-        self, n_steps: int, *, n_sequences: int = 1, seed: int | np.random.Generator | None
+        self, n_steps: int, *, n_sequences: int = 1, seed: SeedLike
         = None,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
         r"""Exact samples: :math:`h_1` uniform (stationary by A5), :math:`h_{t+1} \sim T_{:,h_t}`.
@@ -196,7 +196,7 @@ class HMM(_BaseHMM):
         return self.O
 
     @classmethod
-    def random(cls, d: int, k: int, *, seed: int | np.random.Generator | None = None,
+    def random(cls, d: int, k: int, *, seed: SeedLike = None,
                concentration: float = 1.0, transition_scale: float = 1.0) -> HMM:
         r"""Random HMM: columns of ``O`` ~ Dirichlet(concentration * 1_d); ``T`` = Sinkhorn
         balancing of :math:`\exp(s Z)`, :math:`Z_{ij} \sim N(0,1)`, ``s = transition_scale``.
@@ -282,7 +282,7 @@ class GaussianHMM(_BaseHMM):
         return self.M
 
     @classmethod
-    def random(cls, d: int, k: int, *, seed: int | np.random.Generator | None = None,
+    def random(cls, d: int, k: int, *, seed: SeedLike = None,
                transition_scale: float = 1.0) -> GaussianHMM:
         """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``."""
         rng = as_generator(seed)

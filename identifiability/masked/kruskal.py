@@ -41,6 +41,7 @@ import numpy as np
 from identifiability.masked.kruskal_screen import level_by_minors, level_by_subsets
 from seprank.core import (
     CertifiedResult,
+    SeedLike,
     as_exact_matrix,
     as_float_matrix,
     as_generator,
@@ -104,7 +105,7 @@ def kruskal_rank(
     method: Method = "exact",
     rtol: float | None = None,
     engine: Engine = "minors",
-    seed: int | np.random.Generator | None = None,
+    seed: SeedLike = None,
     max_subsets: int = DEFAULT_MAX_SUBSETS,
 ) -> KruskalRankResult:
     r"""Kruskal rank of ``A``: the largest r such that every r columns are independent.
@@ -310,7 +311,7 @@ class KruskalCondition:
 
 def kruskal_condition(
     factors: Sequence[Any], *, method: Method = "exact", rtol: float | None = None,
-    seed: int | np.random.Generator | None = None, engine: Engine = "minors",
+    seed: SeedLike = None, engine: Engine = "minors",
 ) -> KruskalCondition:
     r"""Check Kruskal's sufficient condition :math:`\sum_n k_{A^{(n)}} \ge 2R + N - 1`.
 

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.tasks import Task, predict_raw
-from seprank.core import as_generator, matrix_rank
+from seprank.core import SeedLike, as_generator, matrix_rank
 
 __all__ = ["JacobianDeficiency", "jacobian_deficiency"]
 
@@ -75,7 +75,7 @@ def _softmax_posterior(M: Any, X: npt.NDArray[np.float64]) -> Any:
 
 def jacobian_deficiency(
     model: HMM | GaussianHMM, tasks: Sequence[Task | str] | Task | str, *,
-    n_points: int = 40, seed: int | np.random.Generator | None = None, rtol: float = 1e-8,
+    n_points: int = 40, seed: SeedLike = None, rtol: float = 1e-8,
 ) -> JacobianDeficiency:
     r"""Dimension of the first-order flat directions of ``model`` for a set of tasks.
 

@@ -33,7 +33,7 @@ from scipy.optimize import linear_sum_assignment
 from identifiability.masked.cp import CPResult, als_parafac, jennrich
 from identifiability.masked.hmm import HMM, GaussianHMM, gaussian_posterior
 from identifiability.masked.tasks import Predictor, predict_raw
-from seprank.core import CertifiedResult, as_generator
+from seprank.core import CertifiedResult, SeedLike, as_generator
 
 __all__ = ["Matching", "RecoveredModel", "match_permutation", "recover_ghmm", "recover_hmm"]
 
@@ -137,7 +137,7 @@ def _roles(predictor: Predictor) -> tuple[int, list[str]]:
 
 def recover_hmm(
     predictor: Predictor, k: int, *, method: CPMethod = "jennrich",
-    seed: int | np.random.Generator | None = None, n_restarts: int = 5,
+    seed: SeedLike = None, n_restarts: int = 5,
 ) -> RecoveredModel:
     r"""Recover :math:`(O, T)` of an HMM from the predictor of a Theorem-7 task.
 
@@ -199,7 +199,7 @@ def _ghmm_residual(M: FloatArray, T: FloatArray, predictor: Predictor, X: FloatA
 
 def recover_ghmm(
     predictor: Predictor, k: int, *, method: CPMethod = "jennrich",
-    seed: int | np.random.Generator | None = None, n_restarts: int = 5,
+    seed: SeedLike = None, n_restarts: int = 5,
     n_check_points: int = 20,
 ) -> RecoveredModel:
     r"""Recover :math:`(M, T)` of a G-HMM from the predictor of a Theorem-8 task.

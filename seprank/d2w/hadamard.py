@@ -112,7 +112,7 @@ def paper_witness_V(d: int, lam: int, *, omega: int = 2,
     return Wf / np.linalg.norm(Wf, axis=1, keepdims=True)
 
 
-def rational_sphere_V(n_rows: int, d: int, *, seed: int | np.random.Generator | None = None,
+def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
                       spread: int = 1000) -> npt.NDArray[Any]:
     r"""``n_rows`` random points of the unit sphere in :math:`\mathbb Q^d` (exact Fractions):
     inverse stereographic projection :math:`v = (2 m u,\ \|u\|^2 - m^2) / (\|u\|^2 + m^2)` of

@@ -40,7 +40,7 @@ from seprank.core.gaussian_rationals import (
     sqrt_minus_one_mod,
 )
 from seprank.core.grid import grid_tensor
-from seprank.core.random import spawn
+from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
 from seprank.core.results import Certificate, Method
 from seprank.d2w.bounds import multiset_coefficient
@@ -162,7 +162,7 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
                    method: Method = "modular", last_layer: LastLayer = "fixed",
                    value_layer: LastLayer = "fixed", output_position: int = 0,
                    output_coordinate: int = 0, omega: int = 2,
-                   seed: int | np.random.Generator | None = None,
+                   seed: SeedLike = None,
                    progress: bool | None = None,
                    order: Literal["auto", "gram", "scores"] = "auto") -> WitnessResult:
     r"""Build Lemma 6's witness, evaluate its grid sub-matrix and certify its rank.

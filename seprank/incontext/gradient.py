@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
-from seprank.core.random import as_generator
+from seprank.core.random import SeedLike, as_generator
 
 __all__ = ["LanguageModel", "UnboundedGradientError", "lm_loss", "lm_loss_and_gradient"]
 
@@ -136,7 +136,7 @@ class LanguageModel:
     @classmethod
     def random(cls, *, depth: int, width: int, vocab: int, heads: int = 1,
                weight_scale: float = 0.6, embedding_scale: float = 0.8,
-               seed: int | np.random.Generator | None = None) -> LanguageModel:
+               seed: SeedLike = None) -> LanguageModel:
         """Gaussian weights ``weight_scale * N(0, 1)`` and embedding ``embedding_scale * N(0, 1)``
         (the scales of notes PC-5)."""
         if width % heads:

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
-from seprank.core.random import as_generator
+from seprank.core.random import SeedLike, as_generator
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.incontext.representation import InContextRepresentation
 
@@ -52,7 +52,7 @@ __all__ = [
 Array = npt.NDArray[Any]
 
 
-def sphere_rows(n: int, d: int, *, seed: int | np.random.Generator | None = None) -> Array:
+def sphere_rows(n: int, d: int, *, seed: SeedLike = None) -> Array:
     """``n`` rows uniform on :math:`S^{d-1} \\subset \\mathbb R^d` (normalised Gaussians).
 
     References

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.spatial import cKDTree
 
-from seprank.core.random import as_generator
+from seprank.core.random import SeedLike, as_generator
 
 __all__ = [
     "ExamplePacking",
@@ -161,7 +161,7 @@ def _add_edge(G: nx.Graph, i: int, j: int, sim: float, min_similarity: float | N
 
 def knn_examples(
     embeddings: npt.ArrayLike, *, k: int, example_length: int,
-    seed: int | np.random.Generator | None, lengths: Sequence[int] | None = None,
+    seed: SeedLike, lengths: Sequence[int] | None = None,
     separator_length: int = 0, min_similarity: float | None = None,
     mode: Literal["partition", "per_sentence"] = "partition",
     method: NeighbourMethod = "auto",
@@ -333,7 +333,7 @@ class SyntheticCorpus:
 def synthetic_corpus(n_topics: int, per_topic: int, dim: int, *, noise: float = 0.3,
                      min_length: int = 8, max_length: int = 40,
                      layout: Literal["interleaved", "shuffled"] = "interleaved",
-                     seed: int | np.random.Generator | None = None) -> SyntheticCorpus:
+                     seed: SeedLike = None) -> SyntheticCorpus:
     """A corpus whose related sentences (same topic) lie far apart in corpus order.
 
     Topic centres are uniform on the sphere; a sentence is its centre plus ``noise`` times a

@@ -41,7 +41,7 @@ from seprank.core.domains import (
     FloatDomain,
     ModularDomain,
 )
-from seprank.core.random import as_generator
+from seprank.core.random import SeedLike, as_generator
 from seprank.incontext.bounds import bidegree_bound
 from seprank.incontext.modular import modular_pair_values
 
@@ -129,7 +129,7 @@ def validate_sentences(
 
 def random_embedding(
     width: int, vocab: int, *, low: int = 1, high: int = 50,
-    seed: int | np.random.Generator | None = None,
+    seed: SeedLike = None,
 ) -> Array:
     """A random integer embedding matrix with **nonzero** entries in ``±[low, high]``.
 
@@ -217,7 +217,7 @@ class InContextRepresentation:
     @classmethod
     def random(cls, *, depth: int, width: int, heads: int = 1, n_tokens: int = 1,
                vocab: int | None = None, i: int = 0, p: int = 0,
-               seed: int | np.random.Generator | None = None) -> InContextRepresentation:
+               seed: SeedLike = None) -> InContextRepresentation:
         """Random integer weights in [-50, 50], a nonzero integer embedding and random
         sentences over ``vocab`` (default 2N) tokens: a generic instance for certified ranks."""
         rng = as_generator(seed)

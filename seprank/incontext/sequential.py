@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain, domain_for
-from seprank.core.random import spawn
+from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
 from seprank.incontext.bounds import sequential_ceiling
 from seprank.incontext.gradient import (
@@ -212,7 +212,7 @@ def _dyadic_network(lm: LanguageModel, index: int) -> tuple[LinearAttention, Arr
 def sequential_seq_sep(
     rep: SequentialRepresentation, *, method: Literal["svd", "modular", "exact"] = "svd",
     n_templates: int | None = None, a_templates: npt.ArrayLike | None = None,
-    seed: int | np.random.Generator | None = None, rtol: float | None = None,
+    seed: SeedLike = None, rtol: float | None = None,
     check_regime: bool = True, progress: bool = False,
 ) -> SeqSepResult:
     r"""seq-sep of the sequential representation, with what it certifies.
