@@ -51,7 +51,6 @@ from identifiability.contrastive.kernels import FloatArray
 from seprank.core.index import PaperIndex
 
 __all__ = [
-    "INDEX",
     "GaussianMeanNCE",
     "OptimizationTrace",
     "bhattacharyya_coefficient",

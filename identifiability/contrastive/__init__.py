@@ -110,7 +110,6 @@ INDEX = PaperIndex(
 __doc__ = (__doc__ or "") + INDEX.render()
 
 __all__ = [
-    "INDEX",
     "PAIR_CONSTRUCTIONS",
     "ZERO_DENSITY_MESSAGE",
     "ConditionalDensity",

@@ -146,7 +146,6 @@ INDEX = PaperIndex(
 __doc__ = (__doc__ or "") + INDEX.render()
 
 __all__ = [
-    "INDEX",
     "Bound",
     "Corollary1Result",
     "Corollary2Result",

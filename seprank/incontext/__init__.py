@@ -158,7 +158,6 @@ INDEX = PaperIndex(
 __doc__ = (__doc__ or "") + INDEX.render()
 
 __all__ = [
-    "INDEX",
     "Corollary1Bounds",
     "ExamplePacking",
     "GradientRegime",

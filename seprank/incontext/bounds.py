@@ -48,8 +48,7 @@ def monomial_count(width: int, degree: int) -> int:
 
     References
     ----------
-    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
-       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 (the count m(k) of degree-k monomials).
 
     Examples
     --------
@@ -76,8 +75,8 @@ def bidegree_bound(width: int, depth: int) -> int:
 
     References
     ----------
-    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
-       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] Our derivation from the bidegree structure of 001, eq. 13 (notes §3.2); compare
+       001, Corollary 1.
 
     Examples
     --------
@@ -128,8 +127,8 @@ def sequential_ceiling(width: int, depth: int) -> int:
 
     References
     ----------
-    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
-       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] Our derivation (notes §3.2): Z_seq is a degree-3^L form in b; compare 001,
+       Theorem 1.
 
     Examples
     --------
@@ -208,8 +207,7 @@ def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds
 
     References
     ----------
-    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
-       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Corollary 1 (eq. 10) and Proposition 1; 003, Theorems 2-4.
 
     Examples
     --------
@@ -232,8 +230,7 @@ def depth_deficit(eta: float) -> float:
 
     References
     ----------
-    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
-       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Theorem 1 and the discussion after it ("shallower by 0.5 log3(1/eta)").
 
     Examples
     --------
@@ -253,8 +250,7 @@ def theorem1_exponent(width: int, depth: int, eta: float) -> float:
 
     References
     ----------
-    .. [1] 001, Corollary 1 and Theorem 1; 003, Theorems
-       2-4; notes docs/notes/seed_incontext_bias.md §3.2 (PB and m(3^L) are our derivations).
+    .. [1] 001, Theorem 1.
 
     Examples
     --------

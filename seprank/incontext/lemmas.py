@@ -46,8 +46,7 @@ def multinomial(parts: tuple[int, ...] | list[int]) -> int:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1 (multinomial coefficients of Remark 1).
 
     Examples
     --------
@@ -68,8 +67,7 @@ def balanced_multinomial(K: int, M: int) -> int:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Remark 1; notes PC-10.
 
     Examples
     --------
@@ -85,8 +83,7 @@ def lemma2_direct(K: int, M: int, eta: Fraction, n: int) -> Fraction:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Remark 1 and Lemma 2 (the sum it closes).
 
     Examples
     --------
@@ -108,8 +105,7 @@ def lemma2_closed_form(K: int, M: int, eta: Fraction, n: int) -> Fraction:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 2 (eq. 16); notes PC-10.
 
     Examples
     --------
@@ -128,8 +124,7 @@ def lemma3_formula_n(K: int, M: int, eta: Fraction) -> int:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 3.
 
     Examples
     --------
@@ -145,8 +140,7 @@ def lattice_points_in_ball(d: int, R: float) -> int:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 4 (the count it bounds).
 
     Examples
     --------
@@ -174,8 +168,7 @@ def lemma4_bounds(d: int, R: float) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 4.
 
     Examples
     --------
@@ -197,8 +190,7 @@ def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 5.
 
     Examples
     --------
@@ -222,8 +214,7 @@ def lemma6_count(K: int, M: int, s: float) -> int:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 6 (the set T_{K,M}).
 
     Examples
     --------
@@ -239,8 +230,7 @@ def lemma6_bounds(K: int, M: int, s: float) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 6.
 
     Examples
     --------
@@ -264,8 +254,7 @@ def lemma7_count(K: int, eta: float, s: float) -> int:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 7 (the count it bounds).
 
     Examples
     --------
@@ -283,8 +272,7 @@ def lemma7_bound(K: int, eta: float, s: float) -> float:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 7.
 
     Examples
     --------
@@ -304,8 +292,7 @@ def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemmas 8-9 (the set D_{K,M}).
 
     Examples
     --------
@@ -332,8 +319,7 @@ def lemma8_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 8.
 
     Examples
     --------
@@ -352,8 +338,7 @@ def lemma9_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
 
     References
     ----------
-    .. [1] 001, App. B.1 (Remark 1, Lemmas 1-9); notes docs/notes/seed_incontext_bias.md
-       PC-10.
+    .. [1] 001, App. B.1, Lemma 9.
 
     Examples
     --------

@@ -57,8 +57,7 @@ def sphere_rows(n: int, d: int, *, seed: SeedLike = None) -> Array:
 
     References
     ----------
-    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2 (rows uniform on the sphere, Corollary 2).
 
     Examples
     --------
@@ -79,8 +78,7 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
 
     References
     ----------
-    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.3, Lemma 11.
 
     Examples
     --------
@@ -107,8 +105,7 @@ def lemma16_moment(k: int, lam: int) -> float:
 
     References
     ----------
-    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.3, Lemma 16.
 
     Examples
     --------
@@ -128,8 +125,7 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.3, Lemma 15; notes §4.2, PC-8.
 
     Examples
     --------
@@ -147,8 +143,7 @@ def lemma17_maximum(d: int, lam: int) -> tuple[float, float]:
 
     References
     ----------
-    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.3, Lemma 17.
 
     Examples
     --------
@@ -196,8 +191,8 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
 
     References
     ----------
-    .. [1] 001, App. C.2-C.3 (Corollary 2, Lemmas 10-17); notes
-       docs/notes/seed_incontext_bias.md §4.2, PC-8/PC-9.
+    .. [1] 001, App. C.2, Theorem 2 (our real variant of its construction, notes §4.2,
+       PC-9).
 
     Examples
     --------

@@ -45,8 +45,7 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
 
     References
     ----------
-    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B), its hypotheses.
 
     Examples
     --------
@@ -73,8 +72,7 @@ def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
 
     References
     ----------
-    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B); notes PC-6.
 
     Examples
     --------
@@ -98,8 +96,7 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
 
     References
     ----------
-    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B), the count it is compared with.
 
     Examples
     --------
@@ -151,8 +148,7 @@ def theorem3_bound(
 
     References
     ----------
-    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B), the explicit final bound; 000 (the ε/M variant).
 
     Examples
     --------
@@ -188,8 +184,7 @@ def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float
 
     References
     ----------
-    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000 for the ε/M variant.
+    .. [1] 001, Theorem 3 (App. B), the quantity Y; 000 (the ε/M variant).
 
     Examples
     --------
@@ -232,8 +227,7 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
 
     References
     ----------
-    .. [1] 001, Theorem 3 (App. B) and Theorem 2 (App. C.2); seed
-       000 for the ε/M variant.
+    .. [1] 001, Theorem 2 (App. C.2).
 
     Examples
     --------

@@ -13,6 +13,7 @@ from seprank.core import Domain, ExactDomain, FloatDomain, ModularDomain, domain
 from seprank.core.random import random_prime, spawn
 
 FLOAT_RTOL = 1e-9
+EXACT = ExactDomain()
 
 
 def test_domain_for_translates_every_method_and_refuses_the_rest() -> None:
@@ -97,7 +98,7 @@ def test_the_same_network_code_agrees_with_exact_arithmetic_in_every_domain(
 
 def test_grid_and_separation_rank_agree_in_every_domain(domain: Domain) -> None:
     """<x1, x2>^2 in dimension 3 has sep 6 = m(2) (binom(4, 2)); every domain's grid sees 6."""
-    def inner_squared(X: np.ndarray, *, domain: Domain = ExactDomain()) -> np.ndarray:
+    def inner_squared(X: np.ndarray, *, domain: Domain = EXACT) -> np.ndarray:
         s = domain.add(domain.add(domain.mul(X[:, 0, 0], X[:, 1, 0]),
                                   domain.mul(X[:, 0, 1], X[:, 1, 1])),
                        domain.mul(X[:, 0, 2], X[:, 1, 2]))
