@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from paper_checks.registry import Claim, select
+from paper_checks.registry import STRICT_LEDGER, Claim, select
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "holds_claim" in metafunc.fixturenames:
+        profile = metafunc.config.getoption("--profile")
+        claims = [c for c in select(profile=profile)
+                  if c.category == "paper" and c.expected_verdict == "holds"]
+        metafunc.parametrize("holds_claim", claims, ids=[c.id for c in claims])
     if "paper_claim" in metafunc.fixturenames:
         profile = metafunc.config.getoption("--profile")
         claims = select(profile=profile)
@@ -25,6 +30,26 @@ def test_claim_verdict(paper_claim: Claim) -> None:
         f"{paper_claim.expected_verdict!r}; measured {result.measured!r} vs reference "
         f"{result.reference_value!r}; details {dict(result.details)!r}"
     )
+    if result.figures:
+        import matplotlib.pyplot as plt
+
+        for fig in result.figures.values():
+            plt.close(fig)
+
+
+def test_holds_claim_fails_on_its_perturbed_statement(holds_claim: Claim) -> None:
+    """Power: a ``holds`` verdict on a paper must be able to fail.  The registered perturbed
+    statement (a bound tightened below the measurement, a constant changed, an identity broken
+    by a small term) must not hold."""
+    if not holds_claim.perturbable:
+        if STRICT_LEDGER:
+            pytest.fail(f"{holds_claim.id} registers no perturbation: make it able to fail or "
+                        "re-register it with category='consistency'")
+        pytest.skip("not yet graded by the truth ledger (no perturbation registered)")
+    result = holds_claim.run(perturbed=True)
+    assert result.verdict != "holds", (
+        f"{holds_claim.id}: the perturbed statement ({holds_claim.perturbation}) still holds; "
+        f"measured {result.measured!r} vs {result.reference_value!r}")
     if result.figures:
         import matplotlib.pyplot as plt
 
