@@ -262,14 +262,14 @@ class ClaimResult:
                 raise ValueError(f"a {self.verdict!r} verdict needs an independent "
                                  "recomputation (independent=Independent(...)) that does not "
                                  "call the code under test")
-        if self.independent is not None and self.verdict != "holds":
-            if not self.independent.agrees:
-                raise ValueError(f"the independent recomputation ({self.independent.method}: "
-                                 f"{self.independent.value!r}) disagrees with the measurement "
-                                 f"{self.measured!r}; resolve that before issuing a verdict")
+        if (self.independent is not None and self.verdict != "holds"
+                and not self.independent.agrees):
+            raise ValueError(f"the independent recomputation ({self.independent.method}: "
+                             f"{self.independent.value!r}) disagrees with the measurement "
+                             f"{self.measured!r}; resolve that before issuing a verdict")
         if (self.verdict == "unproven") != (self.kind == "proof"):
             raise ValueError("kind='proof' goes with verdict 'unproven' and only with it (a "
-                             "refuted proof step does not make the statement false)")
+                         "refuted proof step does not make the statement false)")
         if self.verdict == "holds" and self.kind is not None:
             raise ValueError("a 'holds' verdict has no kind")
 
