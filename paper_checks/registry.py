@@ -269,7 +269,7 @@ class ClaimResult:
                              f"{self.measured!r}; resolve that before issuing a verdict")
         if (self.verdict == "unproven") != (self.kind == "proof"):
             raise ValueError("kind='proof' goes with verdict 'unproven' and only with it (a "
-                         "refuted proof step does not make the statement false)")
+                             "refuted proof step does not make the statement false)")
         if self.verdict == "holds" and self.kind is not None:
             raise ValueError("a 'holds' verdict has no kind")
 
