@@ -134,10 +134,10 @@ def train_online(model: TwoLayerReLU, support: Sequence[int], schedule: Sequence
         raise ValueError("schedule needs at least one Segment, with until >= 1 (or None)")
     idx = list(support)
     stream = ParityStream(model.w.shape[1], data_seed)
+    ends = [s.until for s in schedule]                            # None: open-ended
     segment = 0
     for step in range(1, max_steps + 1):
-        while (segment < len(schedule) - 1 and schedule[segment].until is not None
-               and step > int(schedule[segment].until)):     # type: ignore[arg-type]
+        while segment < len(schedule) - 1 and (end := ends[segment]) is not None and step > end:
             segment += 1
         seg = schedule[segment]
         x = stream.take(batch_size)
