@@ -1,0 +1,204 @@
+r"""004 §4.2 -- progressive distillation and sparse parity (claims ``PD-*``).
+
+B. Liu's thesis, §4.2: distilling a small student from a teacher's *intermediate* checkpoints
+(progressive distillation) learns (d, k)-sparse parity with fewer samples than distilling from
+the final teacher (one-shot) or learning from labels, through an implicit low-degree curriculum.
+Implemented: exact Fourier analysis on the hypercube (Majority's coefficients at every level,
+Barak et al.'s gap), the teacher's first stage (Claim 7's population gradient, Lemma 63's step
+with its decay, Lemma 64 / Corollary 3's correlations, exact and by Monte Carlo), the
+sample-complexity statements as formulas (Lemma 65, Corollary 5, Theorems 22-23, Lemma 66), the
+attention constructions of Propositions 9-10 on all inputs, the masking and n-gram windows of
+Definitions 24-25, and a toy progressive-distillation experiment (numpy, online SGD).
+
+"""
+
+from __future__ import annotations
+
+from identifiability.distillation.constructions import (
+    ConstructionCheck,
+    ParityTransformer,
+    ReluMLP,
+    best_readout_accuracy,
+    interpolation_mlp,
+    interpolation_mlp_1d,
+    prop9_min_scale,
+    proposition9_network,
+    proposition10_network,
+    verify_on_all_inputs,
+)
+from identifiability.distillation.correlations import (
+    MonteCarloCorrelations,
+    exact_degree_one,
+    exhaustive_correlations,
+    monte_carlo_correlations,
+    network_output,
+    pair_correlation,
+)
+from identifiability.distillation.experiment import (
+    DistillationConfig,
+    MethodSummary,
+    SeedResult,
+    TeacherRun,
+    run_progressive_distillation,
+    summarize,
+    train_teacher,
+)
+from identifiability.distillation.fourier import (
+    BARAK_CONSTANT,
+    BarakGap,
+    MajorityRate,
+    barak_gap,
+    fourier_coefficient,
+    hypercube,
+    krawtchouk,
+    log10_fraction,
+    majority_coefficient,
+    majority_l1_norm,
+    majority_rate_table,
+    majority_spectrum,
+    parity,
+)
+from identifiability.distillation.language import (
+    MaskedSequence,
+    mask_sequence,
+    ngram_context,
+    total_variation,
+)
+from identifiability.distillation.mlp import Segment, TwoLayerReLU, train_online
+from identifiability.distillation.one_step import (
+    CLAIM7_PRINTED_SIGN,
+    OneStep,
+    SymmetricInit,
+    claim7_gradient,
+    enumerate_activation_correlations,
+    first_stage_step,
+    lemma63_targets,
+)
+from identifiability.distillation.rates import (
+    lemma65_first_stage_batch,
+    lemma65_second_stage_steps,
+    lemma65_stated_total,
+    lemma66_step_bound,
+    samples_for_steps,
+    theorem22_progressive,
+    theorem22_student_width,
+    theorem23_one_shot,
+    theorem23_progressive,
+    theorem23_student_width,
+)
+from seprank.core.index import PaperIndex
+
+INDEX = PaperIndex(
+    key="004 §4.2",
+    claims="PD",
+    citation="B. Liu, PhD thesis, chapter 4.2: progressive distillation and the implicit "
+             "curriculum (sparse parity, PCFGs)",
+    notes="docs/notes/seed_thesis_ch3_ch4.md",
+    notation=(
+        ("d, k, S (|S| = k)", "d, k, support (0-based; S = [k] -> (0, ..., k-1))"),
+        ("x in {+-1}^d, chi_S(x)", "hypercube(d), parity(x, support)"),
+        ("zeta_i (Maj's i-th coefficient)", "majority_coefficient(d, i)"),
+        ("m, w_i, b_i, a_i (symmetric init)", "SymmetricInit.draw(d, k, m, seed=)"),
+        ("eta_1, lambda_1, B_1, tau_g", "first_stage_step(eta=, decay=, batch_size=).tau_g"),
+        ("f_T^(1) (teacher after stage 1)", "OneStep.w1, network_output(step, x)"),
+        ("c_j = E f^(1) x_j", "exact_degree_one(step), monte_carlo_correlations(...)"),
+        ("tau (temperature)", "Segment(tau=), DistillationConfig.progressive_tau"),
+        ("(2, T)-progressive distillation", "DistillationConfig(switch_step=T)"),
+        ("n-gram(i), M (masked set)", "ngram_context(i, n, h), mask_sequence(...).masked"),
+    ),
+    statements=(
+        ("§4.2.6 Notations, zeta_i (Krawtchouk sums)", "majority_coefficient"),
+        ("§4.2.6 Notations, every level", "majority_spectrum"),
+        ("§4.2.6 Notations, the rate of zeta_i", "majority_rate_table"),
+        ("Claim 7, the gap (Barak et al. Lemma 2)", "barak_gap"),
+        ("Claim 7, population gradient", "claim7_gradient"),
+        ("Claim 7, by enumeration", "enumerate_activation_correlations"),
+        ("Algorithm 2 / Lemma 63, one big-batch step", "first_stage_step"),
+        ("Lemma 63, the printed targets", "lemma63_targets"),
+        ("Lemma 64 (1)-(2), exact c_j", "exact_degree_one"),
+        ("Lemma 64, per-pair correlation", "pair_correlation"),
+        ("Lemma 64 / Corollary 3, Monte Carlo", "monte_carlo_correlations"),
+        ("Corollary 3, proof (l1 norm of Maj)", "majority_l1_norm"),
+        ("Lemma 65 / Corollary 5, B_1", "lemma65_first_stage_batch"),
+        ("Lemma 65, T_2", "lemma65_second_stage_steps"),
+        ("Theorem 22 (informal)", "theorem22_progressive"),
+        ("Theorem 23 (formal), progressive", "theorem23_progressive"),
+        ("Theorem 23, one-shot", "theorem23_one_shot"),
+        ("Lemma 66 (Edelman et al. Prop. 3)", "lemma66_step_bound"),
+        ("Proposition 9", "proposition9_network"),
+        ("Proposition 10", "proposition10_network"),
+        ("Lemma 10 (Chapter 3)", "interpolation_mlp_1d"),
+        ("Lemma 11 (Chapter 3)", "interpolation_mlp"),
+        ("Propositions 9-10 on all 2^d inputs", "verify_on_all_inputs"),
+        ("Definition 24, masking", "mask_sequence"),
+        ("Definition 25, n-gram context", "ngram_context"),
+        ("(4.94)-(4.95), TV distance", "total_variation"),
+        ("§4.2.8.1.1 / §4.2.8.5, steps x batch", "samples_for_steps"),
+        ("§4.2.2.1 (R1)-(R3), toy experiment", "run_progressive_distillation"),
+    ),
+)
+__doc__ = (__doc__ or "") + INDEX.render()
+
+__all__ = [
+    "BARAK_CONSTANT",
+    "CLAIM7_PRINTED_SIGN",
+    "INDEX",
+    "BarakGap",
+    "ConstructionCheck",
+    "DistillationConfig",
+    "MajorityRate",
+    "MaskedSequence",
+    "MethodSummary",
+    "MonteCarloCorrelations",
+    "OneStep",
+    "ParityTransformer",
+    "ReluMLP",
+    "SeedResult",
+    "Segment",
+    "SymmetricInit",
+    "TeacherRun",
+    "TwoLayerReLU",
+    "barak_gap",
+    "best_readout_accuracy",
+    "claim7_gradient",
+    "enumerate_activation_correlations",
+    "exact_degree_one",
+    "exhaustive_correlations",
+    "first_stage_step",
+    "fourier_coefficient",
+    "hypercube",
+    "interpolation_mlp",
+    "interpolation_mlp_1d",
+    "krawtchouk",
+    "lemma63_targets",
+    "lemma65_first_stage_batch",
+    "lemma65_second_stage_steps",
+    "lemma65_stated_total",
+    "lemma66_step_bound",
+    "log10_fraction",
+    "majority_coefficient",
+    "majority_l1_norm",
+    "majority_rate_table",
+    "majority_spectrum",
+    "mask_sequence",
+    "monte_carlo_correlations",
+    "network_output",
+    "ngram_context",
+    "pair_correlation",
+    "parity",
+    "prop9_min_scale",
+    "proposition9_network",
+    "proposition10_network",
+    "run_progressive_distillation",
+    "samples_for_steps",
+    "summarize",
+    "theorem22_progressive",
+    "theorem22_student_width",
+    "theorem23_one_shot",
+    "theorem23_progressive",
+    "theorem23_student_width",
+    "total_variation",
+    "train_online",
+    "train_teacher",
+    "verify_on_all_inputs",
+]

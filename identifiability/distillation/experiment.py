@@ -1,0 +1,258 @@
+r"""A toy progressive-distillation experiment on (d, k)-sparse parity (004 §4.2.2.1, (R1)-(R3)).
+
+A wide teacher is trained on the labels by online SGD, saving checkpoints; a narrow student is
+then trained from the same initialisation and the same input stream (paired comparison) by
+
+* **direct** training on the labels;
+* **one-shot** distillation from the final teacher, at each temperature of ``one_shot_taus``
+  (the thesis reports the better of τ = 1 and 1e-4);
+* **(2, T)-progressive** distillation (Definition 22): the teacher's checkpoint at the *exit of
+  its loss plateau* for the first T steps, then the final teacher (τ = 1e-4 throughout).
+
+The plateau exit is the first checkpoint whose held-out loss is below ``exit_fraction`` x log 2
+(log 2 is the loss of the uninformative predictor f = 0); T defaults to the teacher's step at
+that checkpoint.  For every method the result is the number of steps (= samples, batch 1) until
+the student classifies a held-out set of ``test_size`` inputs perfectly, checked every
+``eval_every`` steps; a run that does not get there within ``max_steps`` is reported as
+stopped short (None), never silently dropped.
+
+Streams: per seed, :func:`seprank.core.random.split_seed` gives independent generators for the
+teacher's initialisation, the teacher's data, the student's initialisation, the student's data
+and the test set; every student method re-creates the student streams from the same seeds.
+
+References
+----------
+004 §4.2.1 Definitions 21-22, §4.2.2.1 (R1)-(R2), Figure 4.5, §4.2.7.1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from identifiability.distillation.mlp import Segment, TwoLayerReLU, sigmoid, train_online
+from seprank.core.random import split_seed
+from seprank.core.validation import check_int
+
+__all__ = [
+    "DistillationConfig",
+    "MethodSummary",
+    "SeedResult",
+    "TeacherRun",
+    "run_progressive_distillation",
+    "summarize",
+    "train_teacher",
+]
+
+
+@dataclass(frozen=True)
+class DistillationConfig:
+    """Settings of the toy experiment (defaults: (30, 4)-parity, widths 1000 -> 50)."""
+
+    d: int = 30
+    k: int = 4
+    teacher_width: int = 1000
+    student_width: int = 50
+    lr: float = 0.02
+    batch_size: int = 1
+    max_steps: int = 300_000
+    checkpoint_every: int = 250
+    eval_every: int = 100
+    test_size: int = 4096
+    exit_fraction: float = 0.85
+    switch_step: int | None = None
+    progressive_tau: float = 1e-4
+    one_shot_taus: tuple[float, ...] = (1.0, 1e-4)
+
+    def __post_init__(self) -> None:
+        check_int("d", self.d, minimum=2)
+        check_int("k", self.k, minimum=1, maximum=self.d)
+        for name in ("teacher_width", "student_width", "batch_size", "max_steps",
+                     "checkpoint_every", "eval_every", "test_size"):
+            check_int(name, getattr(self, name), minimum=1)
+        if not 0 < self.exit_fraction < 1:
+            raise ValueError(f"exit_fraction must lie in (0, 1), got {self.exit_fraction}")
+        if self.switch_step is not None:
+            check_int("switch_step", self.switch_step, minimum=1)
+        if not self.one_shot_taus or min(self.one_shot_taus) <= 0 or self.progressive_tau <= 0:
+            raise ValueError("temperatures must be positive (and one_shot_taus non-empty)")
+
+    @property
+    def support(self) -> tuple[int, ...]:
+        """S = the first k coordinates (as in §4.2.7.1, without loss of generality)."""
+        return tuple(range(self.k))
+
+
+@dataclass
+class TeacherRun:
+    """The teacher's trajectory: checkpoints with held-out loss and accuracy."""
+
+    steps: list[int] = field(default_factory=list)
+    checkpoints: list[TwoLayerReLU] = field(default_factory=list)
+    losses: list[float] = field(default_factory=list)
+    accuracies: list[float] = field(default_factory=list)
+    steps_to_perfect: int | None = None
+
+    def plateau_exit(self, fraction: float) -> int:
+        """Index of the first checkpoint with held-out loss < ``fraction`` x log 2."""
+        for i, loss in enumerate(self.losses):
+            if loss < fraction * math.log(2):
+                return i
+        raise RuntimeError(f"the teacher never left its loss plateau (loss < {fraction} log 2) "
+                           f"in {self.steps[-1] if self.steps else 0} steps; raise max_steps")
+
+
+def _test_set(cfg: DistillationConfig, rng: np.random.Generator
+              ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    x = rng.choice(np.array([-1.0, 1.0]), size=(cfg.test_size, cfg.d))
+    return x, np.prod(x[:, list(cfg.support)], axis=1)
+
+
+def _loss_accuracy(model: TwoLayerReLU, x: npt.NDArray[np.float64],
+                   y: npt.NDArray[np.float64]) -> tuple[float, float]:
+    f = model(x)
+    return float(np.mean(np.logaddexp(0.0, -y * f))), float(np.mean(np.sign(f) == y))
+
+
+def train_teacher(cfg: DistillationConfig, *, init_seed: np.random.Generator,
+                  data_seed: np.random.Generator,
+                  test: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> TeacherRun:
+    """Train the teacher on the labels until it is perfect on the test set with loss < 0.02
+    (or ``max_steps``), saving a checkpoint every ``checkpoint_every`` steps."""
+    run = TeacherRun()
+    model = TwoLayerReLU.init(cfg.d, cfg.teacher_width, seed=init_seed)
+
+    def record(step: int, m: TwoLayerReLU) -> None:
+        loss, acc = _loss_accuracy(m, *test)
+        run.steps.append(step)
+        run.checkpoints.append(m.copy())
+        run.losses.append(loss)
+        run.accuracies.append(acc)
+
+    def done(_: TwoLayerReLU) -> bool:
+        return run.accuracies[-1] == 1.0 and run.losses[-1] < 0.02
+
+    run.steps_to_perfect = train_online(
+        model, cfg.support, [Segment(None)], lr=cfg.lr, max_steps=cfg.max_steps,
+        data_seed=data_seed, batch_size=cfg.batch_size, eval_every=cfg.checkpoint_every,
+        stop=done, on_eval=record)
+    if run.steps_to_perfect is None:
+        raise RuntimeError(f"the teacher did not learn the parity in {cfg.max_steps} steps; "
+                           "raise max_steps or the teacher width")
+    return run
+
+
+@dataclass(frozen=True)
+class SeedResult:
+    """One seed: the teacher, its plateau exit, and steps to 100 % for each student method."""
+
+    seed: int
+    teacher_steps: int
+    exit_step: int
+    exit_accuracy: float
+    exit_degree_one: tuple[float, float]
+    switch_step: int
+    direct: int | None
+    one_shot: dict[float, int | None]
+    progressive: int | None
+
+    @property
+    def best_one_shot(self) -> int | None:
+        """The best one-shot temperature (stopped-short runs count as worst)."""
+        done = [v for v in self.one_shot.values() if v is not None]
+        return min(done) if done else None
+
+
+def _degree_one(model: TwoLayerReLU, x: npt.NDArray[np.float64], k: int,
+                tau: float) -> tuple[float, float]:
+    """Mean |E p_T(x; tau) x_j| on S and the largest off S (the quantity of Figure 4.5)."""
+    p = sigmoid(model(x) / tau)
+    corr = np.abs((p[:, None] * x).mean(axis=0))
+    return float(corr[:k].mean()), float(corr[k:].max()) if x.shape[1] > k else 0.0
+
+
+def _student_run(cfg: DistillationConfig, seed: int, schedule: list[Segment],
+                 test: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> int | None:
+    """Steps until the student is perfect on ``test`` (None: stopped short at max_steps)."""
+    _, _, init_rng, data_rng, _ = split_seed(seed, 5)       # the same streams for every method
+    model = TwoLayerReLU.init(cfg.d, cfg.student_width, seed=init_rng)
+
+    def perfect(m: TwoLayerReLU) -> bool:
+        return bool(np.all(np.sign(m(test[0])) == test[1]))
+
+    return train_online(model, cfg.support, schedule, lr=cfg.lr, max_steps=cfg.max_steps,
+                        data_seed=data_rng, batch_size=cfg.batch_size,
+                        eval_every=cfg.eval_every, stop=perfect)
+
+
+def run_progressive_distillation(cfg: DistillationConfig, seeds: Sequence[int]
+                                 ) -> list[SeedResult]:
+    """Run teacher + every student method for each seed (see the module docstring).
+
+    Examples
+    --------
+    >>> cfg = DistillationConfig(d=8, k=2, teacher_width=64, student_width=16, lr=0.05,
+    ...                          max_steps=20_000, test_size=256)
+    >>> r = run_progressive_distillation(cfg, [0])[0]
+    >>> r.direct is not None and r.progressive is not None
+    True
+    """
+    results = []
+    for seed in seeds:
+        seed = check_int("seed", seed, minimum=0)
+        t_init, t_data, _, _, test_rng = split_seed(seed, 5)
+        test = _test_set(cfg, test_rng)
+        teacher = train_teacher(cfg, init_seed=t_init, data_seed=t_data, test=test)
+        ex = teacher.plateau_exit(cfg.exit_fraction)
+        switch = teacher.steps[ex] if cfg.switch_step is None else cfg.switch_step
+        final = teacher.checkpoints[-1]
+        results.append(SeedResult(
+            seed=seed, teacher_steps=int(teacher.steps_to_perfect or 0),
+            exit_step=teacher.steps[ex], exit_accuracy=teacher.accuracies[ex],
+            exit_degree_one=_degree_one(teacher.checkpoints[ex], test[0], cfg.k,
+                                        cfg.progressive_tau),
+            switch_step=switch,
+            direct=_student_run(cfg, seed, [Segment(None)], test),
+            one_shot={tau: _student_run(cfg, seed, [Segment(final, None, tau)], test)
+                      for tau in cfg.one_shot_taus},
+            progressive=_student_run(cfg, seed, [
+                Segment(teacher.checkpoints[ex], switch, cfg.progressive_tau),
+                Segment(final, None, cfg.progressive_tau)], test)))
+    return results
+
+
+@dataclass(frozen=True)
+class MethodSummary:
+    """Mean and standard error of steps to 100 % over seeds (``stopped_short`` runs counted
+    at ``max_steps``, which biases the mean down: the count is reported)."""
+
+    name: str
+    steps: tuple[int | None, ...]
+    mean: float
+    standard_error: float
+    stopped_short: int
+
+
+def summarize(results: Sequence[SeedResult], max_steps: int) -> dict[str, MethodSummary]:
+    """Per-method summaries: ``'direct'``, ``'one_shot_best'``, ``'one_shot_tau=...'``,
+    ``'progressive'`` and ``'teacher'``."""
+    if not results:
+        raise ValueError("no results to summarise")
+    columns: dict[str, list[int | None]] = {
+        "teacher": [r.teacher_steps for r in results],
+        "direct": [r.direct for r in results],
+        "one_shot_best": [r.best_one_shot for r in results],
+        "progressive": [r.progressive for r in results]}
+    for tau in results[0].one_shot:
+        columns[f"one_shot_tau={tau:g}"] = [r.one_shot[tau] for r in results]
+    out = {}
+    for name, col in columns.items():
+        vals = np.array([max_steps if v is None else v for v in col], dtype=np.float64)
+        se = float(vals.std(ddof=1) / np.sqrt(len(vals))) if len(vals) > 1 else math.nan
+        out[name] = MethodSummary(name, tuple(col), float(vals.mean()), se,
+                                  sum(v is None for v in col))
+    return out
