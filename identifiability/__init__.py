@@ -1,6 +1,6 @@
 """identifiability: learning and identifying models from data.
 
-Subpackages, one per part of the thesis 004 (B. Liu), each with its own index (the paper's
+Subpackages, one per part of the thesis 004 (B. Liu) and one for paper 002, each with its own index (the paper's
 notation and a statement -> function table in its ``__init__``):
 
 =================================  ===============================================================
@@ -11,6 +11,9 @@ notation and a statement -> function table in its ``__init__``):
                                    the task, eq. 2.12, estimators, Theorems 2-3 (claims ``CL-*``)
 :mod:`identifiability.nce`         §4.1: the NCE / eNCE landscape for a Gaussian mean
                                    (claims ``NCE-*``)
+:mod:`identifiability.icl`         002: in-context learning of a nonlinear Transformer and
+                                   magnitude pruning (claims ``ICL-*``); not re-exported here
+                                   (its ``Task``, ``train``, ``forward`` would shadow other names)
 =================================  ===============================================================
 
 Everything certified (ranks, primes, seeds) comes from :mod:`seprank.core`.  The names below
@@ -20,14 +23,14 @@ are re-exported for convenience; module paths from before 0.2 (``identifiability
 
 from __future__ import annotations
 
-from identifiability import contrastive, masked, nce
+from identifiability import contrastive, icl, masked, nce
 from identifiability.contrastive import *  # noqa: F403  (each subpackage face lists its names)
 from identifiability.masked import *  # noqa: F403
 from identifiability.nce import *  # noqa: F403
 from seprank.core import split_seed
 from seprank.core.compat import install_moved_modules
 
-__all__ = ["contrastive", "masked", "nce", "split_seed",
+__all__ = ["contrastive", "icl", "masked", "nce", "split_seed",
            *contrastive.__all__, *masked.__all__, *nce.__all__]
 
 #: Module paths before the 0.2 layout -> where they live now.
