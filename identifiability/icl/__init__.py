@@ -58,8 +58,8 @@ from identifiability.icl.prompts import (
     context_probabilities,
     min_context_length,
     no_same_pattern_probability,
-    sample_prompts,
     same_pattern_tail,
+    sample_prompts,
 )
 from identifiability.icl.pruning import (
     PRUNING_ORDERS,
@@ -185,9 +185,9 @@ __all__ = [
     "prune_mask",
     "pruned_count",
     "pruning_curve",
+    "same_pattern_tail",
     "sample_and_evaluate",
     "sample_prompts",
-    "same_pattern_tail",
     "shift_tasks",
     "sklearn_predict",
     "theorem34_conditions",

@@ -43,8 +43,8 @@ import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_matrix, check_positive
 from identifiability.icl.data import Patterns
-from identifiability.icl.prompts import PromptBatch
 from identifiability.icl.model import ICLParams, forward
+from identifiability.icl.prompts import PromptBatch
 from seprank.core import EpsRankResult, RankResult, eps_rank, matrix_rank
 
 __all__ = [
@@ -225,7 +225,7 @@ class NeuronAlignment:
 
     def top(self, fraction: float = 0.5) -> npt.NDArray[np.int64]:
         """Indices of the ``fraction`` of neurons with the largest :math:`\\|r_i\\|`."""
-        k = max(1, int(round(check_fraction("fraction", fraction) * self.magnitude.size)))
+        k = max(1, round(check_fraction("fraction", fraction) * self.magnitude.size))
         return np.argsort(-self.magnitude, kind="stable")[:k]
 
 
@@ -329,5 +329,6 @@ def update_spectrum(delta: Any, *, rtol: float = 0.05, eps: float | None = None,
         B = check_matrix("basis", basis, shape=(None, D.shape[1]))
         Q, _ = np.linalg.qr(B.T)
         energy = float(np.linalg.norm(D @ Q) ** 2 / np.linalg.norm(D) ** 2)
-    return UpdateSpectrum(np.linalg.svd(D, compute_uv=False), fr, er, energy,
+    return UpdateSpectrum(np.asarray(np.linalg.svd(D, compute_uv=False), dtype=np.float64),
+                          fr, er, energy,
                           {"rtol": rtol, "eps": eps, "max_abs": scale})

@@ -29,15 +29,18 @@ it (:math:`\sum_{s=1}^{l+1}` in (51), (68)); ``self_attend=False`` is the contex
 :math:`\nabla W_V = \partial h\, c^\top`, :math:`\partial A_i = p_i^\top W_V^\top \partial h`,
 :math:`\partial s = A \odot (\partial A - \langle A, \partial A\rangle)`,
 :math:`\nabla W_K = W_Q p_q (\sum_i \partial s_i p_i)^\top`,
-:math:`\nabla W_Q = (\sum_i \partial s_i W_K p_i) p_q^\top`, summed over the batch.  At the kinks
-(:math:`1 - zF = 0`, :math:`u_i = 0`) the one-sided derivative with indicator 0 is used (a
-subgradient).  Everything accepts complex arrays (the kinks are decided on real parts), so the
-tests compare with complex-step differentiation.
+:math:`\nabla W_Q = W_K (\sum_i \partial s_i p_i) p_q^\top`, summed over the batch (the
+scores are computed as :math:`p_i^\top (W_K^\top W_Q p_q)`, never forming :math:`W_K p_i`).
+At the kinks (:math:`1 - zF = 0`, :math:`u_i = 0`) the one-sided derivative with indicator 0
+is used (a subgradient).  Everything accepts complex arrays (the kinks are decided on real
+parts), so the tests compare with complex-step differentiation.
 
 No deep-learning framework is needed: the model has ~15k parameters, one SGD step on a batch
 of 64 prompts of 21 tokens is a handful of (64 x 60 x 60) matrix products (milliseconds in
 numpy), and the gradient above is short enough to write out and test exactly -- an autodiff
-framework would add a heavy dependency and no accuracy.
+framework would add a heavy dependency and no accuracy.  Inside :func:`forward`,
+:func:`loss_and_gradient` and :func:`~identifiability.icl.training.train` BLAS runs on one
+thread (:mod:`threadpoolctl`): at this size threads only add synchronisation.
 
 References
 ----------
@@ -55,6 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int
+from identifiability.icl._threads import single_blas_threaded
 from seprank.core.random import SeedLike, as_generator
 
 __all__ = [
@@ -178,7 +182,7 @@ class Forward:
     A: Array
     scores: Array
     Qv: Array
-    Kp: Array
+    kq: Array
     c: Array
     h: Array
     u: Array
@@ -192,6 +196,7 @@ def _check_prompts(P: Any, D: int) -> Array:
     return arr
 
 
+@single_blas_threaded
 def forward(params: ICLParams, P: Any, *, self_attend: bool = True) -> Forward:
     """Evaluate eq. 2 on a batch of prompts ``P`` of shape ``(n, D, l+1)``.
 
@@ -209,14 +214,17 @@ def forward(params: ICLParams, P: Any, *, self_attend: bool = True) -> Forward:
     >>> out.F.shape, np.allclose(out.A.sum(axis=1), 1)
     ((3,), True)
     """
-    P = _check_prompts(P, params.D)
+    return _forward(params, _check_prompts(P, params.D), self_attend)
+
+
+def _forward(params: ICLParams, P: Array, self_attend: bool) -> Forward:
     if not self_attend and P.shape[2] < 2:
         raise ValueError("self_attend=False needs at least one context (l >= 1)")
     pq = P[:, :, -1]
     attended = P if self_attend else P[:, :, :-1]
-    Qv = pq @ params.WQ.T                                   # (n, m_a)
-    Kp = np.matmul(params.WK, attended)                     # (n, m_a, L)
-    scores = np.matmul(Qv[:, None, :], Kp)[:, 0, :]         # (n, L)
+    Qv = pq @ params.WQ.T                                   # (n, m_a): W_Q p_q
+    kq = Qv @ params.WK                                     # (n, D): W_K^T W_Q p_q
+    scores = np.matmul(kq[:, None, :], attended)[:, 0, :]   # (n, L): p_i^T W_K^T W_Q p_q
     shifted = scores - np.max(np.real(scores), axis=1, keepdims=True)
     E = np.exp(shifted)
     A = E / E.sum(axis=1, keepdims=True)
@@ -225,7 +233,7 @@ def forward(params: ICLParams, P: Any, *, self_attend: bool = True) -> Forward:
     u = h @ params.WO.T
     act = np.where(np.real(u) > 0, u, 0)
     F = (act * params.mask) @ params.a
-    return Forward(F, A, scores, Qv, Kp, c, h, u, attended)
+    return Forward(F, A, scores, Qv, kq, c, h, u, attended)
 
 
 def attention_weights(params: ICLParams, P: Any, *, self_attend: bool = True) -> Array:
@@ -246,6 +254,7 @@ def hinge_loss(F: Any, z: Any) -> Array:
     return np.asarray(np.where(np.real(margin) > 0, margin, 0))
 
 
+@single_blas_threaded
 def loss_and_gradient(params: ICLParams, P: Any, z: Any, *, self_attend: bool = True
                       ) -> tuple[Any, dict[str, Array]]:
     """Batch-mean hinge loss and its gradient with respect to W_Q, W_K, W_V, W_O (see the module
@@ -259,9 +268,12 @@ def loss_and_gradient(params: ICLParams, P: Any, z: Any, *, self_attend: bool = 
     >>> sorted(g), g["WQ"].shape
     (['WK', 'WO', 'WQ', 'WV'], (60, 60))
     """
-    P = _check_prompts(P, params.D)
-    fw = forward(params, P, self_attend=self_attend)
-    z = np.asarray(z)
+    return _loss_and_gradient(params, _check_prompts(P, params.D), np.asarray(z), self_attend)
+
+
+def _loss_and_gradient(params: ICLParams, P: Array, z: Array, self_attend: bool
+                       ) -> tuple[Any, dict[str, Array]]:
+    fw = _forward(params, P, self_attend)
     if z.shape != fw.F.shape:
         raise ValueError(f"z must have shape {fw.F.shape}, got {z.shape}")
     n = z.shape[0]
@@ -278,6 +290,5 @@ def loss_and_gradient(params: ICLParams, P: Any, z: Any, *, self_attend: bool = 
     ds = fw.A * (dA - (fw.A * dA).sum(axis=1, keepdims=True))
     Pds = np.matmul(fw.attended, ds[:, :, None])[:, :, 0]   # (n, D): sum_i ds_i p_i
     gWK = fw.Qv.T @ Pds
-    Kds = np.matmul(fw.Kp, ds[:, :, None])[:, :, 0]         # (n, m_a): sum_i ds_i W_K p_i
-    gWQ = Kds.T @ P[:, :, -1]
+    gWQ = params.WK @ (Pds.T @ P[:, :, -1])                 # sum_n W_K (sum_i ds_i p_i) p_q^T
     return loss, {"WQ": gWQ, "WK": gWK, "WV": gWV, "WO": gWO}

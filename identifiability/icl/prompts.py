@@ -45,8 +45,8 @@ __all__ = [
     "context_probabilities",
     "min_context_length",
     "no_same_pattern_probability",
-    "sample_prompts",
     "same_pattern_tail",
+    "sample_prompts",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -146,6 +146,24 @@ class PromptBatch:
         """Context length :math:`l`."""
         return int(self.P.shape[2]) - 1
 
+    def prefix(self, length: int) -> PromptBatch:
+        """The prompts cut to their first ``length`` contexts (and the query).  Contexts are
+        i.i.d., so these are prompts of context length ``length`` from the same construction.
+
+        Examples
+        --------
+        >>> from identifiability.icl import in_domain_patterns
+        >>> b = sample_prompts(in_domain_patterns(), [(0, 1)], 3, 5, 0.8, seed=0)
+        >>> c = b.prefix(2)
+        >>> c.length, bool(np.array_equal(c.P[:, :, -1], b.P[:, :, -1]))
+        (2, True)
+        """
+        length = check_int("length", length, 0, self.length)
+        cols = [*range(length), self.length]
+        return PromptBatch(np.ascontiguousarray(self.P[:, :, cols]), self.z, self.tasks,
+                           self.context_patterns[:, :length], self.query_patterns,
+                           self.context_labels[:, :length], self.d_x)
+
     @property
     def same_pattern(self) -> npt.NDArray[np.bool_]:
         """``(n, l)``: context s shares the query's relevant pattern (the set :math:`N`)."""
@@ -197,8 +215,8 @@ def sample_prompts(patterns: Patterns, tasks: Iterable[Sequence[int]], n: int, l
     query = np.where(z > 0, T[:, 0], T[:, 1])
     # categorical draws: slot 0 -> pos, slot 1 -> neg, slot 2.. -> the other patterns in order
     slot = rng.choice(M, size=(n, length), p=probs)
-    others = np.array([[j for j in range(M) if j not in (a, b)] for a, b in T],
-                      dtype=np.int64).reshape(n, M - 2)
+    cand = np.broadcast_to(np.arange(M), (n, M))
+    others = cand[(cand != T[:, :1]) & (cand != T[:, 1:])].reshape(n, M - 2)
     lookup = np.concatenate([T, others], axis=1)              # (n, M): slot -> pattern
     ctx = np.take_along_axis(lookup, slot, axis=1)
     coin = rng.choice(np.array([1.0, -1.0]), size=(n, length))

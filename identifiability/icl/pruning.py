@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int
-from identifiability.icl.prompts import PromptBatch
 from identifiability.icl.model import ICLParams, forward
+from identifiability.icl.prompts import PromptBatch
 from seprank.core.random import SeedLike, as_generator
 
 __all__ = ["PRUNING_ORDERS", "PruningCurve", "prune_mask", "pruned_count", "pruning_curve"]
@@ -50,7 +50,7 @@ def pruned_count(rate: float, m: int) -> int:
     >>> pruned_count(0.2, 64), pruned_count(0.4, 64)
     (13, 26)
     """
-    return int(round(check_fraction("rate R", rate, allow_zero=True) * check_int("m", m, 1)))
+    return round(check_fraction("rate R", rate, allow_zero=True) * check_int("m", m, 1))
 
 
 def prune_mask(params: ICLParams, n_pruned: int, *, order: Order = "smallest",

@@ -95,7 +95,8 @@ def shift_tasks(M1: int, shifts: int = 1) -> list[Task]:
 
 
 def cyclic_tasks(M1: int) -> list[Task]:
-    """Lemma B.11's construction: task ``j`` maps :math:`\\mu_j \\to +1`, :math:`\\mu_{j+1} \\to -1`.
+    """Lemma B.11's construction: task ``j`` maps :math:`\\mu_j \\to +1` and
+    :math:`\\mu_{j+1} \\to -1` (indices mod :math:`M_1`).
 
     Examples
     --------

@@ -32,20 +32,22 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int, check_positive
+from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.data import Patterns
-from identifiability.icl.prompts import PromptBatch, sample_prompts
 from identifiability.icl.model import (
     GRADIENT_NAMES,
     ICLParams,
+    _loss_and_gradient,
     forward,
     hinge_loss,
     initialize,
-    loss_and_gradient,
 )
+from identifiability.icl.prompts import PromptBatch, sample_prompts
 from identifiability.icl.tasks import Task, check_tasks, cyclic_tasks
 from seprank.core.random import SeedLike, split_seed
 
-__all__ = ["Evaluation", "TrainedModel", "TrainingConfig", "evaluate", "sample_and_evaluate", "train"]
+__all__ = ["Evaluation", "TrainedModel", "TrainingConfig", "evaluate", "sample_and_evaluate",
+           "train"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -166,13 +168,23 @@ def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: See
                          seed=init_rng)
     params = initial.copy()
     losses = np.empty(config.n_steps)
-    stopped = False
+    with single_blas_thread():
+        step, stopped = _sgd(params, patterns, tasks, config, data_rng, losses, callback,
+                             callback_every)
+    return TrainedModel(params, initial, config, patterns, tasks, step, stopped,
+                        losses[:step])
+
+
+def _sgd(params: ICLParams, patterns: Patterns, tasks: tuple[Task, ...],
+         config: TrainingConfig, data_rng: np.random.Generator, losses: FloatArray,
+         callback: Callable[[int, ICLParams], bool] | None, callback_every: int
+         ) -> tuple[int, bool]:
+    """The loop of Algorithm 1 (updates ``params`` in place); returns (steps, stopped)."""
     step = 0
     while step < config.n_steps:
         batch = sample_prompts(patterns, tasks, config.batch_size, config.length, config.alpha,
                                noise=config.noise, seed=data_rng)
-        loss, grad = loss_and_gradient(params, batch.P, batch.z,
-                                       self_attend=config.self_attend)
+        loss, grad = _loss_and_gradient(params, batch.P, batch.z, config.self_attend)
         if not math.isfinite(float(loss)):
             raise FloatingPointError(f"the batch loss is {loss} at step {step}: step_size = "
                                      f"{config.step_size} is too large for this model")
@@ -181,10 +193,8 @@ def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: See
             getattr(params, name)[...] -= config.step_size * grad[name]
         step += 1
         if callback is not None and step % callback_every == 0 and callback(step, params):
-            stopped = True
-            break
-    return TrainedModel(params, initial, config, patterns, tasks, step, stopped,
-                        losses[:step])
+            return step, True
+    return step, False
 
 
 @dataclass(frozen=True)
