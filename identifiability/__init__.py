@@ -1,7 +1,7 @@
 """identifiability: learning and identifying models from data.
 
-Subpackages, one per part of the thesis 004 (B. Liu) and one for paper 002, each with its own index (the paper's
-notation and a statement -> function table in its ``__init__``):
+Subpackages, one per part of the thesis 004 (B. Liu) and one for paper 002, each with its own
+index (the paper's notation and a statement -> function table in its ``__init__``):
 
 =================================  ===============================================================
 :mod:`identifiability.masked`      §2.2: masked prediction for HMMs and Gaussian HMMs -- Kruskal

@@ -26,9 +26,10 @@ def _controller() -> Any:
 
 
 @contextlib.contextmanager
-def single_blas_thread() -> Iterator[None]:
-    """Limit BLAS to one thread inside the ``with`` block."""
-    with _controller().limit(limits=1, user_api="blas"):
+def single_blas_thread(*, openmp: bool = False) -> Iterator[None]:
+    """Limit BLAS (and with ``openmp=True`` also OpenMP, which scikit-learn uses) to one
+    thread inside the ``with`` block."""
+    with _controller().limit(limits=1, user_api=None if openmp else "blas"):
         yield
 
 

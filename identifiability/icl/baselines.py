@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.icl._checks import check_int, check_positive
+from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.prompts import PromptBatch
 
 __all__ = ["BASELINES", "BaselineResult", "baseline_error", "knn_predict", "sklearn_predict"]
@@ -92,14 +93,15 @@ def sklearn_predict(prompts: PromptBatch, method: Baseline,
         raise ValueError(f"method must be one of {BASELINES}, got {method!r}")
     X, labels, xq = _split(prompts)
     out = np.empty(prompts.n)
-    for i in range(prompts.n):
-        classes = np.unique(labels[i])
-        if classes.size == 1:
-            out[i] = classes[0]
-            continue
-        clf = factories[method]()
-        clf.fit(X[i], labels[i])
-        out[i] = clf.predict(xq[i][None, :])[0]
+    with single_blas_thread(openmp=True):       # tiny fits: threads only add overhead
+        for i in range(prompts.n):
+            classes = np.unique(labels[i])
+            if classes.size == 1:
+                out[i] = classes[0]
+                continue
+            clf = factories[method]()
+            clf.fit(X[i], labels[i])
+            out[i] = clf.predict(xq[i][None, :])[0]
     return out
 
 

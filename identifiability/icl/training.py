@@ -23,6 +23,7 @@ References
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -132,7 +133,7 @@ class TrainedModel:
 
 def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: SeedLike = None,
           callback: Callable[[int, ICLParams], bool] | None = None,
-          callback_every: int = 1) -> TrainedModel:
+          callback_every: int = 1, limit_blas_threads: bool = True) -> TrainedModel:
     """Algorithm 1: online SGD from the paper's initialization.
 
     Parameters
@@ -146,6 +147,9 @@ def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: See
         Called after every ``callback_every`` completed steps; returning True stops training
         (``stopped_early``).  It must not modify ``params``.
     callback_every : int, keyword-only
+    limit_blas_threads : bool, keyword-only
+        Run the loop with one BLAS thread (default; faster at these sizes, see
+        ``identifiability.icl._threads``); False leaves the BLAS pool as it is.
 
     Raises
     ------
@@ -168,7 +172,7 @@ def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: See
                          seed=init_rng)
     params = initial.copy()
     losses = np.empty(config.n_steps)
-    with single_blas_thread():
+    with single_blas_thread() if limit_blas_threads else contextlib.nullcontext():
         step, stopped = _sgd(params, patterns, tasks, config, data_rng, losses, callback,
                              callback_every)
     return TrainedModel(params, initial, config, patterns, tasks, step, stopped,

@@ -19,7 +19,9 @@ nothing from :mod:`identifiability.icl`.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -53,9 +55,27 @@ OOD_TASKS = all_tasks(3)
 CONFIG = TrainingConfig()
 
 
-def trained(seed: int = TRAIN_SEED) -> TrainedModel:
+_ACTIVE_SEED = [TRAIN_SEED]
+
+
+def active_seed() -> int:
+    """The training seed the claims use (``TRAIN_SEED`` unless :func:`training_seed` is on)."""
+    return _ACTIVE_SEED[-1]
+
+
+@contextlib.contextmanager
+def training_seed(seed: int) -> Iterator[None]:
+    """Run the claims on another training seed (the seed-stability test)."""
+    _ACTIVE_SEED.append(int(seed))
+    try:
+        yield
+    finally:
+        _ACTIVE_SEED.pop()
+
+
+def trained(seed: int | None = None) -> TrainedModel:
     """Algorithm 1 at the paper's sizes (cached: one training run per seed and process)."""
-    return _trained(int(seed))
+    return _trained(active_seed() if seed is None else int(seed))
 
 
 @cache

@@ -22,7 +22,7 @@ from paper_checks.claims._icl_common import (
     OOD,
     OOD_TASKS,
     PAPER,
-    TRAIN_SEED,
+    active_seed,
     independent_outputs,
     independent_patterns,
     independent_prompts,
@@ -43,7 +43,7 @@ N_EVAL = 4000
 
 
 @cache
-def pruning(seed: int = TRAIN_SEED) -> dict[str, Any]:
+def pruning(seed: int) -> dict[str, Any]:
     params = trained(seed).params
     batch = prompts(OOD, OOD_TASKS, N_EVAL, 20, 0.6, seed, 12)
     curve = pruning_curve(params, batch, RATES, n_random_masks=10, seed=stream(seed, 120))
@@ -68,7 +68,7 @@ def _rises(values: dict[str, np.ndarray], large: str) -> list[tuple[float, float
        perturbation="the roles swapped: pruning the smallest neurons costs Omega(R) and pruning "
        "the largest does not hurt")
 def icl_pruning_hinge(perturbed: bool = False) -> ClaimResult:
-    m = pruning()
+    m = pruning(active_seed())
     c = m["curve"]
     h = c.hinge
     small, large = ("largest", "smallest") if perturbed else ("smallest", "largest")
@@ -89,11 +89,11 @@ def icl_pruning_hinge(perturbed: bool = False) -> ClaimResult:
                  f"hinge {h_lc:.4f} +- {se_lc:.4f} (unpruned {h['smallest'][0]:.4f}), within "
                  f"O(eps + M1^-1/2) = O(0.41)", "hinge SE": _table(c, "hinge_se"),
                  "setting": "OOD, alpha' = 0.6, l = 20, 4000 prompts, 10 random masks",
-                 "seeds": seeds(TRAIN_SEED, 12, 120)})
+                 "seeds": seeds(active_seed(), 12, 120)})
 
 
 @cache
-def _independent_error(seed: int = TRAIN_SEED) -> tuple[float, float]:
+def _independent_error(seed: int) -> tuple[float, float]:
     """Classification error before and after removing the 26 (= round(0.4 m)) largest
     ||(W_O W_V)_i||, by the loop-and-scipy forward pass on independently sampled prompts."""
     w = weights_of(trained(seed))
@@ -112,12 +112,12 @@ def _independent_error(seed: int = TRAIN_SEED) -> tuple[float, float]:
        statement="the out-of-domain classification error increases as the pruning rate "
        "increases when neurons with large weights are pruned", expected_verdict="erratum")
 def icl_pruning_error() -> ClaimResult:
-    c = pruning()["curve"]
+    c = pruning(active_seed())["curve"]
     err_rises = _rises(c.error, "largest")
     hinge_rises = _rises(c.hinge, "largest")
     printed_ok = all(r >= t for r, t in err_rises)
     corrected_ok = all(r >= t for r, t in hinge_rises)
-    before, after = _independent_error()
+    before, after = _independent_error(active_seed())
     return ClaimResult(
         measured={"classification error by order (R = 0, 0.2, 0.4)": _table(c, "error"),
                   "hinge by order": _table(c, "hinge")},
@@ -136,11 +136,11 @@ def icl_pruning_error() -> ClaimResult:
                  "corrected": "the generalization error of eqs. 4-5, which Theorem 3.7 bounds, is "
                  "the hinge loss; it rises by "
                  f"{[rounded(r) for r, _ in hinge_rises]} >= {SLOPE} R (ICL-Thm37-pruning-hinge)",
-                 "seeds": seeds(TRAIN_SEED, 12, 120)})
+                 "seeds": seeds(active_seed(), 12, 120)})
 
 
 @cache
-def pruning_alpha(seed: int = TRAIN_SEED) -> dict[float, Any]:
+def pruning_alpha(seed: int) -> dict[float, Any]:
     params = trained(seed).params
     return {a: pruning_curve(params, prompts(OOD, OOD_TASKS, N_EVAL, 20, a, seed,
                                              1300 + int(10 * a)), RATES,
@@ -152,7 +152,7 @@ def pruning_alpha(seed: int = TRAIN_SEED) -> dict[float, Any]:
        statement="a larger alpha' improves the pruned model (the (alpha' M1)^-1 term of eq. 16)",
        perturbation="the reverse: a larger alpha' worsens the pruned model")
 def icl_pruning_alpha(perturbed: bool = False) -> ClaimResult:
-    curves = pruning_alpha()
+    curves = pruning_alpha(active_seed())
     sign = -1.0 if perturbed else 1.0
     rows, ok, slack = {}, True, math.inf
     for order in ("smallest", "largest"):
@@ -170,4 +170,4 @@ def icl_pruning_alpha(perturbed: bool = False) -> ClaimResult:
         reference_value="non-increasing in alpha' (within 2 SE) and h(0.4) - h(1.0) >= 0.02",
         verdict=judge(ok), margin=Margin(slack, "min log10((h(0.4) - h(1.0)) / 0.02)"),
         details={"setting": "OOD, l = 20, 4000 prompts per alpha'",
-                 "seeds": seeds(TRAIN_SEED, 1304, 1306, 1308, 1310)})
+                 "seeds": seeds(active_seed(), 1304, 1306, 1308, 1310)})
