@@ -137,8 +137,9 @@ def in_domain_patterns(M1: int = 6, M2: int = 24, beta: float = 3.0, d_y: int = 
         Label-embedding dimension (experiments: 30).
     basis : {'standard', 'random'}, keyword-only
         ``'standard'``: :math:`u_i = e_i`; ``'random'``: a Haar-random orthonormal basis drawn
-        from ``seed`` (the model's initialization is not rotation invariant in general, so
-        this is a different experiment, not a relabelling).
+        from ``seed``.  The initialization (:math:`\delta I` on the feature block, Gaussian
+        :math:`W_O`) is invariant in distribution under rotations of the feature space, so
+        both give the same results in distribution (notes §1.2).
     seed : seed-like, keyword-only
         Used only with ``basis='random'``.
 

@@ -199,7 +199,7 @@ def _independent_s1(seed: int) -> dict[float, float]:
     for S1 in (0.7, 0.5):
         r = math.sqrt(1.64 - S1 * S1)
         rel, irr, q = independent_patterns((S1 + r) / 2, (S1 - r) / 2)
-        P, z, qpat = independent_prompts(rel, irr, q, MU1_TASKS, 600, 20, 0.8, 0.5, 1717)
+        P, z, qpat = independent_prompts(rel, irr, q, MU1_TASKS, 1500, 20, 0.8, 0.5, 1717)
         F = independent_outputs(w, P)
         out[S1] = float((z[qpat == 0] * F[qpat == 0] <= 0).mean())
     return out
@@ -224,7 +224,7 @@ def icl_s1_necessity() -> ClaimResult:
         reference_value=f"error >= {ERROR_MAX} for S_1 in {S1_BELOW}",
         verdict=judge(printed_ok, corrected_ok), kind="hypothesis",
         independent=Independent("loop-and-scipy forward pass on independently sampled prompts "
-                                "(600, mu'_1 queries counted)", ind,
+                                "(1500, mu'_1 queries counted)", ind,
                                 all(e < ERROR_MAX for e in ind.values())),
         details={"printed": "in the one-layer model of eq. 2 (the model Theorem 3.4 is about) "
                  "the error on mu'_1 queries stays below 0.01 at S_1 = 0.9, 0.7, 0.5: S_1 >= 1 "

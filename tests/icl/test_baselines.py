@@ -19,7 +19,7 @@ PAT = in_domain_patterns()
 
 @pytest.mark.parametrize("k,method", [(1, "1-NN"), (3, "3-NN")])
 def test_knn_matches_sklearn(k: int, method: str) -> None:
-    b = sample_prompts(ood_patterns(PAT), [(0, 1), (1, 2), (2, 0)], 150, 9, 0.6, noise=5.0,
+    b = sample_prompts(ood_patterns(PAT), [(0, 1), (1, 2), (2, 0)], 60, 9, 0.6, noise=5.0,
                        seed=4)
     assert np.array_equal(knn_predict(b, k), sklearn_predict(b, method))  # type: ignore[arg-type]
 
