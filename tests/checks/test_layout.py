@@ -17,7 +17,7 @@ from seprank.core.index import PaperIndex
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PAPER_PACKAGES = ["seprank.d2w", "seprank.incontext", "identifiability.masked",
                   "identifiability.contrastive", "identifiability.nce",
-                  "identifiability.distillation"]
+                  "identifiability.distillation", "identifiability.icl"]
 #: Claims about the toolkit itself (numerical-rank pitfalls) live on the paper-free floor.
 CORE_PREFIXES = {"FND": "seprank.core"}
 

@@ -1,0 +1,197 @@
+r"""002 -- in-context learning of a nonlinear Transformer, and magnitude pruning (claims ``ICL-*``).
+
+Li, Wang, Lu, Cui, Chen (ICML 2024) train a one-layer, single-head softmax-attention
+Transformer with a ReLU MLP (eq. 2) by SGD on the hinge loss, on binary tasks decided by two
+of :math:`M_1` relevant patterns, and prove in-domain generalization to unseen tasks
+(Theorem 3.3), out-of-domain generalization to linear combinations of the patterns
+(Theorem 3.4), that attention concentrates on same-pattern contexts (Proposition 4.1,
+Corollary 4.3), that large MLP neurons align with the mean pattern and the label embedding
+(Proposition 4.5), and that pruning small neurons is harmless while pruning large ones costs
+:math:`\Omega(R)` (Theorem 3.7).  Implemented: the data and tasks (Definition 3.1,
+Condition 3.2, Lemma B.11, eq. 12), prompts (eq. 1), the model with its written-out gradient,
+online SGD (Algorithm 1), pruning, the mechanism measurements and the Figure 4 baselines --
+all in numpy (see :mod:`identifiability.icl.model` for why no deep-learning framework).
+
+"""
+
+from __future__ import annotations
+
+from identifiability.icl.baselines import (
+    BASELINES,
+    BaselineResult,
+    baseline_error,
+    knn_predict,
+    sklearn_predict,
+)
+from identifiability.icl.data import (
+    NORM_RTOL,
+    OODConditions,
+    Patterns,
+    in_domain_patterns,
+    ood_patterns,
+    ood_patterns_from_coefficients,
+    theorem34_conditions,
+)
+from identifiability.icl.mechanism import (
+    AttentionConcentration,
+    AttentionProjections,
+    NeuronAlignment,
+    UpdateSpectrum,
+    attention_concentration,
+    attention_projections,
+    label_feature_basis,
+    neuron_alignment,
+    update_spectrum,
+)
+from identifiability.icl.model import (
+    Forward,
+    ICLParams,
+    attention_weights,
+    forward,
+    hinge_loss,
+    initialize,
+    loss_and_gradient,
+)
+from identifiability.icl.prompts import (
+    PromptBatch,
+    chernoff_bound,
+    context_probabilities,
+    min_context_length,
+    no_same_pattern_probability,
+    same_pattern_tail,
+    sample_prompts,
+)
+from identifiability.icl.pruning import (
+    PRUNING_ORDERS,
+    PruningCurve,
+    prune_mask,
+    pruned_count,
+    pruning_curve,
+)
+from identifiability.icl.tasks import (
+    Condition32,
+    Task,
+    all_tasks,
+    condition_32,
+    condition_32_subset_counts,
+    cyclic_tasks,
+    shift_tasks,
+    unseen_tasks,
+)
+from identifiability.icl.training import (
+    Evaluation,
+    TrainedModel,
+    TrainingConfig,
+    evaluate,
+    sample_and_evaluate,
+    train,
+)
+from seprank.core.index import PaperIndex
+
+INDEX = PaperIndex(
+    key="002",
+    claims="ICL",
+    citation="H. Li, M. Wang, S. Lu, X. Cui, P.-Y. Chen, How Do Nonlinear Transformers Learn "
+    "and Generalize in In-Context Learning? (ICML 2024)",
+    notes="docs/notes/seed_icl_nonlinear.md",
+    notation=(
+        ("M1, M2 (IDR / IDI patterns), beta", "in_domain_patterns(M1, M2, beta).relevant/..."),
+        ("mu_j, nu_k; mu'_j, nu'_k", "Patterns.relevant / .irrelevant (rows)"),
+        ("q = Embd(+1)", "Patterns.q (e_1, ||q|| = 1)"),
+        ("K, K' (irrelevant ranges)", "noise="),
+        ("alpha, alpha'", "alpha= (training / testing context fraction)"),
+        ("l_tr, l_ts", "TrainingConfig.length / length="),
+        ("f_{a,b} (Definition 3.1)", "task (a, b), 0-based"),
+        ("P (eq. 1), z", "PromptBatch.P (n, D, l+1), PromptBatch.z"),
+        ("W_Q, W_K, W_V, W_O, a", "ICLParams.WQ, .WK, .WV, .WO, .a"),
+        ("delta, xi = 1/sqrt(m)", "initialize(delta=...), W_O ~ N(0, 1/m)"),
+        ("eta, B, T", "TrainingConfig.step_size, .batch_size, .n_steps"),
+        ("r_i = (W_O W_V)_i", "ICLParams.neuron_magnitudes(), neuron_alignment"),
+        ("S (pruned neurons), R", "prune_mask, pruning_curve(rates=...)"),
+        ("N (same-pattern contexts)", "PromptBatch.same_pattern"),
+        ("S_j = sum_i k_{j,i} (eq. 12)", "theorem34_conditions(...).sums"),
+    ),
+    statements=(
+        ("Definition 3.1, in-domain tasks", "all_tasks"),
+        ("Condition 3.2", "condition_32"),
+        ("Lemma B.11, |T_tr| >= M1 (brute force)", "condition_32_subset_counts"),
+        ("Lemma B.11 / §3.3, cyclic construction", "cyclic_tasks"),
+        ("§5, training tasks (U shifts)", "shift_tasks"),
+        ("§3.2, eq. 6, IDR/IDI patterns", "in_domain_patterns"),
+        ("§5, ODR patterns", "ood_patterns"),
+        ("Theorem 3.4, eq. 12", "theorem34_conditions"),
+        ("eq. 1 and §3.2, prompts", "sample_prompts"),
+        ("eq. 63, Chernoff bound", "chernoff_bound"),
+        ("Remark 3.5, context length", "min_context_length"),
+        ("eq. 2, the model", "forward"),
+        ("eq. 3, hinge loss", "hinge_loss"),
+        ("§2.3, initialization", "initialize"),
+        ("Algorithm 1, SGD", "train"),
+        ("eqs. 4-5, generalization", "evaluate"),
+        ("§2.4 / Theorem 3.7, pruning", "pruning_curve"),
+        ("Corollary 4.3", "attention_concentration"),
+        ("Proposition 4.1", "attention_projections"),
+        ("Proposition 4.5", "neuron_alignment"),
+        ("Lemmas B.5-B.7, update support", "update_spectrum"),
+        ("Figure 4, baselines", "baseline_error"),
+    ),
+)
+__doc__ = (__doc__ or "") + INDEX.render()
+
+__all__ = [
+    "BASELINES",
+    "INDEX",
+    "NORM_RTOL",
+    "PRUNING_ORDERS",
+    "AttentionConcentration",
+    "AttentionProjections",
+    "BaselineResult",
+    "Condition32",
+    "Evaluation",
+    "Forward",
+    "ICLParams",
+    "NeuronAlignment",
+    "OODConditions",
+    "Patterns",
+    "PromptBatch",
+    "PruningCurve",
+    "Task",
+    "TrainedModel",
+    "TrainingConfig",
+    "UpdateSpectrum",
+    "all_tasks",
+    "attention_concentration",
+    "attention_projections",
+    "attention_weights",
+    "baseline_error",
+    "chernoff_bound",
+    "condition_32",
+    "condition_32_subset_counts",
+    "context_probabilities",
+    "cyclic_tasks",
+    "evaluate",
+    "forward",
+    "hinge_loss",
+    "in_domain_patterns",
+    "initialize",
+    "knn_predict",
+    "label_feature_basis",
+    "loss_and_gradient",
+    "min_context_length",
+    "neuron_alignment",
+    "no_same_pattern_probability",
+    "ood_patterns",
+    "ood_patterns_from_coefficients",
+    "prune_mask",
+    "pruned_count",
+    "pruning_curve",
+    "same_pattern_tail",
+    "sample_and_evaluate",
+    "sample_prompts",
+    "shift_tasks",
+    "sklearn_predict",
+    "theorem34_conditions",
+    "train",
+    "unseen_tasks",
+    "update_spectrum",
+]
