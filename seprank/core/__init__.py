@@ -10,7 +10,11 @@ domains                         :class:`FloatDomain`, :class:`ModularDomain`,
 rank                            :func:`matrix_rank` (exact / modular / svd), :func:`rank_mod_p`,
                                 :class:`RankResult`
 eps_rank                        :func:`eps_rank`: certified brackets of ε-ranks
-grid                            :func:`grid_tensor`, :func:`matricize`, the memory guard
+grid                            :func:`grid_tensor`, :func:`matricize`
+memory                          the one memory policy: :func:`set_memory_limit`,
+                                :func:`guard_memory` (estimate, then refuse before allocating),
+                                :class:`MemoryBudgetError`
+validation                      argument checks that name the argument
 random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
                                 :func:`random_prime`
 results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
@@ -57,6 +61,14 @@ from seprank.core.log3 import (
     log3_multiset_coefficient,
     to_mpf,
 )
+from seprank.core.memory import (
+    MemoryBudgetError,
+    array_bytes,
+    get_memory_limit,
+    guard_memory,
+    memory_limit,
+    set_memory_limit,
+)
 from seprank.core.random import (
     SeedLike,
     as_generator,
@@ -90,12 +102,14 @@ __all__ = [
     "GaussianRational",
     "GridTooLargeError",
     "Log3Value",
+    "MemoryBudgetError",
     "Method",
     "ModularDomain",
     "RankResult",
     "RankValued",
     "SeedLike",
     "SeparationMethod",
+    "array_bytes",
     "as_exact_matrix",
     "as_float_matrix",
     "as_generator",
@@ -104,17 +118,21 @@ __all__ = [
     "domain_for",
     "eps_rank",
     "get_grid_memory_limit",
+    "get_memory_limit",
     "grid_tensor",
+    "guard_memory",
     "is_prime",
     "log3",
     "log3_e",
     "log3_multiset_coefficient",
     "matricize",
     "matrix_rank",
+    "memory_limit",
     "random_prime",
     "random_small_prime",
     "rank_mod_p",
     "set_grid_memory_limit",
+    "set_memory_limit",
     "spawn",
     "split_seed",
     "sqrt_minus_one_mod",

@@ -72,13 +72,37 @@ class ExactMatrix:
 
     @cached_property
     def integer_matrix(self) -> flint.fmpz_mat:
-        """The numerators as a flint ``fmpz_mat`` (built once, reused for every prime)."""
+        """The numerators as a flint ``fmpz_mat`` (built once, reused for every prime).
+
+        Filled row by row: a list of all m*n Python ints first would cost ~40 bytes per
+        entry on top of the matrix (the memory policy, :mod:`seprank.core.memory`)."""
         m, n = self.shape
-        return flint.fmpz_mat(m, n, self.numerators.ravel().tolist())
+        M = flint.fmpz_mat(m, n)
+        _fill_rows(M, self.numerators)
+        return M
 
     def modular_matrix(self, p: int) -> flint.nmod_mat:
-        """The numerators reduced modulo ``p`` (row scaling does not change the rank)."""
-        return flint.nmod_mat(self.integer_matrix, p)
+        """The numerators reduced modulo ``p`` (row scaling does not change the rank).
+
+        int64 numerators are reduced with numpy and written row by row straight into the
+        ``nmod_mat`` (no ``fmpz_mat`` in between); big ones go through :attr:`integer_matrix`."""
+        if self.numerators.dtype == object:
+            return flint.nmod_mat(self.integer_matrix, p)
+        m, n = self.shape
+        M = flint.nmod_mat(m, n, p)
+        if p < 2**63:
+            _fill_rows(M, np.mod(self.numerators, np.int64(p)))
+        else:
+            _fill_rows(M, self.numerators.astype(object) % p)
+        return M
+
+
+def _fill_rows(M: Any, values: npt.NDArray[Any]) -> None:
+    """``M[i, j] = values[i, j]`` one row at a time (peak: one row of Python ints)."""
+    for i in range(values.shape[0]):
+        for j, v in enumerate(values[i].tolist()):
+            if v:
+                M[i, j] = v
 
 
 def _check_2d(shape: tuple[int, ...], what: str = "matrix") -> None:

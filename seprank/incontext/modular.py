@@ -27,7 +27,7 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
 
-__all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
+__all__ = ["PairRepresentation", "modular_grid", "modular_grid_bytes", "modular_pair_values"]
 
 Array = npt.NDArray[Any]
 
@@ -147,6 +147,23 @@ def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                             np.mod(E2[:, :, None] * sb[None], p)])  # (2N, d, blk)
         out[start:start + sa.shape[1]] = _remaining_layers(X, maps, rep, p)
     return out
+
+
+def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
+    """Peak bytes of :func:`modular_grid`'s temporaries (beyond its ``(n_a, n_b)`` output)
+    for ``n_a`` x ``n_b`` templates: per-template arrays plus one block of pairs (counted
+    generously: every int64 array a block holds at once, and the fancy-indexed copies
+    ``_remaining_layers`` makes; checked against ``tracemalloc`` in the tests)."""
+    d, n = rep.width, rep.n_tokens
+    tri = d * (d + 1) // 2
+    per_template = 8 * (d + 4 * n * d + 3 * d * d + tri)
+    rows = max(1, _BLOCK * 4 // max(n_b, 1))
+    pairs = min(n_a, rows) * n_b
+    if rep.net.depth == 1:  # only x_i . (Ma + Mb)[:, p] per pair
+        per_pair = 8 * 4 * d
+    else:
+        per_pair = 8 * (14 * n * d + 4 * n * tri + 2 * tri + 3 * d * d)
+    return per_template * (n_a + n_b) + 8 * d * d * n_b + per_pair * pairs
 
 
 def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
