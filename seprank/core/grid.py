@@ -91,6 +91,8 @@ def matricize(
            [5, 7]])
     """
     arr = np.asarray(T)
+    if arr.ndim < 1 or arr.dtype.kind in "USV":
+        raise ValueError(f"T must be a tensor (an array with at least one mode), got {T!r}")
     order = arr.ndim
     if isinstance(row_modes, int | np.integer):
         rows = [int(row_modes)]
@@ -221,6 +223,11 @@ def grid_tensor(
             f"one chunk of {chunk} grid points needs ~{input_bytes / 2**20:.1f} MiB, above the "
             f"limit of {limit / 2**20:.1f} MiB; pass a smaller chunk_points"
         )
+    for t in per:
+        if t.dtype.kind in "fc" and not np.all(np.isfinite(t)):
+            raise ValueError("templates contain NaN or infinite entries")
+        if t.dtype.kind in "USV":
+            raise TypeError(f"templates must be numbers, got dtype {t.dtype}")
     stacked = [np.asarray(t, dtype=in_dtype) for t in per]
 
     def batch(flat_indices: npt.NDArray[np.int64]) -> npt.NDArray[Any]:

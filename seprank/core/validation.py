@@ -6,6 +6,7 @@ expected -- never with a numpy internal error or, worse, a silently truncated va
 
 ==========================  ==================================================================
 :func:`check_int`           a count or index; bools, floats (even 2.0) and strings refused
+:func:`check_index`         an integer position in ``0..size-1``
 :func:`check_float`         a real number; NaN, strings, bools refused; optional range
 :func:`check_tolerance`     a finite non-negative tolerance (or None)
 :func:`check_choice`        one of a few strings
@@ -13,15 +14,19 @@ expected -- never with a numpy internal error or, worse, a silently truncated va
 :func:`check_callable`      a function
 :func:`check_instance`      an object of the expected class, with the function to build one
 :func:`check_array`         a finite real array of the expected dimension and shape
+:func:`validated`           a decorator applying these checks by argument name
 ==========================  ==================================================================
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -32,9 +37,11 @@ __all__ = [
     "check_callable",
     "check_choice",
     "check_float",
+    "check_index",
     "check_instance",
     "check_int",
     "check_tolerance",
+    "validated",
 ]
 
 
@@ -43,7 +50,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def check_int(name: str, value: Any, minimum: int = 1, maximum: int | None = None) -> int:
+def check_int(name: str, value: Any, minimum: int | None = 1,
+              maximum: int | None = None) -> int:
     """``value`` as a Python int in ``[minimum, maximum]``; bools and floats are refused.
 
     Parameters
@@ -70,12 +78,29 @@ def check_int(name: str, value: Any, minimum: int = 1, maximum: int | None = Non
     ...
     ValueError: n_steps must be an integer >= 1, got 2.5 (float)
     """
-    what = f"an integer >= {minimum}" + ("" if maximum is None else f" and <= {maximum}")
+    what = "an integer" + ("" if minimum is None else f" >= {minimum}") + (
+        "" if maximum is None else f" and <= {maximum}")
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be {what}, got {_shown(value)} ({type(value).__name__})")
     v = int(value)
-    if v < minimum or (maximum is not None and v > maximum):
+    if (minimum is not None and v < minimum) or (maximum is not None and v > maximum):
         raise ValueError(f"{name} must be {what}, got {_shown(value)}")
+    return v
+
+
+def check_index(name: str, value: Any, size: int, what: str = "") -> int:
+    """An integer position ``value`` in ``0..size-1`` (``what`` explains the range).
+
+    Examples
+    --------
+    >>> check_index("output position i", 4, 4, " (the input has 4 positions)")
+    Traceback (most recent call last):
+    ...
+    ValueError: output position i = 4 is outside 0..3 (the input has 4 positions)
+    """
+    v = check_int(name, value, None)
+    if not 0 <= v < size:
+        raise ValueError(f"{name} = {v} is outside 0..{size - 1}{what}")
     return v
 
 
@@ -289,3 +314,95 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
         where = first[0] if len(first) == 1 else first
         raise ValueError(f"{label} contains NaN or infinite values (first at index {where})")
     return arr
+
+
+def _number(name: str, value: Any, **bounds: Any) -> Any:
+    """check_float, keeping exact ints and Fractions exact (numpy scalars become floats)."""
+    check_float(name, value, **bounds)
+    if isinstance(value, int | Fraction) and not isinstance(value, bool):
+        return value
+    return float(value)
+
+
+def _check_seed(name: str, value: Any) -> Any:
+    from seprank.core.random import as_generator
+
+    if not isinstance(value, np.random.Generator):
+        as_generator(value, name=name)  # validation only: the callee draws from it
+    return value
+
+
+#: The named checks :func:`validated` understands.
+CHECKS: dict[str, Callable[[str, Any], Any]] = {
+    "count": lambda n, v: check_int(n, v, 1),
+    "count0": lambda n, v: check_int(n, v, 0),
+    "int": lambda n, v: check_int(n, v, None),
+    "positive": lambda n, v: _number(n, v, positive=True),
+    "nonnegative": lambda n, v: _number(n, v, minimum=0),
+    "real": lambda n, v: _number(n, v),
+    "extended_real": lambda n, v: _number(n, v, finite=False),
+    "probability": lambda n, v: _number(n, v, minimum=0, maximum=1),
+    "open_unit": lambda n, v: _open_unit(n, v),
+    "tolerance": lambda n, v: check_tolerance(n, v, allow_none=False),
+    "bool": check_bool,
+    "seed": _check_seed,
+    "callable": check_callable,
+}
+
+
+def _open_unit(name: str, value: Any) -> Any:
+    v = _number(name, value, minimum=0, maximum=1, hint=" strictly between 0 and 1")
+    if not 0 < v < 1:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got "
+                         f"{_shown(value)}")
+    return v
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def validated(**specs: str | Callable[[str, Any], Any]) -> Callable[[_F], _F]:
+    """Decorate a function so that its arguments are checked by name before it runs.
+
+    Each keyword maps an argument to a check: a name from :data:`CHECKS` (``"count"`` for an
+    int >= 1, ``"count0"`` for an int >= 0, ``"positive"``, ``"real"``, ``"tolerance"``,
+    ``"probability"``, ``"bool"``, ``"seed"``, ``"callable"``, ...) or a function
+    ``check(name, value) -> value``.  The checked value replaces the argument (ints stay
+    ints, Fractions stay exact).  An argument whose default is ``None`` may be ``None``.
+
+    Examples
+    --------
+    >>> @validated(n="count", eta="positive")
+    ... def f(n, eta=0.5):
+    ...     return n * eta
+    >>> f(2, eta=0.25)
+    0.5
+    >>> f(2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be an integer >= 1, got 2.0 (float)
+    """
+
+    def decorate(func: _F) -> _F:
+        sig = inspect.signature(func)
+        unknown = set(specs) - set(sig.parameters)
+        if unknown:
+            raise TypeError(f"validated: {func.__qualname__} has no argument(s) {unknown}")
+        checks = {name: CHECKS[spec] if isinstance(spec, str) else spec
+                  for name, spec in specs.items()}
+        optional = {name for name in specs if sig.parameters[name].default is None}
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            bound = sig.bind(*args, **kwargs)
+            for name, check in checks.items():
+                if name in bound.arguments:
+                    value = bound.arguments[name]
+                    if value is None and name in optional:
+                        continue
+                    bound.arguments[name] = check(name, value)
+            return func(*bound.args, **bound.kwargs)
+
+        return cast(_F, wrapper)
+
+    return decorate

@@ -88,8 +88,7 @@ def multiset_coefficient(n: int, k: int) -> int:
     >>> multiset_coefficient(14, 3), multiset_coefficient(2, 27), multiset_coefficient(0, 0)
     (560, 28, 1)
     """
-    if isinstance(n, bool) or isinstance(k, bool) or int(n) != n or int(k) != k:
-        raise ValueError(f"((n k)) needs integers, got n={n!r}, k={k!r}")
+    n, k = check_int("n", n, None), check_int("k", k, None)
     n, k = int(n), int(k)
     if n < 0 or k < 0:
         raise ValueError(f"((n k)) needs n >= 0 and k >= 0, got n={n}, k={k}")
@@ -200,6 +199,8 @@ class Bound:
 def make_bound(statement: str, kind: Kind, log3_value: Any, exact: tuple[Fraction, int] | None,
           holds_for: str, hypotheses: tuple[str, ...], violated: list[str], notes: list[str],
           strict: bool) -> Bound:
+    if not isinstance(strict, bool):
+        raise ValueError(f"strict must be True or False, got {strict!r}")
     if violated and strict:
         raise OutsideHypothesesError(f"{statement}: outside its hypotheses: {'; '.join(violated)}")
     return Bound(statement, kind, log3_value, exact, holds_for, hypotheses, tuple(violated),

@@ -107,6 +107,26 @@ def _remaining_layers(X: Array, maps: list[Array], rep: PairRepresentation,
     raise ValueError("no layers")
 
 
+def _check_args(rep: Any, domain: Any, **templates: Any) -> dict[str, Array]:
+    """Validate the public arguments: a representation, a ModularDomain, integer templates."""
+    if not all(hasattr(rep, a) for a in ("net", "embedding", "first", "second", "width")):
+        raise TypeError(f"rep must be an InContextRepresentation, got {type(rep).__name__}")
+    if not isinstance(domain, ModularDomain):
+        raise TypeError(f"domain must be a ModularDomain(p), got {type(domain).__name__}")
+    out = {}
+    for name, value in templates.items():
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "iu" and not (arr.dtype == object and all(
+                isinstance(x, int | np.integer) for x in arr.ravel())):
+            raise TypeError(f"{name} must be integer residues (GF(p) templates), got dtype "
+                            f"{arr.dtype}: floats are not exact")
+        if arr.ndim != 2 or arr.shape[1] != rep.width:
+            raise ValueError(f"{name} must have shape (Z, d_x = {rep.width}), got {arr.shape}")
+        out[name] = np.mod(arr.astype(object) if arr.dtype == object else arr,
+                           domain.p).astype(np.int64)
+    return out
+
+
 def _check_sizes(rep: PairRepresentation, p: int) -> None:
     d, n = rep.width, rep.n_tokens
     if d * (d + 1) // 2 > _MAX_TERMS or 2 * n > _MAX_TERMS or d > _MAX_TERMS:
@@ -132,14 +152,18 @@ def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
     >>> bool(np.all(modular_pair_values(rep, a, b, F) == rep(a, b, domain=F)))
     True
     """
+    checked = _check_args(rep, domain, a=a, b=b)
+    if checked["a"].shape != checked["b"].shape:
+        raise ValueError(f"a and b must be paired rows of one shape, got {checked['a'].shape} "
+                         f"and {checked['b'].shape}")
     p = domain.p
     _check_sizes(rep, p)
     maps = _mix_maps(rep, domain)
     E = domain.asarray(rep.embedding)
     E1 = E[:, list(rep.first)].T  # (N, d)
     E2 = E[:, list(rep.second)].T
-    A = np.mod(np.asarray(a, dtype=np.int64), p).T  # (d, B)
-    B = np.mod(np.asarray(b, dtype=np.int64), p).T
+    A = checked["a"].T  # (d, B)
+    B = checked["b"].T
     out = np.empty(A.shape[1], dtype=np.int64)
     for start in range(0, A.shape[1], _BLOCK):
         sa, sb = A[:, start:start + _BLOCK], B[:, start:start + _BLOCK]
@@ -190,6 +214,7 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     """
     from tqdm.auto import tqdm
 
+    checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
     p = domain.p
     _check_sizes(rep, p)
     maps = _mix_maps(rep, domain)
@@ -197,8 +222,7 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     iu, ju = np.triu_indices(d)
     E = domain.asarray(rep.embedding)
     E1, E2 = E[:, list(rep.first)].T, E[:, list(rep.second)].T  # (N, d)
-    A = np.mod(np.asarray(a_templates, dtype=np.int64), p)
-    B = np.mod(np.asarray(b_templates, dtype=np.int64), p)
+    A, B = checked["a_templates"], checked["b_templates"]
     U = np.mod(E1[None] * A[:, None, :], p)  # (Za, N, d)
     V = np.mod(E2[None] * B[:, None, :], p)  # (Zb, N, d)
 

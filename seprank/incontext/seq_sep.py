@@ -23,6 +23,7 @@ from seprank.core.domains import Domain, ModularDomain
 from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.random import SeedLike
 from seprank.core.results import Certificate, RankValued, SeparationMethod
+from seprank.core.validation import check_array, check_float
 from seprank.incontext.modular import modular_grid, modular_grid_bytes
 from seprank.incontext.representation import InContextRepresentation
 from seprank.separation.engine import separation_rank
@@ -193,6 +194,8 @@ def positional_sep(rep: InContextRepresentation, *,
     >>> positional_sep(rep, seed=0).rank >= incontext_seq_sep(rep, seed=0).rank
     True
     """
+    if not isinstance(rep, InContextRepresentation):
+        raise TypeError(f"rep must be an InContextRepresentation, got {type(rep).__name__}")
     n = rep.n_tokens
     return rep.net.separation_rank(i=rep.i, p=rep.p, partition=(range(n), range(n, 2 * n)),
                                    n_inputs=2 * n, method=method, seed=seed, **kwargs)
@@ -262,9 +265,11 @@ def grid_spectrum(
     >>> s.table()     # relative ε must keep the 1e-9 entry to 1e-15: bracket [2, 3]
     [('absolute', 1e-06, 2, 2), ('relative', 1e-06, 2, 3)]
     """
-    M = np.asarray(matrix, dtype=float)
-    eps_list = ([float(eps)] if isinstance(eps, int | float)
-                else [float(e) for e in eps])
+    M = check_array("matrix", matrix, ndim=2)
+    if isinstance(eps, str) or not hasattr(eps, "__iter__"):
+        eps_list = [check_float("eps", eps, positive=True)]
+    else:
+        eps_list = [check_float("eps", e, positive=True) for e in eps]
     brackets: dict[tuple[str, float], EpsRankResult] = {}
     for mode in modes:
         for e in eps_list:

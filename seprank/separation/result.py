@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from seprank.core.results import Certificate, RankValued, SeparationMethod
+from seprank.core.validation import check_int
 
 __all__ = [
     "RoundRecord",
@@ -161,6 +162,7 @@ def validate_partition(
     ...
     ValueError: partition ([0], [0, 1]) is not a partition of the positions 0..1: ...
     """
+    n_inputs = check_int("n_inputs", n_inputs, 2)
     try:
         A_raw, B_raw = partition
         A = tuple(int(a) for a in A_raw)
