@@ -20,6 +20,7 @@ random                          :func:`as_generator`, :func:`spawn`, :func:`spli
 results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
+markov                          :func:`stochastic_power`: P^n stays stochastic for any n
 gaussian_rationals              exact a + bi (:class:`GaussianRational`)
 ==============================  ==============================================================
 """
@@ -61,6 +62,7 @@ from seprank.core.log3 import (
     log3_multiset_coefficient,
     to_mpf,
 )
+from seprank.core.markov import stochastic_power
 from seprank.core.memory import (
     MemoryBudgetError,
     array_bytes,
@@ -84,6 +86,18 @@ from seprank.core.results import (
     Method,
     RankValued,
     SeparationMethod,
+)
+from seprank.core.validation import (
+    check_array,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_float,
+    check_index,
+    check_instance,
+    check_int,
+    check_tolerance,
+    validated,
 )
 
 __all__ = [
@@ -113,6 +127,15 @@ __all__ = [
     "as_exact_matrix",
     "as_float_matrix",
     "as_generator",
+    "check_array",
+    "check_bool",
+    "check_callable",
+    "check_choice",
+    "check_float",
+    "check_index",
+    "check_instance",
+    "check_int",
+    "check_tolerance",
     "compare",
     "complex_rank_embedding",
     "domain_for",
@@ -136,6 +159,8 @@ __all__ = [
     "spawn",
     "split_seed",
     "sqrt_minus_one_mod",
+    "stochastic_power",
     "to_mpf",
     "to_rational",
+    "validated",
 ]

@@ -268,9 +268,11 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
         Fewest entries (default 1: empty arrays refused).
     finite : bool
         Refuse NaN and infinity (default).
-    dtype : dtype
+    dtype : dtype or None
         Target dtype; strings, objects that are not numbers and complex values (for a real
-        dtype) are refused with a message naming ``name``.
+        dtype) are refused with a message naming ``name``.  ``None`` keeps the input's dtype
+        (complex, object arrays of Fractions or sympy expressions) and only refuses strings
+        and non-finite floats.
     what : str
         What the array is, for the message (e.g. ``"(n, d) observations"``).
 
@@ -284,19 +286,22 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
     ValueError: x0 contains NaN or infinite values (first at index (0, 1))
     """
     label = f"{name}" + (f" ({what})" if what else "")
+    if isinstance(value, bool | np.bool_):
+        raise TypeError(f"{label} must be an array of numbers, got the bool {value!r}")
     if isinstance(value, str | bytes):
         raise TypeError(f"{label} must be an array of numbers, got the string {_shown(value)}")
+    kind = "numbers" if dtype is None else f"{np.dtype(dtype).name} numbers"
     try:
         with np.errstate(all="ignore"):
             raw = np.asarray(value)
-            if raw.dtype.kind in "US":
-                raise TypeError("strings")
-            if raw.dtype.kind == "c" and np.dtype(dtype).kind in "fiu":
+            if raw.dtype.kind in "USVMm":
+                raise TypeError(f"dtype {raw.dtype}")
+            if raw.dtype.kind == "c" and dtype is not None and np.dtype(dtype).kind in "fiu":
                 raise TypeError("complex values")
-            arr = raw.astype(dtype)
+            arr = raw if dtype is None else raw.astype(dtype)
     except (TypeError, ValueError, OverflowError) as err:
-        raise TypeError(f"{label} must be an array of {np.dtype(dtype).name} numbers, got "
-                        f"{_shown(value)} ({err})") from err
+        raise TypeError(f"{label} must be an array of {kind}, got {_shown(value)} "
+                        f"({err})") from err
     if ndim is not None:
         allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
         if arr.ndim not in allowed:

@@ -137,7 +137,7 @@ def _check_sizes(rep: PairRepresentation, p: int) -> None:
 
 def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
-    """:math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
+    r""":math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
 
     References
     ----------
@@ -192,7 +192,7 @@ def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
 
 def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
                  domain: ModularDomain, *, progress: bool = False) -> Array:
-    r"""The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})] mod p`, shape ``(Z_a, Z_b)``.
+    r"""The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})] \bmod p`, shape ``(Z_a, Z_b)``.
 
     Layer 1 is factorised over the grid: its Gram matrix is
     :math:`G = G_a + G_b` (one part per side), so :math:`\mathrm{mix}_1 = M_a + M_b` is
