@@ -209,6 +209,18 @@ def grid_tensor(
     n_inputs = check_int("n_inputs", n_inputs)
     chunk_points = check_int("chunk_points", chunk_points)
     limit = resolve_limit(max_bytes)
+    if isinstance(templates, np.ndarray) and templates.ndim == 2:
+        # the grid has M**n_inputs points and one point has n_inputs vectors: refuse what
+        # cannot fit before building anything of size n_inputs
+        m, dim0 = templates.shape
+        log2_points = n_inputs * math.log2(max(m, 1))
+        one_point = n_inputs * max(dim0, 1) * _entry_bytes(templates.dtype)
+        if log2_points > 62 or one_point > limit:
+            raise GridTooLargeError(
+                f"the grid of {m} templates at n_inputs = {n_inputs} positions has "
+                f"{m}^{n_inputs} points of {n_inputs} vectors each: far above the limit of "
+                f"{limit / 2**30:.2f} GiB. Use fewer templates or inputs.",
+                needed=2**63, limit=limit, what="a grid tensor")
     per = _templates_per_position(templates, n_inputs)
     sizes = tuple(int(t.shape[0]) for t in per)
     if min(sizes) == 0:

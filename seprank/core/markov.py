@@ -23,7 +23,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.validation import check_array, check_choice, check_int
+from seprank.core.validation import check_array, check_choice, check_float, check_int
 
 __all__ = ["stochastic_power"]
 
@@ -68,6 +68,7 @@ def stochastic_power(P: npt.ArrayLike, n: int, *,
     True
     """
     check_choice("convention", convention, ("rows", "columns"))
+    atol = check_float("atol", atol, minimum=0, hint=" (a tolerance)")
     A = check_array("P", P, ndim=2)
     n = check_int("n (the exponent; P^-1 is not a transition kernel)", n, 0)
     k = A.shape[0]

@@ -45,9 +45,25 @@ class OutsideHypothesesError(ValueError):
     """A bound was requested with ``strict=True`` for a network outside its hypotheses."""
 
 
+#: Largest depth the bounds accept: their exponents are :math:`3^L`-sized integers whose base-2
+#: logarithms must fit a double (3^645 ~ 1.8e308); 600 leaves a margin.
+MAX_DEPTH = 600
+
+
+def check_depth(depth: Any, minimum: int = 1) -> int:
+    """``depth`` as an int in ``[minimum, MAX_DEPTH]`` (named "depth L" in the message)."""
+    L = check_int("depth L", depth, minimum)
+    if L > MAX_DEPTH:
+        raise ValueError(f"depth L = {L} is above {MAX_DEPTH}: the bounds are built from "
+                         f"3^L-sized exact integers (3^{L} has ~{int(L * 0.477)} digits), which "
+                         "this library does not handle beyond that; work with log3 values of "
+                         "the formulas instead")
+    return L
+
+
 def network_shape(width: Any, depth: Any, heads: Any) -> tuple[int, int, int]:
     d_x = check_int("width d_x", width)
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     H = check_int("heads H", heads)
     if d_x % H:
         raise ValueError(
@@ -71,7 +87,7 @@ def mixing_units(depth: int) -> int:
     >>> [mixing_units(L) for L in range(1, 6)]
     [1, 4, 13, 40, 121]
     """
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     return (3**L - 1) // 2
 
 
@@ -115,7 +131,7 @@ def regime(width: int, depth: int) -> Regime:
     ('depth_efficient', 'boundary', 'depth_inefficient')
     """
     d_x = check_int("width d_x", width)
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     power = 3**L
     if power < d_x:
         return "depth_efficient"

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.domains import domain_for
-from seprank.core.memory import guard_memory
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.rank import RankResult, matrix_rank
 from seprank.core.results import Certificate, Method
@@ -138,6 +138,8 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
         raise ValueError(f"need n_rows >= 1 and d >= 1, got {n_rows}, {d}")
     if d == 1 and n_rows > 1:
         raise ValueError("the unit sphere of Q^1 is {-1, 1}: only one row up to sign")
+    guard_memory(2 * array_bytes((n_rows, d), object),
+                 what=f"{n_rows:,} rational rows of dimension {d:,}", fix="use fewer rows")
     rng = as_generator(seed)
     V = np.empty((n_rows, d), dtype=object)
     seen: set[tuple[Fraction, ...]] = set()

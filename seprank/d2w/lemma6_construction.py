@@ -51,7 +51,9 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.gaussian_rationals import GaussianRational
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.validation import check_choice, check_int
+from seprank.d2w.bounds import check_depth
 
 __all__ = [
     "LastLayer",
@@ -72,6 +74,7 @@ def validate_witness_shape(width: int, depth: int, heads: int,
                         ("n_inputs N", n_inputs, 2)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise ValueError(f"the Lemma 6 witness needs {name} >= {lo} (an integer), got {v!r}")
+    check_depth(depth, 2)
     if width % heads:
         raise ValueError(f"the width d_x = {width} is not divisible by the number of heads "
                          f"H = {heads}; the head dimension d_a = d_x / H must be an integer")
@@ -130,6 +133,9 @@ def lemma6_weights(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     """
     d_a, s, _ = validate_witness_shape(width, depth, heads, n_inputs)
     L, H, N, d_x = depth, heads, n_inputs, width
+    guard_memory(8 * array_bytes((L, H, d_a, d_x), object),
+                 what=f"the exact weights of a depth-{L}, width-{d_x} witness",
+                 fix="use a smaller depth or width")
     check_choice("last_layer", last_layer, ("fixed", "printed"))
     check_choice("value_layer", value_layer, ("fixed", "printed"))
     output_coordinate = check_int("output_coordinate", output_coordinate, 0, d_x - 1)

@@ -40,6 +40,7 @@ from seprank.core.log3 import (
     log3_e,
     log3_multiset_coefficient,
 )
+from seprank.core.memory import guard_memory
 from seprank.core.validation import check_instance, check_int
 from seprank.d2w.bounds import Bound, multiset_coefficient, network_shape
 from seprank.separation.result import SeparationRankResult
@@ -114,6 +115,10 @@ def balanced_partitions(
         raise ValueError(f"balanced partitions need an even number of positions, got N = {N}")
     if containing is not None:
         containing = check_int("containing", containing, 0, N - 1)
+    # ~C(N, N/2) partitions, estimated in log space (the binomial itself is astronomical)
+    log_count = math.lgamma(N + 1) - 2 * math.lgamma(N // 2 + 1)
+    guard_memory(math.exp(min(log_count, 700.0)) * (120 + 16 * N),
+                 what=f"the balanced partitions of {N} positions", fix="use fewer positions")
     out = []
     for A in itertools.combinations(range(N), N // 2):
         if containing is not None and containing not in A:

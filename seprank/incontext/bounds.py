@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from seprank.core.log3 import Log3Value, compare
 from seprank.core.validation import check_float, check_int
-from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient
+from seprank.d2w.bounds import Bound, check_depth, mixing_units, multiset_coefficient
 from seprank.d2w.theorems import theorem2_upper, theorem3_upper, theorem4_upper
 
 __all__ = [
@@ -135,7 +135,7 @@ def sequential_ceiling(width: int, depth: int) -> int:
     >>> sequential_ceiling(2, 2), sequential_ceiling(3, 3)
     (10, 406)
     """
-    return monomial_count(width, 3 ** check_int("depth L", depth))
+    return monomial_count(width, 3 ** check_depth(depth))
 
 
 @dataclass(frozen=True)
@@ -256,5 +256,5 @@ def theorem1_exponent(width: int, depth: int, eta: float) -> float:
     >>> round(theorem1_exponent(4, 2, 1e-6), 2)   # L = 2 < 0.5 log_3(1e6)
     -17.15
     """
-    width, depth = check_int("width d_x", width), check_int("depth L", depth)
+    width, depth = check_int("width d_x", width), check_depth(depth)
     return (depth - depth_deficit(eta)) * width

@@ -43,6 +43,10 @@ __all__ = [
 ]
 
 
+#: Work budget (array-element updates) of :func:`lattice_points_in_ball`'s exact count.
+_MAX_LATTICE_WORK = 10**9
+
+
 def _at_least_two(name: str, value: object) -> int:
     return check_int(name, value, 2)
 
@@ -175,6 +179,11 @@ def lattice_points_in_ball(d: int, R: float) -> int:
     limit = math.floor(R2 + 1e-9)
     guard_memory(2 * array_bytes(limit + 1, object), what=f"the lattice count for R = {R}",
                  fix="use a smaller radius R")
+    work = d * (2 * r + 1) * (limit + 1)
+    if work > _MAX_LATTICE_WORK:
+        raise ValueError(f"counting lattice points for d = {d}, R = {R} takes ~{work:.2g} "
+                         f"updates (> {_MAX_LATTICE_WORK:.0g}); use Lemma 4's bounds "
+                         "(lemma4_bounds) at this size")
     ways = np.zeros(limit + 1, dtype=object)
     ways[0] = 1
     for _ in range(d):

@@ -38,7 +38,7 @@ from seprank.attention import LinearAttention
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_array, check_int, validated
-from seprank.d2w.bounds import multiset_coefficient
+from seprank.d2w.bounds import check_depth, multiset_coefficient
 from seprank.incontext.representation import InContextRepresentation
 
 __all__ = [
@@ -216,7 +216,7 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
     if A.dtype.kind not in "iuO":
         raise TypeError(f"rows must be exact (integers or Fractions, e.g. rational_sphere_V): "
                         f"the construction is evaluated exactly, got dtype {A.dtype}")
-    depth = check_int("depth L", depth, 2)
+    depth = check_depth(depth, 2)
     n_tokens = check_int("n_tokens N", n_tokens)
     output_position = check_int("output_position i", output_position, 0, 2 * n_tokens - 1)
     n, d = A.shape

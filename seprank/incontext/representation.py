@@ -230,6 +230,8 @@ class InContextRepresentation:
         rng = as_generator(seed)
         n_tokens = check_int("n_tokens N", n_tokens)
         V = 2 * n_tokens if vocab is None else check_int("vocab V", vocab)
+        guard_memory(8 * 4 * n_tokens, what=f"two sentences of {n_tokens:,} tokens",
+                     fix="use fewer tokens")
         net = LinearAttention.random(depth=depth, width=width, heads=heads, seed=rng)
         E = random_embedding(width, V, seed=rng)
         s1 = [int(x) for x in rng.integers(0, V, n_tokens)]

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from seprank.core.log3 import log3
 from seprank.core.validation import check_choice, check_float, check_int
-from seprank.d2w.bounds import mixing_units, multiset_coefficient
+from seprank.d2w.bounds import check_depth, mixing_units, multiset_coefficient
 from seprank.d2w.theorems import theorem4_upper
 from seprank.incontext.bounds import bidegree_bound, sequential_ceiling
 
@@ -70,7 +70,7 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
     False
     """
     e = exact_eta(eta)
-    d_x, L = check_int("width d_x", width), check_int("depth L", depth)
+    d_x, L = check_int("width d_x", width), check_depth(depth)
     N = check_int("n_tokens N", n_tokens, 0)
     h = {
         "tokens_below_width": d_x > N,
@@ -122,7 +122,7 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
     >>> trivial_sequential_count(2, 1, 1)   # 2 * binom(3 + 3, 3)
     40
     """
-    K = 3 ** check_int("depth L", depth)
+    K = 3 ** check_depth(depth)
     width, n_tokens = check_int("width d_x", width), check_int("n_tokens N", n_tokens)
     return 2 ** n_tokens * multiset_coefficient(2 * width, K)
 
@@ -176,7 +176,7 @@ def theorem3_bound(
     >>> round(b.log3_bound, 2), b.vacuous
     (37.9, True)
     """
-    d_x, L = check_int("width d_x", width), check_int("depth L", depth)
+    d_x, L = check_int("width d_x", width), check_depth(depth)
     N = check_int("n_tokens N", n_tokens)
     if d_x < 2:
         raise ValueError("Theorem 3's explicit bound divides by d_x - 1; it needs width d_x >= 2")
@@ -261,7 +261,7 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
     (2, 3, 4, Fraction(1, 64))
     """
     d_x, H = check_int("width d_x", width), check_int("heads H", heads)
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     if d_x % H or d_x <= H:
         raise ValueError(f"Theorem 2 needs H < d_x with H | d_x, got d_x={d_x}, H={H}")
     if (d_x // H) % 2 == 0:

@@ -203,3 +203,56 @@ def run_valid(entry: Entry, *, seconds: int = 30) -> Any:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+#: A "huge" probe passes a count of this size (and 10**30) where memory or time could explode.
+HUGE_VALUES = (10**12, 10**30)
+
+
+def huge_probe(entry: Entry, argument: str, value: int, *, seconds: int = 20) -> Outcome:
+    """Call ``entry`` with a huge count: it must answer quickly or refuse clearly (a
+    :class:`~seprank.core.memory.MemoryBudgetError`, or a ValueError / TypeError), never
+    allocate until numpy or FLINT fails, and never hang."""
+    from seprank.core.memory import MemoryBudgetError
+
+    kwargs = dict(entry.kwargs)
+    kwargs[argument] = value
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        entry.call(**kwargs)
+    except ProbeTimeout:
+        return Outcome(entry.name, argument, repr(value), "hang", f"> {seconds} s")
+    except MemoryBudgetError as err:
+        return Outcome(entry.name, argument, repr(value), "clear", str(err)[:200])
+    except MemoryError as err:  # numpy's own: the allocation was attempted
+        return Outcome(entry.name, argument, repr(value), "raw", f"MemoryError: {err}"[:200])
+    except (ValueError, TypeError, OverflowError) as err:
+        return Outcome(entry.name, argument, repr(value), "clear",
+                       f"{type(err).__name__}: {str(err)[:200]}")
+    except Exception as err:  # noqa: BLE001
+        return Outcome(entry.name, argument, repr(value), "raw",
+                       f"{type(err).__name__}: {str(err)[:200]}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return Outcome(entry.name, argument, repr(value), "answer", "returned in time")
+
+
+def main_huge() -> None:  # pragma: no cover - run in a child process by test_huge_inputs
+    """Run every huge probe of the catalogues, one JSON line per probe on stdout, under an
+    address-space limit (so that an unguarded allocation fails instead of swapping)."""
+    import json
+    import resource
+    import sys
+
+    limit = int(sys.argv[1]) if len(sys.argv) > 1 else 4 * 2**30
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    from tests.fuzz import catalog_identifiability, catalog_seprank
+
+    for entry in catalog_seprank.ENTRIES + catalog_identifiability.ENTRIES:
+        for argument in entry.huge:
+            for value in HUGE_VALUES:
+                print(json.dumps({"started": f"{entry.name}({argument}={value})"}), flush=True)
+                out = huge_probe(entry, argument, value)
+                print(json.dumps(out.__dict__), flush=True)
