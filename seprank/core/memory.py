@@ -157,7 +157,8 @@ def array_bytes(shape: Sequence[int] | int, dtype: Any = np.float64) -> int:
     >>> array_bytes(5, object)
     320
     """
-    dims = (shape,) if isinstance(shape, numbers.Integral) else tuple(shape)
+    dims: tuple[int, ...] = ((int(shape),) if isinstance(shape, numbers.Integral)
+                             else tuple(shape))  # type: ignore[arg-type]
     dt = np.dtype(dtype)
     per = OBJECT_ENTRY_BYTES if dt.kind == "O" else int(dt.itemsize)
     return math.prod(max(0, int(s)) for s in dims) * per

@@ -41,7 +41,12 @@ def exact_eta(eta: Any, name: str = "eta") -> Fraction:
         raise ValueError(f"{name} must be a number or a decimal string such as '1e-4', got "
                          f"{eta!r}")
     try:
-        e = Fraction(str(eta)) if isinstance(eta, float) else Fraction(eta)
+        if isinstance(eta, str):
+            e = Fraction(eta)
+        elif isinstance(eta, numbers.Rational):
+            e = Fraction(int(eta.numerator), int(eta.denominator))
+        else:  # a float: its shortest decimal
+            e = Fraction(str(float(eta)))
     except (ValueError, ZeroDivisionError, OverflowError) as err:
         raise ValueError(f"{name} must be a finite number or a decimal string such as '1e-4', "
                          f"got {eta!r}") from err

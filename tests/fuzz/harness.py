@@ -230,7 +230,7 @@ def huge_probe(entry: Entry, argument: str, value: int, *, seconds: int = 20) ->
     except (ValueError, TypeError, OverflowError) as err:
         return Outcome(entry.name, argument, repr(value), "clear",
                        f"{type(err).__name__}: {str(err)[:200]}")
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         return Outcome(entry.name, argument, repr(value), "raw",
                        f"{type(err).__name__}: {str(err)[:200]}")
     finally:

@@ -185,7 +185,7 @@ def test_fit_ou_mle_at_the_edge_is_not_converged() -> None:
     fit = ID.fit_ou_mle(iid, 0.5)
     assert not fit.converged and "independent" in fit.message
     ok = ID.fit_ou_mle(ID.OrnsteinUhlenbeck(1.0).simulate(2000, 0.5, seed=0), 0.5)
-    assert ok.converged and ok.message == "" 
+    assert ok.converged and ok.message == ""
 
 
 def test_posterior_of_a_zero_vector_is_refused() -> None:

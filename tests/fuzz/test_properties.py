@@ -129,7 +129,8 @@ def test_kruskal_rank_agrees_with_the_definition(rows, duplicate, zero) -> None:
     n = A.shape[1]
     truth = 0
     for r in range(1, n + 1):  # largest r with every r columns independent
-        if all(sympy.Matrix(A[:, list(S)]).rank() == r for S in itertools.combinations(range(n), r)):
+        subsets = itertools.combinations(range(n), r)
+        if all(sympy.Matrix(A[:, list(S)]).rank() == r for S in subsets):
             truth = r
         else:
             break
