@@ -25,7 +25,9 @@ rank step       peak bytes beyond the grid matrix itself, per grid entry
 modular         the GF(p) matrix (``nmod_mat``, 8 bytes), the copy flint's elimination
                 makes, row buffers: 2.5 x the int64 grid (it was 7 x while the matrix was
                 built from one Python list of every entry; it is now built row by row)
-exact           ``fmpz_mat`` and its elimination copy: ~1 x the object grid (64 B/entry)
+exact           ``fmpz_mat`` and its elimination copies: 0.9 x the object grid for small
+                entries, 2.5 x for 150-bit ones; the engines count an exact entry as
+                64 + bits/2 bytes (measured sizes) and the step as 1.5 x that
 svd             LAPACK's copy and workspace: 1.5 x the float grid
 ==============  ==========================================================================
 """
@@ -59,7 +61,7 @@ DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 OBJECT_ENTRY_BYTES = 64
 #: Peak bytes of a rank step beyond the matrix, in units of the matrix's own bytes (measured
 #: with ``getrusage`` max-RSS on 1000..3000-square matrices; module docstring).
-RANK_STEP_FACTOR = {"modular": 2.5, "exact": 1.0, "svd": 1.5}
+RANK_STEP_FACTOR = {"modular": 2.5, "exact": 1.5, "svd": 1.5}
 
 _limit = DEFAULT_MEMORY_LIMIT
 

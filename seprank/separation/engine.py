@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from seprank.core.domains import (
     domain_for,
 )
 from seprank.core.grid import GridTooLargeError, grid_tensor, matricize
+from seprank.core.inputs import to_rational
 from seprank.core.memory import RANK_STEP_FACTOR, resolve_limit
 from seprank.core.random import SeedLike, spawn
 from seprank.core.results import SeparationMethod
@@ -221,21 +223,33 @@ def _validate(f: Any, n_inputs: Any, dim: Any, partition: Any, method: Any,
     return A, B
 
 
-def _entry_bytes(domain: Domain) -> int:
-    """Bytes per grid entry in ``domain``: int64 residues, floats, or exact objects."""
+def _entry_bytes(domain: Domain, bits: int = 64) -> int:
+    """Bytes per grid entry in ``domain``: int64 residues, floats, or exact objects of about
+    ``bits`` bits (a Python int, its flint copy and the elimination's copies all grow with
+    the size of the numbers: ~64 + bits/2 bytes, measured with getrusage on 150-bit entries)."""
     if isinstance(domain, ExactDomain):
-        return 64
+        return 64 + bits // 2
     if isinstance(domain, FloatDomain) and domain.complex_:
         return 16
     return 8
 
 
+def _bits(values: Array) -> int:
+    """The largest bit size of the exact numbers in ``values`` (numerator plus denominator)."""
+    best = 0
+    for v in np.asarray(values, dtype=object).ravel():
+        q = to_rational(v)
+        best = max(best, abs(q.numerator).bit_length() + q.denominator.bit_length()
+                   if isinstance(q, Fraction) else abs(q).bit_length())
+    return best
+
+
 def _round_bytes(n_rows: int, n_cols: int, domain: Domain, *, copies: float,
-                 extra: int = 0) -> int:
+                 extra: int = 0, bits: int = 64) -> int:
     """Peak of one round: ``copies`` grid-sized arrays while the matrix is built, or the
     matrix plus its rank step (:data:`~seprank.core.memory.RANK_STEP_FACTOR`), whichever is
     larger, plus the evaluator's own temporaries ``extra``."""
-    grid = n_rows * n_cols * _entry_bytes(domain)
+    grid = n_rows * n_cols * _entry_bytes(domain, bits)
     return int(grid * max(copies, 1 + RANK_STEP_FACTOR[domain.method])) + extra
 
 
@@ -256,17 +270,28 @@ class _GenericGrid:
         self.evaluate = _domain_evaluator(f, domain)
         self.domain, self.n_inputs, self.A, self.B = domain, n_inputs, A, B
         self.limit, self.progress = limit, progress
+        #: Bit size of the exact values seen so far (ExactDomain: entries grow with it).
+        self.bits = 64
 
     def peak_bytes(self, m: int) -> int:
         dedupe = max(len(self.A), len(self.B)) > 1
         return _round_bytes(m ** len(self.A), m ** len(self.B), self.domain,
-                            copies=4 if dedupe else 2)
+                            copies=4 if dedupe else 2, bits=self.bits)
+
+    def _probe_bits(self, templates: Array) -> None:
+        """Exact values can be large (a degree-3^L polynomial): measure a few before sizing."""
+        m = len(templates)
+        idx = np.arange(_PROBE_POINTS)[:, None] * (1 + np.arange(self.n_inputs)) % m
+        self.bits = max(self.bits, _bits(self.evaluate(np.asarray(templates)[idx])))
 
     def fits(self, m: int) -> bool:
         return self.peak_bytes(m) <= self.limit
 
     def __call__(self, templates: Array) -> Array:
         m = len(templates)
+        exact = isinstance(self.domain, ExactDomain)
+        if exact:
+            self._probe_bits(templates)
         need = self.peak_bytes(m)
         if need > self.limit:
             raise _too_large(f"the {m ** len(self.A):,} x {m ** len(self.B):,} grid matrix of "
@@ -277,6 +302,12 @@ class _GenericGrid:
         del tensor
         if max(len(self.A), len(self.B)) > 1:  # symmetric positions repeat rows/columns
             E = _dedupe(E)
+        if exact:  # the real sizes, before the rank step allocates its copies
+            self.bits = max(self.bits, _bits(E))
+            need = _round_bytes(E.shape[0], E.shape[1], self.domain, copies=1, bits=self.bits)
+            if need > self.limit:
+                raise _too_large(f"the exact rank of a {E.shape[0]:,} x {E.shape[1]:,} matrix "
+                                 f"of {self.bits}-bit numbers", need, self.limit)
         return E
 
 
@@ -317,6 +348,10 @@ def _dedupe(E: Array) -> Array:
         cols = list(dict.fromkeys(tuple(c) for c in E.T))
         return np.array(cols, dtype=object).T
     return np.unique(np.unique(E, axis=0).T, axis=0).T
+
+
+#: Template tuples evaluated to measure the size of exact values before a round is sized.
+_PROBE_POINTS = 8
 
 
 #: What a modular / exact evaluation may return: exact rationals only.
