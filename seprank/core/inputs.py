@@ -77,6 +77,8 @@ class ExactMatrix:
         Filled row by row: a list of all m*n Python ints first would cost ~40 bytes per
         entry on top of the matrix (the memory policy, :mod:`seprank.core.memory`)."""
         m, n = self.shape
+        if m * n <= _LIST_BUILD_ENTRIES:
+            return flint.fmpz_mat(m, n, self.numerators.ravel().tolist())
         M = flint.fmpz_mat(m, n)
         _fill_rows(M, self.numerators)
         return M
@@ -89,12 +91,20 @@ class ExactMatrix:
         if self.numerators.dtype == object:
             return flint.nmod_mat(self.integer_matrix, p)
         m, n = self.shape
+        if m * n <= _LIST_BUILD_ENTRIES:  # small: one list is fastest and costs nothing
+            return flint.nmod_mat(self.integer_matrix, p)
         M = flint.nmod_mat(m, n, p)
         if p < 2**63:
             _fill_rows(M, np.mod(self.numerators, np.int64(p)))
         else:
             _fill_rows(M, self.numerators.astype(object) % p)
         return M
+
+
+#: Matrices up to this many entries are built from one Python list (fast for the many small
+#: ranks of the Kruskal engines); larger ones row by row (a list of every entry would cost
+#: ~40 bytes per entry on top of the matrix).
+_LIST_BUILD_ENTRIES = 1 << 16
 
 
 def _fill_rows(M: Any, values: npt.NDArray[Any]) -> None:
