@@ -59,7 +59,7 @@ def measure(d: int, repeat: int) -> list[Any]:
     t_j, rec_j = median_time(lambda: recover_hmm(f, d, method="jennrich", seed=ALGO_SEED),
                              repeat)
     t_a, rec_a = median_time(lambda: recover_hmm(f, d, method="als", seed=ALGO_SEED,
-                                                 n_restarts=1), repeat)
+                                                 n_restarts=1, check="report"), repeat)
     t_p, rec_p = median_time(lambda: _parafac_defaults(W, d), repeat)
     e_j, e_a, e_p = _error(rec_j, truth), _error(rec_a, truth), _error(rec_p, truth)
     speed_a, speed_p = t_a / t_j, t_p / t_j

@@ -48,6 +48,14 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.contrastive.kernels import FloatArray
+from seprank.core import (
+    check_array,
+    check_choice,
+    check_float,
+    check_instance,
+    check_int,
+    guard_memory,
+)
 from seprank.core.index import PaperIndex
 
 __all__ = [
@@ -109,6 +117,7 @@ def bhattacharyya_coefficient(theta1: float, theta2: float) -> float:
     >>> bool(np.isclose(bhattacharyya_coefficient(0.0, 2.0), np.exp(-0.5)))
     True
     """
+    theta1, theta2 = check_float("theta1", theta1), check_float("theta2", theta2)
     return math.exp(-((theta1 - theta2) ** 2) / 8)
 
 
@@ -131,8 +140,8 @@ class GaussianMeanNCE:
     theta_q: float = 0.0
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.theta_star) and math.isfinite(self.theta_q)):
-            raise ValueError("means must be finite")
+        object.__setattr__(self, "theta_star", check_float("theta_star", self.theta_star))
+        object.__setattr__(self, "theta_q", check_float("theta_q", self.theta_q))
 
     @property
     def R(self) -> float:
@@ -159,9 +168,11 @@ class GaussianMeanNCE:
         return b - self.theta_q, -c + self.theta_q**2 / 2 + LOG_SQRT_2PI
 
     # -- the engine -------------------------------------------------------------------------
-    def _weighted_moments(self, tau: npt.ArrayLike, kind: Kind, quantity: Quantity,
-                          scale_exponent: float) -> FloatArray:
-        """[m0, m1, m2] of ∫φ_*·w_* x^k + ∫φ_q·w_q x^k (the weights carry their signs)."""
+    def _log_scaled_moments(self, tau: npt.ArrayLike, kind: Kind, quantity: Quantity
+                            ) -> tuple[FloatArray, float]:
+        """``(mantissa, log_scale)`` with [m0, m1, m2] = mantissa * e^log_scale, where m_k are
+        the moments ∫φ_*·w_* x^k + ∫φ_q·w_q x^k (the weights carry their signs).  Nothing
+        over- or underflows here, for any R: the mantissa has entries of order 1."""
         beta, gamma = self.log_ratio(tau)
         parts: list[tuple[float, FloatArray]] = []      # (log-scale, signed moments)
         for mu, side in ((self.theta_star, -1.0), (self.theta_q, 1.0)):
@@ -194,48 +205,69 @@ class GaussianMeanNCE:
                 elif quantity == "hessian":
                     logw = logw + math.log(0.25)
             else:
-                raise ValueError("kind must be 'nce' or 'ence'")
-            logf = logphi + logw + scale_exponent
+                raise ValueError(f"kind must be 'nce' or 'ence', got {kind!r}")
+            logf = logphi + logw
             mx = float(np.max(logf))
-            if mx > 700:
-                raise OverflowError(
-                    f"the {kind} {quantity} times e^{scale_exponent:g} overflows double "
-                    "precision; lower scale_exponent")
             f = np.exp(logf - mx)
             parts.append((mx, sign * np.array([np.trapezoid(f * x**k, x) for k in range(3)])))
         top = max(mx for mx, _ in parts)
-        if top < -700:
-            raise FloatingPointError(
-                f"the {kind} {quantity} underflows double precision (log-size {top:.0f}); "
-                "pass scale_exponent (e.g. R**2 / 8) to get it times e^scale_exponent")
         # the smaller part is rescaled to the larger one (it may underflow: it is negligible)
         total = sum(mom * math.exp(mx - top) for mx, mom in parts)
-        return np.asarray(total * math.exp(top), dtype=float)
+        return np.asarray(total, dtype=float), top
 
-    def _closed_form_moments(self, tau: npt.ArrayLike, quantity: Quantity,
-                             scale_exponent: float) -> FloatArray:
+    def _weighted_moments(self, tau: npt.ArrayLike, kind: Kind, quantity: Quantity,
+                          scale_exponent: float) -> FloatArray:
+        """[m0, m1, m2] times e^scale_exponent, refusing what double precision cannot hold."""
+        total, top = self._log_scaled_moments(tau, kind, quantity)
+        return _unscale(total, top + scale_exponent, kind, quantity, scale_exponent)
+
+    def _closed_form_log_scaled(self, tau: npt.ArrayLike, quantity: Quantity
+                                ) -> tuple[FloatArray, float]:
         beta, gamma = self.log_ratio(tau)
         factor = {"loss": 1.0, "gradient": 0.5, "hessian": 0.25}[quantity]
-        total = np.zeros(3)
+        parts = []
         for mu, t in ((self.theta_star, -0.5), (self.theta_q, 0.5)):
             # E_{N(mu,1)} x^k e^{t psi} = e^{t gamma + t beta mu + t^2 beta^2 / 2} * moments of
             # N(mu + t beta, 1)
-            logm = t * gamma + t * beta * mu + 0.5 * (t * beta) ** 2 + scale_exponent
-            if logm > 700:
-                raise OverflowError("the eNCE quantity overflows; lower scale_exponent")
+            logm = t * gamma + t * beta * mu + 0.5 * (t * beta) ** 2
             m = mu + t * beta
             sign = -1.0 if (quantity == "gradient" and t < 0) else 1.0
-            total += sign * factor * math.exp(logm) * np.array([1.0, m, 1.0 + m * m])
-        return total
+            parts.append((logm, sign * factor * np.array([1.0, m, 1.0 + m * m])))
+        top = max(lm for lm, _ in parts)
+        return np.asarray(sum(v * math.exp(lm - top) for lm, v in parts), dtype=float), top
+
+    def _closed_form_moments(self, tau: npt.ArrayLike, quantity: Quantity,
+                             scale_exponent: float) -> FloatArray:
+        total, top = self._closed_form_log_scaled(tau, quantity)
+        return _unscale(total, top + scale_exponent, "ence", quantity, scale_exponent)
+
+    def gradient_direction(self, tau: npt.ArrayLike, *, kind: Kind = "nce") -> FloatArray:
+        r""":math:`\nabla L/\|\nabla L\|` at τ, for any R: the direction is scale-free, so it
+        is computed from the log-scaled moments and never over- or underflows (it is what
+        normalised gradient descent needs).  A zero gradient gives a zero vector.
+
+        Examples
+        --------
+        >>> far = GaussianMeanNCE(theta_star=300.0)          # e^{-R^2/8} = e^{-11250}
+        >>> v = far.gradient_direction(far.tau_q)
+        >>> bool(np.isclose(np.linalg.norm(v), 1.0))
+        True
+        """
+        check_choice("kind", kind, ("nce", "ence"))
+        total, _ = self._log_scaled_moments(tau, kind, "gradient")
+        g = 0.5 * np.array([total[1], -total[0]])
+        nrm = float(np.linalg.norm(g))
+        return g / nrm if nrm > 0 else g
 
     def _moments(self, tau: npt.ArrayLike, kind: Kind, quantity: Quantity,
                  scale_exponent: float, method: str) -> FloatArray:
+        check_choice("kind", kind, ("nce", "ence"))
+        scale_exponent = check_float("scale_exponent", scale_exponent)
         if method == "closed_form":
             if kind != "ence":
                 raise ValueError("closed forms exist for eNCE only; NCE uses quadrature")
             return self._closed_form_moments(tau, quantity, scale_exponent)
-        if method != "quadrature":
-            raise ValueError("method must be 'quadrature' or 'closed_form'")
+        check_choice("method", method, ("quadrature", "closed_form"))
         return self._weighted_moments(tau, kind, quantity, scale_exponent)
 
     # -- public quantities ------------------------------------------------------------------
@@ -267,10 +299,25 @@ class GaussianMeanNCE:
         return float(ev[-1] / ev[0])
 
 
-def _as_tau(tau: npt.ArrayLike) -> tuple[float, float]:
-    t = np.asarray(tau, dtype=float).ravel()
-    if t.shape != (2,) or not np.all(np.isfinite(t)):
-        raise ValueError(f"tau must be a finite pair [b, c], got {tau!r}")
+def _unscale(total: FloatArray, log_size: float, kind: str, quantity: str,
+             scale_exponent: float) -> FloatArray:
+    """total * e^log_size, refusing overflow and underflow (never a silent inf or 0)."""
+    if log_size > 700:
+        raise OverflowError(
+            f"the {kind} {quantity} times e^{scale_exponent:g} overflows double precision "
+            f"(log-size {log_size:.0f}); lower scale_exponent by about {log_size - 600:.0f}")
+    if log_size < -700:
+        raise FloatingPointError(
+            f"the {kind} {quantity} underflows double precision (log-size {log_size:.0f}); "
+            f"pass scale_exponent (e.g. {-log_size:.0f}, or R**2 / 8 near the optimum) to get "
+            "it times e^scale_exponent")
+    return np.asarray(total * math.exp(log_size), dtype=float)
+
+
+def _as_tau(tau: npt.ArrayLike, name: str = "tau") -> tuple[float, float]:
+    t = check_array(name, tau).ravel()
+    if t.shape != (2,):
+        raise ValueError(f"{name} must be a finite pair [b, c], got {tau!r}")
     return float(t[0]), float(t[1])
 
 
@@ -301,13 +348,33 @@ class OptimizationTrace:
 
 def run_gradient_method(problem: GaussianMeanNCE, *, kind: Kind = "nce",
                         method: Literal["gd", "ngd"] = "gd", step: float, n_steps: int,
-                        tau0: npt.ArrayLike | None = None) -> OptimizationTrace:
-    """Gradient descent :math:`\\tau \\leftarrow \\tau - \\eta\\nabla L` or normalised gradient
-    descent :math:`\\tau \\leftarrow \\tau - \\eta\\nabla L/\\|\\nabla L\\|` (Theorem 19) on the
-    population loss, from :math:`\\tau_0 = \\tau_q` by default.  Deterministic.
+                        tau0: npt.ArrayLike | None = None,
+                        scale_exponent: float = 0.0) -> OptimizationTrace:
+    r"""Gradient descent :math:`\tau \leftarrow \tau - \eta\nabla L` or normalised gradient
+    descent :math:`\tau \leftarrow \tau - \eta\nabla L/\|\nabla L\|` (Theorem 19) on the
+    population loss, from :math:`\tau_0 = \tau_q` by default.  Deterministic.
 
-    NGD's direction is scale-free, so its gradients are computed with the
-    :math:`e^{R^2/8}` scaling (no underflow for large R); GD uses the true gradient.
+    NGD's direction is scale-free, so it is computed from log-scaled moments
+    (:meth:`GaussianMeanNCE.gradient_direction`): it works for any R (the gradient itself is
+    :math:`\propto e^{-R^2/8}` near the optimum and underflows for R ≳ 75).  GD uses the true
+    gradient times :math:`e^{\text{scale\_exponent}}` -- the same iteration as GD with step
+    :math:`\eta e^{\text{scale\_exponent}}`; for large R the true gradient underflows, and an
+    error says which ``scale_exponent`` to pass.
+
+    Parameters
+    ----------
+    problem : GaussianMeanNCE
+    kind : {'nce', 'ence'}, keyword-only
+    method : {'gd', 'ngd'}, keyword-only
+    step : float, keyword-only
+        η > 0.
+    n_steps : int, keyword-only
+        Iterations (>= 0).
+    tau0 : array_like, optional, keyword-only
+        Start [b, c] (default :math:`\tau_q`).
+    scale_exponent : float, keyword-only
+        GD only: multiply the gradient by :math:`e^{s}` (an effective step
+        :math:`\eta e^{s}`); ignored by NGD, which needs no scaling.
 
     Examples
     --------
@@ -315,23 +382,31 @@ def run_gradient_method(problem: GaussianMeanNCE, *, kind: Kind = "nce",
     >>> tr = run_gradient_method(prob, method="ngd", step=0.5, n_steps=200)
     >>> bool(tr.best_distance() < 0.5 < tr.distances[0])
     True
+    >>> far = GaussianMeanNCE(theta_star=100.0)             # R = 100: e^{-R^2/8} = e^{-1250}
+    >>> tr = run_gradient_method(far, method="ngd", step=2.0, n_steps=5)
+    >>> bool(tr.distances[-1] < tr.distances[0])
+    True
     """
-    if not step > 0:
-        raise ValueError("step must be positive")
-    if method not in ("gd", "ngd"):
-        raise ValueError("method must be 'gd' or 'ngd'")
-    tau = np.array(problem.tau_q if tau0 is None else tau0, dtype=float)
+    check_instance("problem", problem, GaussianMeanNCE, expected="a GaussianMeanNCE",
+                   hint="build one with GaussianMeanNCE(theta_star=..., theta_q=...)")
+    check_choice("kind", kind, ("nce", "ence"))
+    check_choice("method", method, ("gd", "ngd"))
+    step = check_float("step", step, positive=True)
+    n_steps = check_int("n_steps", n_steps, 0)
+    scale_exponent = check_float("scale_exponent", scale_exponent)
+    guard_memory(16 * (n_steps + 1) * 2, what=f"a trace of {n_steps:,} steps",
+                 fix="run fewer steps")
+    tau = np.array(problem.tau_q if tau0 is None else _as_tau(tau0, "tau0"), dtype=float)
     taus = np.empty((n_steps + 1, 2))
     taus[0] = tau
-    scale = problem.R**2 / 8 if method == "ngd" else 0.0
     for t in range(n_steps):
-        g = problem.gradient(tau, kind=kind, scale_exponent=scale)
         if method == "ngd":
-            nrm = float(np.linalg.norm(g))
-            if nrm == 0:
+            g = problem.gradient_direction(tau, kind=kind)
+            if not np.any(g):
                 taus[t + 1:] = tau
                 break
-            g = g / nrm
+        else:
+            g = problem.gradient(tau, kind=kind, scale_exponent=scale_exponent)
         tau = tau - step * g
         taus[t + 1] = tau
     dist = np.linalg.norm(taus - problem.tau_star, axis=1)

@@ -38,6 +38,7 @@ from seprank.core.grid import (
     matricize,
     set_grid_memory_limit,
 )
+from seprank.core.memory import MemoryBudgetError, get_memory_limit, memory_limit, set_memory_limit
 from seprank.core.random import random_prime
 from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
 from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient, regime
@@ -111,6 +112,7 @@ __all__ = [
     "InContextRepresentation",
     "LanguageModel",
     "LinearAttention",
+    "MemoryBudgetError",
     "ModularDomain",
     "RankResult",
     "SeparationRankResult",
@@ -126,6 +128,7 @@ __all__ = [
     "eps_rank",
     "fit_transition_widths",
     "get_grid_memory_limit",
+    "get_memory_limit",
     "gradient_regime",
     "grid_spectrum",
     "grid_tensor",
@@ -136,6 +139,7 @@ __all__ = [
     "lemma6_witness",
     "matricize",
     "matrix_rank",
+    "memory_limit",
     "mixing_units",
     "multiset_coefficient",
     "optimal_depth",
@@ -147,5 +151,6 @@ __all__ = [
     "sequential_ceiling",
     "sequential_seq_sep",
     "set_grid_memory_limit",
+    "set_memory_limit",
     "transition_size",
 ]

@@ -30,7 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.validation import check_int
 from seprank.separation.engine import separation_rank
 from seprank.separation.result import SeparationRankResult
 
@@ -169,8 +171,15 @@ class LinearAttention:
             )
         if weights not in ("integer", "float"):
             raise ValueError(f"weights must be 'integer' or 'float', got {weights!r}")
+        low, high = check_int("low", low, None), check_int("high", high, None)
+        if high < low:
+            raise ValueError(f"need low <= high, got low={low}, high={high}")
         rng = as_generator(seed)
         d_a = width // heads
+        # four weight tensors of L*H*d_a*d_x entries, drawn then frozen (copied) once each
+        guard_memory(8 * array_bytes((depth, heads, d_a, width), np.int64),
+                     what=f"the weights of a depth-{depth}, width-{width} network",
+                     fix="use a smaller width or depth")
         qkv_shape = (depth, heads, d_a, width)
         o_shape = (depth, heads, width, d_a)
 
@@ -272,11 +281,15 @@ class LinearAttention:
             Same shape as ``X``: row ``i`` is the output :math:`y^{i}` of the last layer.
         """
         X = np.asarray(X)
+        if X.dtype.kind in "USV":
+            raise TypeError(f"X (the inputs) must be an array of numbers, got dtype {X.dtype}")
         if X.ndim < 2 or X.shape[-1] != self.width:
             raise ValueError(
-                f"inputs must have shape (N, d_x) or (batch, N, d_x) with d_x = {self.width}, "
-                f"got {X.shape}"
+                f"X (the inputs) must have shape (N, d_x) or (batch, N, d_x) with d_x = "
+                f"{self.width}, got {X.shape}"
             )
+        if X.dtype.kind in "fc" and not np.all(np.isfinite(X)):
+            raise ValueError("X (the inputs) contains NaN or infinite entries")
         if X.shape[-2] < 1:
             raise ValueError("need at least one input position (N >= 1)")
         if order not in ("auto", "gram", "scores"):
@@ -327,11 +340,9 @@ class LinearAttention:
 
     def entry(self, i: int, p: int) -> OutputEntry:
         """The scalar output :math:`y^{i}_p` as a batch function (0-based ``i`` and ``p``)."""
-        if not 0 <= p < self.width:
-            raise ValueError(f"output coordinate p = {p} is outside 0..{self.width - 1}")
-        if i < 0:
-            raise ValueError(f"output position i = {i} must be >= 0")
-        return OutputEntry(self, int(i), int(p))
+        p = check_int("output coordinate p", p, 0, self.width - 1)
+        i = check_int("output position i", i, 0)
+        return OutputEntry(self, i, p)
 
     def polynomial(self, n_inputs: int, *, i: int = 0, p: int = 0) -> sympy.Expr:
         """:math:`y^{i}_p` as an expanded sympy polynomial in symbols ``x{j}_{k}``.
@@ -349,6 +360,8 @@ class LinearAttention:
 
         if self.weight_kind != "exact":
             raise TypeError("polynomial() needs integer or Fraction weights")
+        n_inputs = check_int("n_inputs", n_inputs)
+        i = check_int("output position i", i, 0, n_inputs - 1)
         symbols = np.array(
             [[sympy.Symbol(f"x{j}_{k}") for k in range(self.width)] for j in range(n_inputs)],
             dtype=object,
@@ -363,7 +376,7 @@ class LinearAttention:
 
         Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ...).
         """
-        if not 0 <= i < n_inputs:
-            raise ValueError(f"output position i = {i} is outside 0..{n_inputs - 1}")
+        n_inputs = check_int("n_inputs", n_inputs, 2)
+        i = check_int("output position i", i, 0, n_inputs - 1)
         return separation_rank(self.entry(i, p), n_inputs=n_inputs, dim=self.width,
                                partition=partition, **kwargs)

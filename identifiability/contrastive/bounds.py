@@ -33,9 +33,11 @@ from scipy.special import logsumexp
 from identifiability.contrastive.kernels import (
     FloatArray,
     GaussianKernel,
+    check_kernel,
     gaussian_exponential_integral,
 )
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
+from seprank.core import check_array, check_instance, check_int, validated
 
 __all__ = [
     "Theorem2Chain",
@@ -52,8 +54,8 @@ __all__ = [
 
 def r_function(u: npt.ArrayLike, delta: npt.ArrayLike) -> FloatArray:
     """:math:`r(\\delta) = (u\\delta/((u(1+\\delta)+1)(u+1)))^2`, :math:`u = p_*/q` (eq. 2.23)."""
-    uu = np.asarray(u, dtype=float)
-    dd = np.asarray(delta, dtype=float)
+    uu = check_array("u", u, min_size=0)
+    dd = check_array("delta", delta, min_size=0)
     return np.asarray((uu * dd / ((uu * (1 + dd) + 1) * (uu + 1))) ** 2, dtype=float)
 
 
@@ -68,18 +70,25 @@ def r_second_derivative(u: npt.ArrayLike, delta: npt.ArrayLike) -> FloatArray:
     >>> float(r_second_derivative(1.0, 0.0))       # 2u^2/(1+u)^4 at u = 1
     0.125
     """
-    uu = np.asarray(u, dtype=float)
-    dd = np.asarray(delta, dtype=float)
+    uu = check_array("u", u, min_size=0)
+    dd = check_array("delta", delta, min_size=0)
     return np.asarray(2 * uu**2 * (1 + uu - 2 * uu * dd) / ((1 + uu) * (1 + uu + uu * dd) ** 4),
                       dtype=float)
 
 
+def _chain(name: str, P: npt.ArrayLike) -> FiniteStateChain:
+    try:
+        return FiniteStateChain(check_array(name, P, ndim=2))
+    except ValueError as err:
+        raise ValueError(f"{name}: {err}") from err
+
+
 def _finite_inputs(P_star: npt.ArrayLike, P_hat: npt.ArrayLike, q: npt.ArrayLike
                    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    chain = FiniteStateChain(P_star)
-    Ph = FiniteStateChain(P_hat).P
+    chain = _chain("P_star", P_star)
+    Ph = _chain("P_hat", P_hat).P
     n = chain.n_states
-    qq = np.asarray(q, dtype=float)
+    qq = check_array("q", q, finite=False)
     if qq.shape == (n,):
         Q = np.broadcast_to(qq, (n, n)).copy()
     elif qq.shape == (n, n):
@@ -223,15 +232,14 @@ def pair_sequence_beta(P: npt.ArrayLike, q: npt.ArrayLike, k: int) -> float:
     >>> bool(b_pairs > b_points)                  # Lemma 4's identity fails
     True
     """
-    chain = FiniteStateChain(P)
+    chain = _chain("P", P)
     Pm, pi, n = chain.P, chain.stationary, chain.n_states
-    qq = np.asarray(q, dtype=float)
+    qq = check_array("q", q)
+    k = check_int("k", k)
     if qq.shape != (n,) or np.any(qq < 0) or abs(qq.sum() - 1) > 1e-10:
         raise ValueError("q must be a probability vector over the states")
     if np.any((qq[None, :] == 0) & (Pm > 0)):
         raise ValueError("q has zero probability where P has mass")
-    if k < 1:
-        raise ValueError("k must be >= 1")
     P_odd = chain.kernel(2 * k - 1)
     P_even = chain.kernel(2 * k)
     beta = 0.0
@@ -265,6 +273,7 @@ def _log_gaussian_factor_term(p_star: GaussianKernel, q: GaussianKernel,
     return gaussian_exponential_integral(Qm, lin, const)
 
 
+@validated(p_star=check_kernel, q=check_kernel, stationary=check_kernel)
 def theorem3_factor_gaussian(p_star: GaussianKernel, q: GaussianKernel,
                              stationary: GaussianKernel) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi,z'\\sim p_*(\\cdot|z)}(p_*+q)^4/q^2` in closed form (+inf if
@@ -306,6 +315,8 @@ def expected_norm_bounds(process: OrnsteinUhlenbeck) -> dict[str, float]:
     >>> round(b["B"], 3), round(b["printed"], 3), round(b["corrected"], 3)
     (0.798, 0.399, 1.0)
     """
+    check_instance("process", process, OrnsteinUhlenbeck, expected="an OrnsteinUhlenbeck",
+                   hint="B = E|x| is in closed form for the OU process only")
     d, rho = process.dim, process.rho
     pi0 = process.stationary_density_at_mode()
     printed = pi0 * math.sqrt(d / rho)

@@ -51,10 +51,11 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
+    check_density,
     gaussian_exponential_integral,
 )
 from identifiability.contrastive.task import ContrastiveTask, ImpliedKernel, kernel_from_logit
-from seprank.core import SeedLike, as_generator
+from seprank.core import SeedLike, as_generator, check_instance, validated
 
 __all__ = [
     "ContrastiveFit",
@@ -268,6 +269,15 @@ def _spd_from_logchol(v: FloatArray, d: int) -> FloatArray:
     return np.asarray(L @ L.T, dtype=float)
 
 
+def check_task(name: str, value: object) -> ContrastiveTask:
+    """``value`` if it is a :class:`ContrastiveTask` (TypeError naming ``name`` otherwise)."""
+    return check_instance(name, value, ContrastiveTask, expected="a ContrastiveTask",
+                          hint="build one with make_contrastive_task(observations, eta, q) or "
+                               "contrastive_task_from_process(process, horizon, eta, q)")
+
+
+@validated(task=check_task, contrast=check_density, n_restarts="count0", seed="seed",
+           max_iter="count", gtol="tolerance")
 def fit_gaussian_kernel(task: ContrastiveTask, contrast: ConditionalDensity, *,
                         loss: Loss = "cross_entropy", family: Literal["affine", "ou"] = "affine",
                         init: GaussianKernel | None = None, n_restarts: int = 0,

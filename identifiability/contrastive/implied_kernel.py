@@ -41,8 +41,10 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
+    check_density,
     gauss_hermite_rule,
 )
+from seprank.core import check_array, check_callable, check_choice
 
 __all__ = [
     "ZERO_DENSITY_MESSAGE",
@@ -71,11 +73,11 @@ def bayes_classifier(p_star: npt.ArrayLike, q: npt.ArrayLike) -> FloatArray:
     >>> bayes_classifier([0.2, 0.5], [0.2, 0.25])
     array([0.5       , 0.66666667])
     """
-    p = np.asarray(p_star, dtype=float)
-    qq = np.asarray(q, dtype=float)
-    if np.any(p < 0) or np.any(qq < 0) or not (np.all(np.isfinite(p))
-                                                and np.all(np.isfinite(qq))):
-        raise ValueError("densities must be finite and non-negative")
+    p = check_array("p_star", p_star, ndim=None, min_size=0)
+    qq = check_array("q", q, min_size=0)
+    for name, arr in (("p_star", p), ("q", qq)):
+        if np.any(arr < 0):
+            raise ValueError(f"{name} must hold non-negative density values")
     if np.any((qq == 0) & (p > 0)):
         raise ValueError(ZERO_DENSITY_MESSAGE.format(where="some points"))
     tot = p + qq
@@ -173,8 +175,9 @@ def kernel_from_logit(logit_fn: Callable[[FloatArray, FloatArray], Any],
                       contrast: ConditionalDensity, *,
                       normalize: Literal["none", "per_z"] = "none") -> ImpliedKernel:
     """Eq. 2.12 from a logit function (numerically safer than from h when h is near 1)."""
-    if normalize not in ("none", "per_z"):
-        raise ValueError("normalize must be 'none' or 'per_z'")
+    check_callable("logit_fn", logit_fn, "a function logit(z, z_prime)")
+    check_density("contrast", contrast, sample=False)
+    check_choice("normalize", normalize, ("none", "per_z"))
     return ImpliedKernel(logit_fn, contrast, normalize)
 
 
@@ -219,11 +222,12 @@ def kernel_from_classifier(h: Any, q: Any, *, normalize: Literal["none", "per_z"
                 return np.asarray(logit(hv), dtype=float)
 
         return kernel_from_logit(lg, q, normalize=normalize)
-    hv = np.asarray(h, dtype=float)
-    qv = np.asarray(q, dtype=float)
-    if np.any(~np.isfinite(hv)) or np.any((hv < 0) | (hv > 1)):
+    check_choice("normalize", normalize, ("none", "per_z", "rows"))
+    hv = check_array("h", h, min_size=0)
+    qv = check_array("q", q, min_size=0)
+    if np.any((hv < 0) | (hv > 1)):
         raise ValueError("h must hold probabilities in [0, 1]")
-    if np.any(~np.isfinite(qv)) or np.any(qv < 0):
+    if np.any(qv < 0):
         raise ValueError("q must hold finite non-negative densities")
     hb, qb = np.broadcast_arrays(hv, qv)
     if np.any((qb == 0) & (hb > 0)):

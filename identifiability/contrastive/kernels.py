@@ -27,24 +27,36 @@ import itertools
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 from numpy.polynomial.hermite_e import hermegauss
 from scipy.special import ndtr
 
-from seprank.core import as_generator
+from seprank.core import (
+    array_bytes,
+    as_generator,
+    check_array,
+    check_float,
+    check_instance,
+    check_int,
+    guard_memory,
+)
 
 __all__ = [
     "ConditionalDensity",
     "GaussianKernel",
+    "check_density",
+    "check_kernel",
     "gauss_hermite_rule",
     "gaussian_exponential_integral",
     "gaussian_tv_1d",
 ]
 
 FloatArray = npt.NDArray[np.float64]
+
+
 @runtime_checkable
 class ConditionalDensity(Protocol):
     """What the contrastive code needs from a (possibly conditional) contrast distribution q.
@@ -62,7 +74,7 @@ class ConditionalDensity(Protocol):
 
 
 def _as_points(x: npt.ArrayLike, d: int, what: str) -> FloatArray:
-    arr = np.asarray(x, dtype=float)
+    arr = check_array(what, x, min_size=0, finite=False)
     if arr.ndim == 0 or arr.shape[-1] != d:
         raise ValueError(
             f"{what} must have shape (..., {d}) (one point per row, dimension {d}); got shape "
@@ -74,7 +86,7 @@ def _as_points(x: npt.ArrayLike, d: int, what: str) -> FloatArray:
 
 
 def _spd(S_in: npt.ArrayLike, what: str, *, rtol: float = 1e-10) -> FloatArray:
-    S: FloatArray = np.atleast_2d(np.asarray(S_in, dtype=float))
+    S: FloatArray = np.atleast_2d(check_array(what, S_in, finite=False))
     if S.ndim != 2 or S.shape[0] != S.shape[1]:
         raise ValueError(f"{what} must be a square matrix, got shape {S.shape}")
     if not np.all(np.isfinite(S)):
@@ -124,10 +136,10 @@ class GaussianKernel:
     dim: int
 
     def __init__(self, M: npt.ArrayLike, c: npt.ArrayLike, S: npt.ArrayLike) -> None:
-        S = _spd(S, "the kernel covariance S")
+        S = _spd(S, "S (the kernel covariance)")
         d = S.shape[0]
-        M = np.atleast_2d(np.asarray(M, dtype=float))
-        c = np.atleast_1d(np.asarray(c, dtype=float))
+        M = np.atleast_2d(check_array("M", M, finite=False))
+        c = np.atleast_1d(check_array("c", c, finite=False))
         if M.shape != (d, d) or c.shape != (d,):
             raise ValueError(f"M must be ({d}, {d}) and c ({d},); got {M.shape} and {c.shape}")
         if not (np.all(np.isfinite(M)) and np.all(np.isfinite(c))):
@@ -141,14 +153,14 @@ class GaussianKernel:
     @classmethod
     def global_gaussian(cls, mean: npt.ArrayLike, cov: npt.ArrayLike) -> GaussianKernel:
         """A z-independent law q = N(mean, cov) (``M = 0``)."""
-        c = np.atleast_1d(np.asarray(mean, dtype=float))
-        return cls(np.zeros((c.size, c.size)), c, np.asarray(cov, dtype=float))
+        c = np.atleast_1d(check_array("mean", mean))
+        return cls(np.zeros((c.size, c.size)), c, _spd(cov, "cov"))
 
     @classmethod
     def local(cls, dim: int, variance: float) -> GaussianKernel:
         """The conditional contrast q(·|z) = N(z, variance·I) of the Theorem 3 proof (eq. 2.34)."""
-        if not variance > 0 or not math.isfinite(variance):
-            raise ValueError(f"variance must be positive and finite, got {variance}")
+        dim = check_int("dim", dim)
+        variance = check_float("variance", variance, positive=True)
         return cls(np.eye(dim), np.zeros(dim), variance * np.eye(dim))
 
     # -- derived quantities -------------------------------------------------------------------
@@ -189,7 +201,7 @@ class GaussianKernel:
 
     def sample(self, z: npt.ArrayLike, rng: np.random.Generator | int | None) -> FloatArray:
         """One draw :math:`z' \\sim k(\\cdot\\mid z)` per row of ``z`` (shape ``(n, d)``)."""
-        gen = as_generator(rng)
+        gen = as_generator(rng, name="rng")
         mu = self.mean(z)
         xi = gen.standard_normal(mu.shape)
         return np.asarray(mu + xi @ self.chol.T, dtype=float)
@@ -228,6 +240,24 @@ class GaussianKernel:
         return float(0.5 * (np.trace(P @ other.S) - d + logdet_ratio + quad))
 
 
+def check_kernel(name: str, value: Any) -> GaussianKernel:
+    """``value`` if it is a :class:`GaussianKernel` (a TypeError naming ``name`` otherwise)."""
+    return check_instance(name, value, GaussianKernel, expected="a GaussianKernel",
+                          hint="e.g. OrnsteinUhlenbeck(A).kernel(eta), .stationary, or "
+                               "GaussianKernel.global_gaussian(mean, cov)")
+
+
+def check_density(name: str, value: Any, *, sample: bool = True) -> Any:
+    """``value`` if it has a callable ``logpdf`` (and ``sample`` when ``sample``): a
+    :class:`ConditionalDensity` such as a :class:`GaussianKernel`."""
+    needs = ("logpdf", "sample") if sample else ("logpdf",)
+    if not all(callable(getattr(value, a, None)) for a in needs):
+        raise TypeError(f"{name} must be a conditional density with "
+                        f"{' and '.join(n + '(z, z_prime)' for n in needs)} (e.g. a "
+                        f"GaussianKernel), got {value!r} ({type(value).__name__})")
+    return value
+
+
 def gauss_hermite_rule(
     mean: npt.ArrayLike,
     cov: npt.ArrayLike,
@@ -247,8 +277,16 @@ def gauss_hermite_rule(
     >>> round(float(w @ x[:, 0] ** 2), 12)     # E x^2 = 1 + 4
     5.0
     """
-    m = np.atleast_1d(np.asarray(mean, dtype=float))
-    L = np.linalg.cholesky(np.atleast_2d(np.asarray(cov, dtype=float)))
+    m = np.atleast_1d(check_array("mean", mean, ndim=(0, 1)))
+    n_nodes = check_int("n_nodes", n_nodes)
+    cov_m = _spd(cov, "cov")
+    if cov_m.shape != (m.size, m.size):
+        raise ValueError(f"cov must be ({m.size}, {m.size}) for a mean of dimension {m.size}, "
+                         f"got {cov_m.shape}")
+    guard_memory(4 * array_bytes((n_nodes ** m.size, m.size + 1)),
+                 what=f"a tensor Gauss–Hermite rule with {n_nodes}^{m.size} nodes",
+                 fix="use fewer n_nodes (the rule is exact to degree 2 n_nodes - 1)")
+    L = np.linalg.cholesky(cov_m)
     t, w1 = hermegauss(n_nodes)
     w1 = w1 / math.sqrt(2 * math.pi)
     d = m.size
@@ -275,9 +313,14 @@ def gaussian_exponential_integral(Q: npt.ArrayLike, b: npt.ArrayLike, c: float) 
     >>> gaussian_exponential_integral([[-1.0]], [0.0], 0.0)
     inf
     """
-    Qm = np.atleast_2d(np.asarray(Q, dtype=float))
+    Qm = np.atleast_2d(check_array("Q", Q))
+    if Qm.ndim != 2 or Qm.shape[0] != Qm.shape[1]:
+        raise ValueError(f"Q must be a square matrix, got shape {Qm.shape}")
     Qm = (Qm + Qm.T) / 2
-    bv = np.atleast_1d(np.asarray(b, dtype=float))
+    bv = np.atleast_1d(check_array("b", b))
+    if bv.shape != (Qm.shape[0],):
+        raise ValueError(f"b must have shape ({Qm.shape[0]},), got {bv.shape}")
+    c = check_float("c", c)
     eig = np.linalg.eigvalsh(Qm)
     if eig[0] <= 1e-14 * max(1.0, float(np.max(np.abs(eig)))):
         return math.inf
@@ -301,8 +344,9 @@ def gaussian_tv_1d(m1: float, s1: float, m2: float, s2: float) -> float:
     >>> bool(np.isclose(gaussian_tv_1d(0, 1, 1, 1), 2 * norm.cdf(0.5) - 1))
     True
     """
-    if not (s1 > 0 and s2 > 0):
-        raise ValueError("standard deviations must be positive")
+    m1, m2 = check_float("m1", m1), check_float("m2", m2)
+    s1 = check_float("s1 (a standard deviation)", s1, positive=True)
+    s2 = check_float("s2 (a standard deviation)", s2, positive=True)
     # log p1 - log p2 = a x^2 + b x + c
     a = -0.5 / s1**2 + 0.5 / s2**2
     b = m1 / s1**2 - m2 / s2**2

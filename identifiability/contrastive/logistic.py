@@ -18,9 +18,16 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from identifiability.contrastive.fit import ContrastiveFit, Loss, _loss_and_dlogit, _minimise
-from identifiability.contrastive.kernels import ConditionalDensity, FloatArray
+from identifiability.contrastive.fit import (
+    ContrastiveFit,
+    Loss,
+    _loss_and_dlogit,
+    _minimise,
+    check_task,
+)
+from identifiability.contrastive.kernels import ConditionalDensity, FloatArray, check_density
 from identifiability.contrastive.task import ContrastiveTask
+from seprank.core import check_array, validated
 
 __all__ = ["fit_quadratic_logistic", "quadratic_features"]
 
@@ -34,7 +41,7 @@ def quadratic_features(u: npt.ArrayLike) -> FloatArray:
     >>> quadratic_features([[2.0, 3.0]])
     array([[1., 2., 3., 4., 6., 9.]])
     """
-    U = np.atleast_2d(np.asarray(u, dtype=float))
+    U = np.atleast_2d(check_array("u", u, ndim=(1, 2)))
     iu, ju = np.triu_indices(U.shape[1])
     return np.hstack([np.ones((U.shape[0], 1)), U, U[:, iu] * U[:, ju]])
 
@@ -47,6 +54,8 @@ def _quadratic_from_weights(w: FloatArray, D: int) -> tuple[float, FloatArray, F
     return float(w[0]), w[1:1 + D].copy(), Gam
 
 
+@validated(task=check_task, contrast=check_density, l2_penalty="nonnegative", max_iter="count",
+           gtol="tolerance")
 def fit_quadratic_logistic(task: ContrastiveTask, contrast: ConditionalDensity, *,
                            loss: Loss = "cross_entropy", l2_penalty: float = 0.0,
                            max_iter: int = 5000, gtol: float = 1e-10) -> ContrastiveFit:
@@ -71,8 +80,6 @@ def fit_quadratic_logistic(task: ContrastiveTask, contrast: ConditionalDensity, 
     >>> bool(abs(float(fit.kernel.M[0, 0]) - np.exp(-0.5)) < 0.05)
     True
     """
-    if l2_penalty < 0:
-        raise ValueError("l2_penalty must be >= 0")
     U = np.hstack([task.z, task.z_prime])
     D = U.shape[1]
     mu = U.mean(axis=0)

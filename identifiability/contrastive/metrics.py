@@ -36,8 +36,11 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
+    check_density,
+    check_kernel,
     gauss_hermite_rule,
 )
+from seprank.core import validated
 
 __all__ = [
     "excess_risk",
@@ -50,6 +53,10 @@ __all__ = [
 
 class _HasLogpdf(Protocol):
     def logpdf(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray: ...
+
+
+def _check_estimate(name: str, value: Any) -> Any:
+    return check_density(name, value, sample=False)
 
 
 def _check_stationary(stationary: GaussianKernel) -> None:
@@ -70,6 +77,7 @@ def _pair_nodes(stationary: GaussianKernel, inner: GaussianKernel, n_nodes: int
     return Z, ZP, W
 
 
+@validated(p_star=check_kernel, p_hat=_check_estimate, stationary=check_kernel, n_nodes="count")
 def expected_kl(p_star: GaussianKernel, p_hat: Any, stationary: GaussianKernel, *,
                 n_nodes: int = 40) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi}\\mathrm{KL}(p_*(\\cdot|z)\\|\\hat p(\\cdot|z))`.
@@ -97,6 +105,7 @@ def expected_kl(p_star: GaussianKernel, p_hat: Any, stationary: GaussianKernel, 
     return float(W @ diff)
 
 
+@validated(p_star=check_kernel, p_hat=_check_estimate, stationary=check_kernel, n_nodes="count")
 def expected_abs_error(p_star: GaussianKernel, p_hat: _HasLogpdf, stationary: GaussianKernel,
                        *, n_nodes: int = 60) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi, z'\\sim p_*(\\cdot|z)}|\\hat p(z,z') - p_*(z,z')|` (eq. 2.15).
@@ -117,6 +126,8 @@ def expected_abs_error(p_star: GaussianKernel, p_hat: _HasLogpdf, stationary: Ga
                             - p_star.pdf(Z, ZP)))
 
 
+@validated(p_star=check_kernel, logit_fn="callable", contrast=check_density,
+           stationary=check_kernel, n_nodes="count")
 def excess_risk(p_star: GaussianKernel, logit_fn: Callable[[FloatArray, FloatArray], Any],
                 contrast: ConditionalDensity, stationary: GaussianKernel, *,
                 loss: Literal["l2", "cross_entropy"] = "l2", n_nodes: int = 40) -> float:
@@ -159,6 +170,8 @@ def excess_risk(p_star: GaussianKernel, logit_fn: Callable[[FloatArray, FloatArr
     return max(total, 0.0)
 
 
+@validated(logit_fn="callable", p_star=check_kernel, contrast=check_kernel,
+           stationary=check_kernel, n_nodes="count")
 def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: GaussianKernel,
                     contrast: GaussianKernel, stationary: GaussianKernel, *,
                     loss: Literal["l2", "cross_entropy"] = "cross_entropy",
@@ -192,6 +205,8 @@ def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: G
     return total
 
 
+@validated(p_star=check_kernel, p_hat=_check_estimate, contrast=check_kernel,
+           stationary=check_kernel, n_nodes="count")
 def theorem3_factor(p_star: GaussianKernel, p_hat: _HasLogpdf, contrast: GaussianKernel,
                     stationary: GaussianKernel, *, n_nodes: int = 60) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi,z'\\sim p_*}(\\max\\{\\hat p, p_*\\} + q)^4/q^2` (eq. 2.32's

@@ -38,27 +38,29 @@ from scipy.optimize import minimize, minimize_scalar
 
 from identifiability.contrastive.kernels import FloatArray, GaussianKernel
 from identifiability.contrastive.processes import OrnsteinUhlenbeck, check_eta
+from seprank.core import check_array, check_choice
 
 __all__ = ["OUMLEResult", "fit_gaussian_ar", "fit_ou_mle"]
 
 Transitions = Literal["all", "disjoint"]
+#: The 1-D search interval of rho * eta: from a near-random walk to near-independence.
+_RHO_ETA_RANGE = (1e-6, 50.0)
+#: A maximiser this close (in log rho) to an end of the interval is at the edge.
+_EDGE_TOL = 1e-4
 
 
 def _transitions(observations: npt.ArrayLike, which: Transitions) -> tuple[FloatArray, FloatArray]:
-    x = np.asarray(observations, dtype=float)
-    if x.ndim != 2:
-        raise ValueError(f"observations must have shape (n, d), got {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError("observations contain NaN or infinite values")
+    x = check_array("observations", observations, ndim=2, what="(n, d) array")
+    check_choice("transitions", which, ("all", "disjoint"))
     if which == "all":
         a, b = x[:-1], x[1:]
     elif which == "disjoint":
         m = x.shape[0] // 2
         a, b = x[0:2 * m:2], x[1:2 * m:2]
-    else:
-        raise ValueError("transitions must be 'all' or 'disjoint'")
     if a.shape[0] < x.shape[1] + 2:
-        raise ValueError("too few transitions for a maximum-likelihood fit")
+        raise ValueError(f"observations give {a.shape[0]} transitions, too few for a "
+                         f"maximum-likelihood fit in dimension {x.shape[1]} (need "
+                         f"{x.shape[1] + 2})")
     return a, b
 
 
@@ -102,6 +104,12 @@ class OUMLEResult:
         Maximised conditional log-likelihood.
     n_transitions : int
     converged : bool
+        The optimiser converged **inside** its search region.  False when it did not, or (1-D)
+        when the maximiser sits at an edge of the interval
+        :math:`\\rho\\eta \\in [10^{-6}, 50]`: the likelihood then increases towards the edge and
+        the OU family has no maximiser for these data (``message`` says which edge).
+    message : str
+        Why ``converged`` is False (empty otherwise).
     """
 
     process: OrnsteinUhlenbeck
@@ -109,6 +117,7 @@ class OUMLEResult:
     log_likelihood: float
     n_transitions: int
     converged: bool
+    message: str = ""
 
 
 def _ou_negloglik(A: FloatArray, a: FloatArray, b: FloatArray, eta: float) -> float:
@@ -138,12 +147,25 @@ def fit_ou_mle(observations: npt.ArrayLike, eta: float, *,
     e = check_eta(eta)
     a, b = _transitions(observations, transitions)
     d = a.shape[1]
+    message = ""
     if d == 1:
+        lo, hi = math.log(_RHO_ETA_RANGE[0] / e), math.log(_RHO_ETA_RANGE[1] / e)
         res = minimize_scalar(lambda lr: _ou_negloglik(np.array([[math.exp(lr)]]), a, b, e),
-                              bounds=(math.log(1e-6 / e), math.log(50 / e)), method="bounded",
-                              options={"xatol": 1e-10})
+                              bounds=(lo, hi), method="bounded", options={"xatol": 1e-10})
         A = np.array([[math.exp(float(res.x))]])
         converged = bool(res.success)
+        if not converged:
+            message = f"the bounded scalar search did not converge: {res.message}"
+        elif min(float(res.x) - lo, hi - float(res.x)) < _EDGE_TOL:
+            converged = False
+            message = (
+                "the likelihood is maximised at the edge of the search interval rho * eta in "
+                f"[{_RHO_ETA_RANGE[0]:g}, {_RHO_ETA_RANGE[1]:g}]: "
+                + ("the observations look independent at lag eta (no detectable dependence)"
+                   if hi - float(res.x) < _EDGE_TOL else
+                   "the observations look like a random walk (no detectable mean reversion)")
+                + "; the OU family has no maximiser for these data, and the returned rho is "
+                "the interval's end, not an estimate")
     else:
         ar = fit_gaussian_ar(observations, e, transitions=transitions)
         Ms = (ar.M + ar.M.T) / 2
@@ -165,6 +187,9 @@ def fit_ou_mle(observations: npt.ArrayLike, eta: float, *,
                        options={"maxiter": 2000, "gtol": 1e-9})
         A = unpack(res.x)
         converged = bool(res.success)
+        if not converged:
+            message = f"L-BFGS-B did not converge: {res.message}"
     proc = OrnsteinUhlenbeck(A)
     kern = proc.kernel(e)
-    return OUMLEResult(proc, kern, float(np.sum(kern.logpdf(a, b))), a.shape[0], converged)
+    return OUMLEResult(proc, kern, float(np.sum(kern.logpdf(a, b))), a.shape[0], converged,
+                       message)

@@ -34,17 +34,36 @@ from identifiability.contrastive.kernels import (
     gauss_hermite_rule,
     gaussian_tv_1d,
 )
-from seprank.core import SeedLike, as_generator
+from seprank.core import (
+    SeedLike,
+    array_bytes,
+    as_generator,
+    check_array,
+    check_callable,
+    check_float,
+    check_index,
+    check_int,
+    guard_memory,
+    stochastic_power,
+)
 
 __all__ = ["FiniteStateChain", "LangevinDiffusion", "OrnsteinUhlenbeck", "check_eta"]
 
+#: Default sub-step budget of :meth:`LangevinDiffusion.simulate` (~minutes of numpy work).
+DEFAULT_MAX_SUBSTEPS = 10**7
 
-def check_eta(eta: float) -> float:
-    """Validate a lag η > 0 (finite); return it as float."""
-    eta_f = float(eta)
-    if not (eta_f > 0 and math.isfinite(eta_f)):
-        raise ValueError(f"the lag eta must be a positive finite number, got {eta!r}")
-    return eta_f
+
+def check_eta(eta: float, name: str = "eta") -> float:
+    """Validate a lag η > 0 (finite); return it as float.
+
+    Examples
+    --------
+    >>> check_eta("0.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: eta (the lag) must be a positive finite number, got '0.5' (str)
+    """
+    return check_float(f"{name} (the lag)", eta, positive=True)
 
 
 def _check_finite_trajectory(x: FloatArray, what: str = "trajectory") -> None:
@@ -90,7 +109,9 @@ class OrnsteinUhlenbeck:
     """
 
     def __init__(self, A: npt.ArrayLike, *, symmetry_rtol: float = 1e-10) -> None:
-        Am = np.atleast_2d(np.asarray(A, dtype=float))
+        symmetry_rtol = check_float("symmetry_rtol", symmetry_rtol, minimum=0,
+                                    hint=" (a tolerance)")
+        Am = np.atleast_2d(check_array("A", A, ndim=(0, 2)))
         if Am.ndim != 2 or Am.shape[0] != Am.shape[1]:
             raise ValueError(f"A must be a square matrix or a scalar, got shape {Am.shape}")
         if not np.all(np.isfinite(Am)):
@@ -153,6 +174,9 @@ class OrnsteinUhlenbeck:
 
     def sample_stationary(self, n: int, seed: SeedLike = None) -> FloatArray:
         """n independent draws from π, shape ``(n, d)``."""
+        n = check_int("n", n)
+        guard_memory(3 * array_bytes((n, self.dim)), what=f"{n:,} stationary draws",
+                     fix="draw fewer points, or in batches")
         rng = as_generator(seed)
         return np.asarray(rng.standard_normal((n, self.dim))
                           @ np.linalg.cholesky(self.stationary_cov).T, dtype=float)
@@ -166,8 +190,12 @@ class OrnsteinUhlenbeck:
         ``x0 = None`` starts from π (the stationary process of §2.1.1.1).
         """
         e = check_eta(eta)
-        if n_obs < 1:
-            raise ValueError(f"n_obs must be >= 1, got {n_obs}")
+        n_obs = check_int("n_obs", n_obs)
+        # noise, the eigen-coordinates, the observations and the finiteness check
+        guard_memory(5 * array_bytes((n_obs, self.dim)),
+                     what=f"a trajectory of {n_obs:,} observations in dimension {self.dim}",
+                     fix="simulate fewer observations (a shorter horizon or a larger eta), "
+                         "or in segments started from the last state with x0=")
         rng = as_generator(seed)
         if x0 is None:
             start = self.sample_stationary(1, rng)[0]
@@ -205,13 +233,16 @@ class OrnsteinUhlenbeck:
         """:math:`\\mathrm{TV}(P(z_t \\mid z_0 = z), \\pi)` exactly (1-D only)."""
         if self.dim != 1:
             raise NotImplementedError("exact TV between Gaussians is implemented in 1-D only")
-        k = self.kernel(t)
+        z = check_float("z", z)
+        k = self.kernel(check_eta(t, "t"))
         return gaussian_tv_1d(float(k.M[0, 0]) * float(z), math.sqrt(float(k.S[0, 0])),
                               0.0, math.sqrt(float(self.stationary_cov[0, 0])))
 
     def beta_mixing(self, t: float, *, n_nodes: int = 80) -> float:
         """β(t) = :math:`\\mathbb E_{z\\sim\\pi}\\mathrm{TV}(P^t(\\cdot|z),\\pi)` (Definition 1),
         by Gauss–Hermite quadrature over z ~ π (1-D only)."""
+        t = check_eta(t, "t")
+        n_nodes = check_int("n_nodes", n_nodes)
         nodes, w = gauss_hermite_rule(np.zeros(1), self.stationary_cov, n_nodes=n_nodes)
         return float(sum(wi * self.tv_to_stationary(float(zi), t)
                          for zi, wi in zip(nodes[:, 0], w, strict=True)))
@@ -265,11 +296,9 @@ class LangevinDiffusion:
 
     def __init__(self, grad_f: Callable[[FloatArray], npt.ArrayLike], dim: int, *,
                  max_substep: float = 1e-3) -> None:
-        if dim < 1:
-            raise ValueError("dim must be >= 1")
-        self.grad_f = grad_f
-        self.dim = int(dim)
-        self.max_substep = check_eta(max_substep)
+        self.grad_f = check_callable("grad_f", grad_f, "a function x -> grad f(x)")
+        self.dim = check_int("dim", dim)
+        self.max_substep = check_float("max_substep", max_substep, positive=True)
 
     def substeps(self, eta: float) -> tuple[int, float]:
         """Number of sub-steps per lag and their size h for a lag η."""
@@ -278,19 +307,36 @@ class LangevinDiffusion:
         return k, e / k
 
     def simulate(self, n_obs: int, eta: float, *, x0: npt.ArrayLike,
-                 seed: SeedLike = None, burn_in: float = 0.0) -> FloatArray:
+                 seed: SeedLike = None, burn_in: float = 0.0,
+                 max_substeps: int = DEFAULT_MAX_SUBSTEPS) -> FloatArray:
         """Observations at multiples of η starting from ``x0`` after ``burn_in`` time.
 
         ``x0`` of shape ``(d,)`` gives one trajectory, shape ``(n_obs, d)``; shape
         ``(n_chains, d)`` runs independent chains in parallel, result ``(n_obs, n_chains, d)``.
         A non-finite state raises ``ValueError`` naming the observation and the fix.
+
+        The work is budgeted before it starts: ``n_obs * ceil(eta / max_substep)`` plus the
+        burn-in sub-steps must not exceed ``max_substeps`` (default 10**7, a few minutes), and
+        the output must fit in memory (:mod:`seprank.core.memory`).
         """
+        n_obs = check_int("n_obs", n_obs)
         k, h = self.substeps(eta)
+        burn_in = check_float("burn_in", burn_in, minimum=0)
+        max_substeps = check_int("max_substeps", max_substeps)
         rng = as_generator(seed)
-        x = np.array(x0, dtype=float)
-        if x.shape[-1] != self.dim or x.ndim > 2:
+        x = check_array("x0", x0, ndim=(1, 2))
+        if x.shape[-1] != self.dim:
             raise ValueError(f"x0 must have shape ({self.dim},) or (n_chains, {self.dim})")
-        _check_finite_trajectory(np.atleast_2d(x), "starting point x0")
+        total = (n_obs - 1) * k + math.ceil(burn_in / h)
+        if total > max_substeps:
+            raise ValueError(
+                f"this simulation needs {total:.3g} Euler–Maruyama sub-steps ((n_obs - 1) = "
+                f"{n_obs - 1} lags of eta = {eta} in steps of h = {h:.3g}, plus the burn-in), "
+                f"above max_substeps = {max_substeps:.3g}: raise max_substep (a coarser h, more "
+                "bias), lower eta, n_obs or burn_in, or raise max_substeps if you mean it")
+        guard_memory(2 * array_bytes((n_obs, *x.shape)),
+                     what=f"{n_obs:,} observations of shape {x.shape}",
+                     fix="simulate fewer observations")
         sq = math.sqrt(2 * h)
 
         def step(x: FloatArray, n: int) -> FloatArray:
@@ -301,7 +347,7 @@ class LangevinDiffusion:
                         + sq * rng.standard_normal(x.shape)
             return x
 
-        n_burn = math.ceil(max(burn_in, 0.0) / h)
+        n_burn = math.ceil(burn_in / h)
         x = step(x, n_burn)
         out = np.empty((n_obs, *x.shape))
         for i in range(n_obs):
@@ -330,7 +376,8 @@ class FiniteStateChain:
     """
 
     def __init__(self, P: npt.ArrayLike, *, atol: float = 1e-12) -> None:
-        Pm = np.asarray(P, dtype=float)
+        atol = check_float("atol", atol, minimum=0, hint=" (a tolerance)")
+        Pm = check_array("P", P, ndim=2)
         if Pm.ndim != 2 or Pm.shape[0] != Pm.shape[1] or Pm.shape[0] < 1:
             raise ValueError(f"P must be a square matrix, got shape {Pm.shape}")
         if not np.all(np.isfinite(Pm)):
@@ -362,12 +409,19 @@ class FiniteStateChain:
         return np.asarray(pi, dtype=float)
 
     def kernel(self, k: int) -> FloatArray:
-        """The k-step kernel :math:`P^k`."""
-        return np.linalg.matrix_power(self.P, int(k))
+        """The k-step kernel :math:`P^k` (k >= 0; stochastic for any k, e.g. 10**16:
+        :func:`seprank.core.stochastic_power`)."""
+        k = check_int("k (the number of steps; P^-1 is not a kernel)", k, 0)
+        return stochastic_power(self.P, k, convention="rows", atol=1e-9)
 
     def simulate(self, n_obs: int, *, seed: SeedLike = None, x0: int | None = None
                  ) -> npt.NDArray[np.int64]:
         """A trajectory of states (ints), started from π when ``x0`` is None."""
+        n_obs = check_int("n_obs", n_obs)
+        if x0 is not None:
+            x0 = check_index("x0 (the starting state)", x0, self.n_states)
+        guard_memory(2 * array_bytes(n_obs), what=f"a trajectory of {n_obs:,} states",
+                     fix="simulate fewer observations, or in segments")
         rng = as_generator(seed)
         cum = np.cumsum(self.P, axis=1)
         x = np.empty(n_obs, dtype=np.int64)

@@ -53,9 +53,17 @@ from identifiability.contrastive.implied_kernel import (
 from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
+    check_density,
 )
 from identifiability.contrastive.processes import check_eta
-from seprank.core import SeedLike, as_generator, split_seed
+from seprank.core import (
+    SeedLike,
+    as_generator,
+    check_array,
+    check_float,
+    guard_memory,
+    split_seed,
+)
 
 __all__ = [
     "PAIR_CONSTRUCTIONS",
@@ -119,8 +127,8 @@ class UniformBoxContrast:
     (useful to show the zero-density error; positives outside the box are refused)."""
 
     def __init__(self, low: npt.ArrayLike, high: npt.ArrayLike) -> None:
-        self.low = np.atleast_1d(np.asarray(low, dtype=float))
-        self.high = np.atleast_1d(np.asarray(high, dtype=float))
+        self.low = np.atleast_1d(check_array("low", low, ndim=(0, 1)))
+        self.high = np.atleast_1d(check_array("high", high, ndim=(0, 1)))
         if self.low.shape != self.high.shape or np.any(self.high <= self.low):
             raise ValueError("need low < high, same shape")
         self.dim = int(self.low.size)
@@ -137,7 +145,7 @@ class UniformBoxContrast:
 
 
 def _points(x: npt.ArrayLike, what: str) -> FloatArray:
-    arr = np.asarray(x, dtype=float)
+    arr = check_array(what, x, finite=False, min_size=0)
     if arr.ndim != 2:
         raise ValueError(f"{what} must have shape (n, d); got {arr.shape} (use x[:, None] in 1-D)")
     if not np.all(np.isfinite(arr)):
@@ -205,6 +213,7 @@ def make_contrastive_task(observations: npt.ArrayLike, eta: float, contrast: Con
         raise ValueError(f"pairs must be 'disjoint' (the thesis' task, §2.1.1.2) or 'sliding' "
                          f"(every transition, our variant); got {pairs!r}")
     e = check_eta(eta)
+    check_density("contrast", contrast)
     x = _points(observations, "observations")
     if x.shape[0] < 2:
         raise ValueError("need at least 2 observations to form one pair")
@@ -278,8 +287,19 @@ def contrastive_task_from_process(process: _Simulates, horizon: float, eta: floa
     398
     """
     e = check_eta(eta)
-    if not horizon > 0:
-        raise ValueError(f"horizon (the time T) must be positive, got {horizon}")
+    horizon = check_float("horizon (the time T)", horizon, positive=True)
+    if not callable(getattr(process, "simulate", None)):
+        raise TypeError(f"process must have simulate(n_obs, eta, seed=...) (an "
+                        f"OrnsteinUhlenbeck, LangevinDiffusion or FiniteStateChain), got "
+                        f"{type(process).__name__}")
+    check_density("contrast", contrast)
+    dim = int(getattr(process, "dim", 1))
+    n_obs = horizon / e
+    # trajectory, pairs (z, z'), labels and the negatives: ~6 arrays of n_obs x dim floats
+    guard_memory(6 * 8 * n_obs * dim,
+                 what=f"a task over horizon T = {horizon:g} at lag eta = {e:g} "
+                      f"({n_obs:.3g} observations)",
+                 fix="use a shorter horizon or a larger eta")
     n = math.floor(horizon / e + 1e-9)
     n -= n % 2
     if n < 2:

@@ -60,6 +60,7 @@ from identifiability.masked.local import (
     jacobian_deficiency,
 )
 from identifiability.masked.recovery import (
+    InvalidRecoveryError,
     Matching,
     RecoveredModel,
     match_permutation,
@@ -132,6 +133,7 @@ __all__ = [
     "CPResult",
     "GaussianHMM",
     "HouseholderTwin",
+    "InvalidRecoveryError",
     "JacobianDeficiency",
     "KruskalCondition",
     "KruskalRankResult",

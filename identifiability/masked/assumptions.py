@@ -19,7 +19,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core import matrix_rank
+from seprank.core import (
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    matrix_rank,
+)
 
 __all__ = [
     "ASSUMPTIONS",
@@ -89,7 +95,7 @@ class AssumptionReport:
 
 
 def _as_real_matrix(M: Any, name: str) -> FloatArray:
-    arr = np.array(M, dtype=np.float64)
+    arr = np.array(check_array(name, M, min_size=0), dtype=np.float64)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D matrix, got shape {arr.shape}")
     if arr.size == 0:
@@ -150,9 +156,10 @@ def check_assumptions(
     >>> rep.holds, rep["A5"].holds, rep["A7"].holds
     (False, False, False)
     """
-    if kind not in ("hmm", "ghmm"):
-        raise ValueError(f"kind must be 'hmm' or 'ghmm', got {kind!r}")
-    E = _as_real_matrix(emission, "O" if kind == "hmm" else "M")
+    check_choice("kind", kind, ("hmm", "ghmm"))
+    atol = check_float("atol", atol, minimum=0, hint=" (a tolerance)")
+    rank_rtol = check_float("rank_rtol", rank_rtol, minimum=0, hint=" (a tolerance)")
+    E = _as_real_matrix(emission, "emission (O)" if kind == "hmm" else "emission (M)")
     Tm = _as_real_matrix(T, "T")
     a5, rank_T, sv_text = _check_T(Tm, atol, rank_rtol)
     d, k = E.shape
@@ -202,15 +209,19 @@ def sinkhorn(
     >>> np.allclose(S.sum(0), 1) and np.allclose(S.sum(1), 1)
     True
     """
-    A = np.array(K, dtype=np.float64)
-    if A.ndim != 2 or A.shape[0] != A.shape[1] or not np.all(np.isfinite(A)) or A.min() <= 0:
-        raise ValueError("sinkhorn needs a square, finite, strictly positive matrix")
+    A = np.array(check_array("K", K, ndim=2), dtype=np.float64)
+    tol = check_float("tol", tol, positive=True)
+    max_iter = check_int("max_iter", max_iter)
+    if A.shape[0] != A.shape[1] or A.min() <= 0:
+        raise ValueError(f"sinkhorn needs a square, strictly positive matrix K, got shape "
+                         f"{A.shape} with min entry {A.min():.3g}")
     for _ in range(max_iter):
         A /= A.sum(axis=1, keepdims=True)
         A /= A.sum(axis=0, keepdims=True)
         if np.max(np.abs(A.sum(axis=1) - 1)) <= tol:
             return A
-    raise ValueError(f"Sinkhorn did not reach tolerance {tol:g} in {max_iter} iterations")
+    raise ValueError(f"Sinkhorn did not reach tolerance tol = {tol:g} in max_iter = {max_iter} "
+                     "iterations; raise max_iter or tol")
 
 
 def _random_doubly_stochastic(k: int, rng: np.random.Generator, scale: float) -> FloatArray:

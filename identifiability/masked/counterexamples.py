@@ -27,7 +27,14 @@ import numpy.typing as npt
 from scipy.linalg import expm
 
 from identifiability.masked.hmm import HMM, GaussianHMM
-from seprank.core import SeedLike, as_generator
+from seprank.core import (
+    SeedLike,
+    as_generator,
+    check_array,
+    check_instance,
+    check_int,
+    validated,
+)
 
 __all__ = [
     "THEOREM6_PRINTED",
@@ -65,6 +72,15 @@ for _v in THEOREM6_PRINTED.values():
 PRINTED_ATOL = 1e-7
 
 
+def _rotation_k(name: str, value: Any) -> int:
+    k = check_int(name, value, None)
+    if k < 3:
+        raise ValueError(f"{name} = {k}: for k < 3 the only orthogonal R with R1 = 1 are I and "
+                         "the swap; use pairwise_twin with a non-orthogonal R (notes D.3)")
+    return k
+
+
+@validated(theta="real", k=_rotation_k, seed="seed")
 def rotation_about_ones(
     theta: float, k: int = 3, *, seed: SeedLike = None,
 ) -> FloatArray:
@@ -82,9 +98,6 @@ def rotation_about_ones(
     >>> bool(np.allclose(R @ np.ones(3), 1) and np.allclose(R.T @ R, np.eye(3)))
     True
     """
-    if k < 3:
-        raise ValueError("for k < 3 the only orthogonal R with R1 = 1 are I and the swap; use "
-                         "pairwise_twin with a non-orthogonal R (notes D.3)")
     if k == 3:
         u = np.ones(3) / np.sqrt(3)
         K = np.array([[0, -u[2], u[1]], [u[2], 0, -u[0]], [-u[1], u[0], 0]])
@@ -97,6 +110,9 @@ def rotation_about_ones(
     return np.asarray(expm(theta * K))
 
 
+@validated(model=lambda n, v: check_instance(n, v, HMM, expected="an HMM",
+                                             hint="HMM(O, T) or HMM.random(d, k)"),
+           R=lambda n, v: check_array(n, v, ndim=2))
 def rotation_twin(model: HMM, R: Any, **kwargs: Any) -> HMM:
     r"""Theorem 4/6 twin :math:`(\tilde O, \tilde T) = (OR, R^\top T R)` (validated).
 
@@ -124,6 +140,7 @@ def rotation_twin(model: HMM, R: Any, **kwargs: Any) -> HMM:
     return HMM(model.O @ Rm, Rm.T @ model.T @ Rm, **{"atol": model.atol, **kwargs})
 
 
+@validated(R=lambda n, v: check_array(n, v, ndim=2))
 def pairwise_twin(model: HMM | GaussianHMM, R: Any, **kwargs: Any) -> HMM:
     r"""Same ``x2|x1`` predictor: :math:`(\tilde O, \tilde T) = (OR, R^{-1}TR^{-\top})` for
     any invertible R with :math:`R\mathbf 1 = \mathbf 1` and :math:`\mathbf 1^\top R =
@@ -140,7 +157,8 @@ def pairwise_twin(model: HMM | GaussianHMM, R: Any, **kwargs: Any) -> HMM:
     True
     """
     if not isinstance(model, HMM):
-        raise TypeError("pairwise_twin is the HMM construction of Theorem 4")
+        raise TypeError(f"model must be an HMM: pairwise_twin is the HMM construction of "
+                        f"Theorem 4, got {type(model).__name__}")
     Rm = np.asarray(R, dtype=float)
     k = model.k
     if Rm.shape != (k, k) or not np.allclose(Rm @ np.ones(k), 1, atol=1e-12) \
@@ -169,6 +187,7 @@ def theorem6_printed(*, atol: float = PRINTED_ATOL) -> tuple[HMM, HMM]:
     return HMM(P["O"], P["T"], atol=atol), HMM(P["O_tilde"], P["T_tilde"], atol=atol)
 
 
+@validated(theta="real")
 def theorem6_regenerated(theta: float = 0.1, *, atol: float = PRINTED_ATOL
                          ) -> tuple[HMM, HMM, FloatArray]:
     r"""(2.47) regenerated: the printed (O, T) and :math:`(OR, R^\top TR)`, R = R_u(theta).
@@ -196,6 +215,7 @@ _CLAIM3_M = np.array([[1.0, -0.5, -0.5], [0.0, -np.sqrt(3) / 2, np.sqrt(3) / 2],
 _CLAIM3_P = np.array([[0.0, 0, 1], [1, 0, 0], [0, 1, 0]])
 
 
+@validated(t="count")
 def claim3_rotation_factor(t: int) -> FloatArray:
     r""":math:`M^{-1}R(2\pi/t)^{-1}M`, the matrix the printed sentence calls non-negative.
 
@@ -211,6 +231,7 @@ def claim3_rotation_factor(t: int) -> FloatArray:
     return np.asarray(np.linalg.solve(_CLAIM3_M, Rz.T @ _CLAIM3_M))
 
 
+@validated(t="count", a="real")
 def claim3_pair(t: int, a: float = 0.5) -> tuple[FloatArray, FloatArray, FloatArray]:
     r"""Claim 1/3: ``(T, T_tilde, M)`` with :math:`T = aI + (1-a)P` and
     :math:`\tilde T = M^{-1}R(2\pi/t)^{-1}M\,T`, so :math:`\tilde T^t = T^t`.
@@ -242,6 +263,7 @@ class HouseholderTwin:
     T_twin: FloatArray
 
 
+@validated(M=lambda n, v: check_array(n, v, ndim=2), T=lambda n, v: check_array(n, v, ndim=2))
 def householder_twin(M: Any, T: Any) -> HouseholderTwin:
     r"""The Householder twin of a G-HMM (Lemma 7, (2.58)).
 
@@ -265,6 +287,7 @@ def householder_twin(M: Any, T: Any) -> HouseholderTwin:
     return HouseholderTwin(v_hat, H, HM, np.linalg.pinv(HM) @ Mm @ np.asarray(T, dtype=float))
 
 
+@validated(M=lambda n, v: check_array(n, v, ndim=2), w=lambda n, v: check_array(n, v, ndim=1))
 def lemma7_translation(M: Any, w: Any, *, branch: int = 1) -> FloatArray:
     r"""A translate :math:`\tilde M = M - v\mathbf 1^\top` with unit columns and the same
     posterior, :math:`v = \alpha\hat v + w`, :math:`w \perp \operatorname{col}(M)`.

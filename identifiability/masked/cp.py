@@ -26,7 +26,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core import CertifiedResult, SeedLike, as_generator
+from seprank.core import (
+    CertifiedResult,
+    SeedLike,
+    as_generator,
+    check_array,
+    check_float,
+    check_int,
+)
 
 __all__ = ["CPResult", "als_parafac", "cp_reconstruct", "jennrich"]
 
@@ -68,18 +75,15 @@ def cp_reconstruct(factors: tuple[Any, Any, Any]) -> FloatArray:
     >>> cp_reconstruct((np.ones((2, 1)), np.ones((3, 1)), np.ones((4, 1)))).shape
     (2, 3, 4)
     """
-    A, B, C = (np.asarray(F, dtype=float) for F in factors)
+    if isinstance(factors, str | bytes) or not hasattr(factors, "__len__") or len(factors) != 3:
+        raise TypeError(f"factors must be three matrices (A, B, C), got {factors!r}")
+    A, B, C = (check_array(f"factors[{i}]", F, ndim=2) for i, F in enumerate(factors))
     return np.asarray(np.einsum("ir,jr,kr->ijk", A, B, C))
 
 
 def _check_tensor(W: Any, rank: int) -> FloatArray:
-    arr = np.asarray(W, dtype=float)
-    if arr.ndim != 3:
-        raise ValueError(f"expected a 3-tensor, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("the tensor contains NaN or infinite entries")
-    if isinstance(rank, bool) or not isinstance(rank, int | np.integer) or rank < 1:
-        raise ValueError(f"rank must be a positive integer, got {rank!r}")
+    arr = check_array("W", W, ndim=3, what="a 3-tensor")
+    check_int("rank", rank)
     return arr
 
 
@@ -195,8 +199,9 @@ def als_parafac(
     from tensorly.decomposition import parafac
 
     T = _check_tensor(W, rank)
-    if n_restarts < 1:
-        raise ValueError("n_restarts must be at least 1")
+    n_restarts = check_int("n_restarts", n_restarts)
+    n_iter_max = check_int("n_iter_max", n_iter_max)
+    tol = check_float("tol", tol, minimum=0, hint=" (a tolerance)")
     if init not in ("random", "svd"):
         raise ValueError(f"init must be 'random' or 'svd', got {init!r}")
     rng = as_generator(seed)

@@ -40,7 +40,14 @@ from identifiability.masked.assumptions import (
     check_assumptions,
     sinkhorn,
 )
-from seprank.core import SeedLike, as_generator
+from seprank.core import (
+    SeedLike,
+    as_generator,
+    check_array,
+    check_float,
+    check_int,
+    guard_memory,
+)
 
 __all__ = [
     "ASSUMPTIONS",
@@ -72,8 +79,10 @@ class _BaseHMM:
         """Shared constructor body: store validated float matrices, then check assumptions."""
         object.__setattr__(self, emission_name, _as_real_matrix(emission, emission_name))
         object.__setattr__(self, "T", _as_real_matrix(T, "T"))
-        object.__setattr__(self, "atol", float(atol))
-        object.__setattr__(self, "rank_rtol", float(rank_rtol))
+        object.__setattr__(self, "atol", check_float("atol", atol, minimum=0,
+                                                     hint=" (a tolerance)"))
+        object.__setattr__(self, "rank_rtol", check_float("rank_rtol", rank_rtol, minimum=0,
+                                                          hint=" (a tolerance)"))
         self._validate(require)
 
     @property
@@ -126,8 +135,13 @@ class _BaseHMM:
         """
         if "A5" not in self.require:
             raise AssumptionError("A5", "sampling from a stationary uniform h_1 needs A5")
-        if n_steps < 1 or n_sequences < 1:
-            raise ValueError("n_steps and n_sequences must be positive")
+        n_steps = check_int("n_steps", n_steps)
+        n_sequences = check_int("n_sequences", n_sequences)
+        per_step = 32 + 17 * self.d  # states, uniforms, observations and the inverse-CDF temps
+        guard_memory(n_steps * n_sequences * per_step,
+                     what=f"{n_sequences:,} sequences of {n_steps:,} steps (d = {self.d})",
+                     fix="sample fewer steps, or in batches (one call per batch, seeds from "
+                         "seprank.core.split_seed)")
         rng = as_generator(seed)
         k = self.k
         states = np.empty((n_sequences, n_steps), dtype=np.int64)
@@ -206,6 +220,11 @@ class HMM(_BaseHMM):
         >>> HMM.random(5, 3, seed=0).O.shape
         (5, 3)
         """
+        d, k = check_int("d", d), check_int("k", k)
+        concentration = check_float("concentration", concentration, positive=True)
+        transition_scale = check_float("transition_scale", transition_scale, positive=True)
+        guard_memory(8 * (d * k + 3 * k * k) * 2, what=f"a random HMM with d = {d}, k = {k}",
+                     fix="use smaller d and k")
         rng = as_generator(seed)
         O = rng.dirichlet(np.full(d, concentration), size=k).T
         return cls(O, _random_doubly_stochastic(k, rng, transition_scale))
@@ -219,7 +238,13 @@ class HMM(_BaseHMM):
         r""":math:`\phi(x) = O^\top x / \|O^\top x\|_1` for token indices or one-hot rows."""
         X = _tokens_to_onehot(x, self.d)
         num = X @ self.O
-        return np.asarray(num / num.sum(axis=-1, keepdims=True))
+        total = num.sum(axis=-1, keepdims=True)
+        if np.any(total <= 0):
+            raise ValueError(
+                "x has zero probability under O (an all-zero row, or a token whose row of O is "
+                "zero): its posterior O^T x / ||O^T x||_1 is undefined; pass token indices or "
+                "one-hot rows")
+        return np.asarray(num / total)
 
     def to_hmmlearn(self) -> Any:
         """An ``hmmlearn.hmm.CategoricalHMM`` (row convention: ``transmat_ = T.T``)."""
@@ -285,6 +310,10 @@ class GaussianHMM(_BaseHMM):
     def random(cls, d: int, k: int, *, seed: SeedLike = None,
                transition_scale: float = 1.0) -> GaussianHMM:
         """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``."""
+        d, k = check_int("d", d), check_int("k", k)
+        transition_scale = check_float("transition_scale", transition_scale, positive=True)
+        guard_memory(8 * (d * k + 3 * k * k) * 2, what=f"a random G-HMM with d = {d}, k = {k}",
+                     fix="use smaller d and k")
         rng = as_generator(seed)
         M = rng.standard_normal((d, k))
         M /= np.linalg.norm(M, axis=0)
@@ -338,8 +367,11 @@ def gaussian_posterior(M: Any, x: Any) -> FloatArray:
     >>> gaussian_posterior(np.eye(2), [10.0, 0.0]).round(6)
     array([1., 0.])
     """
-    X = np.asarray(x, dtype=float)
-    Mm = np.asarray(M, dtype=float)
+    X = check_array("x", x, ndim=(1, 2))
+    Mm = check_array("M", M, ndim=2)
+    if X.shape[-1] != Mm.shape[0]:
+        raise ValueError(f"x must have last dimension d = {Mm.shape[0]} (rows of M), got "
+                         f"{X.shape}")
     logits = -0.5 * ((X[..., :, None] - Mm) ** 2).sum(axis=-2)
     logits -= logits.max(axis=-1, keepdims=True)
     w = np.exp(logits)
@@ -348,12 +380,17 @@ def gaussian_posterior(M: Any, x: Any) -> FloatArray:
 
 def _tokens_to_onehot(x: Any, d: int) -> FloatArray:
     """Token indices (int or int array) or one-hot float rows -> one-hot rows."""
+    if isinstance(x, bool | np.bool_):
+        raise ValueError(f"x must be token indices or one-hot rows, got {x!r}")
     arr = np.asarray(x)
     if arr.dtype.kind in "iu":
         if np.any((arr < 0) | (arr >= d)):
-            raise ValueError(f"token indices must lie in [0, {d}), got {arr}")
+            raise ValueError(f"x: token indices must lie in [0, {d}), got {arr}")
         return np.eye(d)[arr]
-    arr = arr.astype(float)
+    arr = check_array("x", arr, ndim=(1, 2))
     if arr.shape[-1:] != (d,):
-        raise ValueError(f"one-hot inputs must have last dimension d = {d}, got {arr.shape}")
+        raise ValueError(f"x: one-hot inputs must have last dimension d = {d}, got {arr.shape} "
+                         "(token indices must be integers)")
+    if np.any(arr < 0):
+        raise ValueError("x: one-hot rows must be non-negative")
     return arr

@@ -34,6 +34,7 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
@@ -45,6 +46,8 @@ from seprank.core import (
     as_exact_matrix,
     as_float_matrix,
     as_generator,
+    check_int,
+    check_tolerance,
     matrix_rank,
 )
 
@@ -124,12 +127,18 @@ def kruskal_rank(
     rtol : float, optional, keyword-only
         Relative tolerance for ``'svd'`` (an error with other methods).
     engine : {'minors', 'subsets'}, keyword-only
-        ``'minors'`` (default): the vectorised modular minor screen of the module docstring.
-        ``'subsets'``: one :func:`seprank.matrix_rank` call per column subset.
+        ``'minors'`` (default): the vectorised modular minor screen of the module docstring;
+        it indexes column subsets by 64-bit colex ranks, so a level may have at most 64
+        columns on either side of the pivot block (a ValueError suggests ``'subsets'``), and
+        its minor tables are memory-guarded (:mod:`seprank.core.memory`).
+        ``'subsets'``: one :func:`seprank.matrix_rank` call per column subset (the
+        definition; any number of columns, slow).
     seed : int or numpy.random.Generator, optional, keyword-only
         Seeds the primes and projections of the screen.
     max_subsets : int, keyword-only
         Refuse a level with more column subsets than this (the problem is NP-hard in general).
+        A zero column (k-rank 0) or two parallel columns (k-rank 1) are found first, in
+        :math:`O(mn)`, whatever the size.
 
     Returns
     -------
@@ -156,10 +165,12 @@ def kruskal_rank(
         raise ValueError(f"unknown engine {engine!r}; choose 'minors' or 'subsets'")
     if method != "svd" and rtol is not None:
         raise ValueError("rtol is the tolerance of method='svd'; exact methods use none")
+    rtol = check_tolerance("rtol", rtol)
+    max_subsets = check_int("max_subsets", max_subsets)
     rng = as_generator(seed)
     if method == "svd":
         return _kruskal_svd(A, rtol=rtol, engine=engine, max_subsets=max_subsets)
-    ex = as_exact_matrix(A)
+    ex = as_exact_matrix(A, "A")
     N = ex.numerators  # row scaling by the denominators keeps every column dependency
     m, n = ex.shape
     details: dict[str, Any] = {"shape": (m, n), "engine": engine, "false_alarms": 0,
@@ -174,6 +185,9 @@ def kruskal_rank(
     rho = rank_res.rank
     details["rank"] = rho
     details["rank_certifies"] = rank_res.certifies
+    pair = _parallel_pair(N) if rho < n else None
+    if pair is not None:  # no zero column: every single column is independent, a pair is not
+        return KruskalRankResult(1, method, "exact", pair, {**details, "note": "parallel columns"})
 
     def level(r: int) -> tuple[int, ...] | None:
         if math.comb(n, r) > max_subsets:
@@ -211,7 +225,7 @@ def kruskal_rank(
 
 def _kruskal_svd(A: Any, *, rtol: float | None, engine: Engine,
                  max_subsets: int) -> KruskalRankResult:
-    F = np.asarray(as_float_matrix(A))
+    F = np.asarray(as_float_matrix(A, "A"))
     m, n = F.shape
     details: dict[str, Any] = {"shape": (m, n), "engine": engine, "rtol": rtol,
                                "levels_checked": [], "subsets_screened": 0,
@@ -226,6 +240,10 @@ def _kruskal_svd(A: Any, *, rtol: float | None, engine: Engine,
                                  {**details, "rank": None, "note": "zero column"})
     F = F / norms
     rho = matrix_rank(F, method="svd", rtol=rtol).rank
+    pair = _parallel_pair_float(F, rtol) if rho < n else None
+    if pair is not None:
+        return KruskalRankResult(1, "svd", "none", pair,
+                                 {**details, "rank": rho, "note": "parallel columns"})
     details["rank"] = rho
     worst: dict[int, float] = {}
 
@@ -272,6 +290,33 @@ def _kruskal_svd(A: Any, *, rtol: float | None, engine: Engine,
             k = lo
     details["min_sigma_ratio_per_level"] = dict(sorted(worst.items()))
     return KruskalRankResult(k, "svd", "none", witness, details)
+
+
+def _parallel_pair(N: Any) -> tuple[int, int] | None:
+    """Two proportional columns of the integer matrix N (no zero column), by hashing each
+    column divided by its first nonzero entry (exact Fractions); None if there are none."""
+    seen: dict[tuple[Fraction, ...], int] = {}
+    for j in range(N.shape[1]):
+        col = [int(v) for v in N[:, j]]
+        lead = next(v for v in col if v != 0)
+        key = tuple(Fraction(v, lead) for v in col)
+        if key in seen:
+            return (seen[key], j)
+        seen[key] = j
+    return None
+
+
+def _parallel_pair_float(F: Any, rtol: float | None) -> tuple[int, int] | None:
+    """Two unit columns of F whose 2-column SVD rank is 1 under the rule of
+    :func:`seprank.matrix_rank` (sigma_2 <= tol); None if there are none."""
+    n = F.shape[1]
+    if n < 2:
+        return None
+    G = np.abs(F.T @ F)
+    np.fill_diagonal(G, -1.0)
+    i, j = np.unravel_index(int(np.argmax(G)), G.shape)  # the most parallel pair
+    S = matrix_rank(F[:, [min(i, j), max(i, j)]], method="svd", rtol=rtol)
+    return (int(min(i, j)), int(max(i, j))) if S.rank < 2 else None
 
 
 @dataclass(frozen=True)
@@ -336,7 +381,13 @@ def kruskal_condition(
     >>> kruskal_condition([[[1, 0], [0, 1]], [[1, 1], [0, 0]], [[1, 0], [0, 1]]]).holds
     False
     """
+    if isinstance(factors, str | bytes) or not hasattr(factors, "__iter__"):
+        raise TypeError(f"factors must be a sequence of factor matrices, got {factors!r}")
     mats = list(factors)
+    for i, F in enumerate(mats):
+        if np.ndim(np.asarray(F, dtype=object)) != 2:
+            raise ValueError(f"factors[{i}] must be a 2-D matrix, got shape "
+                             f"{np.shape(np.asarray(F, dtype=object))}")
     if len(mats) < 2:
         raise ValueError("Kruskal's condition needs at least two factor matrices")
     Rs = {np.shape(np.asarray(F, dtype=object))[1] for F in mats}

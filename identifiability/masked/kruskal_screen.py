@@ -19,9 +19,9 @@ import flint
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core import matrix_rank, random_prime
+from seprank.core import guard_memory, matrix_rank, random_prime
 
-__all__ = ["level_by_minors", "level_by_subsets"]
+__all__ = ["MAX_MINOR_COLUMNS", "level_by_minors", "level_by_subsets", "minors_peak_bytes"]
 
 Method = Literal["exact", "modular", "svd"]
 
@@ -42,9 +42,34 @@ def level_by_subsets(N: npt.NDArray[Any], r: int, method: Method,
     return None
 
 
+#: The minors engine indexes column subsets by 64-bit colex ranks: at most this many columns.
+MAX_MINOR_COLUMNS = 64
+
+
+def minors_peak_bytes(r: int, n: int) -> int:
+    """Peak bytes of :func:`level_by_minors` at level r with n columns: the int64 tables of all
+    j x j minors of the r x (n - r) block, two sizes at a time, plus the temporaries of one
+    Laplace step (estimated before anything is allocated)."""
+    a, b = r, n - r
+    if a <= 0 or b <= 0:
+        return 0
+    return max(8 * 5 * math.comb(a, j) * math.comb(b, j) + 8 * j * (math.comb(a, j)
+               + math.comb(b, j)) for j in range(1, min(a, b) + 1))
+
+
 def level_by_minors(N: npt.NDArray[Any], r: int, method: Method, rng: np.random.Generator,
                      details: dict[str, Any]) -> tuple[int, ...] | None:
     m, n = N.shape
+    if max(r, n - r) > MAX_MINOR_COLUMNS:
+        raise ValueError(
+            f"kruskal_rank's engine='minors' handles at most {MAX_MINOR_COLUMNS} columns per "
+            f"level (column subsets are indexed by 64-bit colex ranks); this level needs "
+            f"{max(r, n - r)}: pass engine='subsets' (one exact rank per column subset, slower "
+            "but unlimited)")
+    guard_memory(minors_peak_bytes(r, n),
+                 what=f"the minors screen of level r = {r} with {n} columns",
+                 fix="use engine='subsets' (no tables, one rank per subset) or a lower "
+                     "max_subsets")
     for _attempt in range(8):
         p = random_prime(rng, 31)
         Np = flint.nmod_mat([[int(v) % p for v in row] for row in N.tolist()], p)
@@ -97,8 +122,6 @@ def _zero_square_minors(
     colex rank of the row and column subsets.
     """
     a, b = B.shape
-    if max(a, b) > 64:
-        raise ValueError("kruskal_rank supports at most 64 rows/columns per level")
     prev = np.ones((1, 1), dtype=np.int64)
     for j in range(1, min(a, b) + 1):
         rows = _colex_combinations(a, j)

@@ -29,11 +29,22 @@ import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.tasks import Task, predict_raw
-from seprank.core import SeedLike, as_generator, matrix_rank
+from seprank.core import (
+    SeedLike,
+    as_generator,
+    check_float,
+    check_int,
+    guard_memory,
+    matrix_rank,
+)
 
 __all__ = ["JacobianDeficiency", "jacobian_deficiency"]
 
 _STEP = 1e-30
+#: Default number of G-HMM points (at least twice the row-count minimum).
+_DEFAULT_POINTS = 40
+#: The point set is doubled at most this many times while the rank keeps growing.
+_MAX_DOUBLINGS = 4
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,9 @@ class JacobianDeficiency:
         :math:`\\sigma_r/\\sigma_{r+1}` at the rank found.
     rtol : float
     tasks : tuple of Task
+    n_points : int or None
+        G-HMM: the number of points whose Jacobian rows were used (after doubling until the
+        rank stopped growing); None for the HMM.
     """
 
     n_params: int
@@ -57,6 +71,7 @@ class JacobianDeficiency:
     gap: float | None
     rtol: float
     tasks: tuple[Task, ...]
+    n_points: int | None = None
 
 
 def _orth_complement(v: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -75,7 +90,7 @@ def _softmax_posterior(M: Any, X: npt.NDArray[np.float64]) -> Any:
 
 def jacobian_deficiency(
     model: HMM | GaussianHMM, tasks: Sequence[Task | str] | Task | str, *,
-    n_points: int = 40, seed: SeedLike = None, rtol: float = 1e-8,
+    n_points: int | None = None, seed: SeedLike = None, rtol: float = 1e-8,
 ) -> JacobianDeficiency:
     r"""Dimension of the first-order flat directions of ``model`` for a set of tasks.
 
@@ -83,8 +98,13 @@ def jacobian_deficiency(
     ----------
     model : HMM or GaussianHMM
     tasks : Task, str or sequence of them
-    n_points : int, keyword-only
-        G-HMM inputs (standard normal, drawn from ``seed``).
+    n_points : int, optional, keyword-only
+        G-HMM inputs (standard normal, drawn from ``seed``).  Too few points make the
+        Jacobian rank-deficient by construction -- a false non-identifiability -- so a count
+        whose rows cannot reach ``n_params`` (``n_points * outputs per point < n_params``) is
+        refused, and the point set is doubled (fresh points from ``seed``) until the rank
+        stops growing; ``n_points`` of the result says how many were used.  Default:
+        ``max(40, 2 * minimum)``.  Ignored for the HMM (all d tokens are used).
     seed : keyword-only
     rtol : float, keyword-only
         Relative SVD tolerance for the Jacobian rank.
@@ -104,19 +124,65 @@ def jacobian_deficiency(
     >>> jacobian_deficiency(m, "x2*x3|x1").deficiency
     0
     """
-    task_list = (Task(tasks),) if isinstance(tasks, str | Task) else tuple(Task(t) for t in tasks)
+    if not isinstance(model, HMM | GaussianHMM):
+        raise TypeError(f"model must be an HMM or a GaussianHMM, got {type(model).__name__}")
+    if isinstance(tasks, str | Task):
+        try:
+            task_list: tuple[Task, ...] = (Task(tasks),)
+        except ValueError as err:
+            raise ValueError(f"tasks: {err}") from err
+    elif isinstance(tasks, bytes) or not hasattr(tasks, "__iter__"):
+        raise TypeError(f"tasks must be a Task, a task string or a sequence of them, got "
+                        f"{tasks!r}")
+    else:
+        try:
+            task_list = tuple(Task(t) for t in tasks)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"tasks: {err}") from err
     if not task_list:
-        raise ValueError("give at least one task")
+        raise ValueError("tasks: give at least one task")
+    rtol = check_float("rtol", rtol, positive=True)
+    d, k = model.d, model.k
+    n_params = k * (d - 1) + (k - 1) ** 2
+    if isinstance(model, HMM):
+        J = _jacobian(model, task_list, None)
+        return _result(J, n_params, rtol, task_list, None)
+    per_point = sum(d ** len(t.targets) for t in task_list)
+    minimum = -(-n_params // per_point)
+    if n_points is None:
+        n = max(_DEFAULT_POINTS, 2 * minimum)
+    else:
+        n = check_int("n_points", n_points)
+        if n < minimum:
+            raise ValueError(
+                f"n_points = {n} gives a Jacobian with {n * per_point} rows for {n_params} "
+                f"parameters: its rank cannot reach n_params, so the deficiency would be a "
+                f"false non-identifiability; use n_points >= {minimum} (or leave it None)")
+    guard_memory(16 * 4 * n * per_point * n_params, what=f"the Jacobian at {4 * n} points",
+                 fix="use fewer n_points or tasks")
+    rng = as_generator(seed)
+    X = rng.standard_normal((n, d))
+    result = _result(_jacobian(model, task_list, X), n_params, rtol, task_list, n)
+    for _ in range(_MAX_DOUBLINGS):  # more points must not raise the rank any further
+        if result.rank == n_params:
+            break
+        X2 = np.vstack([X, rng.standard_normal(X.shape)])
+        bigger = _result(_jacobian(model, task_list, X2), n_params, rtol, task_list, len(X2))
+        if bigger.rank == result.rank:
+            break
+        X, result = X2, bigger
+    return result
+
+
+def _jacobian(model: HMM | GaussianHMM, task_list: tuple[Task, ...],
+              X: npt.NDArray[np.float64] | None) -> npt.NDArray[np.float64]:
     d, k = model.d, model.k
     E0, T0 = model.emission.astype(complex), model.T.astype(complex)
     Uk = _orth_complement(np.ones(k) / np.sqrt(k))  # k x (k-1) basis of 1-perp
     if isinstance(model, HMM):
         col_bases = [_orth_complement(np.ones(d) / np.sqrt(d))] * k
-        X = None
     else:
         col_bases = [_orth_complement(model.M[:, i]) for i in range(k)]
-        rng = as_generator(seed)
-        X = rng.standard_normal((n_points, d))
     n_e = k * (d - 1)
     n_params = n_e + (k - 1) ** 2
 
@@ -137,7 +203,12 @@ def jacobian_deficiency(
         step = np.zeros(n_params, dtype=complex)
         step[p] = 1j * _STEP
         J[:, p] = outputs(step).imag / _STEP
+    return J
+
+
+def _result(J: npt.NDArray[np.float64], n_params: int, rtol: float,
+            task_list: tuple[Task, ...], n_points: int | None) -> JacobianDeficiency:
     res = matrix_rank(J, method="svd", rtol=rtol)
     return JacobianDeficiency(n_params, res.rank, n_params - res.rank,
                               np.asarray(res.details["singular_values"]), res.details["gap"],
-                              rtol, task_list)
+                              rtol, task_list, n_points)

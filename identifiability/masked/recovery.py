@@ -21,7 +21,6 @@ chosen inputs (all one-hot tokens for the HMM; seeded random points for the G-HM
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -31,16 +30,42 @@ import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
 from identifiability.masked.cp import CPResult, als_parafac, jennrich
+from identifiability.masked.ghmm_candidates import sign_candidates, translation_candidates
 from identifiability.masked.hmm import HMM, GaussianHMM, gaussian_posterior
 from identifiability.masked.tasks import Predictor, predict_raw
-from seprank.core import CertifiedResult, SeedLike, as_generator
+from seprank.core import (
+    CertifiedResult,
+    SeedLike,
+    as_generator,
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    matrix_rank,
+)
 
-__all__ = ["Matching", "RecoveredModel", "match_permutation", "recover_ghmm", "recover_hmm"]
+__all__ = ["InvalidRecoveryError", "Matching", "RecoveredModel", "match_permutation",
+           "recover_ghmm", "recover_hmm"]
 
 FloatArray = npt.NDArray[np.float64]
 CPMethod = Literal["jennrich", "als"]
-_MAX_SIGN_COMPONENTS = 12
 _AMBIGUITY_FLOOR = 1e-8  # a second candidate this close to the predictor is not excluded
+#: Default tolerance of the checks of a recovered model (stochasticity, signs, unit norms,
+#: relative reconstruction error of the predictor) per CP method: Jennrich is exact to
+#: rounding (~1e-12); ALS stops at ~1e-4..1e-7 (and sometimes at a wrong solution, error ~1).
+RECOVERY_CHECK_TOL = {"jennrich": 1e-6, "als": 1e-3}
+Check = Literal["raise", "report"]
+
+
+class InvalidRecoveryError(ValueError):
+    """The recovered parameters are not a valid model (wrong k, a predictor that is not an
+    exact optimal predictor, a failed decomposition).  ``model`` holds what was recovered,
+    ``problems`` says what is wrong with it."""
+
+    def __init__(self, message: str, model: RecoveredModel) -> None:
+        super().__init__(message)
+        self.model = model
+        self.problems = model.problems
 
 
 @dataclass(frozen=True)
@@ -72,8 +97,8 @@ def match_permutation(estimate: Any, truth: Any) -> Matching:
     >>> m.perm.tolist(), m.max_abs_error
     ([1, 0], 0.0)
     """
-    E = np.asarray(estimate, dtype=float)
-    Tr = np.asarray(truth, dtype=float)
+    E = check_array("estimate", estimate, ndim=2)
+    Tr = check_array("truth", truth, ndim=2)
     if E.ndim != 2 or E.shape != Tr.shape:
         raise ValueError(f"estimate and truth must have the same 2-D shape, got {E.shape} and "
                          f"{Tr.shape}")
@@ -99,6 +124,11 @@ class RecoveredModel(CertifiedResult):
     details : Mapping
         ``predictor_residual`` (max abs difference between the given predictor and the one of
         the recovered parameters at fresh inputs), and method-specific evidence.
+    problems : tuple of str
+        What makes the model invalid (empty when it passed every check: stochastic,
+        non-negative, doubly stochastic T (A5), unit means (A9), and a predictor that
+        reproduces the given one).  ``recover_*(..., check='raise')`` (the default) raises
+        :class:`InvalidRecoveryError` instead of returning a model with problems.
     """
 
     emission: FloatArray
@@ -106,6 +136,12 @@ class RecoveredModel(CertifiedResult):
     kind: str
     cp: CPResult
     details: Mapping[str, Any] = field(default_factory=dict)
+    problems: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when the recovered model passed every check (``problems`` is empty)."""
+        return not self.problems
 
 
     def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
@@ -126,6 +162,64 @@ def _decompose(W: FloatArray, k: int, method: CPMethod, rng: np.random.Generator
     raise ValueError(f"method must be 'jennrich' or 'als', got {method!r}")
 
 
+def _check_inputs(predictor: Any, k: Any, kind: str, method: Any, tol: Any, check: Any,
+                  n_restarts: Any) -> tuple[int, float]:
+    """Validate the common arguments; returns k (1 <= k <= d: A7 / A8 need k <= d) and tol."""
+    other = {"hmm": ("recover_ghmm", GaussianHMM), "ghmm": ("recover_hmm", HMM)}[kind]
+    if not isinstance(predictor, Predictor):
+        raise TypeError(f"predictor must be a Predictor (build one with "
+                        f"optimal_predictor(model, 'x2*x3|x1')), got {type(predictor).__name__}")
+    if isinstance(predictor.model, other[1]):
+        raise TypeError(f"predictor belongs to a {type(predictor.model).__name__}: use "
+                        f"{other[0]} for it")
+    check_choice("method", method, ("jennrich", "als"))
+    check_int("n_restarts", n_restarts)
+    tol = RECOVERY_CHECK_TOL[method] if tol is None else check_float("tol", tol, positive=True)
+    check_choice("check", check, ("raise", "report"))
+    return (check_int("k (the number of hidden states; A7/A8 need k <= d)", k, 1, predictor.d),
+            tol)
+
+
+def _stochastic_problems(T: FloatArray, tol: float) -> list[str]:
+    out = []
+    if not np.all(np.isfinite(T)):
+        return ["T has NaN or infinite entries"]
+    if T.min() < -tol:
+        out.append(f"T has a negative entry {T.min():.4g}")
+    for axis, what in ((0, "column"), (1, "row")):
+        dev = float(np.max(np.abs(T.sum(axis=axis) - 1)))
+        if dev > tol:
+            out.append(f"T's {what} sums are off 1 by {dev:.3g} (A5: T doubly stochastic)")
+    return out
+
+
+def _residual_problem(residual: float, scale: float, tol: float) -> list[str]:
+    rel = residual / max(scale, np.finfo(float).tiny)
+    if not rel <= tol:
+        return [f"the recovered model reproduces the predictor only to a relative error of "
+                f"{rel:.3g}"]
+    return []
+
+
+def _finish(model: RecoveredModel, check: Check, k: int, W_rank: int) -> RecoveredModel:
+    if model.valid or check == "report":
+        return model
+    name = "recover_hmm" if model.kind == "hmm" else "recover_ghmm"
+    hint = (f"the predictor's tensor has numerical rank {W_rank}: is k = {W_rank}?"
+            if W_rank != k else "is the predictor an exact optimal predictor of this task?")
+    raise InvalidRecoveryError(
+        f"{name}(k={k}) recovered parameters that are not a valid model: "
+        + "; ".join(model.problems) + f". Likely cause: a wrong k ({hint}) or a predictor "
+        "that is not the optimal predictor of a model of this kind; check='report' returns "
+        "the model with its problems instead", model)
+
+
+def _unfolding_rank(W: FloatArray) -> int:
+    """Numerical rank of the mode-1 unfolding of W (generically the CP rank k)."""
+    M = np.asarray(W).reshape(W.shape[0], -1)
+    return int(matrix_rank(M, method="svd", rtol=1e-9).rank)
+
+
 def _roles(predictor: Predictor) -> tuple[int, list[str]]:
     task = predictor.task
     if task.case is None:
@@ -137,7 +231,8 @@ def _roles(predictor: Predictor) -> tuple[int, list[str]]:
 
 def recover_hmm(
     predictor: Predictor, k: int, *, method: CPMethod = "jennrich",
-    seed: SeedLike = None, n_restarts: int = 5,
+    seed: SeedLike = None, n_restarts: int = 5, tol: float | None = None,
+    check: Check = "raise",
 ) -> RecoveredModel:
     r"""Recover :math:`(O, T)` of an HMM from the predictor of a Theorem-7 task.
 
@@ -153,6 +248,21 @@ def recover_hmm(
         The algorithm's seed stream (contractions or ALS initialisations).
     n_restarts : int, keyword-only
         ALS restarts.
+    tol : float, optional, keyword-only
+        Tolerance of the checks of the result: O and T non-negative and stochastic, T doubly
+        stochastic (A5), and the recovered parameters reproducing the predictor's tensor to
+        a relative error ``tol``.  Default: 1e-6 for ``'jennrich'`` (exact to rounding),
+        1e-3 for ``'als'`` (iterative).
+    check : {'raise', 'report'}, keyword-only
+        ``'raise'`` (default): an invalid result raises :class:`InvalidRecoveryError` (with
+        the model and its ``problems``); ``'report'``: it is returned with ``valid = False``.
+
+    Raises
+    ------
+    InvalidRecoveryError
+        The recovered (O, T) is not an HMM reproducing the predictor: e.g. k is not the
+        number of hidden states (a negative entry of T for k too large, a large
+        reconstruction error for k too small).
 
     References
     ----------
@@ -167,6 +277,7 @@ def recover_hmm(
     >>> err["emission"] < 1e-10 and err["T"] < 1e-10
     True
     """
+    k, tol = _check_inputs(predictor, k, "hmm", method, tol, check, n_restarts)
     case, roles = _roles(predictor)
     rng = as_generator(seed)
     d = predictor.d
@@ -181,10 +292,15 @@ def recover_hmm(
         O = fac["middle"]
     Opinv = np.linalg.pinv(O)
     T = Opinv @ fac["last"] if "last" in fac else (Opinv @ fac["first"]).T
-    details = {"task": str(predictor.task), "case": case,
-               "predictor_residual": float(np.max(np.abs(
-                   predict_raw(O, T, _hmm_phi(O), predictor.task) - W)))}
-    return RecoveredModel(O, T, "hmm", cp, details)
+    with np.errstate(all="ignore"):  # a failed recovery is reported below, not warned about
+        residual = float(np.max(np.abs(predict_raw(O, T, _hmm_phi(O), predictor.task) - W)))
+    details = {"task": str(predictor.task), "case": case, "predictor_residual": residual}
+    problems = _stochastic_problems(T, tol)
+    if not np.all(np.isfinite(O)) or O.min() < -tol:
+        problems.append(f"O has a negative (or non-finite) entry {np.nanmin(O):.4g}")
+    problems += _residual_problem(residual, float(np.max(np.abs(W))), tol)
+    model = RecoveredModel(O, T, "hmm", cp, details, tuple(problems))
+    return _finish(model, check, k, _unfolding_rank(W) if problems else k)
 
 
 def _hmm_phi(O: FloatArray) -> FloatArray:
@@ -200,7 +316,7 @@ def _ghmm_residual(M: FloatArray, T: FloatArray, predictor: Predictor, X: FloatA
 def recover_ghmm(
     predictor: Predictor, k: int, *, method: CPMethod = "jennrich",
     seed: SeedLike = None, n_restarts: int = 5,
-    n_check_points: int = 20,
+    n_check_points: int = 20, tol: float | None = None, check: Check = "raise",
 ) -> RecoveredModel:
     r"""Recover :math:`(M, T)` of a G-HMM from the predictor of a Theorem-8 task.
 
@@ -208,8 +324,14 @@ def recover_ghmm(
     drawn from ``seed`` (the algorithm's stream).  See the module docstring for the steps,
     including the sign resolution (cases 1, 3) and the Householder twin (case 2).
 
+    ``tol`` and ``check`` are as for :func:`recover_hmm`; the checks are: T non-negative and
+    doubly stochastic (A5), unit means (A9), and the predictor reproduced at the check
+    points to a relative error ``tol``.
+
     Raises
     ------
+    InvalidRecoveryError
+        The recovered (M, T) fails a check (e.g. a wrong k).
     ValueError
         If no sign pattern or translation gives a valid model (e.g. a CP that failed), or if
         two candidates reproduce the predictor equally well (reducible T: the sign of each
@@ -228,11 +350,11 @@ def recover_ghmm(
     >>> err["emission"] < 1e-8 and err["T"] < 1e-8
     True
     """
+    k, tol = _check_inputs(predictor, k, "ghmm", method, tol, check, n_restarts)
+    n_check_points = check_int("n_check_points", n_check_points)
     case, roles = _roles(predictor)
     rng = as_generator(seed)
     d = predictor.d
-    if k > d:
-        raise ValueError(f"A8 needs k <= d, got k = {k}, d = {d}")
     X = rng.standard_normal((d, k))
     Xc = rng.standard_normal((d, n_check_points))
     F = np.asarray(predictor(X.T))
@@ -252,10 +374,10 @@ def recover_ghmm(
         T0 = np.linalg.pinv(U) @ Q0
         if case == 3:
             T0 = T0.T
-        candidates = _sign_candidates(U, T0)
+        candidates = sign_candidates(U, T0)
         details["sign_candidates"] = len(candidates)
     else:
-        candidates = _case2_candidates(K, A_true, X, roles)
+        candidates = translation_candidates(K, A_true, X, roles)
         details["translation_candidates"] = len(candidates)
     scored = [(_ghmm_residual(M, T, predictor, Xc, Fc), M, T) for M, T in candidates]
     scored.sort(key=lambda s: s[0])
@@ -263,83 +385,18 @@ def recover_ghmm(
     if not scored:
         raise ValueError("no candidate (M, T) is consistent with the CP factors")
     res, M, T = scored[0]
-    if len(scored) > 1 and scored[1][0] <= max(_AMBIGUITY_FLOOR, 100 * res):
+    details["predictor_residual"] = res
+    problems = _stochastic_problems(T, tol)
+    norm_dev = float(np.max(np.abs(np.linalg.norm(M, axis=0) - 1)))
+    if not norm_dev <= tol:
+        problems.append(f"the means are not unit vectors (A9): max | ||mu_i|| - 1 | = "
+                        f"{norm_dev:.3g}")
+    problems += _residual_problem(res, float(np.max(np.abs(Fc))), tol)
+    if (not problems and len(scored) > 1
+            and scored[1][0] <= max(_AMBIGUITY_FLOOR, 100 * res)):
         raise ValueError(
             "two candidate G-HMMs reproduce the predictor equally well (residuals "
             f"{res:.3g} and {scored[1][0]:.3g}); the recovery is ambiguous here, e.g. because "
             "T is reducible or the CP decomposition is inaccurate")
-    details["predictor_residual"] = res
-    return RecoveredModel(M, T, "ghmm", cp, details)
-
-
-def _sign_candidates(U: FloatArray, T0: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
-    """Signs s with S T0 S >= 0 (BFS on the significant entries), times per-component flips."""
-    k = T0.shape[0]
-    thresh = 1e-8 * float(np.max(np.abs(T0)))
-    s = np.zeros(k)
-    comps = []
-    for root in range(k):
-        if s[root]:
-            continue
-        s[root] = 1
-        comps.append(root)
-        stack = [root]
-        while stack:
-            i = stack.pop()
-            for j in range(k):
-                if j != i and max(abs(T0[i, j]), abs(T0[j, i])) > thresh:
-                    val = T0[i, j] if abs(T0[i, j]) >= abs(T0[j, i]) else T0[j, i]
-                    sj = s[i] * np.sign(val)
-                    if not s[j]:
-                        s[j] = sj
-                        stack.append(j)
-    if len(comps) > _MAX_SIGN_COMPONENTS:
-        raise ValueError(f"T splits into {len(comps)} blocks; too many sign patterns")
-    comp_of = np.zeros(k, dtype=int)
-    for c, root in enumerate(comps):  # label components by a second BFS over the same graph
-        comp_of[_reach(T0, root, thresh)] = c
-    out = []
-    for flips in itertools.product((1.0, -1.0), repeat=len(comps)):
-        sv = s * np.array(flips)[comp_of]
-        out.append((U * sv, sv[:, None] * T0 * sv[None, :]))
-    return out
-
-
-def _reach(T0: FloatArray, root: int, thresh: float) -> list[int]:
-    seen, stack = {root}, [root]
-    while stack:
-        i = stack.pop()
-        for j in range(T0.shape[0]):
-            if j not in seen and max(abs(T0[i, j]), abs(T0[j, i])) > thresh:
-                seen.add(j)
-                stack.append(j)
-    return sorted(seen)
-
-
-def _case2_candidates(K: list[FloatArray], A_true: FloatArray, X: FloatArray,
-                      roles: list[str]) -> list[tuple[FloatArray, FloatArray]]:
-    """Lemma 7 made constructive: M in col(MT) up to translation, two unit-norm solutions."""
-    k = len(K)
-    last = roles.index("last")
-    Qh = np.column_stack([np.linalg.svd(Ki if last == 1 else Ki.T)[2][0] for Ki in K])
-    Phi = (np.linalg.pinv(X) @ A_true).T  # k x n posteriors at the points
-    if np.any(Phi <= 0):
-        raise ValueError("recovered posteriors are not positive; the CP did not converge")
-    L = np.log(Phi)
-    delta = (L - L[0]) @ np.linalg.pinv(Qh.T @ X)  # rows: delta_i^T (Qh^T X) = L_i - L_0
-    G = Qh.T @ Qh
-    lin = np.array([2 * G @ delta[i] for i in range(1, k)])
-    rhs = -np.array([delta[i] @ G @ delta[i] for i in range(1, k)])
-    omega_p = np.linalg.lstsq(lin, rhs, rcond=None)[0]
-    nu = np.linalg.svd(lin)[2][-1]
-    a, b, c = nu @ G @ nu, 2 * omega_p @ G @ nu, omega_p @ G @ omega_p - 1
-    disc = b * b - 4 * a * c
-    if disc < -1e-8 * max(1.0, b * b):
-        raise ValueError("no unit-norm translation exists; the CP did not converge")
-    out = []
-    for t in ((-b + np.sqrt(max(disc, 0))) / (2 * a), (-b - np.sqrt(max(disc, 0))) / (2 * a)):
-        omega = omega_p + t * nu
-        M = Qh @ (delta + omega).T
-        TD = np.linalg.pinv(M) @ Qh
-        out.append((M, TD / TD.sum(axis=0)))
-    return out
+    model = RecoveredModel(M, T, "ghmm", cp, details, tuple(problems))
+    return _finish(model, check, k, _unfolding_rank(W) if problems else k)

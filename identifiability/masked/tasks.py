@@ -37,11 +37,15 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM, _tokens_to_onehot
+from seprank.core import check_array, check_int, stochastic_power
 
 __all__ = ["Predictor", "Task", "optimal_predictor", "predict_raw"]
 
 _TOKEN = re.compile(r"^\s*x_?\{?(\d+)\}?\s*$")
 _MAX_OUTPUT_ENTRIES = 50_000_000
+#: Gaps up to this use numpy's matrix power (error ~ gap * 1e-16); beyond, the stationary
+#: decomposition of :func:`seprank.core.stochastic_power`.
+_DIRECT_GAP = 64
 
 
 @dataclass(frozen=True, init=False)
@@ -87,12 +91,19 @@ class Task:
         elif spec is not None:
             if targets is not None or given is not None:
                 raise TypeError("give either a string or targets=/given=, not both")
-            tg, gv = _parse(str(spec))
+            if not isinstance(spec, str):
+                raise TypeError(f"spec must be a task string such as 'x2*x3|x1' (or a Task), "
+                                f"got {spec!r} ({type(spec).__name__})")
+            tg, gv = _parse(spec)
         else:
             if targets is None or given is None:
                 raise TypeError("Task needs a string like 'x2|x1' or targets= and given=")
-            tg = tuple(int(t) for t in np.atleast_1d(targets))
-            gv = int(given)
+            if isinstance(targets, str | bytes):
+                raise TypeError(f"targets must be integer time indices, got the string "
+                                f"{targets!r} (use Task({targets!r}) for a task string)")
+            # nothing is truncated: targets=(2.7,) is refused, not read as x2
+            tg = tuple(check_int("targets (time indices)", t) for t in np.atleast_1d(targets))
+            gv = check_int("given (the conditioning time index)", given)
         text = _format(tg, gv)
         if any(t < 1 for t in (*tg, gv)):
             raise ValueError(f"task {text!r}: time indices must be positive integers")
@@ -146,21 +157,31 @@ class Task:
 
 def _parse(spec: str) -> tuple[tuple[int, ...], int]:
     if spec.count("|") != 1:
-        raise ValueError(f"cannot parse task {spec!r}: expected one '|', e.g. 'x2⊗x3|x1'")
+        raise ValueError(f"cannot parse the task spec {spec!r}: expected one '|', e.g. "
+                         "'x2⊗x3|x1'")
     left, right = spec.split("|")
     parts = re.split(r"⊗|\*", left)
     idx = []
     for part in (*parts, right):
         m = _TOKEN.match(part)
         if m is None:
-            raise ValueError(f"cannot parse task {spec!r}: {part.strip()!r} is not a token "
-                             "like 'x2' or 'x_2'; targets are joined by '⊗' or '*'")
+            raise ValueError(f"cannot parse the task spec {spec!r}: {part.strip()!r} is not a "
+                             "token like 'x2' or 'x_2'; targets are joined by '⊗' or '*'")
         idx.append(int(m.group(1)))
     return tuple(idx[:-1]), idx[-1]
 
 
 def _format(targets: tuple[int, ...], given: int) -> str:
     return "⊗".join(f"x{t}" for t in targets) + f"|x{given}"
+
+
+def _power(T: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
+    """T^n: numpy's product for small gaps (and for complex or non-stochastic T, as the
+    complex-step derivatives use), the stationary decomposition beyond (any gap, e.g.
+    10**16, stays column-stochastic; :func:`seprank.core.stochastic_power`)."""
+    if n <= _DIRECT_GAP or np.iscomplexobj(T):
+        return np.linalg.matrix_power(T, n)
+    return stochastic_power(T, n, convention="columns", atol=1e-6)
 
 
 def _hidden_posterior(T: npt.NDArray[Any], phi: npt.NDArray[Any], task: Task
@@ -174,7 +195,7 @@ def _hidden_posterior(T: npt.NDArray[Any], phi: npt.NDArray[Any], task: Task
     operands: list[Any] = [phi]
     subs = ["z" + sym[task.given]]
     for s0, s1 in itertools.pairwise(times):
-        operands.append(np.linalg.matrix_power(T, s1 - s0))
+        operands.append(_power(T, s1 - s0))
         subs.append(sym[s1] + sym[s0])
     out = "z" + "".join(sym[t] for t in task.targets)
     return np.einsum(",".join(subs) + "->" + out, *operands, optimize=True)
@@ -196,7 +217,10 @@ def predict_raw(emission: Any, T: Any, phi: Any, task: Task | str) -> npt.NDArra
     >>> bool(np.allclose(predict_raw(O, T, phi, "x2|x1"), (O @ T @ phi.T).T))
     True
     """
-    E, Tm, ph = (np.asarray(a) for a in (emission, T, phi))
+    E, Tm, ph = (check_array(name, a, dtype=None) for name, a in
+                 (("emission", emission), ("T", T), ("phi", phi)))
+    if E.ndim != 2 or Tm.ndim != 2 or Tm.shape[0] != Tm.shape[1] or E.shape[1] != Tm.shape[0]:
+        raise ValueError(f"emission must be d x k and T k x k, got {E.shape} and {Tm.shape}")
     dtype = np.result_type(E, Tm, ph, np.float64)  # complex input (complex-step) stays complex
     E, Tm, ph = E.astype(dtype), Tm.astype(dtype), ph.astype(dtype)
     P = _hidden_posterior(Tm, np.atleast_2d(ph), Task(task))

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.tasks import Task, optimal_predictor
+from seprank.core import check_array
 
 __all__ = ["MaskedTensor", "hmm_tensor_factors", "masked_prediction_tensor", "tensor_factors"]
 
@@ -103,10 +104,11 @@ def tensor_factors(
     """
     task = Task(task)
     case = _require_case(task)
-    E = np.asarray(emission)
-    Tm = np.asarray(T)
+    E = check_array("emission", emission, ndim=2, dtype=None)
+    Tm = check_array("T", T, ndim=2, dtype=None)
     G_T = {1: Tm.T, 2: None, 3: Tm}[case]  # G^T
-    A = np.asarray(X) @ np.asarray(Phi_X_T)
+    A = check_array("X", X, ndim=2, dtype=None) @ check_array("Phi_X_T", Phi_X_T, ndim=2,
+                                                             dtype=None)
     if G_T is not None:
         A = A @ G_T
     a_name = {1: "X Phi^T T^T", 2: "X Phi^T", 3: "X Phi^T T"}[case]
@@ -128,7 +130,8 @@ def hmm_tensor_factors(O: Any, T: Any, task: Task | str) -> tuple[Any, Any, Any]
     >>> A[0, 0], C[0, 0]
     (Fraction(2, 3), Fraction(5, 12))
     """
-    Om = np.asarray(O)
+    Om = check_array("O", O, ndim=2, dtype=None)
+    check_array("T", T, ndim=2, dtype=None)
     Phi_T = Om / Om.sum(axis=1, keepdims=True)
     eye = np.eye(Om.shape[0], dtype=int).astype(Om.dtype)
     factors, _ = tensor_factors(Om, T, task, Phi_T, eye, symbol="O")

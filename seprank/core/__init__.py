@@ -10,12 +10,17 @@ domains                         :class:`FloatDomain`, :class:`ModularDomain`,
 rank                            :func:`matrix_rank` (exact / modular / svd), :func:`rank_mod_p`,
                                 :class:`RankResult`
 eps_rank                        :func:`eps_rank`: certified brackets of ε-ranks
-grid                            :func:`grid_tensor`, :func:`matricize`, the memory guard
+grid                            :func:`grid_tensor`, :func:`matricize`
+memory                          the one memory policy: :func:`set_memory_limit`,
+                                :func:`guard_memory` (estimate, then refuse before allocating),
+                                :class:`MemoryBudgetError`
+validation                      argument checks that name the argument
 random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
                                 :func:`random_prime`
 results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
+markov                          :func:`stochastic_power`: P^n stays stochastic for any n
 gaussian_rationals              exact a + bi (:class:`GaussianRational`)
 ==============================  ==============================================================
 """
@@ -57,6 +62,15 @@ from seprank.core.log3 import (
     log3_multiset_coefficient,
     to_mpf,
 )
+from seprank.core.markov import stochastic_power
+from seprank.core.memory import (
+    MemoryBudgetError,
+    array_bytes,
+    get_memory_limit,
+    guard_memory,
+    memory_limit,
+    set_memory_limit,
+)
 from seprank.core.random import (
     SeedLike,
     as_generator,
@@ -72,6 +86,18 @@ from seprank.core.results import (
     Method,
     RankValued,
     SeparationMethod,
+)
+from seprank.core.validation import (
+    check_array,
+    check_bool,
+    check_callable,
+    check_choice,
+    check_float,
+    check_index,
+    check_instance,
+    check_int,
+    check_tolerance,
+    validated,
 )
 
 __all__ = [
@@ -90,34 +116,51 @@ __all__ = [
     "GaussianRational",
     "GridTooLargeError",
     "Log3Value",
+    "MemoryBudgetError",
     "Method",
     "ModularDomain",
     "RankResult",
     "RankValued",
     "SeedLike",
     "SeparationMethod",
+    "array_bytes",
     "as_exact_matrix",
     "as_float_matrix",
     "as_generator",
+    "check_array",
+    "check_bool",
+    "check_callable",
+    "check_choice",
+    "check_float",
+    "check_index",
+    "check_instance",
+    "check_int",
+    "check_tolerance",
     "compare",
     "complex_rank_embedding",
     "domain_for",
     "eps_rank",
     "get_grid_memory_limit",
+    "get_memory_limit",
     "grid_tensor",
+    "guard_memory",
     "is_prime",
     "log3",
     "log3_e",
     "log3_multiset_coefficient",
     "matricize",
     "matrix_rank",
+    "memory_limit",
     "random_prime",
     "random_small_prime",
     "rank_mod_p",
     "set_grid_memory_limit",
+    "set_memory_limit",
     "spawn",
     "split_seed",
     "sqrt_minus_one_mod",
+    "stochastic_power",
     "to_mpf",
     "to_rational",
+    "validated",
 ]

@@ -38,9 +38,11 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.inputs import to_rational
+from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
 from seprank.core.random import random_prime
 from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
 from seprank.core.results import Certificate, Method
+from seprank.core.validation import check_instance, check_int, check_tolerance
 
 __all__ = [
     "EXACT_TEMPLATE_RANGE",
@@ -104,8 +106,13 @@ class FloatDomain:
     method: Method = field(default="svd", init=False, repr=False)
     certifies: Certificate = field(default="none", init=False, repr=False)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rtol", check_tolerance("rtol", self.rtol))
+        object.__setattr__(self, "atol", check_tolerance("atol", self.atol))
+
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
         """``m`` standard-normal template vectors of dimension ``dim``."""
+        _check_template_args(rng, m, dim, 8)
         return rng.standard_normal((m, dim))
 
     def rank(self, M: Any) -> RankResult:
@@ -166,7 +173,7 @@ class ModularDomain:
     certifies: Certificate = field(default="lower_bound", init=False, repr=False)
 
     def __post_init__(self) -> None:
-        p = int(self.p)
+        p = check_int("p", self.p, 2)
         if not (2 <= p < 2**31) or not flint.fmpz(p).is_prime():
             raise ValueError(f"ModularDomain needs a prime p < 2**31, got {self.p!r}")
         object.__setattr__(self, "p", p)
@@ -226,6 +233,7 @@ class ModularDomain:
 
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
         """``m`` template vectors with uniform residues in ``[0, p)``."""
+        _check_template_args(rng, m, dim, 8)
         return rng.integers(0, self.p, (m, dim))
 
     def rank(self, M: Any) -> RankResult:
@@ -245,6 +253,7 @@ class ExactDomain:
 
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
         """``m`` integer template vectors, uniform in ``[-50, 50]`` (Python ints)."""
+        _check_template_args(rng, m, dim, 8 + OBJECT_ENTRY_BYTES)
         return rng.integers(-EXACT_TEMPLATE_RANGE, EXACT_TEMPLATE_RANGE + 1,
                             (m, dim)).astype(object)
 
@@ -278,6 +287,14 @@ class ExactDomain:
 
     def scale(self, a: Array, c: Any) -> Array:
         return a * c
+
+
+def _check_template_args(rng: Any, m: Any, dim: Any, entry_bytes: int) -> None:
+    check_instance("rng", rng, np.random.Generator, expected="a numpy Generator",
+                   hint="use seprank.core.as_generator(seed)")
+    m, dim = check_int("m", m), check_int("dim", dim)
+    guard_memory(m * dim * entry_bytes, what=f"{m:,} template vectors of dimension {dim:,}",
+                 fix="use fewer templates")
 
 
 def random_small_prime(rng: np.random.Generator) -> int:
@@ -337,4 +354,6 @@ def domain_for(method: Method, rng: np.random.Generator | None = None, *,
         return ExactDomain()
     if rng is None:
         raise ValueError("method='modular' draws a prime: pass rng (a numpy Generator)")
+    check_instance("rng", rng, np.random.Generator, expected="a numpy Generator",
+                   hint="use seprank.core.as_generator(seed)")
     return ModularDomain(random_prime(rng, bits, residue=residue))

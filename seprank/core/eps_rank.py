@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.inputs import as_float_matrix
+from seprank.core.validation import check_float
 
 __all__ = ["EpsRankResult", "eps_rank"]
 
@@ -129,9 +130,8 @@ def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult
     """
     if mode not in ("absolute", "relative"):
         raise ValueError(f"mode must be 'absolute' or 'relative', got {mode!r}")
-    if not np.isfinite(eps) or eps <= 0:
-        raise ValueError(f"eps must be a finite positive number, got {eps!r}")
-    arr = as_float_matrix(M)
+    eps = check_float("eps", eps, positive=True)
+    arr = as_float_matrix(M, "M")
     if arr.dtype.kind == "c":
         raise TypeError("eps_rank is defined here for real matrices; got a complex matrix")
     m, n = arr.shape
@@ -140,7 +140,11 @@ def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult
         return EpsRankResult(0, 0, float(eps), mode, "empty matrix", "empty matrix",
                              np.zeros(0))
     u_mach = float(np.finfo(np.float64).eps)
-    U, s, Vt = np.linalg.svd(arr, full_matrices=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        U, s, Vt = np.linalg.svd(arr, full_matrices=False)
+    if not np.all(np.isfinite(s)):
+        raise OverflowError("the singular values of M overflow double precision (entries near "
+                            "1e308); rescale M and eps by the same factor")
     sv_error = _SV_ERROR_FACTOR * max(m, n) * u_mach * float(s[0])
     abs_M = np.abs(arr)
     if mode == "absolute":

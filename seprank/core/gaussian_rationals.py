@@ -9,11 +9,15 @@ an integer square root of -1 instead (:func:`sqrt_minus_one_mod`).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+
+from seprank.core.random import is_prime
+from seprank.core.validation import check_int
 
 __all__ = ["GaussianRational", "complex_rank_embedding", "sqrt_minus_one_mod"]
 
@@ -21,6 +25,9 @@ __all__ = ["GaussianRational", "complex_rank_embedding", "sqrt_minus_one_mod"]
 def _q(x: Any) -> Fraction:
     if isinstance(x, float | complex | np.floating | np.complexfloating):
         raise TypeError(f"GaussianRational refuses the float {x!r}")
+    if isinstance(x, bool | str | bytes) or not isinstance(x, numbers.Rational):
+        raise TypeError(f"GaussianRational needs exact rational parts (int or Fraction), got "
+                        f"{x!r} ({type(x).__name__})")
     return Fraction(x)
 
 
@@ -116,6 +123,9 @@ def sqrt_minus_one_mod(p: int) -> int:
     >>> sqrt_minus_one_mod(13) ** 2 % 13
     12
     """
+    p = check_int("p", p, 2)
+    if not is_prime(p):
+        raise ValueError(f"p = {p} must be a prime")
     if p % 4 != 1:
         raise ValueError(f"GF(p) has a square root of -1 only when p = 1 (mod 4); p = {p} is "
                          f"{p % 4} (mod 4)")
@@ -138,7 +148,11 @@ def complex_rank_embedding(E: np.ndarray) -> np.ndarray:
     >>> complex_rank_embedding(E).shape
     (4, 4)
     """
+    if isinstance(E, str | bytes):
+        raise TypeError(f"E must be a matrix of Gaussian rationals, got the string {E!r}")
     E = np.asarray(E, dtype=object)
+    if E.ndim != 2:
+        raise ValueError(f"E must be a 2-D matrix, got shape {E.shape}")
     A = np.vectorize(lambda z: GaussianRational.coerce(z).re, otypes=[object])(E)
     B = np.vectorize(lambda z: GaussianRational.coerce(z).im, otypes=[object])(E)
     return np.block([[A, -B], [B, A]])

@@ -27,6 +27,15 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
+from seprank.core.memory import (
+    OBJECT_ENTRY_BYTES,
+    MemoryBudgetError,
+    get_memory_limit,
+    resolve_limit,
+    set_memory_limit,
+)
+from seprank.core.validation import check_int
+
 __all__ = [
     "GridTooLargeError",
     "get_grid_memory_limit",
@@ -35,38 +44,21 @@ __all__ = [
     "set_grid_memory_limit",
 ]
 
-_DEFAULT_LIMIT = 2 * 1024**3
-_grid_memory_limit = _DEFAULT_LIMIT
-#: Bytes per entry assumed for object arrays (a pointer plus a small Python int/Fraction).
-_OBJECT_ENTRY_BYTES = 64
 #: Input points evaluated per call of ``f``.
 _DEFAULT_CHUNK_POINTS = 1 << 15
 
 
-class GridTooLargeError(MemoryError):
-    """A grid tensor would exceed the configured memory limit."""
+class GridTooLargeError(MemoryBudgetError):
+    """A grid tensor (or the rank of its matricization) would exceed the memory limit.
 
-
-def set_grid_memory_limit(n_bytes: int) -> int:
-    """Set the memory limit for :func:`grid_tensor`; returns the previous limit.
-
-    Examples
-    --------
-    >>> old = set_grid_memory_limit(10**6)
-    >>> get_grid_memory_limit()
-    1000000
-    >>> _ = set_grid_memory_limit(old)
+    A :class:`~seprank.core.memory.MemoryBudgetError`, raised before the grid is allocated.
     """
-    global _grid_memory_limit
-    if not isinstance(n_bytes, int) or n_bytes <= 0:
-        raise ValueError(f"the memory limit must be a positive number of bytes, got {n_bytes!r}")
-    previous, _grid_memory_limit = _grid_memory_limit, n_bytes
-    return previous
 
 
-def get_grid_memory_limit() -> int:
-    """The current memory limit (bytes) of :func:`grid_tensor`; default 2 GiB."""
-    return _grid_memory_limit
+#: The 0.2 name of :func:`seprank.core.memory.set_memory_limit` (one limit for everything).
+set_grid_memory_limit = set_memory_limit
+#: The 0.2 name of :func:`seprank.core.memory.get_memory_limit`.
+get_grid_memory_limit = get_memory_limit
 
 
 def matricize(
@@ -99,6 +91,8 @@ def matricize(
            [5, 7]])
     """
     arr = np.asarray(T)
+    if arr.ndim < 1 or arr.dtype.kind in "USV":
+        raise ValueError(f"T must be a tensor (an array with at least one mode), got {T!r}")
     order = arr.ndim
     if isinstance(row_modes, int | np.integer):
         rows = [int(row_modes)]
@@ -145,7 +139,7 @@ def _templates_per_position(
 
 
 def _entry_bytes(dtype: np.dtype[Any]) -> int:
-    return _OBJECT_ENTRY_BYTES if dtype.kind == "O" else int(dtype.itemsize)
+    return OBJECT_ENTRY_BYTES if dtype.kind == "O" else int(dtype.itemsize)
 
 
 def grid_tensor(
@@ -172,9 +166,9 @@ def grid_tensor(
     n_inputs : int
         N, the number of vector arguments of ``f``.
     max_bytes : int, optional, keyword-only
-        Memory limit for the result plus one chunk of inputs; defaults to
-        :func:`get_grid_memory_limit` (2 GiB unless changed with
-        :func:`set_grid_memory_limit`).
+        Memory limit for the result plus one chunk of inputs; defaults to the process limit
+        of :mod:`seprank.core.memory` (2 GiB unless changed with
+        :func:`~seprank.core.memory.set_memory_limit`, alias :func:`set_grid_memory_limit`).
     chunk_points : int, keyword-only
         Grid points per call of ``f``.
     progress : bool, optional, keyword-only
@@ -210,16 +204,29 @@ def grid_tensor(
     >>> int(np.linalg.matrix_rank(A))   # <x1, x2> has separation rank dim = 2
     2
     """
-    if isinstance(n_inputs, bool) or not isinstance(n_inputs, int | np.integer) or n_inputs < 1:
-        raise ValueError(f"n_inputs must be a positive integer, got {n_inputs!r}")
-    n_inputs = int(n_inputs)
+    if not callable(f):
+        raise TypeError(f"f must be a callable batch function f(X), got {type(f).__name__}")
+    n_inputs = check_int("n_inputs", n_inputs)
+    chunk_points = check_int("chunk_points", chunk_points)
+    limit = resolve_limit(max_bytes)
+    if isinstance(templates, np.ndarray) and templates.ndim == 2:
+        # the grid has M**n_inputs points and one point has n_inputs vectors: refuse what
+        # cannot fit before building anything of size n_inputs
+        m, dim0 = templates.shape
+        log2_points = n_inputs * math.log2(max(m, 1))
+        one_point = n_inputs * max(dim0, 1) * _entry_bytes(templates.dtype)
+        if log2_points > 62 or one_point > limit:
+            raise GridTooLargeError(
+                f"the grid of {m} templates at n_inputs = {n_inputs} positions has "
+                f"{m}^{n_inputs} points of {n_inputs} vectors each: far above the limit of "
+                f"{limit / 2**30:.2f} GiB. Use fewer templates or inputs.",
+                needed=2**63, limit=limit, what="a grid tensor")
     per = _templates_per_position(templates, n_inputs)
     sizes = tuple(int(t.shape[0]) for t in per)
     if min(sizes) == 0:
         raise ValueError("every position needs at least one template vector")
     dim = int(per[0].shape[1])
     n_points = math.prod(sizes)
-    limit = get_grid_memory_limit() if max_bytes is None else int(max_bytes)
     in_dtype = np.result_type(*[t.dtype for t in per])
     chunk = max(1, min(int(chunk_points), n_points))
     input_bytes = chunk * n_inputs * dim * _entry_bytes(in_dtype)
@@ -228,6 +235,11 @@ def grid_tensor(
             f"one chunk of {chunk} grid points needs ~{input_bytes / 2**20:.1f} MiB, above the "
             f"limit of {limit / 2**20:.1f} MiB; pass a smaller chunk_points"
         )
+    for t in per:
+        if t.dtype.kind in "fc" and not np.all(np.isfinite(t)):
+            raise ValueError("templates contain NaN or infinite entries")
+        if t.dtype.kind in "USV":
+            raise TypeError(f"templates must be numbers, got dtype {t.dtype}")
     stacked = [np.asarray(t, dtype=in_dtype) for t in per]
 
     def batch(flat_indices: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
@@ -251,7 +263,7 @@ def grid_tensor(
             f"{math.prod(out_shape)} outputs of dtype {probe.dtype}: about "
             f"{total / 2**30:.2f} GiB, above the limit of {limit / 2**30:.2f} GiB. Use fewer "
             "templates or inputs, or raise the limit with max_bytes= or "
-            "seprank.set_grid_memory_limit(n_bytes) if the machine has the memory."
+            "seprank.set_memory_limit(n_bytes) if the machine has the memory."
         )
     result = np.empty((n_points, *out_shape), dtype=probe.dtype)
     # progress=None: a bar for grids above a million points, on terminals only (tqdm's None)

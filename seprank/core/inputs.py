@@ -72,23 +72,57 @@ class ExactMatrix:
 
     @cached_property
     def integer_matrix(self) -> flint.fmpz_mat:
-        """The numerators as a flint ``fmpz_mat`` (built once, reused for every prime)."""
+        """The numerators as a flint ``fmpz_mat`` (built once, reused for every prime).
+
+        Filled row by row: a list of all m*n Python ints first would cost ~40 bytes per
+        entry on top of the matrix (the memory policy, :mod:`seprank.core.memory`)."""
         m, n = self.shape
-        return flint.fmpz_mat(m, n, self.numerators.ravel().tolist())
+        if m * n <= _LIST_BUILD_ENTRIES:
+            return flint.fmpz_mat(m, n, self.numerators.ravel().tolist())
+        M = flint.fmpz_mat(m, n)
+        _fill_rows(M, self.numerators)
+        return M
 
     def modular_matrix(self, p: int) -> flint.nmod_mat:
-        """The numerators reduced modulo ``p`` (row scaling does not change the rank)."""
-        return flint.nmod_mat(self.integer_matrix, p)
+        """The numerators reduced modulo ``p`` (row scaling does not change the rank).
+
+        int64 numerators are reduced with numpy and written row by row straight into the
+        ``nmod_mat`` (no ``fmpz_mat`` in between); big ones go through :attr:`integer_matrix`."""
+        if self.numerators.dtype == object:
+            return flint.nmod_mat(self.integer_matrix, p)
+        m, n = self.shape
+        if m * n <= _LIST_BUILD_ENTRIES:  # small: one list is fastest and costs nothing
+            return flint.nmod_mat(self.integer_matrix, p)
+        M = flint.nmod_mat(m, n, p)
+        if p < 2**63:
+            _fill_rows(M, np.mod(self.numerators, np.int64(p)))
+        else:
+            _fill_rows(M, self.numerators.astype(object) % p)
+        return M
 
 
-def _check_2d(shape: tuple[int, ...], what: str = "matrix") -> None:
+#: Matrices up to this many entries are built from one Python list (fast for the many small
+#: ranks of the Kruskal engines); larger ones row by row (a list of every entry would cost
+#: ~40 bytes per entry on top of the matrix).
+_LIST_BUILD_ENTRIES = 1 << 16
+
+
+def _fill_rows(M: Any, values: npt.NDArray[Any]) -> None:
+    """``M[i, j] = values[i, j]`` one row at a time (peak: one row of Python ints)."""
+    for i in range(values.shape[0]):
+        for j, v in enumerate(values[i].tolist()):
+            if v:
+                M[i, j] = v
+
+
+def _check_2d(shape: tuple[int, ...], name: str = "M") -> None:
     if len(shape) != 2:
         hint = (
             " Use seprank.matricize(T, row_modes) to flatten a tensor first."
             if len(shape) > 2
             else " Reshape it, e.g. M.reshape(1, -1) for a single row."
         )
-        raise ValueError(f"expected a 2-D {what}, got an array of shape {shape}.{hint}")
+        raise ValueError(f"{name} must be a 2-D matrix, got an array of shape {shape}.{hint}")
 
 
 def to_rational(x: Any) -> int | Fraction:
@@ -109,13 +143,13 @@ def to_rational(x: Any) -> int | Fraction:
     if isinstance(x, float | np.floating | complex | np.complexfloating):
         raise TypeError(_FLOAT_REFUSAL.format(what=f"the input holds the float {x!r}"))
     raise TypeError(
-        f"cannot use an entry of type {type_name} ({x!r}) as an exact rational. "
+        f"x = {x!r} (type {type_name}) is not an exact rational. "
         "Exact and modular ranks accept int, fractions.Fraction, sympy.Rational and flint "
         "fmpz/fmpq entries; substitute numbers for symbols first, or use method='svd'."
     )
 
 
-def _object_array(M: Any) -> npt.NDArray[Any]:
+def _object_array(M: Any, name: str = "M") -> npt.NDArray[Any]:
     """Turn nested lists, sympy and flint matrices into a 2-D numpy object array."""
     if hasattr(M, "tolist") and type(M).__name__ in {"fmpz_mat", "fmpq_mat", "nmod_mat"}:
         if type(M).__name__ == "nmod_mat":
@@ -143,12 +177,14 @@ def _object_array(M: Any) -> npt.NDArray[Any]:
     try:
         arr = np.array(M, dtype=object)
     except ValueError as err:
-        raise ValueError(f"could not read the input as a rectangular matrix: {err}") from err
+        raise ValueError(f"could not read {name} as a rectangular matrix: {err}") from err
     return arr
 
 
-def as_exact_matrix(M: Any) -> ExactMatrix:
+def as_exact_matrix(M: Any, name: str = "M") -> ExactMatrix:
     """Validate ``M`` as an exact rational matrix and return it as :class:`ExactMatrix`.
+
+    ``name`` is the argument's name in the caller, used in the error messages.
 
     Raises
     ------
@@ -157,8 +193,10 @@ def as_exact_matrix(M: Any) -> ExactMatrix:
     ValueError
         If the input is not two-dimensional or not rectangular.
     """
+    if isinstance(M, str | bytes):
+        raise TypeError(f"{name} must be a matrix of exact numbers, got the string {M!r}")
     if isinstance(M, np.ndarray) and M.dtype != object:
-        _check_2d(M.shape)
+        _check_2d(M.shape, name)
         if M.dtype.kind == "b":
             return ExactMatrix(M.astype(np.int64), (1,) * M.shape[0])
         if M.dtype.kind == "i":
@@ -170,16 +208,19 @@ def as_exact_matrix(M: Any) -> ExactMatrix:
         if M.dtype.kind in "fc":
             bad = " (it also contains NaN or inf)" if not np.all(np.isfinite(M)) else ""
             raise TypeError(
-                _FLOAT_REFUSAL.format(what=f"the input is a {M.dtype} array{bad}")
+                _FLOAT_REFUSAL.format(what=f"{name} is a {M.dtype} array{bad}")
             )
-        raise TypeError(f"unsupported array dtype {M.dtype} for an exact rank")
-    arr = _object_array(M)
-    _check_2d(arr.shape)
+        raise TypeError(f"{name} has the unsupported dtype {M.dtype} for an exact rank")
+    arr = _object_array(M, name)
+    _check_2d(arr.shape, name)
     m, n = arr.shape
     conv = np.empty((m, n), dtype=object)
     for i in range(m):
         for j in range(n):
-            conv[i, j] = to_rational(arr[i, j])
+            try:
+                conv[i, j] = to_rational(arr[i, j])
+            except TypeError as err:
+                raise TypeError(f"{name}[{i}, {j}]: {err}") from err
     dens: list[int] = []
     nums = np.empty((m, n), dtype=object)
     for i in range(m):
@@ -202,8 +243,9 @@ def _gcd(a: int, b: int) -> int:
     return abs(a)
 
 
-def as_float_matrix(M: Any) -> npt.NDArray[np.floating[Any] | np.complexfloating[Any, Any]]:
-    """Validate ``M`` as a finite float (or complex) 2-D array.
+def as_float_matrix(M: Any, name: str = "M"
+                    ) -> npt.NDArray[np.floating[Any] | np.complexfloating[Any, Any]]:
+    """Validate ``M`` as a finite float (or complex) 2-D array (``name``: for the messages).
 
     Exact inputs (ints, Fractions, sympy rationals) are converted to float64, which is the user's
     explicit request when they ask for a float method.
@@ -213,23 +255,25 @@ def as_float_matrix(M: Any) -> npt.NDArray[np.floating[Any] | np.complexfloating
     ValueError
         If the input is not 2-D or contains NaN or infinity.
     """
+    if isinstance(M, str | bytes):
+        raise TypeError(f"{name} must be a matrix of numbers, got the string {M!r}")
     if isinstance(M, np.ndarray) and M.dtype.kind in "biufc":
         arr = M
     else:
-        obj = _object_array(M)
+        obj = _object_array(M, name)
         try:
             arr = obj.astype(np.complex128) if any(
                 isinstance(x, complex | np.complexfloating) for x in obj.ravel()
             ) else obj.astype(np.float64)
-        except (TypeError, ValueError) as err:
-            raise TypeError(f"cannot convert the input to a float matrix: {err}") from err
-    _check_2d(arr.shape)
+        except (TypeError, ValueError, OverflowError) as err:
+            raise TypeError(f"cannot convert {name} to a float matrix: {err}") from err
+    _check_2d(arr.shape, name)
     if arr.dtype.kind in "biu":
         arr = arr.astype(np.float64)
     if not np.all(np.isfinite(arr)):
         n_bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
         raise ValueError(
-            f"the matrix contains {n_bad} NaN or infinite entries; a rank of such a matrix is "
+            f"{name} contains {n_bad} NaN or infinite entries; a rank of such a matrix is "
             "meaningless. Find where they come from (overflow? a division by zero?) and fix "
             "the input; nothing is silently dropped."
         )

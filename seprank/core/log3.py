@@ -21,11 +21,14 @@ and returns ``None`` ("tie, undecided") in between -- it never turns rounding in
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import mpmath
+
+from seprank.core.validation import check_int
 
 __all__ = [
     "DIGITS",
@@ -55,10 +58,21 @@ _LN3 = _ctx.log(3)
 NEG_INF = _ctx.mpf("-inf")
 
 
+def _rational(x: Any, name: str = "x") -> Fraction:
+    """``x`` as an exact Fraction: ints, Fractions, sympy/flint rationals and finite floats
+    (their exact dyadic value); bools, strings, NaN and infinity are refused."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Rational | float):
+        raise ValueError(f"{name} must be a rational number (int or Fraction), got {x!r} "
+                         f"({type(x).__name__})")
+    if isinstance(x, float) and not math.isfinite(x):
+        raise ValueError(f"{name} must be a finite number, got {x!r}")
+    return Fraction(x)
+
+
 def _ln(x: int | Fraction) -> Any:
-    q = Fraction(x)
+    q = _rational(x)
     if q <= 0:
-        raise ValueError(f"log of a non-positive number {x}")
+        raise ValueError(f"log of a non-positive number: x = {x} must be > 0")
     return _ctx.log(_ctx.mpf(q.numerator)) - _ctx.log(_ctx.mpf(q.denominator))
 
 
@@ -90,7 +104,7 @@ def log3_real(x: Any) -> Any:
 
 def to_mpf(x: int | Fraction) -> Any:
     """An exact rational as a :data:`DIGITS`-digit mpmath number."""
-    q = Fraction(x)
+    q = _rational(x)
     return _ctx.mpf(q.numerator) / q.denominator
 
 
@@ -111,6 +125,7 @@ def log3_multiset_coefficient(n: int, k: int) -> Any:
     >>> float(log3_multiset_coefficient(14, 3))   # ((14 3)) = binom(16, 3) = 560
     5.7599...
     """
+    n, k = check_int("n", n, 0), check_int("k", k, 0)
     if n < 1 or k < 0:
         if n == 0 and k == 0:
             return _ctx.mpf(0)

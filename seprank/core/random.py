@@ -121,6 +121,8 @@ def split_seed(seed: Any, n: int, *, name: str = "seed") -> list[np.random.Gener
 
 def is_prime(n: int) -> bool:
     """Primality (python-flint; deterministic below 2**64 and BPSW-certain beyond)."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"n must be an integer, got {n!r} ({type(n).__name__})")
     return bool(flint.fmpz(int(n)).is_prime())
 
 
@@ -149,6 +151,9 @@ def random_prime(rng: np.random.Generator, bits: int = 62, *,
     >>> 2**24 <= p < 2**25, p % 4, is_prime(p)
     (True, 1, True)
     """
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator (use seprank.core.as_generator(seed)), "
+                        f"got {type(rng).__name__}")
     if isinstance(bits, bool) or not isinstance(bits, numbers.Integral) or not 3 <= bits <= 64:
         raise ValueError(f"bits must be an integer in [3, 64], got {bits!r}")
     low, high = 2 ** (int(bits) - 1), 2 ** int(bits)

@@ -17,6 +17,7 @@ none        a floating-point rank; see ``details['tolerance']`` and ``details['g
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ import numpy as np
 from seprank.core.inputs import ExactMatrix, as_exact_matrix, as_float_matrix
 from seprank.core.random import SeedLike, as_generator, random_prime
 from seprank.core.results import Certificate, Method, RankValued
+from seprank.core.validation import check_int, check_tolerance
 
 __all__ = ["RankResult", "matrix_rank", "rank_mod_p"]
 
@@ -111,10 +113,10 @@ def rank_mod_p(residues: Any, p: int) -> RankResult:
     >>> rank_mod_p([[1, 2], [3, 4]], 5).certifies
     'exact'
     """
-    p = int(p)
-    if not (2 <= p < 2**64) or not flint.fmpz(p).is_prime():
+    p = check_int("p", p, 2)
+    if not (p < 2**64) or not flint.fmpz(p).is_prime():
         raise ValueError(f"p = {p} is not a prime below 2**64")
-    exact = as_exact_matrix(residues)
+    exact = as_exact_matrix(residues, "residues")
     if not exact.is_integer:
         raise TypeError("rank_mod_p expects integer residues; use matrix_rank for Fractions")
     m, n = exact.shape
@@ -200,9 +202,10 @@ def matrix_rank(
         raise ValueError(
             f"rtol/atol are tolerances of method='svd'; method={method!r} uses no tolerance"
         )
+    rtol, atol = check_tolerance("rtol", rtol), check_tolerance("atol", atol)
     if method == "svd":
         return _svd_rank(M, rtol=rtol, atol=atol)
-    exact = as_exact_matrix(M)
+    exact = as_exact_matrix(M, "M")
     m, n = exact.shape
     if m == 0 or n == 0:
         return RankResult(0, method, "exact", {"shape": (m, n), "note": "empty matrix"})
@@ -215,8 +218,7 @@ def matrix_rank(
 def _modular_rank(
     exact: ExactMatrix, *, n_primes: int, seed: SeedLike
 ) -> RankResult:
-    if isinstance(n_primes, bool) or not isinstance(n_primes, int) or n_primes < 1:
-        raise ValueError(f"n_primes must be a positive integer, got {n_primes!r}")
+    n_primes = check_int("n_primes", n_primes)
     rng = as_generator(seed)
     m, n = exact.shape
     full = min(m, n)
@@ -254,29 +256,37 @@ def _modular_rank(
 
 
 def _svd_rank(M: Any, *, rtol: float | None, atol: float | None) -> RankResult:
-    for name, tol in (("rtol", rtol), ("atol", atol)):
-        if tol is not None and (not np.isfinite(tol) or tol < 0):
-            raise ValueError(f"{name} must be a finite non-negative number, got {tol!r}")
-    arr = as_float_matrix(M)
+    arr = as_float_matrix(M, "M")
     m, n = arr.shape
     if m == 0 or n == 0:
         return RankResult(0, "svd", "none", {"shape": (m, n), "tolerance": 0.0,
                                                "singular_values": np.zeros(0), "gap": None})
-    s = np.linalg.svd(arr, compute_uv=False)
-    smax = float(s[0]) if s.size else 0.0
+    # Rank and relative tolerances are scale-invariant: take the SVD of M / ~max|M| so that
+    # neither the singular values (entries near 1e308) nor the tolerance can overflow, and
+    # tiny matrices (1e-300) do not lose their singular values to underflow.
+    biggest = float(np.max(np.abs(arr)))
+    # a power of two: the scaling is exact, so normal-range matrices get bit-identical results
+    scale = 2.0 ** math.floor(math.log2(biggest)) if biggest > 0 else 0.0
+    s_scaled = (np.linalg.svd(arr / scale, compute_uv=False) if scale else
+                np.zeros(min(m, n)))
+    with np.errstate(over="ignore"):
+        s = s_scaled * scale  # may overflow to inf for the report only; the rank uses s_scaled
+    smax = float(s_scaled[0])
     if rtol is None and atol is None:
-        tol = smax * max(m, n) * float(np.finfo(np.float64).eps)
+        tol_scaled = smax * max(m, n) * float(np.finfo(np.float64).eps)
         rule = "numpy default: sigma_max * max(m, n) * eps"
     else:
-        tol = max(atol or 0.0, (rtol or 0.0) * smax)
+        tol_scaled = max((atol or 0.0) / scale if scale else math.inf, (rtol or 0.0) * smax)
         rule = "max(atol, rtol * sigma_max)"
-    rank = int(np.count_nonzero(s > tol))
+    with np.errstate(over="ignore"):
+        tol = tol_scaled * scale
+    rank = int(np.count_nonzero(s_scaled > tol_scaled))
     if rank == 0:
         gap: float | None = None
-    elif rank == s.size or s[rank] == 0:
+    elif rank == s_scaled.size or s_scaled[rank] == 0:
         gap = float("inf")
     else:
-        gap = float(s[rank - 1] / s[rank])
+        gap = float(s_scaled[rank - 1] / s_scaled[rank])
     return RankResult(
         rank,
         "svd",

@@ -45,9 +45,25 @@ class OutsideHypothesesError(ValueError):
     """A bound was requested with ``strict=True`` for a network outside its hypotheses."""
 
 
+#: Largest depth the bounds accept: their exponents are :math:`3^L`-sized integers whose base-2
+#: logarithms must fit a double (3^645 ~ 1.8e308); 600 leaves a margin.
+MAX_DEPTH = 600
+
+
+def check_depth(depth: Any, minimum: int = 1) -> int:
+    """``depth`` as an int in ``[minimum, MAX_DEPTH]`` (named "depth L" in the message)."""
+    L = check_int("depth L", depth, minimum)
+    if L > MAX_DEPTH:
+        raise ValueError(f"depth L = {L} is above {MAX_DEPTH}: the bounds are built from "
+                         f"3^L-sized exact integers (3^{L} has ~{int(L * 0.477)} digits), which "
+                         "this library does not handle beyond that; work with log3 values of "
+                         "the formulas instead")
+    return L
+
+
 def network_shape(width: Any, depth: Any, heads: Any) -> tuple[int, int, int]:
     d_x = check_int("width d_x", width)
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     H = check_int("heads H", heads)
     if d_x % H:
         raise ValueError(
@@ -71,7 +87,7 @@ def mixing_units(depth: int) -> int:
     >>> [mixing_units(L) for L in range(1, 6)]
     [1, 4, 13, 40, 121]
     """
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     return (3**L - 1) // 2
 
 
@@ -88,8 +104,7 @@ def multiset_coefficient(n: int, k: int) -> int:
     >>> multiset_coefficient(14, 3), multiset_coefficient(2, 27), multiset_coefficient(0, 0)
     (560, 28, 1)
     """
-    if isinstance(n, bool) or isinstance(k, bool) or int(n) != n or int(k) != k:
-        raise ValueError(f"((n k)) needs integers, got n={n!r}, k={k!r}")
+    n, k = check_int("n", n, None), check_int("k", k, None)
     n, k = int(n), int(k)
     if n < 0 or k < 0:
         raise ValueError(f"((n k)) needs n >= 0 and k >= 0, got n={n}, k={k}")
@@ -116,7 +131,7 @@ def regime(width: int, depth: int) -> Regime:
     ('depth_efficient', 'boundary', 'depth_inefficient')
     """
     d_x = check_int("width d_x", width)
-    L = check_int("depth L", depth)
+    L = check_depth(depth)
     power = 3**L
     if power < d_x:
         return "depth_efficient"
@@ -200,6 +215,8 @@ class Bound:
 def make_bound(statement: str, kind: Kind, log3_value: Any, exact: tuple[Fraction, int] | None,
           holds_for: str, hypotheses: tuple[str, ...], violated: list[str], notes: list[str],
           strict: bool) -> Bound:
+    if not isinstance(strict, bool):
+        raise ValueError(f"strict must be True or False, got {strict!r}")
     if violated and strict:
         raise OutsideHypothesesError(f"{statement}: outside its hypotheses: {'; '.join(violated)}")
     return Bound(statement, kind, log3_value, exact, holds_for, hypotheses, tuple(violated),

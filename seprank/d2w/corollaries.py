@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from seprank.core.log3 import log3, log3_real, to_mpf
-from seprank.core.validation import check_int
+from seprank.core.validation import check_float, check_int
 from seprank.d2w.bounds import mixing_units, network_shape, regime
 from seprank.d2w.theorems import lemma6_lower_bound, theorem1_lower, theorem2_upper
 
@@ -81,7 +81,8 @@ def corollary1_min_widening(width_deep: int, depth_deep: int, depth_ratio: int,
     >>> r.shallow_depth, round(float(r.log3_deep_lower), 1), math.ceil(r.widening)
     (3, 134.1, 84)
     """
-    d_x, L, H = network_shape(width_deep, depth_deep, heads)
+    d_x, L, H = network_shape(check_int("width_deep d_x", width_deep),
+                              check_int("depth_deep L", depth_deep), heads)
     d = check_int("depth_ratio d", depth_ratio, 2)
     violated = []
     if regime(d_x, L) != "depth_efficient":
@@ -137,10 +138,11 @@ def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
     >>> float(r.beta2), r.shallow_depth, r.shallow_width
     (3.5, 10, 23946)
     """
-    d_x, L, H = network_shape(width_deep, depth_deep, heads)
+    d_x, L, H = network_shape(check_int("width_deep d_x", width_deep),
+                              check_int("depth_deep L", depth_deep), heads)
+    check_float("step", step, positive=True)
     step = Fraction(step)
-    if step <= 0:
-        raise ValueError(f"step must be positive, got {step}")
+    max_beta2 = check_int("max_beta2", max_beta2)
     violated = []
     if regime(d_x, L) != "depth_inefficient":
         violated.append(f"L^deep > log3(d_x^deep) fails: 3^{L} = {3**L} vs d_x = {d_x}")

@@ -36,9 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.domains import domain_for
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.rank import RankResult, matrix_rank
 from seprank.core.results import Certificate, Method
+from seprank.core.validation import validated
 from seprank.d2w.bounds import multiset_coefficient
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
 ]
 
 
+@validated(d="count", total="count0")
 def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     """All :math:`q \\in \\mathbb Z_{\\ge 0}^d` with :math:`\\sum_r q_r =` ``total``, in
     lexicographic order; there are :math:`(\\!(d\\ \\text{total})\\!)` of them.
@@ -72,8 +75,9 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     >>> compositions(2, 3)
     [(0, 3), (1, 2), (2, 1), (3, 0)]
     """
-    if d < 1 or total < 0:
-        raise ValueError(f"need d >= 1 and total >= 0, got d={d}, total={total}")
+    count = math.comb(total + d - 1, d - 1)
+    guard_memory(count * (72 + 8 * d), what=f"the {count:,} compositions of {total} into {d} "
+                 "parts", fix="use a smaller total or fewer parts")
     out = []
     for bars in itertools.combinations(range(total + d - 1), d - 1):
         prev, parts = -1, []
@@ -85,6 +89,7 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     return out
 
 
+@validated(d="count", lam="count0", normalized="bool")
 def paper_witness_V(d: int, lam: int, *, omega: int = 2,
                     normalized: bool = True) -> npt.NDArray[Any]:
     r"""The V of App. B.2: rows :math:`\Omega^{q^\alpha}` over the compositions of λ into d
@@ -112,6 +117,7 @@ def paper_witness_V(d: int, lam: int, *, omega: int = 2,
     return Wf / np.linalg.norm(Wf, axis=1, keepdims=True)
 
 
+@validated(n_rows="count", d="count", seed="seed", spread="count")
 def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
                       spread: int = 1000) -> npt.NDArray[Any]:
     r"""``n_rows`` random points of the unit sphere in :math:`\mathbb Q^d` (exact Fractions):
@@ -132,6 +138,8 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
         raise ValueError(f"need n_rows >= 1 and d >= 1, got {n_rows}, {d}")
     if d == 1 and n_rows > 1:
         raise ValueError("the unit sphere of Q^1 is {-1, 1}: only one row up to sign")
+    guard_memory(2 * array_bytes((n_rows, d), object),
+                 what=f"{n_rows:,} rational rows of dimension {d:,}", fix="use fewer rows")
     rng = as_generator(seed)
     V = np.empty((n_rows, d), dtype=object)
     seen: set[tuple[Fraction, ...]] = set()
@@ -347,6 +355,7 @@ class Lemma7Result:
     unique_top_permutation: bool
 
 
+@validated(d="count", lam="count0")
 def lemma7_determinant(d: int, lam: int) -> Lemma7Result:
     r"""Check Lemmas 7-8 on :math:`\hat A_{\alpha k} = \Omega^{\langle q^\alpha, k\rangle}`
     (rows and columns indexed by the compositions of λ into d parts), with sympy.

@@ -51,6 +51,9 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.gaussian_rationals import GaussianRational
+from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.validation import check_choice, check_int
+from seprank.d2w.bounds import check_depth
 
 __all__ = [
     "LastLayer",
@@ -71,6 +74,7 @@ def validate_witness_shape(width: int, depth: int, heads: int,
                         ("n_inputs N", n_inputs, 2)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise ValueError(f"the Lemma 6 witness needs {name} >= {lo} (an integer), got {v!r}")
+    check_depth(depth, 2)
     if width % heads:
         raise ValueError(f"the width d_x = {width} is not divisible by the number of heads "
                          f"H = {heads}; the head dimension d_a = d_x / H must be an integer")
@@ -129,10 +133,12 @@ def lemma6_weights(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     """
     d_a, s, _ = validate_witness_shape(width, depth, heads, n_inputs)
     L, H, N, d_x = depth, heads, n_inputs, width
-    if last_layer not in ("fixed", "printed") or value_layer not in ("fixed", "printed"):
-        raise ValueError("last_layer and value_layer must be 'fixed' or 'printed'")
-    if not 0 <= output_coordinate < d_x:
-        raise ValueError(f"output_coordinate must be in 0..{d_x - 1}, got {output_coordinate}")
+    guard_memory(8 * array_bytes((L, H, d_a, d_x), object),
+                 what=f"the exact weights of a depth-{L}, width-{d_x} witness",
+                 fix="use a smaller depth or width")
+    check_choice("last_layer", last_layer, ("fixed", "printed"))
+    check_choice("value_layer", value_layer, ("fixed", "printed"))
+    output_coordinate = check_int("output_coordinate", output_coordinate, 0, d_x - 1)
     zero = Fraction(0)
     shape, o_shape = (L, H, d_a, d_x), (L, H, d_x, d_a)
     Q, K, V, O = (np.full(sh, zero, dtype=object) for sh in (shape, shape, shape, o_shape))
@@ -186,7 +192,13 @@ def lemma6_templates(V: npt.ArrayLike, width: int, heads: int = 1) -> Array:
     >>> lemma6_templates(np.array([[1], [0]], dtype=object), 3).tolist()
     [[1, 0, 1], [0, 0, 1], [0, 1, 1], [0, 0, 1], [0, 0, 1]]
     """
+    width = check_int("width d_x", width, 3)
+    heads = check_int("heads H", heads)
     Varr = np.asarray(V)
+    if Varr.dtype.kind in "fc" and not np.all(np.isfinite(Varr)):
+        raise ValueError("V contains NaN or infinite entries")
+    if Varr.dtype.kind in "USV":
+        raise TypeError(f"V must be a matrix of numbers, got {V!r}")
     d_a = width // heads
     s = (d_a - 1) // 2
     if width % heads or d_a % 2 == 0 or d_a < 3:

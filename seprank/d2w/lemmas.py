@@ -26,11 +26,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from seprank.attention import LinearAttention
 from seprank.core.log3 import (
     EXACT_BITS_LIMIT,
     Log3Value,
@@ -39,12 +40,10 @@ from seprank.core.log3 import (
     log3_e,
     log3_multiset_coefficient,
 )
-from seprank.core.validation import check_int
+from seprank.core.memory import guard_memory
+from seprank.core.validation import check_instance, check_int
 from seprank.d2w.bounds import Bound, multiset_coefficient, network_shape
-
-if TYPE_CHECKING:
-    from seprank.attention import LinearAttention
-    from seprank.separation.result import SeparationRankResult
+from seprank.separation.result import SeparationRankResult
 
 __all__ = [
     "Inequality",
@@ -114,8 +113,12 @@ def balanced_partitions(
     N = check_int("n_inputs N", n_inputs, 2)
     if N % 2:
         raise ValueError(f"balanced partitions need an even number of positions, got N = {N}")
-    if containing is not None and not 0 <= containing < N:
-        raise ValueError(f"containing = {containing} is not a position 0..{N - 1}")
+    if containing is not None:
+        containing = check_int("containing", containing, 0, N - 1)
+    # ~C(N, N/2) partitions, estimated in log space (the binomial itself is astronomical)
+    log_count = math.lgamma(N + 1) - 2 * math.lgamma(N // 2 + 1)
+    guard_memory(math.exp(min(log_count, 700.0)) * (120 + 16 * N),
+                 what=f"the balanced partitions of {N} positions", fix="use fewer positions")
     out = []
     for A in itertools.combinations(range(N), N // 2):
         if containing is not None and containing not in A:
@@ -162,6 +165,11 @@ def proposition1(
     >>> proposition1(net, n_inputs=4).values
     {((0, 1), (2, 3)): 3, ((0, 2), (1, 3)): 3, ((0, 3), (1, 2)): 3}
     """
+    check_instance("net", net, LinearAttention, expected="a seprank.LinearAttention",
+                   hint="build one with LinearAttention.random(depth=..., width=...)")
+    n_inputs = check_int("n_inputs", n_inputs, 2)
+    i = check_int("i (output position)", i, 0, n_inputs - 1)
+    p = check_int("p (output coordinate)", p, 0, net.width - 1)
     parts = (balanced_partitions(n_inputs, containing=i) if partitions is None
              else [(tuple(A), tuple(B)) for A, B in partitions])
     ranks = {}
@@ -237,6 +245,9 @@ def lemma3_multiset_product(n: int, rs: Sequence[int]) -> Inequality:
     (True, 504, 1000)
     """
     n = check_int("n", n)
+    if isinstance(rs, str | bytes) or not hasattr(rs, "__iter__"):
+        raise TypeError(f"rs must be a sequence of non-negative integers, got {rs!r}")
+    rs = [check_int("rs entry", x, 0) for x in rs]
     r = [int(x) for x in rs]
     if not r or any(x < 0 for x in r):
         raise ValueError(f"rs must be a non-empty sequence of non-negative integers, got {rs!r}")

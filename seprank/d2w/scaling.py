@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.validation import check_array, check_float
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -213,7 +215,10 @@ def fit_transition_widths(
     elif depths is None or widths is None or delta_widths is None:
         raise ValueError("give all of depths, widths and delta_widths (or none for Table 4(a))")
     else:
-        L, d, dd = (np.asarray(x, dtype=float) for x in (depths, widths, delta_widths))
+        L, d, dd = (check_array(name, x, ndim=1) for name, x in
+                    (("depths", depths), ("widths", widths), ("delta_widths", delta_widths)))
+        if np.any(np.round(L) != L):
+            raise ValueError(f"depths must be integers (numbers of layers), got {depths!r}")
     if not (L.ndim == d.ndim == dd.ndim == 1 and L.shape == d.shape == dd.shape):
         raise ValueError(f"depths, widths, delta_widths must be 1-D of one length, got "
                          f"{L.shape}, {d.shape}, {dd.shape}")
@@ -262,7 +267,9 @@ def transition_size(depth: float | npt.ArrayLike, fit: FitResult | None = None
     '1.166e+12 +- 2.30e+11'
     """
     f = _params(fit)
-    L = np.asarray(depth, dtype=float)
+    if isinstance(depth, bool):
+        raise ValueError(f"depth must be a positive number, got {depth!r}")
+    L = check_array("depth", depth, ndim=(0, 1))
     if np.any(~np.isfinite(L)) or np.any(L <= 0):
         raise ValueError(f"depth must be positive and finite, got {depth!r}")
     N = 12 * L * np.exp(2 * f.a + 2 * f.b * L)
@@ -303,9 +310,7 @@ def optimal_depth(n_params: float, fit: FitResult | None = None) -> OptimalArchi
     from scipy.optimize import brentq
 
     f = _params(fit)
-    S = float(n_params)
-    if not math.isfinite(S) or S <= 0:
-        raise ValueError(f"n_params must be a positive number of parameters, got {n_params!r}")
+    S = check_float("n_params", n_params, positive=True)
 
     def g(L: float) -> float:
         return math.log(12 * L) + 2 * f.a + 2 * f.b * L - math.log(S)

@@ -380,6 +380,8 @@ def lemma6_lower_bound(width: int, depth: int, heads: int = 1, *,
     d_odd = d_a if d_a % 2 else d_a - 1
     if d_a % 2 == 0 and d_a >= 4:
         notes.append(f"d_a = {d_a} is even: witness padded to d_a' = {d_odd} (not in the paper)")
+    if not isinstance(strict, bool):
+        raise ValueError(f"strict must be True or False, got {strict!r}")
     if violated:
         if strict:
             raise OutsideHypothesesError(f"Lemma 6 witness: {'; '.join(violated)}")

@@ -43,6 +43,7 @@ from seprank.core.grid import grid_tensor
 from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
 from seprank.core.results import Certificate, Method
+from seprank.core.validation import check_int
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import paper_witness_V, rational_sphere_V
 from seprank.d2w.lemma6_construction import (
@@ -210,8 +211,9 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
         raise ValueError(f"method must be 'modular', 'exact' or 'svd', got {method!r}{hint}")
     if order not in ("auto", "gram", "scores"):
         raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
-    if not 0 <= output_position < n_inputs:
-        raise ValueError(f"output_position must be in 0..{n_inputs - 1}")
+    output_position = check_int("output_position", output_position, 0, n_inputs - 1)
+    output_coordinate = check_int("output_coordinate", output_coordinate, 0, width - 1)
+    omega = check_int("omega", omega, 2)
     lam = 3 ** (depth - 2)
     R = multiset_coefficient(d, lam)
     v_rng, p_rng = spawn(seed, 2)

@@ -26,8 +26,8 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from seprank.core.log3 import Log3Value, compare
-from seprank.core.validation import check_int
-from seprank.d2w.bounds import Bound, mixing_units, multiset_coefficient
+from seprank.core.validation import check_float, check_int
+from seprank.d2w.bounds import Bound, check_depth, mixing_units, multiset_coefficient
 from seprank.d2w.theorems import theorem2_upper, theorem3_upper, theorem4_upper
 
 __all__ = [
@@ -55,7 +55,7 @@ def monomial_count(width: int, degree: int) -> int:
     >>> monomial_count(2, 9), monomial_count(3, 9)
     (10, 55)
     """
-    return multiset_coefficient(check_int("width d_x", width), degree)
+    return multiset_coefficient(check_int("width d_x", width), check_int("degree", degree, 0))
 
 
 def bidegree_bound(width: int, depth: int) -> int:
@@ -135,7 +135,7 @@ def sequential_ceiling(width: int, depth: int) -> int:
     >>> sequential_ceiling(2, 2), sequential_ceiling(3, 3)
     (10, 406)
     """
-    return monomial_count(width, 3 ** check_int("depth L", depth))
+    return monomial_count(width, 3 ** check_depth(depth))
 
 
 @dataclass(frozen=True)
@@ -237,8 +237,7 @@ def depth_deficit(eta: float) -> float:
     >>> round(depth_deficit(1e-4), 3), round(depth_deficit(1e-6), 3)
     (4.192, 6.288)
     """
-    if not eta > 0:
-        raise ValueError(f"the learning rate must be positive, got {eta!r}")
+    eta = check_float("eta (the learning rate)", eta, positive=True)
     return 0.5 * math.log(1 / eta, 3)
 
 
@@ -257,4 +256,5 @@ def theorem1_exponent(width: int, depth: int, eta: float) -> float:
     >>> round(theorem1_exponent(4, 2, 1e-6), 2)   # L = 2 < 0.5 log_3(1e6)
     -17.15
     """
+    width, depth = check_int("width d_x", width), check_depth(depth)
     return (depth - depth_deficit(eta)) * width

@@ -41,7 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.validation import check_float, check_instance, check_int
 
 __all__ = ["LanguageModel", "UnboundedGradientError", "lm_loss", "lm_loss_and_gradient"]
 
@@ -139,8 +141,16 @@ class LanguageModel:
                seed: SeedLike = None) -> LanguageModel:
         """Gaussian weights ``weight_scale * N(0, 1)`` and embedding ``embedding_scale * N(0, 1)``
         (the scales of notes PC-5)."""
+        depth, width = check_int("depth L", depth), check_int("width d_x", width)
+        vocab, heads = check_int("vocab V", vocab), check_int("heads H", heads)
+        weight_scale = check_float("weight_scale", weight_scale, positive=True)
+        embedding_scale = check_float("embedding_scale", embedding_scale, positive=True)
         if width % heads:
-            raise ValueError(f"H = {heads} must divide d_x = {width}")
+            raise ValueError(f"heads H = {heads} must divide width d_x = {width}")
+        guard_memory(2 * (4 * array_bytes((depth, heads, width // heads, width))
+                          + array_bytes((width, vocab))),
+                     what=f"the parameters of a depth-{depth}, width-{width} language model",
+                     fix="use a smaller width, depth or vocab")
         rng = as_generator(seed)
         d_a = width // heads
         s = (depth, heads, d_a, width)
@@ -204,11 +214,21 @@ class LanguageModel:
         return float(flat.min()), float(flat.max())
 
 
+def _check_lm(lm: Any) -> None:
+    check_instance("lm", lm, LanguageModel, expected="a LanguageModel",
+                   hint="build one with LanguageModel.random(...) or "
+                        "LanguageModel.from_network(net, embedding)")
+
+
 def _check_sentence(sentence: Any, vocab: int) -> tuple[int, ...]:
-    tokens = tuple(int(w) for w in sentence)
+    if isinstance(sentence, str | bytes) or not hasattr(sentence, "__iter__"):
+        raise TypeError(f"sentence must be a sequence of integer token ids, got {sentence!r}")
+    tokens = tuple(check_int(f"token at position {pos} of the sentence", w, None)
+                   for pos, w in enumerate(sentence))
     for pos, w in enumerate(tokens):
         if not 0 <= w < vocab:
-            raise ValueError(f"token {w} at position {pos} is out of vocabulary (0..{vocab - 1})")
+            raise ValueError(f"token {w} at position {pos} of the sentence is out of vocabulary "
+                             f"(0..{vocab - 1})")
     if len(tokens) < 2:
         raise ValueError("the next-token loss over S1 (j = 1..N-1) needs N >= 2 tokens")
     return tokens
@@ -274,6 +294,7 @@ def lm_loss(lm: LanguageModel, sentence: Any, a: npt.ArrayLike | None = None) ->
     >>> float(lm_loss(lm, [0, 1, 2])[0]) > 0
     True
     """
+    _check_lm(lm)
     tokens = _check_sentence(sentence, lm.vocab)
     a_b = _as_batch(lm, a)
     Y, _ = _forward_cached(lm, _embed(lm, tokens, a_b))
@@ -304,6 +325,7 @@ def lm_loss_and_gradient(lm: LanguageModel, sentence: Any,
     >>> loss.shape, g.batch_shape, g.embedding.shape
     ((4,), (4,), (4, 2, 3))
     """
+    _check_lm(lm)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
         return _loss_and_gradient(lm, _check_sentence(sentence, lm.vocab), _as_batch(lm, a))
 

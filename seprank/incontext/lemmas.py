@@ -20,6 +20,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.validation import CHECKS, check_int, validated
 from seprank.d2w.hadamard import compositions
 
 __all__ = [
@@ -41,6 +43,22 @@ __all__ = [
 ]
 
 
+#: Work budget (array-element updates) of :func:`lattice_points_in_ball`'s exact count.
+_MAX_LATTICE_WORK = 10**9
+
+
+def _at_least_two(name: str, value: object) -> int:
+    return check_int(name, value, 2)
+
+
+def _below_one_over_e(name: str, value: object) -> float:
+    v = float(CHECKS["open_unit"](name, value))
+    if not v < math.exp(-1):
+        raise ValueError(f"{name} must be below 1/e for Lemma 7's bound (it divides by "
+                         f"ln(1/s) - 1), got {value!r}")
+    return v
+
+
 def multinomial(parts: tuple[int, ...] | list[int]) -> int:
     """:math:`\\binom{\\sum a}{a_1, \\dots, a_M}`, exact.
 
@@ -53,8 +71,11 @@ def multinomial(parts: tuple[int, ...] | list[int]) -> int:
     >>> multinomial([2, 1, 1])
     12
     """
+    if isinstance(parts, str | bytes) or not hasattr(parts, "__iter__"):
+        raise TypeError(f"parts must be a sequence of integers, got {parts!r}")
     total, out = 0, 1
-    for a in parts:
+    for pos, a in enumerate(parts):
+        a = check_int(f"parts[{pos}]", a, None)
         if a < 0:
             return 0
         total += a
@@ -62,6 +83,7 @@ def multinomial(parts: tuple[int, ...] | list[int]) -> int:
     return out
 
 
+@validated(K="count0", M="count")
 def balanced_multinomial(K: int, M: int) -> int:
     """Remark 1's :math:`\\binom{K}{K/M, \\dots, K/M}` (floor parts, ``K mod M`` of them + 1).
 
@@ -78,6 +100,7 @@ def balanced_multinomial(K: int, M: int) -> int:
     return multinomial([q] * (M - r) + [q + 1] * r)
 
 
+@validated(K="count0", M="count", eta="positive", n="count0")
 def lemma2_direct(K: int, M: int, eta: Fraction, n: int) -> Fraction:
     """:math:`S(n) = \\binom{K}{n}\\eta^n\\binom{n}{n/M..}\\binom{K-n}{(K-n)/M..}` (Remark 1).
 
@@ -94,6 +117,7 @@ def lemma2_direct(K: int, M: int, eta: Fraction, n: int) -> Fraction:
             * balanced_multinomial(K - n, M))
 
 
+@validated(K="count0", M="count", eta="positive", n="count0")
 def lemma2_closed_form(K: int, M: int, eta: Fraction, n: int) -> Fraction:
     r"""Lemma 2's printed closed form (eq. 16):
 
@@ -119,6 +143,7 @@ def lemma2_closed_form(K: int, M: int, eta: Fraction, n: int) -> Fraction:
     return out * (e * (K - q * M) / ((q + 1) * M)) ** (n % M)
 
 
+@validated(K="count0", M="count", eta="positive")
 def lemma3_formula_n(K: int, M: int, eta: Fraction) -> int:
     """Lemma 3's maximiser :math:`n = (\\lfloor(\\eta K - M)/(M(1+\\eta))\\rfloor + 1) M`.
 
@@ -135,6 +160,7 @@ def lemma3_formula_n(K: int, M: int, eta: Fraction) -> int:
     return (math.floor((e * K - M) / (M * (1 + e))) + 1) * M
 
 
+@validated(d="count", R="nonnegative")
 def lattice_points_in_ball(d: int, R: float) -> int:
     """:math:`N(\\mathcal B^d_R)`: integer points with :math:`\\|x\\| \\le R` (exact count).
 
@@ -151,6 +177,13 @@ def lattice_points_in_ball(d: int, R: float) -> int:
     R2 = R * R
     # count by dynamic programming over coordinates: ways[s] = #points with squared norm s
     limit = math.floor(R2 + 1e-9)
+    guard_memory(2 * array_bytes(limit + 1, object), what=f"the lattice count for R = {R}",
+                 fix="use a smaller radius R")
+    work = d * (2 * r + 1) * (limit + 1)
+    if work > _MAX_LATTICE_WORK:
+        raise ValueError(f"counting lattice points for d = {d}, R = {R} takes ~{work:.2g} "
+                         f"updates (> {_MAX_LATTICE_WORK:.0g}); use Lemma 4's bounds "
+                         "(lemma4_bounds) at this size")
     ways = np.zeros(limit + 1, dtype=object)
     ways[0] = 1
     for _ in range(d):
@@ -163,6 +196,7 @@ def lattice_points_in_ball(d: int, R: float) -> int:
     return int(sum(ways))
 
 
+@validated(d="count", R="nonnegative")
 def lemma4_bounds(d: int, R: float) -> tuple[float, float]:
     """Lemma 4: :math:`\\frac{(\\pi e/2)^{d/2}}{\\sqrt{\\pi d}}(2R/\\sqrt d \\mp 1)^d`.
 
@@ -183,6 +217,7 @@ def _log_ratio_ok(value: int, reference: int, s: float) -> bool:
     return math.log(value) >= math.log(s) + math.log(reference) - 1e-12
 
 
+@validated(K="count", M="count", s="open_unit")
 def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
     r"""Lemma 5's two inclusions, checked over all compositions:
     :math:`\{\|a - \tfrac KM 1\|^2 \le \tfrac KM\ln\tfrac1s\} \subseteq T_{K,M} \subseteq
@@ -209,6 +244,7 @@ def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
     return inner_ok, outer_ok
 
 
+@validated(K="count", M="count", s="open_unit")
 def lemma6_count(K: int, M: int, s: float) -> int:
     """:math:`|T_{K,M}|`: compositions with :math:`\\binom{K}{a} \\ge s\\binom{K}{K/M..}`.
 
@@ -225,6 +261,7 @@ def lemma6_count(K: int, M: int, s: float) -> int:
     return sum(1 for a in compositions(M, K) if _log_ratio_ok(multinomial(a), ref, s))
 
 
+@validated(K="count", M=_at_least_two, s="open_unit")
 def lemma6_bounds(K: int, M: int, s: float) -> tuple[float, float]:
     """Lemma 6's printed (lower, upper) bounds on :math:`|T_{K,M}|`.
 
@@ -248,6 +285,7 @@ def _log_binom_real(K: float, x: float) -> float:
     return math.lgamma(K + 1) - math.lgamma(x + 1) - math.lgamma(K - x + 1)
 
 
+@validated(K="count", eta="positive", s="open_unit")
 def lemma7_count(K: int, eta: float, s: float) -> int:
     r"""#{n : :math:`\binom Kn\eta^n \ge s\binom{K}{n_0}\eta^{n_0}`}, :math:`n_0 = \eta K/(1+\eta)`
     (binomial at the real point :math:`n_0` through the Gamma function).
@@ -267,6 +305,7 @@ def lemma7_count(K: int, eta: float, s: float) -> int:
                if math.log(math.comb(K, n)) + n * math.log(eta) >= ref - 1e-12)
 
 
+@validated(K="count", eta="positive", s=_below_one_over_e)
 def lemma7_bound(K: int, eta: float, s: float) -> float:
     """Lemma 7: :math:`K\\sqrt{(2\\ln(1/s)-1)^2(1+\\eta)^2-4\\eta}/(2(1+\\eta)(\\ln(1/s)-1))`.
 
@@ -284,6 +323,7 @@ def lemma7_bound(K: int, eta: float, s: float) -> float:
             / (2 * (1 + eta) * (ln - 1)))
 
 
+@validated(K="count", M="count", eta="positive", s="open_unit")
 def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
     r"""(count, |D|): #{x in :math:`D_{K,M}` : F(x) >= s F(x*)} and :math:`|D_{K,M}|`.
 
@@ -314,6 +354,7 @@ def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
     return count, size
 
 
+@validated(K="count", M=_at_least_two, eta="positive", s="open_unit")
 def lemma8_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
     """Lemma 8's upper bound and whether its hypothesis :math:`\\eta K/(1+\\eta) \\ge M-1` holds.
 
@@ -333,6 +374,7 @@ def lemma8_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
     return value, eta * K / (1 + eta) >= M - 1
 
 
+@validated(K="count", M="count", eta="positive", s="open_unit")
 def lemma9_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
     """Lemma 9's lower bound and whether its hypothesis :math:`K/(1+\\eta) \\ge M^2` holds.
 

@@ -35,8 +35,10 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
-from seprank.d2w.bounds import multiset_coefficient
+from seprank.core.validation import check_array, check_int, validated
+from seprank.d2w.bounds import check_depth, multiset_coefficient
 from seprank.incontext.representation import InContextRepresentation
 
 __all__ = [
@@ -65,6 +67,8 @@ def sphere_rows(n: int, d: int, *, seed: SeedLike = None) -> Array:
     >>> bool(np.allclose(np.linalg.norm(U, axis=1), 1))
     True
     """
+    n, d = check_int("n", n), check_int("d", d)
+    guard_memory(array_bytes((n, d)) * 2, what=f"{n:,} x {d:,} sphere rows", fix="use fewer rows")
     rng = as_generator(seed)
     G = rng.standard_normal((n, d))
     return G / np.linalg.norm(G, axis=1, keepdims=True)
@@ -87,7 +91,7 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
     >>> r, round(bound, 2)
     (6, 1.74)
     """
-    arr = np.asarray(M, dtype=float)
+    arr = check_array("M", M, ndim=2)
     n = arr.shape[0]
     if arr.shape != (n, n) or not np.allclose(arr, arr.T):
         raise ValueError("Lemma 11 needs a symmetric square matrix")
@@ -97,6 +101,7 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
     return int(np.count_nonzero(ev > 1.0 / n)), (n - 1) / float(np.linalg.norm(arr))
 
 
+@validated(k="count", lam="count0")
 def lemma16_moment(k: int, lam: int) -> float:
     r""":math:`\mathbb E\langle u, v\rangle^{2\lambda}` for u, v uniform on
     :math:`S^{k-1}\subset\mathbb R^k`: :math:`\Gamma(k/2)\Gamma(\lambda+\frac12)/(\sqrt\pi\,
@@ -116,6 +121,7 @@ def lemma16_moment(k: int, lam: int) -> float:
                     - math.lgamma(lam + k / 2))
 
 
+@validated(d="count", lam="count0")
 def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
     r"""Lemma 15 made exact: :math:`\sqrt{\mathbb E\|M\|_F^2} = \sqrt{n + n(n-1)\,
     \mathbb E\langle u,v\rangle^{2\lambda}}` (diagonal included, unlike the proof's
@@ -137,6 +143,7 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
     return math.sqrt(second), math.sqrt(d + 1) * n**0.75
 
 
+@validated(d="count", lam="count")
 def lemma17_maximum(d: int, lam: int) -> tuple[float, float]:
     r"""Lemma 17: :math:`\max_{x\in[0,1]} x^{2\lambda}(1-x^2)^{d/2}` (at :math:`x^2 =
     2\lambda/(2\lambda+d)`) and the printed bound :math:`((d\ \lambda))^{-1/2}`.
@@ -204,10 +211,14 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
     True
     """
     A = np.asarray(rows)
-    if A.ndim != 2 or A.shape[1] < 1:
-        raise ValueError("rows must be an (n, d) matrix")
-    if depth < 2:
-        raise ValueError("the construction needs depth >= 2 (layer 1 mixes, layers >= 2 multiply)")
+    if A.ndim != 2 or A.shape[1] < 1 or A.shape[0] < 1:
+        raise ValueError(f"rows must be an (n, d) matrix, got shape {A.shape}")
+    if A.dtype.kind not in "iuO":
+        raise TypeError(f"rows must be exact (integers or Fractions, e.g. rational_sphere_V): "
+                        f"the construction is evaluated exactly, got dtype {A.dtype}")
+    depth = check_depth(depth, 2)
+    n_tokens = check_int("n_tokens N", n_tokens)
+    output_position = check_int("output_position i", output_position, 0, 2 * n_tokens - 1)
     n, d = A.shape
     d_x = 2 * d + 1
     L = depth

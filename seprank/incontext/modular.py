@@ -27,7 +27,7 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
 
-__all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
+__all__ = ["PairRepresentation", "modular_grid", "modular_grid_bytes", "modular_pair_values"]
 
 Array = npt.NDArray[Any]
 
@@ -107,6 +107,26 @@ def _remaining_layers(X: Array, maps: list[Array], rep: PairRepresentation,
     raise ValueError("no layers")
 
 
+def _check_args(rep: Any, domain: Any, **templates: Any) -> dict[str, Array]:
+    """Validate the public arguments: a representation, a ModularDomain, integer templates."""
+    if not all(hasattr(rep, a) for a in ("net", "embedding", "first", "second", "width")):
+        raise TypeError(f"rep must be an InContextRepresentation, got {type(rep).__name__}")
+    if not isinstance(domain, ModularDomain):
+        raise TypeError(f"domain must be a ModularDomain(p), got {type(domain).__name__}")
+    out = {}
+    for name, value in templates.items():
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "iu" and not (arr.dtype == object and all(
+                isinstance(x, int | np.integer) for x in arr.ravel())):
+            raise TypeError(f"{name} must be integer residues (GF(p) templates), got dtype "
+                            f"{arr.dtype}: floats are not exact")
+        if arr.ndim != 2 or arr.shape[1] != rep.width:
+            raise ValueError(f"{name} must have shape (Z, d_x = {rep.width}), got {arr.shape}")
+        out[name] = np.mod(arr.astype(object) if arr.dtype == object else arr,
+                           domain.p).astype(np.int64)
+    return out
+
+
 def _check_sizes(rep: PairRepresentation, p: int) -> None:
     d, n = rep.width, rep.n_tokens
     if d * (d + 1) // 2 > _MAX_TERMS or 2 * n > _MAX_TERMS or d > _MAX_TERMS:
@@ -117,7 +137,7 @@ def _check_sizes(rep: PairRepresentation, p: int) -> None:
 
 def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
-    """:math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
+    r""":math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
 
     References
     ----------
@@ -132,14 +152,18 @@ def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
     >>> bool(np.all(modular_pair_values(rep, a, b, F) == rep(a, b, domain=F)))
     True
     """
+    checked = _check_args(rep, domain, a=a, b=b)
+    if checked["a"].shape != checked["b"].shape:
+        raise ValueError(f"a and b must be paired rows of one shape, got {checked['a'].shape} "
+                         f"and {checked['b'].shape}")
     p = domain.p
     _check_sizes(rep, p)
     maps = _mix_maps(rep, domain)
     E = domain.asarray(rep.embedding)
     E1 = E[:, list(rep.first)].T  # (N, d)
     E2 = E[:, list(rep.second)].T
-    A = np.mod(np.asarray(a, dtype=np.int64), p).T  # (d, B)
-    B = np.mod(np.asarray(b, dtype=np.int64), p).T
+    A = checked["a"].T  # (d, B)
+    B = checked["b"].T
     out = np.empty(A.shape[1], dtype=np.int64)
     for start in range(0, A.shape[1], _BLOCK):
         sa, sb = A[:, start:start + _BLOCK], B[:, start:start + _BLOCK]
@@ -149,9 +173,26 @@ def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
     return out
 
 
+def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
+    """Peak bytes of :func:`modular_grid`'s temporaries (beyond its ``(n_a, n_b)`` output)
+    for ``n_a`` x ``n_b`` templates: per-template arrays plus one block of pairs (counted
+    generously: every int64 array a block holds at once, and the fancy-indexed copies
+    ``_remaining_layers`` makes; checked against ``tracemalloc`` in the tests)."""
+    d, n = rep.width, rep.n_tokens
+    tri = d * (d + 1) // 2
+    per_template = 8 * (d + 4 * n * d + 3 * d * d + tri)
+    rows = max(1, _BLOCK * 4 // max(n_b, 1))
+    pairs = min(n_a, rows) * n_b
+    if rep.net.depth == 1:  # only x_i . (Ma + Mb)[:, p] per pair
+        per_pair = 8 * 4 * d
+    else:
+        per_pair = 8 * (14 * n * d + 4 * n * tri + 2 * tri + 3 * d * d)
+    return per_template * (n_a + n_b) + 8 * d * d * n_b + per_pair * pairs
+
+
 def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
                  domain: ModularDomain, *, progress: bool = False) -> Array:
-    r"""The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})] mod p`, shape ``(Z_a, Z_b)``.
+    r"""The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})] \bmod p`, shape ``(Z_a, Z_b)``.
 
     Layer 1 is factorised over the grid: its Gram matrix is
     :math:`G = G_a + G_b` (one part per side), so :math:`\mathrm{mix}_1 = M_a + M_b` is
@@ -173,6 +214,7 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     """
     from tqdm.auto import tqdm
 
+    checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
     p = domain.p
     _check_sizes(rep, p)
     maps = _mix_maps(rep, domain)
@@ -180,8 +222,7 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     iu, ju = np.triu_indices(d)
     E = domain.asarray(rep.embedding)
     E1, E2 = E[:, list(rep.first)].T, E[:, list(rep.second)].T  # (N, d)
-    A = np.mod(np.asarray(a_templates, dtype=np.int64), p)
-    B = np.mod(np.asarray(b_templates, dtype=np.int64), p)
+    A, B = checked["a_templates"], checked["b_templates"]
     U = np.mod(E1[None] * A[:, None, :], p)  # (Za, N, d)
     V = np.mod(E2[None] * B[:, None, :], p)  # (Zb, N, d)
 

@@ -33,7 +33,9 @@ import numpy as np
 import numpy.typing as npt
 from scipy.spatial import cKDTree
 
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.validation import check_float, check_int
 
 __all__ = [
     "ExamplePacking",
@@ -97,7 +99,9 @@ def _unit_rows(embeddings: npt.ArrayLike) -> Array:
 def _lengths(lengths: Sequence[int] | None, n: int) -> tuple[int, ...]:
     if lengths is None:
         return (1,) * n
-    out = tuple(int(x) for x in lengths)
+    if isinstance(lengths, str | bytes) or not hasattr(lengths, "__iter__"):
+        raise TypeError(f"lengths must be a sequence of token counts, got {lengths!r}")
+    out = tuple(check_int("lengths entry", x) for x in lengths)
     if len(out) != n:
         raise ValueError(f"lengths has {len(out)} entries for {n} sentences")
     if any(x < 1 for x in out):
@@ -254,8 +258,8 @@ def knn_examples(
 
 
 def _check_budget(example_length: int, separator_length: int, lens: tuple[int, ...]) -> None:
-    if separator_length < 0:
-        raise ValueError("separator_length must be >= 0")
+    check_int("example_length", example_length)
+    check_int("separator_length", separator_length, 0)
     if example_length < max(lens):
         raise ValueError(f"example_length = {example_length} is shorter than the longest "
                          f"sentence ({max(lens)} tokens); no packing can place it")
@@ -275,6 +279,9 @@ def contiguous_examples(n_sentences: int, *, example_length: int,
     >>> contiguous_examples(5, example_length=2).examples
     ((0, 1), (2, 3), (4,))
     """
+    n_sentences = check_int("n_sentences", n_sentences)
+    guard_memory(64 * n_sentences, what=f"the packing of {n_sentences:,} sentences",
+                 fix="pack fewer sentences")
     lens = _lengths(lengths, n_sentences)
     _check_budget(example_length, separator_length, lens)
     examples, current, used = [], [0], lens[0]
@@ -304,12 +311,19 @@ def in_context_coverage(examples: Iterable[Iterable[int]],
     0.5
     """
     where: dict[int, set[int]] = {}
+    for name, value in (("examples", examples), ("pairs", pairs)):
+        if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+            raise TypeError(f"{name} must be an iterable of sentence-index tuples, got {value!r}")
     for e, ex in enumerate(examples):
+        if isinstance(ex, str | bytes) or not hasattr(ex, "__iter__"):
+            raise TypeError(f"examples[{e}] must be a tuple of sentence indices, got {ex!r}")
         for s in ex:
-            where.setdefault(int(s), set()).add(e)
+            where.setdefault(check_int(f"examples[{e}] entry", s, 0), set()).add(e)
     total = covered = 0
     for pair in pairs:
-        i, j = (int(x) for x in pair)
+        if isinstance(pair, str | bytes) or len(pair) != 2:
+            raise TypeError(f"pairs must hold (i, j) index pairs, got {pair!r}")
+        i, j = (check_int("pairs entry", x, 0) for x in pair)
         if i == j:
             raise ValueError(f"pair ({i}, {j}) relates a sentence to itself")
         total += 1
@@ -351,8 +365,14 @@ def synthetic_corpus(n_topics: int, per_topic: int, dim: int, *, noise: float = 
     ((12, 8), [0, 1, 2, 3, 0], 12)
     """
     rng = as_generator(seed)
-    if n_topics < 1 or per_topic < 2 or dim < 1:
-        raise ValueError("need n_topics >= 1, per_topic >= 2 and dim >= 1")
+    n_topics, per_topic = check_int("n_topics", n_topics), check_int("per_topic", per_topic, 2)
+    dim = check_int("dim", dim)
+    noise = check_float("noise", noise, minimum=0)
+    min_length = check_int("min_length", min_length)
+    max_length = check_int("max_length", max_length, min_length)
+    guard_memory(4 * array_bytes((n_topics * per_topic, dim)),
+                 what=f"{n_topics * per_topic:,} sentence embeddings of dimension {dim:,}",
+                 fix="use fewer topics, sentences or dimensions")
     centres = rng.standard_normal((n_topics, dim))
     centres /= np.linalg.norm(centres, axis=1, keepdims=True)
     n = n_topics * per_topic

@@ -41,7 +41,9 @@ from seprank.core.domains import (
     FloatDomain,
     ModularDomain,
 )
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.validation import check_index, check_int
 from seprank.incontext.bounds import bidegree_bound
 from seprank.incontext.modular import modular_pair_values
 
@@ -92,7 +94,7 @@ def validate_sentences(
     >>> validate_sentences(np.ones((2, 3), dtype=int), [0, 3], [1, 1])
     Traceback (most recent call last):
     ...
-    ValueError: token 3 at position 1 of S1 is out of vocabulary: ids must lie in 0..2 ...
+    ValueError: token 3 at position 1 of S1 (first) is out of vocabulary: ids must lie in 0..2 ...
     """
     M = np.asarray(embedding)
     if M.ndim != 2 or M.shape[0] < 1 or M.shape[1] < 1:
@@ -102,8 +104,11 @@ def validate_sentences(
     if M.dtype.kind == "c":
         raise TypeError("the embedding M^V must be real")
     V = M.shape[1]
+    min_length = check_int("min_length", min_length, 0)
     sentences = []
-    for name, sentence in (("S1", first), ("S2", second)):
+    for name, sentence in (("S1 (first)", first), ("S2 (second)", second)):
+        if isinstance(sentence, str | bytes) or not hasattr(sentence, "__iter__"):
+            raise TypeError(f"{name} must be a sequence of integer token ids, got {sentence!r}")
         tokens = []
         for pos, w in enumerate(sentence):
             if isinstance(w, bool) or not isinstance(w, int | np.integer):
@@ -146,8 +151,12 @@ def random_embedding(
     >>> E.shape, bool(np.all(E != 0))
     ((3, 5), True)
     """
-    if low < 1 or high < low:
+    width, vocab = check_int("width d_x", width), check_int("vocab V", vocab)
+    low, high = check_int("low", low), check_int("high", high)
+    if high < low:
         raise ValueError(f"need 1 <= low <= high, got low={low}, high={high}")
+    guard_memory(3 * array_bytes((width, vocab), np.int64),
+                 what=f"a {width:,} x {vocab:,} embedding", fix="use a smaller width or vocab")
     rng = as_generator(seed)
     magnitude = rng.integers(low, high + 1, (width, vocab))
     return magnitude * rng.choice(np.array([-1, 1]), (width, vocab))
@@ -207,11 +216,9 @@ class InContextRepresentation:
                              f"width {self.net.width}")
         self.embedding, self.first, self.second = M, s1, s2
         n = len(s1)
-        if not 0 <= self.i < 2 * n:
-            raise ValueError(f"output position i = {self.i} is outside 0..{2 * n - 1} "
-                             "(the in-context input has 2N positions)")
-        if not 0 <= self.p < self.net.width:
-            raise ValueError(f"output coordinate p = {self.p} is outside 0..{self.net.width - 1}")
+        self.i = check_index("output position i", self.i, 2 * n,
+                             " (the in-context input has 2N positions)")
+        self.p = check_index("output coordinate p", self.p, self.net.width)
         self._grid_function = _PairFunction(self)
 
     @classmethod
@@ -221,7 +228,10 @@ class InContextRepresentation:
         """Random integer weights in [-50, 50], a nonzero integer embedding and random
         sentences over ``vocab`` (default 2N) tokens: a generic instance for certified ranks."""
         rng = as_generator(seed)
-        V = 2 * n_tokens if vocab is None else vocab
+        n_tokens = check_int("n_tokens N", n_tokens)
+        V = 2 * n_tokens if vocab is None else check_int("vocab V", vocab)
+        guard_memory(8 * 4 * n_tokens, what=f"two sentences of {n_tokens:,} tokens",
+                     fix="use fewer tokens")
         net = LinearAttention.random(depth=depth, width=width, heads=heads, seed=rng)
         E = random_embedding(width, V, seed=rng)
         s1 = [int(x) for x in rng.integers(0, V, n_tokens)]

@@ -11,7 +11,7 @@ relative: 001).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -23,9 +23,11 @@ from seprank.core.domains import Domain, ModularDomain
 from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.random import SeedLike
 from seprank.core.results import Certificate, RankValued, SeparationMethod
-from seprank.incontext.modular import modular_grid
+from seprank.core.validation import check_array, check_float
+from seprank.incontext.modular import modular_grid, modular_grid_bytes
 from seprank.incontext.representation import InContextRepresentation
 from seprank.separation.engine import separation_rank
+from seprank.separation.growth import DEFAULT_MAX_SECONDS
 from seprank.separation.result import SeparationRankResult
 
 __all__ = ["GridSpectrum", "SeqSepResult", "grid_spectrum", "incontext_seq_sep", "positional_sep"]
@@ -78,6 +80,7 @@ def incontext_seq_sep(
     n_templates: int | None = None,
     progress: bool | None = None,
     max_bytes: int | None = None,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
 ) -> SeqSepResult:
     r"""Certified :math:`\operatorname{seq-sep}(y_{in\text{-}context}) = \operatorname{sep}_{(a,b)}
     (Z_{in})`.
@@ -101,8 +104,11 @@ def incontext_seq_sep(
         Seeds the prime and the templates.
     n_templates : int, optional, keyword-only
         Fixed number of templates per side (default: sized to PB by the engine).
-    progress, max_bytes
-        Passed to the engine.
+    progress, max_bytes, max_seconds
+        Passed to the engine: the memory limit of one round (grid, the structured
+        evaluator's temporaries and the rank step, estimated before allocating) and the time
+        budget (default 300 s).  A growth stopped by either says "not saturated" in the
+        statement.
 
     Returns
     -------
@@ -124,12 +130,17 @@ def incontext_seq_sep(
     (15, 15, 'exact')
     """
     start = time.perf_counter()
+    if not isinstance(rep, InContextRepresentation):
+        raise TypeError(f"rep must be an InContextRepresentation (build one with "
+                        f"InContextRepresentation(net, embedding, first, second) or "
+                        f"InContextRepresentation.random(...)), got {type(rep).__name__}")
     pb = rep.bound()
     engine = separation_rank(
         rep.grid_function, n_inputs=2, dim=rep.width, partition=([0], [1]), method=method,
         seed=seed, upper_bound=None if n_templates is not None else pb,
         n_templates=n_templates, progress=progress, max_bytes=max_bytes,
-        grid_matrix=_structured_grid(rep, progress) if method == "modular" else None,
+        max_seconds=max_seconds,
+        grid_matrix=_StructuredGrid(rep, progress) if method == "modular" else None,
     )
     rank = engine.rank
     details: dict[str, Any] = {"engine": engine.summary(), **dict(engine.details)}
@@ -154,6 +165,8 @@ def incontext_seq_sep(
         certifies = "lower_bound"
         statement = (f"seq-sep(y_in) >= {rank} (certified {method} grid rank); the all-weights "
                      f"upper bound is PB = {pb}")
+        if not engine.saturated:
+            statement += f"; growth {engine.status}"
     details["seconds"] = time.perf_counter() - start
     return SeqSepResult(rank=rank, certifies=certifies, statement=statement, upper_bound=pb,
                         engine=engine, details=details)
@@ -181,22 +194,28 @@ def positional_sep(rep: InContextRepresentation, *,
     >>> positional_sep(rep, seed=0).rank >= incontext_seq_sep(rep, seed=0).rank
     True
     """
+    if not isinstance(rep, InContextRepresentation):
+        raise TypeError(f"rep must be an InContextRepresentation, got {type(rep).__name__}")
     n = rep.n_tokens
     return rep.net.separation_rank(i=rep.i, p=rep.p, partition=(range(n), range(n, 2 * n)),
                                    n_inputs=2 * n, method=method, seed=seed, **kwargs)
 
 
-def _structured_grid(rep: InContextRepresentation,
-                     progress: bool | None) -> Callable[[Array, Domain], Array]:
+class _StructuredGrid:
     """The GF(p) grid of :func:`seprank.incontext.modular.modular_grid` (layer 1 factorised
-    over the grid) as the engine's ``grid_matrix``: same matrix, fewer operations."""
+    over the grid) as the engine's ``grid_matrix``: same matrix, fewer operations.  Its
+    temporaries for m templates are estimated by :meth:`peak_bytes`."""
 
-    def grid(templates: Array, domain: Domain) -> Array:
+    def __init__(self, rep: InContextRepresentation, progress: bool | None) -> None:
+        self.rep, self.progress = rep, progress
+
+    def peak_bytes(self, m: int) -> int:
+        return modular_grid_bytes(self.rep, m, m)
+
+    def __call__(self, templates: Array, domain: Domain) -> Array:
         assert isinstance(domain, ModularDomain)
-        show = len(templates) >= 1000 if progress is None else progress
-        return modular_grid(rep, templates, templates, domain, progress=show)
-
-    return grid
+        show = len(templates) >= 1000 if self.progress is None else self.progress
+        return modular_grid(self.rep, templates, templates, domain, progress=show)
 
 
 @dataclass(frozen=True)
@@ -246,9 +265,11 @@ def grid_spectrum(
     >>> s.table()     # relative ε must keep the 1e-9 entry to 1e-15: bracket [2, 3]
     [('absolute', 1e-06, 2, 2), ('relative', 1e-06, 2, 3)]
     """
-    M = np.asarray(matrix, dtype=float)
-    eps_list = ([float(eps)] if isinstance(eps, int | float)
-                else [float(e) for e in eps])
+    M = check_array("matrix", matrix, ndim=2)
+    if isinstance(eps, str) or not hasattr(eps, "__iter__"):
+        eps_list = [check_float("eps", eps, positive=True)]
+    else:
+        eps_list = [check_float("eps", e, positive=True) for e in eps]
     brackets: dict[tuple[str, float], EpsRankResult] = {}
     for mode in modes:
         for e in eps_list:

@@ -34,8 +34,18 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain, domain_for
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
+from seprank.core.validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_float,
+    check_index,
+    check_instance,
+    check_int,
+)
 from seprank.incontext.bounds import sequential_ceiling
 from seprank.incontext.gradient import (
     LanguageModel,
@@ -114,16 +124,15 @@ class SequentialRepresentation:
             raise TypeError("the sequential representation is defined for real parameters")
         _, self.first, self.second = validate_sentences(self.model.embedding, self.first,
                                                         self.second, min_length=2)
-        if not (isinstance(self.eta, int | float) and math.isfinite(self.eta) and self.eta > 0):
+        if isinstance(self.eta, bool) or not (isinstance(self.eta, int | float) and
+                                              math.isfinite(self.eta) and self.eta > 0):
             raise ValueError(f"the learning rate eta must be a finite number > 0, got "
                              f"{self.eta!r} (eta = 0 leaves the weights unchanged: use "
                              "frozen_grid() for that case)")
         self.eta = float(self.eta)
-        if not 0 <= self.i < len(self.second):
-            raise ValueError(f"output position i = {self.i} is outside 0..{len(self.second) - 1} "
-                             "(S2 alone is evaluated at step t+1)")
-        if not 0 <= self.p < self.model.width:
-            raise ValueError(f"output coordinate p = {self.p} is outside 0..{self.width - 1}")
+        self.i = check_index("output position i", self.i, len(self.second),
+                             " (S2 alone is evaluated at step t+1)")
+        self.p = check_index("output coordinate p", self.p, self.model.width)
 
     @property
     def width(self) -> int:
@@ -140,12 +149,12 @@ class SequentialRepresentation:
     def with_eta(self, eta: float) -> SequentialRepresentation:
         return SequentialRepresentation(self.model, self.first, self.second, eta, self.i, self.p)
 
-    def _a_batch(self, a: npt.ArrayLike) -> Array:
-        arr = np.asarray(a, dtype=float)
-        if arr.ndim not in (1, 2) or arr.shape[-1] != self.width:
-            raise ValueError(f"a must have shape (d_x,) or (Z, d_x) with d_x = {self.width}, "
-                             f"got {arr.shape}")
-        return _finite(arr.reshape(-1, self.width), "a")
+    def _a_batch(self, a: npt.ArrayLike, name: str = "a") -> Array:
+        arr = check_array(name, a, ndim=(1, 2))
+        if arr.shape[-1] != self.width:
+            raise ValueError(f"{name} must have shape (d_x,) or (Z, d_x) with d_x = "
+                             f"{self.width}, got {arr.shape}")
+        return arr.reshape(-1, self.width)
 
     def gradient(self, a: npt.ArrayLike) -> LanguageModel:
         """:math:`\\nabla_\\theta\\mathcal L(S_1; a)` for each row of ``a`` (batched)."""
@@ -248,11 +257,18 @@ def sequential_seq_sep(
     >>> r.rank, r.upper_bound, r.certifies
     (4, 4, 'exact')
     """
+    check_instance("rep", rep, SequentialRepresentation,
+                   expected="a SequentialRepresentation",
+                   hint="build one with SequentialRepresentation(model, first, second, eta=...)")
+    check_choice("method", method, ("svd", "modular", "exact"))
+    check_bool("check_regime", check_regime)
     ceiling = sequential_ceiling(rep.width, rep.depth)
     t_rng, p_rng = spawn(seed, 2)
-    z = ceiling + 8 if n_templates is None else int(n_templates)
+    z = ceiling + 8 if n_templates is None else check_int("n_templates", n_templates)
+    guard_memory(array_bytes((z, z), object if method == "exact" else np.float64) * 4,
+                 what=f"the {z:,} x {z:,} grid of Z_seq", fix="use fewer n_templates")
     A = (t_rng.uniform(0.5, 1.5, (z, rep.width)) if a_templates is None
-         else rep._a_batch(a_templates))
+         else rep._a_batch(a_templates, "a_templates"))
     details: dict[str, Any] = {"a_templates": A.shape[0]}
     regime_note = ""
     if check_regime:
@@ -375,10 +391,13 @@ def gradient_regime(rep: SequentialRepresentation, a_templates: npt.ArrayLike,
     >>> gradient_regime(rep, A, B).first_order
     True
     """
-    if probes < 1:
-        raise ValueError("probes must be >= 1")
-    A = rep._a_batch(a_templates)
-    B = np.asarray(b_templates, dtype=float)
+    check_instance("rep", rep, SequentialRepresentation,
+                   expected="a SequentialRepresentation",
+                   hint="build one with SequentialRepresentation(model, first, second, eta=...)")
+    probes = check_int("probes", probes)
+    rtol = check_float("rtol", rtol, positive=True)
+    A = rep._a_batch(a_templates, "a_templates")
+    B = rep._a_batch(b_templates, "b_templates")
     M0 = rep.frozen_grid(A, B)
     norm0 = float(np.linalg.norm(M0))
     floor = 1e3 * np.finfo(float).eps * max(norm0, np.finfo(float).tiny)

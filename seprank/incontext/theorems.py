@@ -8,13 +8,14 @@ base-3 logarithms; integers exactly.  See :mod:`seprank.incontext.bounds` for th
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from seprank.core.log3 import log3
-from seprank.core.validation import check_int
-from seprank.d2w.bounds import mixing_units, multiset_coefficient
+from seprank.core.validation import check_choice, check_float, check_int
+from seprank.d2w.bounds import check_depth, mixing_units, multiset_coefficient
 from seprank.d2w.theorems import theorem4_upper
 from seprank.incontext.bounds import bidegree_bound, sequential_ceiling
 
@@ -31,6 +32,25 @@ __all__ = [
 
 Version = Literal["000", "001"]
 LOG3 = math.log(3.0)
+
+
+def exact_eta(eta: Any, name: str = "eta") -> Fraction:
+    """``eta`` as an exact Fraction: strings (``"1e-4"``) and Fractions exactly, floats through
+    their shortest decimal (``0.1`` -> 1/10); NaN, infinity, bools and garbage are refused."""
+    if isinstance(eta, bool) or not isinstance(eta, numbers.Real | str):
+        raise ValueError(f"{name} must be a number or a decimal string such as '1e-4', got "
+                         f"{eta!r}")
+    try:
+        if isinstance(eta, str):
+            e = Fraction(eta)
+        elif isinstance(eta, numbers.Rational):
+            e = Fraction(int(eta.numerator), int(eta.denominator))
+        else:  # a float: its shortest decimal
+            e = Fraction(str(float(eta)))
+    except (ValueError, ZeroDivisionError, OverflowError) as err:
+        raise ValueError(f"{name} must be a finite number or a decimal string such as '1e-4', "
+                         f"got {eta!r}") from err
+    return e
 
 
 def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Fraction | str
@@ -54,8 +74,9 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
     >>> theorem3_hypotheses(4, 3, 2, "0.5")["depth_vs_width"]   # 2*1.5*16 = 48 > 27
     False
     """
-    e = Fraction(eta) if not isinstance(eta, float) else Fraction(str(eta))
-    d_x, L, N = width, depth, n_tokens
+    e = exact_eta(eta)
+    d_x, L = check_int("width d_x", width), check_depth(depth)
+    N = check_int("n_tokens N", n_tokens, 0)
     h = {
         "tokens_below_width": d_x > N,
         "eta_in_unit_interval": 0 < e <= 1,
@@ -79,9 +100,12 @@ def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
     >>> minimal_depth_theorem3(4, "0.5"), minimal_depth_theorem3(768, "1e-4")
     (4, 16)
     """
+    width, e = check_int("width d_x", width), exact_eta(eta)
+    if not 0 < e <= 1:
+        raise ValueError(f"Theorem 3 needs eta in (0, 1], got {eta!r}")
     L = 1
     while True:
-        h = theorem3_hypotheses(width, L, 0, eta)
+        h = theorem3_hypotheses(width, L, 0, e)
         if h["depth_vs_eta"] and h["depth_vs_width"] and h["depth_above_log3_width"]:
             return L
         if not h["eta_in_unit_interval"]:
@@ -103,8 +127,9 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
     >>> trivial_sequential_count(2, 1, 1)   # 2 * binom(3 + 3, 3)
     40
     """
-    K = 3 ** check_int("depth L", depth)
-    return 2 ** int(n_tokens) * multiset_coefficient(2 * width, K)
+    K = 3 ** check_depth(depth)
+    width, n_tokens = check_int("width d_x", width), check_int("n_tokens N", n_tokens)
+    return 2 ** n_tokens * multiset_coefficient(2 * width, K)
 
 
 @dataclass(frozen=True)
@@ -156,11 +181,12 @@ def theorem3_bound(
     >>> round(b.log3_bound, 2), b.vacuous
     (37.9, True)
     """
-    d_x, L, N = width, depth, n_tokens
+    d_x, L = check_int("width d_x", width), check_depth(depth)
+    N = check_int("n_tokens N", n_tokens)
     if d_x < 2:
-        raise ValueError("Theorem 3's explicit bound divides by d_x - 1; it needs d_x >= 2")
-    if not eta > 0:
-        raise ValueError(f"eta must be positive, got {eta!r}")
+        raise ValueError("Theorem 3's explicit bound divides by d_x - 1; it needs width d_x >= 2")
+    eta = check_float("eta", eta, positive=True)
+    log_y = check_float("log_y", log_y, finite=False)
     C = mixing_units(L)
     log_one_plus_y = math.log1p(math.exp(log_y)) if log_y < 700 else log_y
     ln = (math.log(2 * (2 * C + 1)) - 2 * math.log(d_x - 1)
@@ -191,14 +217,18 @@ def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float
     >>> round(theorem3_log_y(2, 3, 1, lambda_ratio=0.5, eps=0.25), 1)
     -113.1
     """
-    d_x, N, C = width, n_tokens, mixing_units(depth)
-    if not 0 < lambda_ratio <= 1:
-        raise ValueError("lambda_ratio = Λ_min/Λ_max must lie in (0, 1]")
+    d_x, N = check_int("width d_x", width), check_int("n_tokens N", n_tokens)
+    C = mixing_units(depth)
+    lambda_ratio = check_float("lambda_ratio", lambda_ratio, positive=True, maximum=1)
+    m_bound = check_float("m_bound", m_bound, positive=True)
+    check_choice("version", version, ("000", "001"))
     if version == "001":
-        if not 0 < eps < 1:
-            raise ValueError("the relative ε of 001 must lie in (0, 1)")
+        eps = check_float("eps (the relative ε of 001)", eps, positive=True, maximum=1)
+        if eps == 1:
+            raise ValueError("eps (the relative ε of 001) must lie in (0, 1), got 1")
         last = math.log(eps / (1 - eps))
     else:
+        eps = check_float("eps", eps, positive=True)
         last = math.log(eps / m_bound)
     return (2 * d_x * N * (math.log(d_x * N) - 1 - math.log(2 * d_x * N + 2 * C + 1))
             + (depth + 2) * (2 * C + 2) * math.log(lambda_ratio) + last)
@@ -235,7 +265,8 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
     >>> t.d, t.lam, t.n, t.eps_001
     (2, 3, 4, Fraction(1, 64))
     """
-    d_x, H, L = width, heads, depth
+    d_x, H = check_int("width d_x", width), check_int("heads H", heads)
+    L = check_depth(depth)
     if d_x % H or d_x <= H:
         raise ValueError(f"Theorem 2 needs H < d_x with H | d_x, got d_x={d_x}, H={H}")
     if (d_x // H) % 2 == 0:

@@ -8,7 +8,8 @@ bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactl
 
 =====================================  =============================================
 :func:`separation_rank`                validate -> plan the templates -> grow
-:func:`grow_until_stable`              the reusable growth loop (any grid evaluator)
+:func:`grow_until_stable`              the reusable growth loop (any grid evaluator),
+                                       with its :class:`GrowthBudget` (time, rounds)
 :func:`plan_templates`                 sizes the first round in a domain
 :func:`symbolic_separation_rank`       exact rank of the coefficient matrix (sympy)
 :class:`SeparationRankResult`          the answer and what it certifies
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from seprank.separation.engine import separation_rank
 from seprank.separation.growth import (
+    GrowthBudget,
     GrowthOutcome,
     TemplatePlan,
     grow_until_stable,
@@ -34,6 +36,7 @@ from seprank.separation.result import (
 from seprank.separation.symbolic import coefficient_matrix, symbolic_separation_rank
 
 __all__ = [
+    "GrowthBudget",
     "GrowthOutcome",
     "RoundRecord",
     "SeparationRankResult",

@@ -10,11 +10,20 @@ rows and columns, so the rank never decreases as the template set grows.  The lo
 2. takes its rank in the plan's domain (:meth:`~seprank.core.domains.ModularDomain.rank`);
 3. stops when the rank reaches the caller's upper bound, when the last ``patience`` rounds gave
    the same rank below the matrix size (saturation), when the next round would pass
-   ``max_templates`` or the memory limit, or after one round for fixed templates; otherwise it
-   multiplies the number of templates by :math:`2^{1/\min(|A|,|B|)}` (doubling the smaller
-   side) with fresh templates from the plan's template stream.
+   ``max_templates``, the memory limit or the :class:`GrowthBudget` (time, rounds), or after
+   one round for fixed templates; otherwise it multiplies the number of templates by
+   :math:`2^{1/\min(|A|,|B|)}` (doubling the smaller side) with fresh templates from the
+   plan's template stream.
 
-:func:`plan_templates` sizes the first round; :func:`grow_until_stable` runs the loop.
+Every stop says what it means (:attr:`GrowthOutcome.status`): only ``'saturated'`` and
+``'upper_bound'`` say the rank stopped growing; a limit or the budget leaves a rank that is
+still a certified lower bound but **not saturated** -- the status says so, with what was
+reached.  A non-polynomial function (``exp(<x, y>)``) never saturates: the budget ends it.
+A progress bar (one tick per round: rank, matrix, seconds) appears on terminals after two
+seconds.
+
+:func:`plan_templates` sizes the first round; :func:`grow_until_stable` runs the loop.  Other
+growth problems (degree-structured ranks, certificates) reuse it with their own evaluator.
 """
 
 from __future__ import annotations
@@ -27,18 +36,62 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from tqdm.auto import tqdm
 
 from seprank.core.domains import Domain
-from seprank.core.grid import GridTooLargeError
+from seprank.core.memory import MemoryBudgetError, array_bytes, guard_memory
 from seprank.core.rank import RankResult
-from seprank.separation.result import RoundRecord, StopReason
+from seprank.core.validation import check_float, check_int
+from seprank.separation.result import SATURATED_STOPS, RoundRecord, StopReason, growth_status
 
-__all__ = ["GrowthOutcome", "TemplatePlan", "grow_until_stable", "plan_templates"]
+__all__ = ["GrowthBudget", "GrowthOutcome", "TemplatePlan", "grow_until_stable",
+           "plan_templates"]
 
 Array = npt.NDArray[Any]
 
 #: Automatic schedule: the first round has about this many rows/columns.
 INITIAL_SIDE = 16
+#: Default time budget of a growth loop (seconds); ``GrowthBudget(max_seconds=None)`` lifts it.
+DEFAULT_MAX_SECONDS = 300.0
+#: A round is predicted to cost this factor range times the previous one (rank is cubic).
+_ROUND_GROWTH = (8.0, 32.0)
+
+
+@dataclass(frozen=True)
+class GrowthBudget:
+    """How long a growth loop may run: wall time and number of rounds.
+
+    The time budget is checked *before* a round starts: the next round's cost is predicted
+    from the last two (their ratio, clamped to [8, 32]: the rank step is cubic), and the loop stops
+    with ``'time_limit'`` when it would not finish in time.  Memory is budgeted separately
+    (:mod:`seprank.core.memory`).
+
+    Attributes
+    ----------
+    max_seconds : float or None
+        Wall-time budget (default :data:`DEFAULT_MAX_SECONDS` = 300 s; None: unlimited).
+    max_rounds : int or None
+        Most rounds (None: unlimited).
+
+    Examples
+    --------
+    >>> GrowthBudget(max_seconds=60, max_rounds=10)
+    GrowthBudget(max_seconds=60.0, max_rounds=10)
+    >>> GrowthBudget(max_seconds=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_seconds must be a positive finite number (or None), got -1
+    """
+
+    max_seconds: float | None = DEFAULT_MAX_SECONDS
+    max_rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.max_seconds is not None:
+            object.__setattr__(self, "max_seconds", check_float(
+                "max_seconds", self.max_seconds, positive=True, hint=" (or None)"))
+        if self.max_rounds is not None:
+            object.__setattr__(self, "max_rounds", check_int("max_rounds", self.max_rounds))
 
 
 @dataclass(frozen=True)
@@ -53,8 +106,9 @@ class TemplatePlan:
         The template stream (separate from the prime stream).
     dim : int
         Dimension of a template vector.
-    first : numpy.ndarray
-        Templates of the first round, shape ``(m0, dim)``.
+    first_size : int
+        Templates of the first round (drawn when the loop starts, so that a first round too
+        large for memory is never sampled).
     fixed : bool
         One round only (templates or their number were given).
     smaller_side : int
@@ -62,19 +116,32 @@ class TemplatePlan:
     default_size : int
         The first-round size without an upper bound (fallback when a bound-sized first grid
         exceeds the memory limit).
+    given : numpy.ndarray or None
+        The caller's own templates (one fixed round).
     """
 
     domain: Domain
     rng: np.random.Generator
     dim: int
-    first: Array
+    first_size: int
     fixed: bool
     smaller_side: int
     default_size: int
+    given: Array | None = None
 
     def sample(self, m: int) -> Array:
-        """``m`` fresh templates in the plan's domain."""
+        """``m`` fresh templates in the plan's domain (memory-guarded before drawing)."""
+        guard_memory(array_bytes((m, self.dim), np.int64) * 2,
+                     what=f"{m:,} template vectors of dimension {self.dim}",
+                     fix="use fewer templates (n_templates=, max_templates=, upper_bound=)")
         return self.domain.templates(self.rng, m, self.dim)
+
+    def initial(self, m: int | None = None) -> Array:
+        """The first round's templates: the given ones, or ``m`` (default ``first_size``)
+        fresh ones."""
+        if self.given is not None:
+            return self.given
+        return self.sample(self.first_size if m is None else m)
 
 
 def plan_templates(domain: Domain, rng: np.random.Generator, *, dim: int, smaller_side: int,
@@ -83,27 +150,33 @@ def plan_templates(domain: Domain, rng: np.random.Generator, *, dim: int, smalle
                    max_templates: int | None = None) -> TemplatePlan:
     """Size the first round: given ``templates``, ``n_templates`` of them, or enough for the
     smaller matrix side to reach ``upper_bound`` plus a margin (default: about
-    :data:`INITIAL_SIDE`)."""
+    :data:`INITIAL_SIDE`).  Nothing is sampled here (:meth:`TemplatePlan.initial`)."""
+    dim = check_int("dim", dim)
+    smaller_side = check_int("smaller_side", smaller_side)
     default_size = max(2, math.ceil(INITIAL_SIDE ** (1 / smaller_side) - 1e-9))
     base = dict(domain=domain, rng=rng, dim=dim, smaller_side=smaller_side,
                 default_size=default_size)
+    if templates is not None and n_templates is not None:
+        raise ValueError("give templates= or n_templates=, not both")
     if templates is not None:
         given = np.asarray(templates)
         if given.ndim != 2 or given.shape[1] != dim or given.shape[0] < 1:
             raise ValueError(f"templates must have shape (M, dim={dim}) with M >= 1, got "
                              f"{given.shape}")
-        return TemplatePlan(first=domain.asarray(given), fixed=True, **base)
+        return TemplatePlan(first_size=int(given.shape[0]), fixed=True,
+                            given=domain.asarray(given), **base)
     if n_templates is not None:
-        if isinstance(n_templates, bool) or not isinstance(n_templates, int | np.integer) \
-                or n_templates < 1:
-            raise ValueError(f"n_templates must be a positive integer, got {n_templates!r}")
-        return TemplatePlan(first=domain.templates(rng, int(n_templates), dim), fixed=True,
+        return TemplatePlan(first_size=check_int("n_templates", n_templates), fixed=True,
                             **base)
+    if upper_bound is not None:
+        upper_bound = check_int("upper_bound", upper_bound, minimum=0)
+    if max_templates is not None:
+        max_templates = check_int("max_templates", max_templates)
     target_side = INITIAL_SIDE if upper_bound is None else upper_bound + max(8, upper_bound // 20)
     m0 = max(2, math.ceil(target_side ** (1 / smaller_side) - 1e-9))
     if max_templates is not None:
         m0 = min(m0, max_templates)
-    return TemplatePlan(first=domain.templates(rng, m0, dim), fixed=False, **base)
+    return TemplatePlan(first_size=m0, fixed=False, **base)
 
 
 @dataclass(frozen=True)
@@ -120,70 +193,175 @@ class GrowthOutcome:
     def n_templates(self) -> int:
         return self.history[-1].n_templates
 
+    @property
+    def saturated(self) -> bool:
+        """True when the rank stopped growing (saturation) or reached the upper bound."""
+        return self.stop in SATURATED_STOPS
+
+    @property
+    def status(self) -> str:
+        """The stop in words: saturated or not, and what was reached."""
+        return growth_status(self.stop, self.last.rank, self.history, self.notes)
+
 
 def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *,
                       upper_bound: int | None = None, patience: int = 2,
-                      max_templates: int | None = None) -> GrowthOutcome:
+                      max_templates: int | None = None, budget: GrowthBudget | None = None,
+                      progress: bool | None = None,
+                      description: str = "separation rank") -> GrowthOutcome:
     """Run the growth loop (module docstring) with the grid evaluator ``matrix_of``.
 
     Parameters
     ----------
     matrix_of : callable
         ``matrix_of(templates)`` -> the grid matrix in ``plan.domain`` (rows: A-tuples, columns:
-        B-tuples; duplicate rows/columns may be removed, the rank is unchanged).  It raises
-        :class:`~seprank.core.grid.GridTooLargeError` when the grid would exceed the memory
-        limit: before the first rank that error propagates, afterwards the loop stops with
-        ``'memory_limit'``.
+        B-tuples; duplicate rows/columns may be removed, the rank is unchanged).  It raises a
+        :class:`~seprank.core.memory.MemoryBudgetError` (e.g.
+        :class:`~seprank.core.grid.GridTooLargeError`) *before allocating* when the round --
+        grid and rank step -- would exceed the memory limit: before the first rank that error
+        propagates, afterwards the loop stops with ``'memory_limit'``.
     plan : TemplatePlan
         From :func:`plan_templates`.
     upper_bound, patience, max_templates
         Stop rules (module docstring).
+    budget : GrowthBudget, optional
+        Time and round budget (default ``GrowthBudget()``: 300 s).
+    progress : bool, optional
+        Progress bar (default: on terminals, after two seconds).
+    description : str
+        The bar's label.
+
+    Examples
+    --------
+    >>> from seprank.core.domains import FloatDomain
+    >>> plan = plan_templates(FloatDomain(), np.random.default_rng(0), dim=1, smaller_side=1)
+    >>> def grid(t):          # exp(x * y): separation rank infinite, the rank keeps growing
+    ...     return np.exp(np.outer(t[:, 0], t[:, 0]) / 3)
+    >>> out = grow_until_stable(grid, plan, budget=GrowthBudget(max_rounds=3))
+    >>> out.stop, out.saturated
+    ('max_rounds', False)
+    >>> out.status.startswith("not saturated")
+    True
     """
-    if isinstance(patience, bool) or not isinstance(patience, int) or patience < 1:
-        raise ValueError(f"patience must be a positive integer, got {patience!r}")
-    current = plan.first
-    history: list[RoundRecord] = []
+    patience = check_int("patience", patience)
+    if upper_bound is not None:
+        upper_bound = check_int("upper_bound", upper_bound, minimum=0)
+    if max_templates is not None:
+        max_templates = check_int("max_templates", max_templates)
+    if budget is None:
+        budget = GrowthBudget()
+    elif not isinstance(budget, GrowthBudget):
+        raise TypeError(f"budget must be a GrowthBudget(max_seconds=..., max_rounds=...), got "
+                        f"{type(budget).__name__}")
+    started = time.perf_counter()
     notes: dict[str, Any] = {}
+    current = _first_round(matrix_of, plan, upper_bound, notes)
+    history: list[RoundRecord] = []
     last: RankResult | None = None
     shape = (0, 0)
     stop: StopReason = "fixed"
-    while True:
-        t0 = time.perf_counter()
-        try:
-            E = matrix_of(current)
-        except GridTooLargeError:
-            if (not history and not plan.fixed and upper_bound is not None
-                    and len(current) > plan.default_size):
-                # a loose upper bound sized a first grid beyond the memory limit: grow from the
-                # default size instead (the bound still stops the growth if it is reached)
-                notes["upper_bound_sizing_skipped"] = (
-                    f"{len(current)} templates to reach upper_bound={upper_bound} exceed the "
-                    "memory limit; grew from the default size instead")
-                current = current[:plan.default_size]
-                continue
-            if not history:
-                raise
-            stop = "memory_limit"
-            break
-        last = plan.domain.rank(E)
-        shape = (int(E.shape[0]), int(E.shape[1]))
-        history.append(RoundRecord(len(current), shape[0], shape[1], last.rank,
-                                   time.perf_counter() - t0))
-        if plan.fixed:
-            stop = "fixed"
-            break
-        if upper_bound is not None and last.rank >= upper_bound:
-            stop = "upper_bound"
-            break
-        recent = [r.rank for r in history[-patience:]]
-        if len(recent) == patience and len(set(recent)) == 1 and last.rank < min(shape):
-            stop = "saturated"
-            break
-        m = len(current)
-        m_next = max(m + 1, math.ceil(m * 2 ** (1 / plan.smaller_side)))
-        if max_templates is not None and m_next > max_templates:
-            stop = "max_templates"
-            break
-        current = np.concatenate([current, plan.sample(m_next - m)])
+    bar = tqdm(desc=description, unit="round", disable=None if progress is None else not progress,
+               delay=0 if progress else 2, leave=False)
+    try:
+        while True:
+            t0 = time.perf_counter()
+            try:
+                E = matrix_of(current)
+                last = plan.domain.rank(E)
+            except MemoryBudgetError:
+                if (not history and not plan.fixed and upper_bound is not None
+                        and len(current) > plan.default_size):
+                    # a loose upper bound sized a first grid beyond the memory limit: grow from
+                    # the default size instead (the bound still stops the growth if reached)
+                    notes["upper_bound_sizing_skipped"] = (
+                        f"{len(current)} templates to reach upper_bound={upper_bound} exceed the "
+                        "memory limit; grew from the default size instead")
+                    current = current[:plan.default_size]
+                    continue
+                if not history:
+                    raise
+                stop = "memory_limit"
+                break
+            shape = (int(E.shape[0]), int(E.shape[1]))
+            del E
+            history.append(RoundRecord(len(current), shape[0], shape[1], last.rank,
+                                       time.perf_counter() - t0))
+            bar.update(1)
+            bar.set_postfix(rank=last.rank, matrix=f"{shape[0]}x{shape[1]}",
+                            s=f"{history[-1].seconds:.1f}")
+            if plan.fixed:
+                stop = "fixed"
+                break
+            if upper_bound is not None and last.rank >= upper_bound:
+                stop = "upper_bound"
+                break
+            recent = [r.rank for r in history[-patience:]]
+            if len(recent) == patience and len(set(recent)) == 1 and last.rank < min(shape):
+                stop = "saturated"
+                break
+            m = len(current)
+            m_next = max(m + 1, math.ceil(m * 2 ** (1 / plan.smaller_side)))
+            if max_templates is not None and m_next > max_templates:
+                stop = "max_templates"
+                break
+            if budget.max_rounds is not None and len(history) >= budget.max_rounds:
+                stop = "max_rounds"
+                notes["budget"] = f"max_rounds={budget.max_rounds}"
+                break
+            if budget.max_seconds is not None:
+                predicted = _predict_next_seconds(history)
+                elapsed = time.perf_counter() - started
+                if elapsed + predicted > budget.max_seconds:
+                    stop = "time_limit"
+                    notes["budget"] = (f"{elapsed:.1f} s used; the next round was predicted to "
+                                       f"take ~{predicted:.3g} s, beyond max_seconds="
+                                       f"{budget.max_seconds:g}")
+                    break
+            fits = getattr(matrix_of, "fits", None)
+            if fits is not None and not fits(m_next):
+                stop = "memory_limit"
+                break
+            try:
+                current = np.concatenate([current, plan.sample(m_next - m)])
+            except MemoryBudgetError:
+                stop = "memory_limit"
+                break
+    finally:
+        bar.close()
     assert last is not None
     return GrowthOutcome(last, tuple(history), stop, shape, notes)
+
+
+def _first_round(matrix_of: Callable[[Array], Array], plan: TemplatePlan,
+                 upper_bound: int | None, notes: dict[str, Any]) -> Array:
+    """The first templates; an upper-bound-sized first round that would not fit in memory
+    (``matrix_of.fits(m)`` when the evaluator has it, or the template sample itself) falls
+    back to the default size *before* anything large is sampled."""
+    m0 = plan.first_size
+    bound_sized = not plan.fixed and upper_bound is not None and m0 > plan.default_size
+    fits = getattr(matrix_of, "fits", None)
+    if bound_sized and fits is not None and not fits(m0):
+        notes["upper_bound_sizing_skipped"] = (
+            f"{m0} templates to reach upper_bound={upper_bound} exceed the memory limit; grew "
+            "from the default size instead")
+        return plan.initial(plan.default_size)
+    try:
+        return plan.initial(m0)
+    except MemoryBudgetError:
+        if not bound_sized:
+            raise
+        notes["upper_bound_sizing_skipped"] = (
+            f"{m0} templates to reach upper_bound={upper_bound} exceed the memory limit; grew "
+            "from the default size instead")
+        return plan.initial(plan.default_size)
+
+
+def _predict_next_seconds(history: list[RoundRecord]) -> float:
+    """The next round's time: the last one times the observed growth ratio, clamped to
+    [8, 32] (doubling the smaller side of a matrix multiplies a cubic rank step by >= 8; one
+    noisy round must not stop the loop on its own)."""
+    last = history[-1].seconds
+    ratio = _ROUND_GROWTH[0]
+    if len(history) >= 2 and history[-2].seconds > 0:
+        ratio = min(max(ratio, last / history[-2].seconds), _ROUND_GROWTH[1])
+    return last * ratio

@@ -14,17 +14,21 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from seprank.core.results import Certificate, RankValued, SeparationMethod
+from seprank.core.validation import check_int
 
 __all__ = [
     "RoundRecord",
     "SeparationRankResult",
     "StopReason",
     "accepts_domain",
+    "growth_status",
     "validate_partition",
 ]
 
 StopReason = Literal["saturated", "upper_bound", "fixed", "memory_limit", "max_templates",
-                     "symbolic"]
+                     "time_limit", "max_rounds", "symbolic"]
+#: Stops after which the rank stopped growing (or is exact); every other stop is "not saturated".
+SATURATED_STOPS: tuple[str, ...] = ("saturated", "upper_bound", "symbolic")
 
 
 @dataclass(frozen=True)
@@ -57,8 +61,9 @@ class SeparationRankResult(RankValued):
     stop_reason : str
         ``'saturated'`` (the last ``patience`` rounds gave the same rank), ``'upper_bound'``
         (the rank reached ``upper_bound``), ``'fixed'`` (one round with given templates),
-        ``'memory_limit'`` / ``'max_templates'`` (growth stopped by a limit; the rank is still a
-        certified lower bound), ``'symbolic'``.
+        ``'memory_limit'`` / ``'max_templates'`` / ``'time_limit'`` / ``'max_rounds'`` (growth
+        stopped by a limit or the budget: the rank is still a certified lower bound, but **not
+        saturated** -- see :attr:`status`), ``'symbolic'``.
     n_templates : int
         Template vectors in the last round.
     matrix_shape : (int, int)
@@ -90,24 +95,57 @@ class SeparationRankResult(RankValued):
         """True when ``rank == upper_bound``: if that bound is proven, sep equals ``rank``."""
         return self.upper_bound is not None and self.rank == self.upper_bound
 
+    @property
+    def saturated(self) -> bool:
+        """True when the growth stopped because the rank stopped growing (or reached the upper
+        bound, or is exact); False when a limit or the budget ended it (:attr:`status`)."""
+        return self.stop_reason in SATURATED_STOPS
+
+    @property
+    def status(self) -> str:
+        """Saturated or not, why the growth stopped, and what was reached."""
+        return growth_status(self.stop_reason, self.rank, self.history, self.details)
+
     def summary(self) -> str:
         what = {"lower_bound": "certified lower bound on sep",
                 "exact": "exact separation rank", "none": "float estimate, certifies nothing"}
         return (f"sep_(A,B) {'>=' if self.certifies == 'lower_bound' else '='} {self.rank} "
-                f"({what[self.certifies]}; method {self.method}, stop: {self.stop_reason}, "
-                f"{self.n_templates} templates, matrix {self.matrix_shape[0]}x"
-                f"{self.matrix_shape[1]}, {self.seconds:.2f} s)")
+                f"({what[self.certifies]}; method {self.method}, {self.status}, "
+                f"{self.seconds:.2f} s)")
 
     def _repr_info(self) -> dict[str, Any]:
         return {"rank": self.rank, "certifies": self.certifies, "method": self.method,
-                "stop_reason": self.stop_reason, "n_templates": self.n_templates,
-                "partition": self.partition}
+                "stop_reason": self.stop_reason, "saturated": self.saturated,
+                "n_templates": self.n_templates, "partition": self.partition}
 
     def _repr_markdown_(self) -> str:
         rows = "\n".join(f"| {r.n_templates} | {r.rows}x{r.cols} | {r.rank} | {r.seconds:.2f} |"
                          for r in self.history)
         return (f"**{self.summary()}**\n\n| templates | matrix | rank | seconds |\n"
                 f"|---|---|---|---|\n{rows}")
+
+
+def growth_status(stop: StopReason, rank: int, history: tuple[RoundRecord, ...],
+                  notes: dict[str, Any] | Any = None) -> str:
+    """One sentence on a growth loop's stop: ``'saturated'`` / ``'not saturated'`` and why."""
+    rounds = len(history)
+    last = history[-1] if history else None
+    if stop == "symbolic":
+        shape = f" of the {last.rows}x{last.cols} coefficient matrix" if last else ""
+        return f"exact: rank {rank}{shape}"
+    reached = (f"rank {rank} after {rounds} round(s), {last.n_templates} templates, matrix "
+               f"{last.rows}x{last.cols}" if last is not None else f"rank {rank}")
+    why = {
+        "saturated": "saturated: the last rounds gave the same rank",
+        "upper_bound": "reached the upper bound",
+        "fixed": "not saturated (fixed templates: one round, saturation not tested)",
+        "memory_limit": "not saturated: the next round would exceed the memory limit",
+        "max_templates": "not saturated: the next round would exceed max_templates",
+        "time_limit": "not saturated: the next round would exceed the time budget",
+        "max_rounds": "not saturated: the round budget is used up",
+    }[stop]
+    extra = (notes or {}).get("budget") if stop in ("time_limit", "max_rounds") else None
+    return f"{why}; {reached}" + (f" ({extra})" if extra else "")
 
 
 def validate_partition(
@@ -124,6 +162,7 @@ def validate_partition(
     ...
     ValueError: partition ([0], [0, 1]) is not a partition of the positions 0..1: ...
     """
+    n_inputs = check_int("n_inputs", n_inputs, 2)
     try:
         A_raw, B_raw = partition
         A = tuple(int(a) for a in A_raw)

@@ -16,8 +16,15 @@ import numpy as np
 import sympy
 
 from seprank.core.domains import ExactDomain
+from seprank.core.memory import guard_memory
 from seprank.core.rank import matrix_rank
-from seprank.separation.result import RoundRecord, SeparationRankResult, accepts_domain
+from seprank.core.validation import check_callable, check_int
+from seprank.separation.result import (
+    RoundRecord,
+    SeparationRankResult,
+    accepts_domain,
+    validate_partition,
+)
 
 __all__ = ["coefficient_matrix", "symbolic_separation_rank"]
 
@@ -36,6 +43,9 @@ def coefficient_matrix(
            [0, 1]], dtype=object)
     """
     symbols = list(a_symbols) + list(b_symbols)
+    if isinstance(expr, str):
+        raise TypeError(f"expr must be a sympy expression, got the string {expr!r} (use "
+                        "sympy.sympify if you mean it)")
     expr = sympy.expand(expr)
     if expr == 0:
         return np.zeros((0, 0), dtype=object)
@@ -73,10 +83,19 @@ def symbolic_separation_rank(
 ) -> SeparationRankResult:
     """Exact separation rank of a polynomial batch function (see module docstring)."""
     t0 = time.perf_counter() if start is None else start
-    A, B = partition
+    check_callable("f", f, "a batch function f(X)")
+    n_inputs, dim = check_int("n_inputs", n_inputs, 2), check_int("dim", dim)
+    A, B = validate_partition(partition, n_inputs)
+    guard_memory(n_inputs * dim * 1024, what=f"{n_inputs * dim:,} sympy symbols",
+                 fix="use fewer inputs or a smaller dim")
     grid = [[sympy.Symbol(f"x{j}_{k}") for k in range(dim)] for j in range(n_inputs)]
     X = np.array(grid, dtype=object)[None]
-    value = f(X, domain=ExactDomain()) if accepts_domain(f) else f(X)
+    try:
+        value = f(X, domain=ExactDomain()) if accepts_domain(f) else f(X)
+    except TypeError as err:
+        raise TypeError(f"f could not be evaluated on sympy symbols ({err}); the symbolic "
+                        "method needs f to compute with the object array it receives (no "
+                        "astype casts)") from err
     expr = np.asarray(value, dtype=object).ravel()
     if expr.size != 1:
         raise ValueError(f"f must return one value per input tuple, got shape {np.shape(value)}")

@@ -96,7 +96,7 @@ def test_claim3_matrix_powers(t) -> None:
 def test_claim3_needs_a_careful_a() -> None:
     assert any(claim3_pair(t, 0.3)[1].min() < -1e-3 for t in range(2, 11))
     assert any(claim3_pair(t, 0.8)[1].min() < -1e-3 for t in range(2, 11))
-    with pytest.raises(ValueError, match="positive integer"):
+    with pytest.raises(ValueError, match="t must be an integer >= 1"):
         claim3_pair(0)
 
 
