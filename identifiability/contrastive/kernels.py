@@ -146,7 +146,8 @@ class GaussianKernel:
 
     @classmethod
     def local(cls, dim: int, variance: float) -> GaussianKernel:
-        """The conditional contrast q(·|z) = N(z, variance·I) of the Theorem 3 proof (eq. 2.34)."""
+        """The conditional contrast ``q(·|z) = N(z, variance·I)`` of the Theorem 3 proof
+        (eq. 2.34)."""
         if not variance > 0 or not math.isfinite(variance):
             raise ValueError(f"variance must be positive and finite, got {variance}")
         return cls(np.eye(dim), np.zeros(dim), variance * np.eye(dim))
