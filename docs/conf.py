@@ -15,7 +15,7 @@ The ``seprank_docs`` extension (``docs/_ext``) writes the generated pages into
   ``-D seprank_ledger_json=PATH``, or a fresh ``paper-checks`` run (quick profile, or
   ``-D seprank_ledger_profile=full``);
 * the gallery: the notebooks with their outputs -- copies already executed by the test suite
-  (``-D seprank_executed_notebooks=DIR``, execution off), or executed here by myst-nb.
+  (``-D seprank_executed_notebooks=DIR``), or executed by this build (cached by source hash).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "**/.ipynb_checkpoints", "generated/ledger/_run"]
+exclude_patterns = ["_build", "**/.ipynb_checkpoints", "generated/ledger/_run",
+                    "generated/_executed"]
 templates_path: list[str] = []
 # numpydoc turns a References section into citations; one cited nowhere in the text is fine.
 suppress_warnings = ["ref.citation"]
@@ -61,10 +62,8 @@ numpydoc_xref_param_type = False
 # -- MyST / notebooks -----------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
-# Overridden by seprank_docs: "off" when executed copies are given, else "auto".
-nb_execution_mode = "auto"
-nb_execution_timeout = 900
-nb_execution_raise_on_error = True
+# Notebooks arrive executed (seprank_docs executes them, or takes the test suite's runs).
+nb_execution_mode = "off"
 nb_merge_streams = True
 
 # -- HTML -----------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ WITHOUT_EXAMPLES = frozenset({
 })
 #: Verdict order on a ledger page: what is wrong first (the order a reader is promised).
 VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "skipped", "not run")
+#: Within a verdict: a false statement before a wrong hypothesis, constant, proof, typo, reading.
+KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention")
 
 
 def _public_modules() -> list[ModuleType]:
@@ -190,10 +192,14 @@ def test_every_registered_claim_has_a_ledger_entry_in_order(site: DocsSite) -> N
             continue
         text = path.read_text(encoding="utf-8")
         summary = text[: text.index("</table>")]
-        verdicts = [html.unescape(v) for v in
-                    re.findall(r'class="ledger-verdict[^"]*">([^<]+)<', summary)]
-        ranks = [VERDICT_ORDER.index(v) for v in verdicts]
-        assert verdicts and ranks == sorted(ranks), f"{path.name}: verdicts out of order"
+        cells = re.findall(r'class="ledger-verdict[^"]*">([^<]+)</span>([^<]*)<', summary)
+        ranks = []
+        for verdict, after in cells:
+            words = html.unescape(after).split()
+            kind = words[0] if words and words[0] in KIND_ORDER else None
+            ranks.append((VERDICT_ORDER.index(html.unescape(verdict)),
+                          KIND_ORDER.index(kind) if kind else len(KIND_ORDER)))
+        assert ranks and ranks == sorted(ranks), f"{path.name}: not what-is-wrong-first: {cells}"
         for claim_id, record in records.items():
             if ids.get(_ledger_anchor(claim_id)) == path:
                 assert record["verdict"] in text and record["statement"][:40] in \

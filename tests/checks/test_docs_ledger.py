@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "_ext"))
-from seprank_docs import ledger
+from seprank_docs import ledger, pages
 
 PAPERS = {"003": SimpleNamespace(key="003", stem="003", title="Depth to width"),
           "002": SimpleNamespace(key="002", stem="002_abc", title="ICL")}
@@ -115,3 +115,15 @@ def test_figures_are_found_or_refused(tmp_path: Path) -> None:
 def test_a_claim_id_that_cannot_name_a_section_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot name a page section"):
         ledger.entries_from_json([_record("bad id`", "holds")], base=Path("."), papers=PAPERS)
+
+
+def test_a_ledger_page_lists_consistency_checks_apart_with_their_own_summary() -> None:
+    records = [_record("D2W-a", "holds", category="consistency"),
+               _record("D2W-b", "erratum", kind="constant")]
+    verdicts, consistency = ledger.by_paper(
+        ledger.entries_from_json(records, base=Path("."), papers=PAPERS))["003"]
+    text = pages.ledger_page("003", "Depth *to* width", verdicts, consistency)
+    assert text.index(":category: paper") < text.index(".. _ledger-D2W-b:") \
+        < text.index("Consistency checks") < text.index(":category: consistency") \
+        < text.index(".. _ledger-D2W-a:")
+    assert "Depth \\*to\\* width" in text and "``D2W-b`` — erratum, constant" in text

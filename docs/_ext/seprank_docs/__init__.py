@@ -8,8 +8,9 @@ Configuration values (``-D NAME=VALUE`` on the ``sphinx-build`` command line):
 ``seprank_ledger_profile``
     The profile of that run when the extension runs it (``quick`` or ``full``).
 ``seprank_executed_notebooks``
-    A folder of notebooks already executed (the test suite writes one); they are rendered with
-    execution off.  Empty (default): myst-nb executes the notebooks during the build.
+    A folder of notebooks already executed (the test suite writes one).  Empty (default): the
+    notebooks are executed now, into ``docs/generated/_executed`` (re-executed only when their
+    source changes).  Either way myst-nb renders them with execution off.
 """
 
 from __future__ import annotations
@@ -22,19 +23,14 @@ from typing import Any
 
 from docutils import nodes as du_nodes
 from sphinx.application import Sphinx
-from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from seprank_docs import ledger, nodes, pages
 from seprank_docs.discover import documented_members, public_modules
+from seprank_docs.execute import execute_notebooks
 
 logger = logging.getLogger(__name__)
-
-
-def _configure_execution(app: Sphinx, config: Config) -> None:
-    """Executed copies given -> never execute again; otherwise myst-nb executes them."""
-    config.nb_execution_mode = "off" if config.seprank_executed_notebooks else "auto"
 
 
 def _run_paper_checks(out: Path, profile: str) -> Path:
@@ -73,13 +69,15 @@ def generate(app: Sphinx) -> None:
     members = documented_members(modules)
     pages.write_papers(writer, modules, members, tours, entries)
     pages.write_api(writer, modules, members, tours)
-    executed = app.config.seprank_executed_notebooks
-    unexecuted = pages.write_gallery(writer, sorted((repo / "notebooks").glob("*.ipynb")),
-                                     Path(executed).resolve() if executed else None)
+    notebooks = sorted((repo / "notebooks").glob("*.ipynb"))
+    given_notebooks = app.config.seprank_executed_notebooks
+    executed = (Path(given_notebooks).resolve() if given_notebooks
+                else execute_notebooks(notebooks, root / "_executed"))
+    unexecuted = pages.write_gallery(writer, notebooks, executed)
     if unexecuted:
         logger.info("seprank_docs: shown without outputs (not executed): %s",
                     ", ".join(unexecuted))
-    writer.prune(keep=[run_dir])
+    writer.prune(keep=[run_dir, root / "_executed"])
 
 
 def _resolve(target: str, context: str | None) -> str | None:
@@ -136,7 +134,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("seprank_ledger_json", "", "env", types=[str])
     app.add_config_value("seprank_ledger_profile", "quick", "env", types=[str])
     app.add_config_value("seprank_executed_notebooks", "", "env", types=[str])
-    app.connect("config-inited", _configure_execution, priority=100)
     app.connect("builder-inited", generate)
     app.connect("missing-reference", resolve_reexports)
     app.connect("autodoc-skip-member", skip_undocumented_class_members)

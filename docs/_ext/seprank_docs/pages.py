@@ -176,7 +176,7 @@ def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[E
             "``unproven``; within each, a false statement before a wrong hypothesis, constant, "
             "proof step, typo or convention, and the largest violation first), then ``holds`` "
             "from the tightest margin to the loosest.", "",
-            ".. ledger-summary::", f"   :paper: {key}", ""]
+            ".. ledger-summary::", f"   :paper: {key}", "   :category: paper", ""]
     for title_text, group in (("Verdicts on printed statements", verdicts),
                               ("Consistency checks", consistency)):
         if not group:
@@ -184,7 +184,8 @@ def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[E
         out += [heading(title_text, "-")]
         if group is consistency:
             out += ["These hold by construction (the library compared with itself, or a family "
-                    "that satisfies the statement automatically): not verdicts on the paper.", ""]
+                    "that satisfies the statement automatically): not verdicts on the paper.", "",
+                    ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
         for e in group:
             label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
             out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
@@ -249,17 +250,17 @@ def _title_and_blurb(nb: dict, fallback: str) -> tuple[str, str]:
     return fallback, ""
 
 
-def write_gallery(w: Writer, notebooks: list[Path], executed: Path | None) -> list[str]:
-    """Copy the notebooks (executed copies when given) and write the gallery index.
+def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]:
+    """Copy the executed notebooks (the source where none) and write the gallery index.
 
     Returns the names of notebooks shown without outputs (not executed in this build).
     """
     unexecuted, cards = [], []
     for source in notebooks:
-        copy = executed / source.name if executed is not None else None
-        nb_path = copy if copy is not None and copy.is_file() else source
+        copy = executed / source.name
+        nb_path = copy if copy.is_file() else source
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
-        if executed is not None and nb_path is source:
+        if nb_path is source:
             unexecuted.append(source.stem)
             nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": [
                 "```{note}\nThis notebook was not executed in this build: it is marked slow "
