@@ -39,6 +39,16 @@ def docs_site(tmp_path_factory: pytest.TempPathFactory, notebook_runs: NotebookR
             shutil.copyfile(run.executed, rendered / notebook.name)
     ledger_json = write_ledger(out / "ledger", profile)
     site = build_site(out, notebooks=rendered, ledger_json=ledger_json)
-    print(f"\ndocs build: {site.cpu_seconds:.1f} s CPU, {site.wall_seconds:.1f} s wall -> "
-          f"{site.html}")
+    _BUILT.append(site)
     return site
+
+
+_BUILT: list[DocsSite] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how long the docs build took (its own CPU time; wall time depends on the machine)."""
+    for site in _BUILT:
+        terminalreporter.write_line(
+            f"docs build (sphinx -W): {site.cpu_seconds:.1f} s CPU, {site.wall_seconds:.1f} s "
+            f"wall, {'ok' if site.ok else 'FAILED'} -> {site.html}")
