@@ -27,7 +27,7 @@ With the log-ratio :math:`\\psi = \\log p_\\tau - \\log q = \\beta x + \\gamma` 
 before exponentiating and integrated by the trapezoid rule on a uniform grid covering
 :math:`[\\mu - |\\beta| - 16, \\mu + |\\beta| + 16]` (the log-integrand is concave-ish with its
 mode between μ and μ ± β) with step :math:`\\min(0.05, 1/(8|\\beta|))` (the sigmoid's width is
-1/|β|) — exponentially accurate for these analytic integrands.  At the optimum the values are
+1/\\|β\\|) — exponentially accurate for these analytic integrands.  At the optimum the values are
 :math:`\\propto e^{-R^2/8}`; ``scale_exponent=s`` returns the quantity times :math:`e^{s}`
 (use :math:`s = R^2/8`) so that nothing underflows even for R in the hundreds.  A result that
 would underflow or overflow double precision raises instead of returning 0 or inf.
@@ -75,7 +75,7 @@ INDEX = PaperIndex(
     notes="docs/notes/seed_thesis_ch3_ch4.md",
     notation=(
         ("theta_*, theta_q", "GaussianMeanNCE(theta_star=, theta_q=)"),
-        ("R = |theta_* - theta_q|", "GaussianMeanNCE.R"),
+        ("R = abs(theta_* - theta_q)", "GaussianMeanNCE.R"),
         ("tau = [b, c] (extended parameter)", "tau (array of 2)"),
         ("tau_*, tau_q", "GaussianMeanNCE.tau_star, .tau_q"),
         ("L (NCE, eq. 4.1), L_exp (eNCE, eq. 4.11)", "kind='nce' / kind='ence'"),

@@ -158,7 +158,8 @@ class GaussianKernel:
 
     @classmethod
     def local(cls, dim: int, variance: float) -> GaussianKernel:
-        """The conditional contrast q(·|z) = N(z, variance·I) of the Theorem 3 proof (eq. 2.34)."""
+        """The conditional contrast ``q(·|z) = N(z, variance·I)`` of the Theorem 3 proof
+        (eq. 2.34)."""
         dim = check_int("dim", dim)
         variance = check_float("variance", variance, positive=True)
         return cls(np.eye(dim), np.zeros(dim), variance * np.eye(dim))

@@ -46,7 +46,7 @@ __all__ = [
 
 #: Significant decimal digits of every log_3 value.
 DIGITS = 60
-#: Two logarithms closer than this (relative to max(1, |value|)) are a tie: undecided.
+#: Two logarithms closer than this (relative to ``max(1, |value|)``) are a tie: undecided.
 TIE_TOLERANCE = mpmath.mpf("1e-40")
 #: Exact comparisons are attempted only when the integers involved have at most this many bits.
 EXACT_BITS_LIMIT = 200_000

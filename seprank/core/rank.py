@@ -3,16 +3,16 @@
 The three methods share one entry point, :func:`matrix_rank`, and one result type,
 :class:`RankResult`, whose ``certifies`` field is the contract:
 
-==========  ===============================================================================
-certifies   meaning
-==========  ===============================================================================
-exact       ``rank`` is the rank over the rationals, proved by exact arithmetic.
-lower_bound ``rank`` is the rank over GF(p) of the reduction; rank_Q(M) >= rank (certified),
-            and equality holds unless every prime tried divides one fixed nonzero maximal
-            minor D (for one random prime in [2**61, 2**62) the chance is at most
-            log2|D| / 61 divided by the ~5e16 primes there).
-none        a floating-point rank; see ``details['tolerance']`` and ``details['gap']``.
-==========  ===============================================================================
+===========  ===============================================================================
+certifies    meaning
+===========  ===============================================================================
+exact        ``rank`` is the rank over the rationals, proved by exact arithmetic.
+lower_bound  ``rank`` is the rank over GF(p) of the reduction; rank_Q(M) >= rank (certified),
+             and equality holds unless every prime tried divides one fixed nonzero maximal
+             minor D (for one random prime in [2**61, 2**62) the chance is at most
+             ``log2|D|`` / 61 divided by the ~5e16 primes there).
+none         a floating-point rank; see ``details['tolerance']`` and ``details['gap']``.
+===========  ===============================================================================
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ class Inequality:
 def balanced_partitions(
     n_inputs: int, *, containing: int | None = 0
 ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """All balanced partitions (A, B), |A| = |B| = N/2, of the positions 0..N-1.
+    """All balanced partitions (A, B), :math:`|A| = |B| = N/2`, of the positions 0..N-1.
 
     With ``containing=j`` (default 0) each partition is listed once, with j in A (sep is
     symmetric in (A, B)); with ``containing=None`` both orders are listed.

@@ -325,7 +325,7 @@ def lemma7_bound(K: int, eta: float, s: float) -> float:
 
 @validated(K="count", M="count", eta="positive", s="open_unit")
 def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
-    r"""(count, |D|): #{x in :math:`D_{K,M}` : F(x) >= s F(x*)} and :math:`|D_{K,M}|`.
+    r"""(count, :math:`|D_{K,M}|`): #{x in :math:`D_{K,M}` : F(x) >= s F(x*)} and :math:`|D_{K,M}|`.
 
     For each n the compositions of n and K - n are sorted by log-multinomial and the pairs
     above the threshold counted with a binary search (exact ints, compared in logs).

@@ -338,7 +338,8 @@ class GradientRegime:
     resolvable : bool
         Whether :math:`\\eta\\|M'(0)\\|` is above float rounding of M(0) at all.
     max_abs_gradient, min_abs_gradient, max_abs_parameter, min_abs_parameter : float
-        Λ-style ranges over all a-templates (Theorem 1: Λ_min <= |θ|, |∂L/∂θ| <= Λ_max).
+        Λ-style ranges over all a-templates (Theorem 1: :math:`\\Lambda_{min} \\le |\\theta|,
+        |\\partial L/\\partial\\theta| \\le \\Lambda_{max}`).
     relative_step : float
         :math:`\\eta\\max|\\nabla| / \\max|\\theta|`.
     """

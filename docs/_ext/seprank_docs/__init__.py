@@ -1,0 +1,143 @@
+"""Sphinx extension of the seprank + identifiability site: generated pages and cross-references.
+
+Configuration values (``-D NAME=VALUE`` on the ``sphinx-build`` command line):
+
+``seprank_ledger_json``
+    A ``paper-checks --json`` report to build the truth ledger from.  Empty (default): run
+    ``paper-checks`` now, into ``docs/generated/ledger/_run``.
+``seprank_ledger_profile``
+    The profile of that run when the extension runs it (``quick`` or ``full``).
+``seprank_executed_notebooks``
+    A folder of notebooks already executed (the test suite writes one).  Empty (default): the
+    notebooks are executed now, into ``docs/generated/_executed`` (re-executed only when their
+    source changes).  Either way myst-nb renders them with execution off.
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes as du_nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+from seprank_docs import ledger, nodes, pages
+from seprank_docs.discover import documented_members, public_modules
+from seprank_docs.execute import execute_notebooks
+
+logger = logging.getLogger(__name__)
+
+
+def _run_paper_checks(out: Path, profile: str) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "paper_checks.json"
+    cmd = [sys.executable, "-m", "paper_checks.cli", "--profile", profile, "--json",
+           str(target), "--plots", str(out / "plots"), "--report", str(out / "report.md"),
+           "--no-progress"]
+    logger.info("seprank_docs: running %s", " ".join(cmd))
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    # Exit 1 = a verdict differs from its registration: the ledger shows it, the build goes on.
+    if done.returncode not in (0, 1) or not target.is_file():
+        raise RuntimeError(f"paper-checks failed ({done.returncode}):\n{done.stderr[-4000:]}")
+    return target
+
+
+def generate(app: Sphinx) -> None:
+    """Write ``docs/generated/`` (see :mod:`seprank_docs.pages`) before the sources are read."""
+    from paper_checks.registry import PAPERS, all_claims
+
+    srcdir = Path(app.srcdir)
+    root, tours, repo = srcdir / "generated", srcdir / "tours", srcdir.parent
+    writer = pages.Writer(root)
+    run_dir = root / "ledger" / "_run"
+    given = app.config.seprank_ledger_json
+    json_path = (Path(given).resolve() if given
+                 else _run_paper_checks(run_dir, app.config.seprank_ledger_profile))
+    entries = ledger.load(json_path, papers=PAPERS, registered=all_claims())
+    profile = "full" if any(e.profile == "full" and e.ran for e in entries) else "quick"
+    nodes.LEDGER.clear()
+    nodes.LEDGER.update({e.id: e for e in entries})
+    nodes.FIGURES.clear()
+    nodes.FIGURES.update(pages.write_ledger(writer, entries, dict(PAPERS), profile))
+
+    modules = public_modules()
+    members = documented_members(modules)
+    pages.write_papers(writer, modules, members, tours, entries)
+    pages.write_api(writer, modules, members, tours)
+    notebooks = sorted((repo / "notebooks").glob("*.ipynb"))
+    given_notebooks = app.config.seprank_executed_notebooks
+    executed = (Path(given_notebooks).resolve() if given_notebooks
+                else execute_notebooks(notebooks, root / "_executed"))
+    unexecuted = pages.write_gallery(writer, notebooks, executed)
+    if unexecuted:
+        logger.info("seprank_docs: shown without outputs (not executed): %s",
+                    ", ".join(unexecuted))
+    writer.prune(keep=[run_dir, root / "_executed"])
+
+
+def _resolve(target: str, context: str | None) -> str | None:
+    """``name`` seen from module ``context`` (or a dotted path) -> its canonical dotted name."""
+    for base in ([context] if context else []) + [""]:
+        dotted = f"{base}.{target}" if base else target
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj: Any = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            try:
+                for attr in parts[i:]:
+                    obj = getattr(obj, attr)
+            except AttributeError:
+                break
+            module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__",
+                                                                          None)
+            if isinstance(module, str) and isinstance(qualname, str):
+                return f"{module}.{qualname}"
+            break
+    return None
+
+
+def resolve_reexports(app: Sphinx, env: BuildEnvironment, node: Any,
+                      contnode: du_nodes.Element) -> du_nodes.Element | None:
+    """Link a re-exported name (``theorem1_lower`` in :mod:`seprank.d2w`'s index, or
+    ``seprank.matrix_rank``) to where it is documented: its defining module."""
+    if node.get("refdomain") != "py" or node.get("reftype") not in ("obj", "func", "class",
+                                                                     "meth", "data", "attr"):
+        return None
+    canonical = _resolve(node["reftarget"], node.get("py:module"))
+    if canonical is None or canonical == node["reftarget"]:
+        return None
+    domain = env.get_domain("py")
+    return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", canonical, node,
+                               contnode)
+
+
+def skip_undocumented_class_members(app: Sphinx, what: str, name: str, obj: Any, skip: bool,
+                                    options: Any) -> bool | None:
+    """``undoc-members`` is on so that every public *function* is listed even without a
+    docstring; inside a class, undocumented members (dataclass fields, helpers) stay hidden."""
+    if what not in ("class", "exception"):
+        return None
+    doc = getattr(obj, "__doc__", None)
+    if not doc or doc == getattr(type(obj), "__doc__", None):  # none, or only its type's
+        return True
+    return None
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("seprank_ledger_json", "", "env", types=[str])
+    app.add_config_value("seprank_ledger_profile", "quick", "env", types=[str])
+    app.add_config_value("seprank_executed_notebooks", "", "env", types=[str])
+    app.connect("builder-inited", generate)
+    app.connect("missing-reference", resolve_reexports)
+    app.connect("autodoc-skip-member", skip_undocumented_class_members)
+    app.add_directive("ledger-summary", nodes.LedgerSummary)
+    app.add_directive("ledger-overview", nodes.LedgerOverview)
+    app.add_directive("ledger-claim", nodes.LedgerClaim)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,216 @@
+"""The truth ledger's data: ``paper-checks --json`` records, normalised and ordered.
+
+Each record of ``paper-checks --json`` becomes a :class:`Entry`.  The fields ``kind``,
+``margin``, ``independent``, ``category``, ``perturbation`` and ``certificates`` are read when
+present and left empty when a report predates them (``category`` and ``perturbation`` then come
+from the registry).  Registered claims that the run did not include (full-profile claims in a
+quick run) get an entry with verdict ``not run``, so every claim has its place on the site.
+
+Order within a paper (:func:`severity_key`): what is wrong first -- checks that raised, then
+``fails``, ``erratum``, ``unproven`` -- and within a verdict the most serious kind of error
+first (a false statement before a wrong hypothesis, a wrong constant, a broken proof, a typo, a
+convention), then by how far the measurement is from the printed statement (most negative
+margin first); then ``holds`` from the tightest margin to the loosest, then ``skipped`` and
+``not run``.  Consistency checks (true by construction) are listed apart.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: Verdict order on a page: what is wrong first.
+VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "skipped", "not run")
+#: Kind order within a non-holds verdict: the most serious first.
+KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention")
+#: Above this many decades of room a ``holds`` is weak (the registry's WEAK_SLACK_LOG10).
+WEAK_SLACK_LOG10 = 2.0
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One claim on a ledger page."""
+
+    id: str
+    paper: str
+    reference: str
+    statement: str
+    verdict: str
+    expected_verdict: str | None = None
+    as_expected: bool | None = None
+    category: str = "paper"
+    kind: str | None = None
+    measured: Any = None
+    reference_value: Any = None
+    independent: Mapping[str, Any] | None = None
+    margin: Mapping[str, Any] | None = None
+    perturbation: str | None = None
+    certificates: Any = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    figures: tuple[str, ...] = ()
+    profile: str | None = None
+    seconds: float | None = None
+
+    @property
+    def ran(self) -> bool:
+        return self.verdict != "not run"
+
+    @property
+    def slack(self) -> float | None:
+        """log10 of the room the printed statement leaves (negative: violated)."""
+        if not self.margin:
+            return None
+        value = self.margin.get("log10_slack")
+        try:
+            slack = float(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+        return slack if math.isfinite(slack) else None
+
+    @property
+    def weak(self) -> bool:
+        return self.slack is not None and self.slack > WEAK_SLACK_LOG10
+
+    @property
+    def anchor(self) -> str:
+        """The label of the claim's section (``ledger-<id>``)."""
+        return f"ledger-{self.id}"
+
+
+def _rank(value: str | None, order: tuple[str, ...]) -> int:
+    return order.index(value) if value in order else len(order)
+
+
+def severity_key(entry: Entry) -> tuple[int, int, float, str]:
+    """Sort key: what is wrong first, and how wrong (see the module docstring)."""
+    verdict = _rank(entry.verdict, VERDICT_ORDER)
+    kind = _rank(entry.kind, KIND_ORDER) if entry.verdict != "holds" else 0
+    slack = entry.slack
+    return verdict, kind, math.inf if slack is None else slack, entry.id
+
+
+def paper_key(name: str, papers: Mapping[str, Any]) -> str:
+    """A JSON ``paper`` field (a key such as ``"003"`` or a seed stem) -> the paper key."""
+    if name in papers:
+        return name
+    for key, info in papers.items():
+        if getattr(info, "stem", None) == name:
+            return key
+    return name
+
+
+def _figures(paths: Iterable[str], base: Path) -> tuple[str, ...]:
+    found = []
+    for raw in paths or ():
+        path = Path(raw)
+        for candidate in (path, base / path, Path.cwd() / path):
+            if candidate.is_file():
+                found.append(str(candidate.resolve()))
+                break
+        else:
+            raise FileNotFoundError(f"the ledger names figure {raw!r}, found neither as given "
+                                    f"nor under {base}")
+    return tuple(found)
+
+
+def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
+                      papers: Mapping[str, Any],
+                      registered: Iterable[Any] = ()) -> list[Entry]:
+    """Entries from ``paper-checks --json`` records plus the registered claims it lacks.
+
+    ``registered`` are :class:`paper_checks.registry.Claim` objects (for categories,
+    perturbations and the claims not run); ``base`` is where relative figure paths live.
+    """
+    claims = {c.id: c for c in registered}
+    entries = []
+    for r in records:
+        cid = str(r["id"])
+        if not _SAFE_ID.match(cid):
+            raise ValueError(f"claim id {cid!r} cannot name a page section")
+        registered_claim = claims.get(cid)
+        entries.append(Entry(
+            id=cid,
+            paper=paper_key(str(r["paper"]), papers),
+            reference=str(r.get("reference", "")),
+            statement=str(r.get("statement", "")),
+            verdict=str(r.get("verdict", "error")),
+            expected_verdict=r.get("expected_verdict"),
+            as_expected=r.get("as_expected"),
+            category=str(r.get("category") or getattr(registered_claim, "category", "paper")),
+            kind=r.get("kind"),
+            measured=r.get("measured"),
+            reference_value=r.get("reference_value"),
+            independent=r.get("independent"),
+            margin=r.get("margin"),
+            perturbation=r.get("perturbation",
+                               getattr(registered_claim, "perturbation", None)),
+            certificates=r.get("certificates"),
+            details=r.get("details") or {},
+            error=r.get("error"),
+            figures=_figures(r.get("figures") or (), base),
+            profile=r.get("profile"),
+            seconds=r.get("seconds"),
+        ))
+    ran = {e.id for e in entries}
+    for c in claims.values():
+        if c.id not in ran:
+            entries.append(Entry(
+                id=c.id, paper=c.paper, reference=c.reference, statement=c.statement,
+                verdict="not run", expected_verdict=c.expected_verdict, category=c.category,
+                perturbation=c.perturbation, profile=c.profile,
+                details={"reason": f"a {c.profile}-profile claim; this build ran the others "
+                                   f"(build with -D seprank_ledger_profile={c.profile})"},
+            ))
+    return entries
+
+
+def load(path: Path, *, papers: Mapping[str, Any], registered: Iterable[Any] = ()) -> list[Entry]:
+    """Read a ``paper-checks --json`` file (figures relative to its folder or the cwd)."""
+    records = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(records, list):
+        raise ValueError(f"{path} is not a paper-checks --json report (a list of records)")
+    return entries_from_json(records, base=path.parent, papers=papers, registered=registered)
+
+
+def by_paper(entries: Iterable[Entry]) -> dict[str, tuple[list[Entry], list[Entry]]]:
+    """paper key -> (paper verdicts, consistency checks), each in :func:`severity_key` order."""
+    grouped: dict[str, tuple[list[Entry], list[Entry]]] = {}
+    for e in entries:
+        verdicts, consistency = grouped.setdefault(e.paper, ([], []))
+        (consistency if e.category == "consistency" else verdicts).append(e)
+    for verdicts, consistency in grouped.values():
+        verdicts.sort(key=severity_key)
+        consistency.sort(key=severity_key)
+    return grouped
+
+
+def verdict_counts(entries: Iterable[Entry]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[e.verdict] = counts.get(e.verdict, 0) + 1
+    return {v: counts[v] for v in (*VERDICT_ORDER, *sorted(set(counts) - set(VERDICT_ORDER)))
+            if v in counts}
+
+
+def margin_text(entry: Entry) -> str:
+    """The margin in words: how far the measurement is from flipping the statement."""
+    if entry.margin is None:
+        return ""
+    what = entry.margin.get("what", "")
+    slack = entry.slack
+    if slack is None:
+        return f"{entry.margin.get('log10_slack')} ({what})" if what else ""
+    if slack == 0:
+        words = "tight: an identity or an attained bound"
+    elif slack < 0:
+        words = f"violated by a factor of {10 ** -slack:.3g}"
+    else:
+        words = f"{10 ** slack:.3g}x of room" + (" — weak (over 100x)" if entry.weak else "")
+    return f"log10 slack {slack:+.3g}: {words}" + (f" ({what})" if what else "")

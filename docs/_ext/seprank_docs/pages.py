@@ -1,0 +1,285 @@
+"""Write the generated sources: paper pages, API pages, ledger pages, the gallery.
+
+Everything goes under ``docs/generated/`` (ignored by git); a file is rewritten only when its
+text changes (so incremental builds stay incremental) and files no longer generated are removed.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+
+from seprank_docs import ledger
+from seprank_docs.discover import PublicModule, owner
+from seprank_docs.ledger import Entry
+
+_RST_SPECIAL = re.compile(r"([\\`*_|:<>\[\]])")
+
+
+def rst_escape(text: str) -> str:
+    """Backslash-escape reStructuredText inline markup characters."""
+    return _RST_SPECIAL.sub(r"\\\1", text)
+
+
+def heading(text: str, char: str) -> str:
+    return f"{text}\n{char * max(len(text), 3)}\n"
+
+
+class Writer:
+    """Writes files under ``root`` and remembers them, to delete what was not written."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.written: set[Path] = set()
+
+    def text(self, relative: str, text: str) -> None:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        self.written.add(path)
+
+    def text_bytes(self, relative: str, data: bytes) -> None:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_bytes() != data:
+            path.write_bytes(data)
+        self.written.add(path)
+
+    def copy(self, source: Path, relative: str) -> None:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_bytes() != source.read_bytes():
+            shutil.copyfile(source, path)
+        self.written.add(path)
+
+    def prune(self, keep: Iterable[Path] = ()) -> None:
+        kept = set(keep)
+        for path in sorted(self.root.rglob("*"), reverse=True):
+            if path.is_file() and path not in self.written and not any(
+                    path.is_relative_to(k) for k in kept):
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+
+
+# -- API reference --------------------------------------------------------------------------
+
+def _automodule(name: str, members: list[str] | None) -> list[str]:
+    """An ``automodule`` directive documenting exactly ``members`` (the module's own names)."""
+    out = [f".. automodule:: {name}"]
+    if members:
+        out.append(f"   :members: {', '.join(members)}")
+    return [*out, ""]
+
+
+def _tour(name: str, tours: Path) -> list[str]:
+    """A link to the hand-written tour ``docs/tours/<name>.md``, when there is one."""
+    if not (tours / f"{name}.md").is_file():
+        return []
+    return [".. toctree::", "   :maxdepth: 1", "", f"   Tour of {name} </tours/{name}>", ""]
+
+
+def api_page(module: PublicModule, members: list[str], tours: Path) -> str:
+    return "\n".join([heading(f"``{module.name}``", "="), *_tour(module.name, tours),
+                      *_automodule(module.name, members)])
+
+
+def _children(module: PublicModule, modules: list[PublicModule]) -> list[PublicModule]:
+    prefix = module.name + "."
+    return [m for m in modules if m.name.startswith(prefix)]
+
+
+def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[str]],
+              tours: Path) -> None:
+    """One page per public module (a paper subpackage's own page is its paper page)."""
+    papers = [m for m in modules if m.is_paper]
+    rows, own = [], []
+    for m in modules:
+        paper = owner(m.name, papers)
+        if paper is not None and paper.name == m.name:
+            rows.append(f"* :doc:`{m.name} <../papers/{m.name}>` -- its paper page (index, "
+                        "tour, verdicts, modules)")
+            continue
+        w.text(f"api/{m.name}.rst", api_page(m, members[m.name], tours))
+        if paper is None:
+            own.append(m.name)
+            rows.append(f"* :doc:`{m.name}`")
+        else:
+            rows.append(f"* :doc:`{m.name}` (paper subpackage :doc:`{paper.name} "
+                        f"<../papers/{paper.name}>`)")
+    w.text("api/index.rst", "\n".join([
+        heading("API reference", "="),
+        "Every public module, one page each, generated from its docstrings (numpydoc).  Each "
+        "function and class is documented once, in the module that defines it; the names a "
+        "package re-exports (``seprank.matrix_rank``) link there.  A paper subpackage's own "
+        "page carries its index; its modules are listed there too.", "",
+        *rows, "", ".. toctree::", "   :hidden:", "", *(f"   {n}" for n in own), ""]))
+
+
+# -- paper pages ----------------------------------------------------------------------------
+
+def paper_page(module: PublicModule, modules: list[PublicModule], members: list[str],
+               tours: Path, ledger_entries: list[Entry]) -> str:
+    index = module.index
+    key, prefix = getattr(index, "key", ""), getattr(index, "claims", "")
+    mine = [e for e in ledger_entries if e.id.startswith(prefix + "-")]
+    counts = ledger.verdict_counts(e for e in mine if e.category != "consistency")
+    children = _children(module, modules)
+    out = [heading(f"``{module.name}`` — paper {rst_escape(key)}", "="),
+           *_tour(module.name, tours), *_automodule(module.name, members),
+           heading("Verdicts", "-"),
+           f"The claims ``{prefix}-*`` checked against this paper ("
+           + (", ".join(f"{n} {v}" for v, n in counts.items()) or "none yet")
+           + "), what is wrong first; each links to its entry in the :ref:`truth ledger "
+           "<ledger>`.", "", ".. ledger-summary::", f"   :prefix: {prefix}", ""]
+    if children:
+        out += [heading("Modules", "-"), ".. toctree::", "   :maxdepth: 1", "",
+                *(f"   ../api/{c.name}" for c in children), ""]
+    return "\n".join(out)
+
+
+def write_papers(w: Writer, modules: list[PublicModule], members: dict[str, list[str]],
+                 tours: Path, entries: list[Entry]) -> None:
+    papers = [m for m in modules if m.is_paper]
+    for m in papers:
+        w.text(f"papers/{m.name}.rst", paper_page(m, modules, members[m.name], tours, entries))
+    rows = []
+    for m in papers:
+        rows += [f"   * - :doc:`{m.name}`", f"     - {rst_escape(getattr(m.index, 'key', ''))}",
+                 f"     - {rst_escape(getattr(m.index, 'citation', ''))}",
+                 f"     - ``{getattr(m.index, 'claims', '')}-*``"]
+    w.text("papers/index.rst", "\n".join([
+        heading("Papers", "="),
+        "One page per paper subpackage, generated from its index (the ``INDEX`` object of its "
+        "``__init__``): the paper, its notation, the statement -> function table, a tour, the "
+        "verdicts on its printed statements and its modules.", "",
+        ".. list-table::", "   :header-rows: 1", "   :widths: 20 8 52 10", "",
+        "   * - subpackage", "     - paper", "     - citation", "     - claims", *rows, "",
+        ".. toctree::", "   :hidden:", "", *(f"   {m.name}" for m in papers), ""]))
+
+
+# -- truth ledger ---------------------------------------------------------------------------
+
+def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[Entry]) -> str:
+    head = f"{key} — {rst_escape(title)}"
+    out = [f".. _ledger-paper-{key}:", "", heading(head, "=")]
+    counts = ledger.verdict_counts(verdicts)
+    out += [("Verdicts on the printed statements of this paper: "
+             + ", ".join(f"**{n} {v}**" for v, n in counts.items()) + "."
+             if counts else "No verdict on a printed statement of this paper yet."),
+            "Listed with what is wrong first (checks that raised, ``fails``, ``erratum``, "
+            "``unproven``; within each, a false statement before a wrong hypothesis, constant, "
+            "proof step, typo or convention, and the largest violation first), then ``holds`` "
+            "from the tightest margin to the loosest.", "",
+            ".. ledger-summary::", f"   :paper: {key}", "   :category: paper", ""]
+    for title_text, group in (("Verdicts on printed statements", verdicts),
+                              ("Consistency checks", consistency)):
+        if not group:
+            continue
+        out += [heading(title_text, "-")]
+        if group is consistency:
+            out += ["These hold by construction (the library compared with itself, or a family "
+                    "that satisfies the statement automatically): not verdicts on the paper.", "",
+                    ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
+        for e in group:
+            label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
+            out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
+    return "\n".join(out)
+
+
+def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object],
+                 profile: str) -> dict[str, str]:
+    """Ledger pages; returns figure source path -> file name in ``ledger/figures``."""
+    figures: dict[str, str] = {}
+    for e in entries:
+        for src in e.figures:
+            name = Path(src).name
+            if name in figures.values() and figures.get(src) != name:
+                name = f"{e.id}__{name}"
+            figures[src] = name
+            w.copy(Path(src), f"ledger/figures/{name}")
+    grouped = ledger.by_paper(entries)
+    order = [k for k in papers_info if k in grouped] + sorted(set(grouped) - set(papers_info))
+    for key in order:
+        title = str(getattr(papers_info.get(key), "title", key))
+        w.text(f"ledger/{key}.rst", ledger_page(key, title, *grouped[key]))
+    ran = [e for e in entries if e.ran]
+    w.text("ledger/index.rst", "\n".join([
+        ".. _ledger:", "", heading("The truth ledger", "="),
+        "Every registered claim of every paper, with the verdict of its check on this build "
+        f"({len(ran)} of {len(entries)} claims run, profile ``{profile}``): the printed "
+        "statement, what was measured, how the statement is wrong (its kind), the independent "
+        "recomputation behind any verdict other than ``holds``, the margin, and the figures.  "
+        "Generated from ``paper-checks --json``.", "",
+        "Verdicts: ``holds`` (measured, holds; its margin says by how much), ``erratum`` (the "
+        "printed statement fails and a corrected one holds), ``fails``, ``unproven`` (a step "
+        "of the proof is refuted, not the statement), ``skipped``, ``not run`` (not in this "
+        "build's profile).  Kinds: ``statement``, ``hypothesis``, ``constant``, ``proof``, "
+        "``typo``, ``convention``.", "",
+        ".. ledger-overview::", "",
+        ".. toctree::", "   :maxdepth: 1", "", *(f"   {k}" for k in order), ""]))
+    return figures
+
+
+# -- gallery --------------------------------------------------------------------------------
+
+def _first_image(nb: dict) -> bytes | None:
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            data = out.get("data", {}).get("image/png")
+            if data:
+                return base64.b64decode("".join(data) if isinstance(data, list) else data)
+    return None
+
+
+def _title_and_blurb(nb: dict, fallback: str) -> tuple[str, str]:
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = "".join(cell.get("source", []))
+        lines = source.strip().splitlines()
+        if lines and lines[0].startswith("# "):
+            rest = "\n".join(lines[1:]).strip().split("\n\n")[0]
+            return lines[0][2:].strip(), rest
+        break
+    return fallback, ""
+
+
+def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]:
+    """Copy the executed notebooks (the source where none) and write the gallery index.
+
+    Returns the names of notebooks shown without outputs (not executed in this build).
+    """
+    unexecuted, cards = [], []
+    for source in notebooks:
+        copy = executed / source.name
+        nb_path = copy if copy.is_file() else source
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        if nb_path is source:
+            unexecuted.append(source.stem)
+            nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": [
+                "```{note}\nThis notebook was not executed in this build: it is marked slow "
+                "(`pytest --profile full` and a local docs build run it), or its execution "
+                "failed (`tests/checks/test_notebooks.py` says why).\n```"]})
+        w.text(f"gallery/{source.name}", json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        title, blurb = _title_and_blurb(nb, source.stem)
+        card = [f"## {{doc}}`{title} <{source.stem}>`", ""]
+        image = _first_image(nb)
+        if image is not None:
+            w.text_bytes(f"gallery/thumbnails/{source.stem}.png", image)
+            card += [f"```{{image}} thumbnails/{source.stem}.png", f":alt: {title}",
+                     ":width: 360px", "```", ""]
+        card += [blurb, "", f"Source: `notebooks/{source.name}`.", ""]
+        cards += card
+    w.text("gallery/index.md", "\n".join([
+        "# Gallery", "",
+        "The notebooks of `notebooks/`, rendered with their outputs.  The test suite executes "
+        "each notebook once (`tests/checks/test_notebooks.py`); the docs build renders those "
+        "executed copies.", "", *cards,
+        "```{toctree}", ":hidden:", "", *(p.stem for p in notebooks), "```", ""]))
+    return unexecuted

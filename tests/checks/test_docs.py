@@ -1,0 +1,223 @@
+"""The documentation site: it builds with warnings as errors, its internal links resolve, every
+public function and class is in the API reference with its example, every paper subpackage has
+its page, every registered claim has a ledger entry (in the ledger's order), and every notebook
+of the profile is in the gallery with its figures.
+
+The site is built once per session (the ``docs_site`` fixture, ``tests/checks/conftest.py``)
+from the notebooks the session executed and a ``paper-checks --json`` report; the browser check
+is ``test_docs_browser.py``.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import inspect
+import json
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from docutils.nodes import make_id
+
+from tests.checks.docs_site import DocsSite
+from tests.checks.html_pages import broken_links, inventory, read_page, read_site
+from tests.checks.notebook_runs import NOTEBOOKS, is_slow
+from tests.checks.test_layout import PAPER_PACKAGES
+
+TOP_PACKAGES = ("seprank", "identifiability", "paper_checks")
+#: Public functions whose docstrings have no ``Examples`` section yet.  New public functions
+#: need one (numpydoc, runnable); remove a name here when its example is written.
+WITHOUT_EXAMPLES = frozenset({
+    "identifiability.contrastive.bounds.r_function",
+    "identifiability.contrastive.implied_kernel.kernel_from_logit",
+    "identifiability.contrastive.processes.check_eta",
+    "identifiability.masked.kruskal_screen.level_by_minors",
+    "identifiability.masked.kruskal_screen.level_by_subsets",
+    "identifiability.masked.tensors.tensor_factors",
+    "paper_checks.cli.main",
+    "paper_checks.registry.all_claims",
+    "paper_checks.registry.claim",
+    "paper_checks.registry.get_claim",
+    "paper_checks.registry.load_all",
+    "paper_checks.registry.select",
+    "paper_checks.report.format_value",
+    "paper_checks.report.json_report",
+    "paper_checks.report.markdown_report",
+    "paper_checks.report.summary_table",
+    "paper_checks.report.to_jsonable",
+    "paper_checks.runner.run_claim",
+    "paper_checks.runner.run_claims",
+    "seprank.core.grid.get_grid_memory_limit",
+    "seprank.core.inputs.as_exact_matrix",
+    "seprank.core.inputs.as_float_matrix",
+    "seprank.core.inputs.to_rational",
+    "seprank.core.log3.log3_e",
+    "seprank.core.log3.to_mpf",
+    "seprank.core.random.is_prime",
+    "seprank.d2w.lemma6_construction.validate_witness_shape",
+    "seprank.d2w.scaling.plot_figure3",
+    "seprank.d2w.scaling.plot_figure4",
+    "seprank.separation.growth.grow_until_stable",
+    "seprank.separation.growth.plan_templates",
+    "seprank.separation.result.accepts_domain",
+    "seprank.separation.symbolic.symbolic_separation_rank",
+})
+#: Verdict order on a ledger page: what is wrong first (the order a reader is promised).
+VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "skipped", "not run")
+#: Within a verdict: a false statement before a wrong hypothesis, constant, proof, typo, reading.
+KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention")
+
+
+def _public_modules() -> list[ModuleType]:
+    found = []
+    for top in TOP_PACKAGES:
+        package = importlib.import_module(top)
+        found.append(package)
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{top}."):
+            if any(p.startswith("_") for p in info.name.split(".")) or \
+                    info.name.startswith("paper_checks.claims"):
+                continue
+            found.append(importlib.import_module(info.name))
+    return found
+
+
+def _public_callables() -> dict[str, object]:
+    """Canonical dotted name -> every public function and class (from every ``__all__``)."""
+    found: dict[str, object] = {}
+    for module in _public_modules():
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return found
+
+
+@pytest.fixture(scope="module")
+def site(docs_site: DocsSite) -> DocsSite:
+    if not docs_site.ok:
+        pytest.fail("the docs build failed; see test_site_builds_without_warnings")
+    return docs_site
+
+
+def test_site_builds_without_warnings(docs_site: DocsSite) -> None:
+    problems = [line for line in docs_site.log.splitlines()
+                if "WARNING" in line or "ERROR" in line or "CRITICAL" in line]
+    assert docs_site.ok, ("sphinx -W failed:\n" + "\n".join(problems[:40])
+                          + "\n" + docs_site.log[-3000:])
+    assert (docs_site.html / "index.html").is_file()
+
+
+def test_every_internal_link_and_image_resolves(site: DocsSite) -> None:
+    pages = read_site(site.html)
+    assert len(pages) > 20
+    problems = broken_links(pages, site.html)
+    assert not problems, f"{len(problems)} broken internal links:\n" + "\n".join(problems[:30])
+
+
+def test_every_public_function_and_class_is_in_the_api_reference(site: DocsSite) -> None:
+    inv = inventory(site.html / "objects.inv")
+    def role(obj: object) -> set[str]:
+        if inspect.isclass(obj):
+            return {"py:exception"} if issubclass(obj, BaseException) else {"py:class"}
+        return {"py:function"}
+
+    missing = [name for name, obj in _public_callables().items()
+               if inv.get(name, ("",))[0] not in role(obj)]
+    assert not missing, f"not in the API reference: {missing}"
+
+
+def test_every_example_in_a_docstring_is_rendered(site: DocsSite) -> None:
+    inv = inventory(site.html / "objects.inv")
+    pages: dict[str, str] = {}
+    not_shown = []
+    for name, obj in _public_callables().items():
+        if "Examples\n" not in inspect.cleandoc(obj.__doc__ or ""):
+            continue
+        uri = inv[name][1]
+        file, _, anchor = uri.partition("#")
+        text = pages.setdefault(file, (site.html / file).read_text(encoding="utf-8"))
+        start = text.index(f'id="{anchor}"')
+        nxt = text.find('<dt class="sig sig-object py"', start + 1)
+        entry = text[start: nxt if nxt > 0 else len(text)]
+        if ">Examples<" not in entry or "&gt;&gt;&gt;" not in entry:
+            not_shown.append(name)
+    assert not not_shown, f"examples not rendered: {not_shown}"
+
+
+def test_public_functions_have_examples() -> None:
+    without = {name for name, obj in _public_callables().items()
+               if inspect.isfunction(obj)
+               and "Examples\n" not in inspect.cleandoc(obj.__doc__ or "")}
+    assert not without - WITHOUT_EXAMPLES, (
+        f"public functions without an Examples section: {sorted(without - WITHOUT_EXAMPLES)}")
+
+
+def test_every_paper_subpackage_has_its_page_with_a_linked_index(site: DocsSite) -> None:
+    pages = {p.stem for p in (site.html / "generated" / "papers").glob("*.html")} - {"index"}
+    assert pages == set(PAPER_PACKAGES), (
+        "paper pages (modules defining INDEX) and PAPER_PACKAGES disagree: "
+        f"{sorted(pages ^ set(PAPER_PACKAGES))}")
+    for name in PAPER_PACKAGES:
+        package = importlib.import_module(name)
+        text = (site.html / "generated" / "papers" / f"{name}.html").read_text(encoding="utf-8")
+        assert "Statement -&gt; function" in text and "Notation" in text, name
+        for _statement, function in package.INDEX.statements:
+            obj = package
+            for part in function.split("."):
+                obj = getattr(obj, part)
+            canonical = f"{obj.__module__}.{obj.__qualname__}"
+            assert f'#{canonical}"' in text, f"{name}: {function} does not link to {canonical}"
+
+
+def _ledger_anchor(claim_id: str) -> str:
+    return make_id(f"ledger-{claim_id}")
+
+
+def test_every_registered_claim_has_a_ledger_entry_in_order(site: DocsSite) -> None:
+    from paper_checks.registry import all_claims
+
+    ledger_dir = site.html / "generated" / "ledger"
+    ids: dict[str, Path] = {}
+    for path in ledger_dir.glob("*.html"):
+        for anchor in read_page(path).ids:
+            ids[anchor] = path
+    missing = [c.id for c in all_claims() if _ledger_anchor(c.id) not in ids]
+    assert not missing, f"claims without a ledger entry: {missing}"
+    records = {r["id"]: r for r in json.loads(site.ledger_json.read_text(encoding="utf-8"))}
+    for path in ledger_dir.glob("*.html"):
+        if path.stem == "index":
+            continue
+        text = path.read_text(encoding="utf-8")
+        summary = text[: text.index("</table>")]
+        cells = re.findall(r'class="ledger-verdict[^"]*">([^<]+)</span>([^<]*)<', summary)
+        ranks = []
+        for verdict, after in cells:
+            words = html.unescape(after).split()
+            kind = words[0] if words and words[0] in KIND_ORDER else None
+            ranks.append((VERDICT_ORDER.index(html.unescape(verdict)),
+                          KIND_ORDER.index(kind) if kind else len(KIND_ORDER)))
+        assert ranks and ranks == sorted(ranks), f"{path.name}: not what-is-wrong-first: {cells}"
+        for claim_id, record in records.items():
+            if ids.get(_ledger_anchor(claim_id)) == path:
+                assert record["verdict"] in text and record["statement"][:40] in \
+                    html.unescape(text), claim_id
+
+
+def test_gallery_shows_every_notebook_of_the_profile_with_its_figures(
+        site: DocsSite, pytestconfig: pytest.Config) -> None:
+    full = pytestconfig.getoption("--profile") == "full"
+    gallery = site.html / "generated" / "gallery"
+    index = read_page(gallery / "index.html")
+    for notebook in NOTEBOOKS:
+        page = gallery / f"{notebook.stem}.html"
+        assert page.is_file(), notebook.name
+        if is_slow(notebook) and not full:
+            continue
+        images = [src for src in read_page(page).images if not src.startswith("data:")]
+        assert images, f"{notebook.name}: no figure in the gallery page"
+        for src in images:
+            assert (page.parent / src).stat().st_size > 1000, f"{notebook.name}: {src}"
+        assert any(notebook.stem in src for src in index.images), f"{notebook.name}: no thumbnail"

@@ -1,0 +1,129 @@
+"""The ledger pages' data layer (``docs/_ext/seprank_docs/ledger.py``): reports with or
+without the graded fields, every registered claim placed, and the order a reader is promised
+-- what is wrong first, and how wrong."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "_ext"))
+from seprank_docs import ledger, pages
+
+PAPERS = {"003": SimpleNamespace(key="003", stem="003", title="Depth to width"),
+          "002": SimpleNamespace(key="002", stem="002_abc", title="ICL")}
+
+
+def _record(cid: str, verdict: str, **extra: Any) -> dict[str, Any]:
+    return {"id": cid, "paper": "003", "reference": "Thm 1", "statement": f"{cid} as printed",
+            "verdict": verdict, "expected_verdict": verdict, "as_expected": True, **extra}
+
+
+def _claim(cid: str, **extra: Any) -> SimpleNamespace:
+    fields = {"id": cid, "paper": "003", "reference": "Lemma 2", "statement": "printed",
+              "expected_verdict": "holds", "category": "paper", "perturbation": None,
+              "profile": "full", **extra}
+    return SimpleNamespace(**fields)
+
+
+def test_a_report_without_the_graded_fields_is_read_with_them_empty() -> None:
+    (entry,) = ledger.entries_from_json([_record("D2W-a", "erratum")], base=Path("."),
+                                        papers=PAPERS)
+    assert (entry.kind, entry.margin, entry.independent, entry.slack) == (None, None, None, None)
+    assert entry.category == "paper" and entry.figures == ()
+
+
+def test_graded_fields_are_read_and_the_registry_fills_category_and_perturbation() -> None:
+    rec = _record("D2W-a", "fails", kind="constant",
+                  margin={"log10_slack": -0.5, "what": "rank / bound"},
+                  independent={"method": "Fractions", "value": 3, "agrees": True})
+    claim = _claim("D2W-a", category="consistency", perturbation="bound / 1.01")
+    (entry,) = ledger.entries_from_json([rec], base=Path("."), papers=PAPERS,
+                                        registered=[claim])
+    assert entry.kind == "constant" and entry.slack == -0.5
+    assert entry.independent == {"method": "Fractions", "value": 3, "agrees": True}
+    assert entry.category == "consistency" and entry.perturbation == "bound / 1.01"
+
+
+def test_seed_stems_map_to_paper_keys() -> None:
+    rec = dict(_record("ICL-a", "holds"), paper="002_abc")
+    (entry,) = ledger.entries_from_json([rec], base=Path("."), papers=PAPERS)
+    assert entry.paper == "002"
+
+
+def test_registered_claims_not_in_the_report_are_placed_as_not_run() -> None:
+    entries = ledger.entries_from_json([_record("D2W-a", "holds")], base=Path("."),
+                                       papers=PAPERS,
+                                       registered=[_claim("D2W-a"), _claim("D2W-slow")])
+    slow = {e.id: e for e in entries}["D2W-slow"]
+    assert slow.verdict == "not run" and not slow.ran and "full" in slow.details["reason"]
+
+
+def test_order_is_what_is_wrong_first_and_how_wrong() -> None:
+    def rec(cid: str, verdict: str, kind: str | None = None,
+            slack: float | None = None) -> dict[str, Any]:
+        margin = None if slack is None else {"log10_slack": slack, "what": "x"}
+        return _record(cid, verdict, kind=kind, margin=margin)
+
+    records = [
+        rec("h-loose", "holds", slack=1.5), rec("h-tight", "holds", slack=0.0),
+        rec("h-none", "holds"), rec("skip", "skipped"),
+        rec("typo", "erratum", "typo", -0.1), rec("const-far", "erratum", "constant", -2.0),
+        rec("const-near", "erratum", "constant", -0.3), rec("stmt", "fails", "statement", -0.2),
+        rec("hyp", "fails", "hypothesis", -5.0), rec("proof", "unproven", "proof"),
+        {**rec("boom", "holds"), "verdict": "error"},
+    ]
+    entries = ledger.entries_from_json(records, base=Path("."), papers=PAPERS,
+                                       registered=[_claim("never")])
+    verdicts, consistency = ledger.by_paper(entries)["003"]
+    assert consistency == []
+    assert [e.id for e in verdicts] == [
+        "boom", "stmt", "hyp", "const-far", "const-near", "typo", "proof",
+        "h-tight", "h-loose", "h-none", "skip", "never"]
+
+
+def test_consistency_checks_are_listed_apart() -> None:
+    records = [_record("D2W-a", "holds", category="consistency"), _record("D2W-b", "fails")]
+    verdicts, consistency = ledger.by_paper(
+        ledger.entries_from_json(records, base=Path("."), papers=PAPERS))["003"]
+    assert [e.id for e in verdicts] == ["D2W-b"] and [e.id for e in consistency] == ["D2W-a"]
+
+
+@pytest.mark.parametrize("slack,words", [(0.0, "tight"), (-1.0, "violated by a factor of 10"),
+                                         (0.5, "3.16x of room"), (2.5, "weak")])
+def test_margin_in_words(slack: float, words: str) -> None:
+    entry = ledger.Entry("a", "003", "r", "s", "holds",
+                         margin={"log10_slack": slack, "what": "m / b"})
+    assert words in ledger.margin_text(entry) and "(m / b)" in ledger.margin_text(entry)
+
+
+def test_figures_are_found_or_refused(tmp_path: Path) -> None:
+    (tmp_path / "plots").mkdir()
+    (tmp_path / "plots" / "f.png").write_bytes(b"png")
+    (entry,) = ledger.entries_from_json([_record("D2W-a", "holds", figures=["plots/f.png"])],
+                                        base=tmp_path, papers=PAPERS)
+    assert entry.figures == (str((tmp_path / "plots" / "f.png").resolve()),)
+    with pytest.raises(FileNotFoundError, match=r"missing\.png"):
+        ledger.entries_from_json([_record("D2W-a", "holds", figures=["missing.png"])],
+                                 base=tmp_path, papers=PAPERS)
+
+
+def test_a_claim_id_that_cannot_name_a_section_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot name a page section"):
+        ledger.entries_from_json([_record("bad id`", "holds")], base=Path("."), papers=PAPERS)
+
+
+def test_a_ledger_page_lists_consistency_checks_apart_with_their_own_summary() -> None:
+    records = [_record("D2W-a", "holds", category="consistency"),
+               _record("D2W-b", "erratum", kind="constant")]
+    verdicts, consistency = ledger.by_paper(
+        ledger.entries_from_json(records, base=Path("."), papers=PAPERS))["003"]
+    text = pages.ledger_page("003", "Depth *to* width", verdicts, consistency)
+    assert text.index(":category: paper") < text.index(".. _ledger-D2W-b:") \
+        < text.index("Consistency checks") < text.index(":category: consistency") \
+        < text.index(".. _ledger-D2W-a:")
+    assert "Depth \\*to\\* width" in text and "``D2W-b`` — erratum, constant" in text
