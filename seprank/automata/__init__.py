@@ -1,0 +1,265 @@
+r"""004 Chapter 3 -- Transformers and automata (claims ``AUT-*``).
+
+What a Transformer can represent about a finite-state computation: semiautomata and their
+transformation semigroups (group and aperiodic parts, solvability), the shortcut constructions
+of §3.4 as explicit attention + MLP weights verified on every input up to a stated length
+(Theorem 10's parallel prefix, Lemmas 14-16, Algorithm 1 and Theorem 12's gridworld network),
+flip-flop languages (Propositions 3-4), Dyck languages and the balance condition (Theorem 1
+(Dyck), Corollary 1) -- and, ours, the bridge to the toolkit's core: the separation rank of an
+automaton's final state across a cut of the input sequence.
+
+Conventions: states and symbols keep their labels in :class:`Semiautomaton`; arrays use their
+indices (``table[a, q]``).  A transformation is a tuple ``f`` with ``f[q]`` the image of ``q``
+and a word acts left to right.  Networks take words as symbol-index arrays of shape
+``(batch, T)``; rows of an embedding are positions.  Where a printed construction has a slip,
+the builder takes ``printed=`` / ``gamma=`` / ``bot_code=`` ... to rebuild the printed version
+and measure it; the default is the corrected one.
+
+"""
+
+from __future__ import annotations
+
+from seprank.automata.algebra import (
+    Footnote17Result,
+    MonoidCensus,
+    composition_length,
+    cycle_generators,
+    derived_series_orders,
+    footnote17,
+    isomorphic_tables,
+    monoid_census,
+    monoid_table,
+    rubik_wreath_bound,
+    split_extensions,
+    subgroups,
+)
+from seprank.automata.bridge import (
+    CutRankResult,
+    coefficient_rank,
+    cut_rank_bound,
+    cut_separation_rank,
+    final_state_function,
+    final_state_grid,
+    realized_kernel_rank,
+    score_kernel_rank,
+)
+from seprank.automata.counters import DepthOneNetwork, memory_network, modular_counter_network
+from seprank.automata.dyck_balance import (
+    BalancedConstruction,
+    attention_output,
+    balance_solution_space,
+    balanced_construction,
+    dyck_prefixes,
+    index_set,
+    insert_matched_pairs,
+    minimal_dfa_states,
+    printed_embedding_collisions,
+    random_attention_variation,
+    reachable_stacks,
+    uniform_first_layer,
+)
+from seprank.automata.examples import (
+    BOT,
+    REJECT,
+    abab_star,
+    alternating_group,
+    canonical_group_automaton,
+    dihedral,
+    dihedral_group,
+    direct_product,
+    dyck,
+    flip_flop,
+    gridworld,
+    memory,
+    modular_counter,
+    parity,
+    permutation_automaton,
+    quaternion_group,
+    rubik,
+    smallest_nonsolvable,
+    symmetric_group,
+)
+from seprank.automata.flipflop import (
+    FFL_TOKENS,
+    FlipFlopNetwork,
+    all_ffl_strings,
+    dilution_bound,
+    dilution_extremal_case,
+    ffl_read_count_law,
+    max_attention_weight,
+    proposition3_network,
+    read_targets,
+    sample_ffl,
+)
+from seprank.automata.gridworld_network import GridworldNetwork, algorithm1, theorem12_network
+from seprank.automata.layers import MLP, attention, bump_mlp, threshold_mlp
+from seprank.automata.semiautomaton import Semiautomaton
+from seprank.automata.semigroup import (
+    MaximalSubgroup,
+    SemigroupTooLargeError,
+    TransformationSemigroup,
+    libsemigroups_summary,
+    permutation_group,
+    transformation_semigroup,
+)
+from seprank.automata.shortcuts import (
+    ParallelPrefixNetwork,
+    circle_gram_max,
+    lemma13_bound,
+    lemma14_mlp,
+    proposition2_bound,
+    theorem10_network,
+)
+from seprank.core.index import PaperIndex
+
+INDEX = PaperIndex(
+    key="004 §3",
+    claims="AUT",
+    citation=("B. Liu, \"Guiding machine learning design with insights from simple sandboxes\", "
+              "PhD thesis, Carnegie Mellon University, 2024, Chapter 3 (Liu et al., "
+              "\"Transformers learn shortcuts to automata\", ICLR 2023; \"Exposing attention "
+              "glitches with flip-flop language modeling\", NeurIPS 2023; Wen et al., "
+              "\"Transformers are uninterpretable with myopic methods: a case study with "
+              "bounded Dyck grammars\", NeurIPS 2023)"),
+    notes="docs/notes/seed_thesis_ch3_ch4.md",
+    notation=(
+        ("A = (Q, Sigma, delta)", "Semiautomaton(states, alphabet, delta)"),
+        ("[delta(., sigma)]_{q', q}", "Semiautomaton.transition_matrix(sigma)"),
+        ("T(A)", "transformation_semigroup(A) (TransformationSemigroup)"),
+        ("T, q_0", "length T (padded to a power of 2 in Theorem 10), start state q0"),
+        ("(q, L), (q, R), P_1, P_2", "Theorem 10's slots: X[..., :n], X[..., n:2n], X[..., 2n:]"),
+        ("gamma_t", "position code (Lemma 15: log(2T - t))"),
+        ("S (gridworld)", "states 0..S; Grid_n has n = S + 1 states"),
+        ("x_attn^(1), j_max^(s)", "GridworldNetwork.heads(...)"),
+        ("w, r, i, 0, 1", "FFL token indices 0..4 (FFL_TOKENS)"),
+        ("Dyck_{n,k} (§3.4.5) / Dyck_{k,D} (§3.6)", "dyck(types=k, depth=n or D)"),
+        ("tau_{t,d}, I, r(t, d)", "(t, d) tuples, index_set(k, D) in r-order"),
+        ("M = W_K^(2)T W_Q^(2)", "BalancedConstruction.M"),
+        ("sep_(A,B)(f)", "seprank.separation_rank; cut_separation_rank (ours)"),
+    ),
+    statements=(
+        ("§3.3.1 semiautomata, transition matrices", "Semiautomaton"),
+        ("§3.3.1 transformation semigroup (footnote 35)", "transformation_semigroup"),
+        ("§3.3.1 Examples 1-6", "gridworld"),
+        ("Example 7 (Rubik's cube, factor 12)", "rubik_wreath_bound"),
+        ("§3.3.1 group extensions (Q_8 non-split)", "split_extensions"),
+        ("Definition 8 (solvable), via maximal subgroups", "TransformationSemigroup.is_solvable"),
+        ("§3.7.1 aperiodicity", "TransformationSemigroup.is_aperiodic"),
+        ("Footnote 17 (smallest non-solvable)", "footnote17"),
+        ("§3.5.1.1 flip-flop monoid is the smallest", "monoid_census"),
+        ("Theorem 14 / Theorem 16 (composition length)", "composition_length"),
+        ("Definition 9 (canonical group automaton)", "canonical_group_automaton"),
+        ("Proposition 2 (circular embeddings)", "proposition2_bound"),
+        ("Lemma 10 (1-D interpolation MLP)", "bump_mlp"),
+        ("Lemma 12 (threshold MLP)", "threshold_mlp"),
+        ("Lemma 13 (softmax approximates hard max)", "lemma13_bound"),
+        ("Lemma 14 (composition gadget)", "lemma14_mlp"),
+        ("Theorem 10 (log-depth parallel prefix)", "theorem10_network"),
+        ("Lemma 15 (modular counter)", "modular_counter_network"),
+        ("Lemma 16 (memory unit)", "memory_network"),
+        ("Algorithm 1 / Lemma 22 (gridworld)", "algorithm1"),
+        ("Theorem 12 (depth-2 gridworld)", "theorem12_network"),
+        ("Lemma 23 (head monotonicity)", "GridworldNetwork.lemma23_violations"),
+        ("§3.5.1.2 FFL(T, p), read counts", "sample_ffl"),
+        ("Proposition 3 (2-layer flip-flop)", "proposition3_network"),
+        ("Proposition 4 (attention dilution)", "dilution_bound"),
+        ("§3.4.5 / footnote 29 (Dyck stack states)", "reachable_stacks"),
+        ("Definition 14 (balance condition)", "balance_solution_space"),
+        ("Theorem 1 (Dyck), sufficiency", "balanced_construction"),
+        ("Corollary 1 (Dyck), uniform attention", "uniform_first_layer"),
+        ("Eq. (3.37) embedding", "printed_embedding_collisions"),
+        ("Footnote 61 (random attention baseline)", "random_attention_variation"),
+        ("ours: final-state separation rank", "cut_separation_rank"),
+        ("ours: proven cut bounds", "cut_rank_bound"),
+        ("ours: score-kernel separation rank", "score_kernel_rank"),
+    ),
+)
+__doc__ = (__doc__ or "") + INDEX.render()
+
+__all__ = [
+    "BOT",
+    "FFL_TOKENS",
+    "INDEX",
+    "MLP",
+    "REJECT",
+    "BalancedConstruction",
+    "CutRankResult",
+    "DepthOneNetwork",
+    "FlipFlopNetwork",
+    "Footnote17Result",
+    "GridworldNetwork",
+    "MaximalSubgroup",
+    "MonoidCensus",
+    "ParallelPrefixNetwork",
+    "Semiautomaton",
+    "SemigroupTooLargeError",
+    "TransformationSemigroup",
+    "abab_star",
+    "algorithm1",
+    "all_ffl_strings",
+    "alternating_group",
+    "attention",
+    "attention_output",
+    "balance_solution_space",
+    "balanced_construction",
+    "bump_mlp",
+    "canonical_group_automaton",
+    "circle_gram_max",
+    "coefficient_rank",
+    "composition_length",
+    "cut_rank_bound",
+    "cut_separation_rank",
+    "cycle_generators",
+    "derived_series_orders",
+    "dihedral",
+    "dihedral_group",
+    "dilution_bound",
+    "dilution_extremal_case",
+    "direct_product",
+    "dyck",
+    "dyck_prefixes",
+    "ffl_read_count_law",
+    "final_state_function",
+    "final_state_grid",
+    "flip_flop",
+    "footnote17",
+    "gridworld",
+    "index_set",
+    "insert_matched_pairs",
+    "isomorphic_tables",
+    "lemma13_bound",
+    "lemma14_mlp",
+    "libsemigroups_summary",
+    "max_attention_weight",
+    "memory",
+    "memory_network",
+    "minimal_dfa_states",
+    "modular_counter",
+    "modular_counter_network",
+    "monoid_census",
+    "monoid_table",
+    "parity",
+    "permutation_automaton",
+    "permutation_group",
+    "printed_embedding_collisions",
+    "proposition2_bound",
+    "proposition3_network",
+    "quaternion_group",
+    "random_attention_variation",
+    "reachable_stacks",
+    "read_targets",
+    "realized_kernel_rank",
+    "rubik",
+    "rubik_wreath_bound",
+    "sample_ffl",
+    "score_kernel_rank",
+    "smallest_nonsolvable",
+    "split_extensions",
+    "subgroups",
+    "symmetric_group",
+    "theorem10_network",
+    "theorem12_network",
+    "threshold_mlp",
+    "transformation_semigroup",
+    "uniform_first_layer",
+]

@@ -174,7 +174,7 @@ def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], .
         if not 1 < len(N) < len(els):
             continue
         for H in subs:
-            if len(N) * len(H) == len(els) and N & H == {e}:
+            if len(N) * len(H) == len(els) and {e} == N & H:
                 out.append((len(N), len(H)))
     return tuple(out)
 

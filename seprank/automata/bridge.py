@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -43,9 +42,10 @@ import numpy.typing as npt
 
 from seprank.automata.semiautomaton import Semiautomaton
 from seprank.core.domains import Domain, FloatDomain
-from seprank.core.rank import matrix_rank
+from seprank.core.grid import matricize
 from seprank.core.random import SeedLike
-from seprank.core.results import Certificate, CertifiedResult
+from seprank.core.rank import RankResult, matrix_rank
+from seprank.core.results import Certificate, CertifiedResult, Method
 from seprank.core.validation import check_int
 from seprank.separation import separation_rank, validate_partition
 
@@ -55,6 +55,7 @@ __all__ = [
     "cut_rank_bound",
     "cut_separation_rank",
     "final_state_function",
+    "final_state_grid",
     "realized_kernel_rank",
     "score_kernel_rank",
 ]
@@ -62,6 +63,8 @@ __all__ = [
 Array = npt.NDArray[Any]
 #: Largest coefficient matrix (rows x columns) :func:`coefficient_rank` builds.
 MAX_COEFFICIENT_ENTRIES = 4_000_000
+#: Largest grid (templates^T points) :func:`cut_separation_rank` evaluates.
+MAX_GRID_POINTS = 1 << 20
 
 
 def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any:
@@ -79,11 +82,10 @@ def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any
         v[:, i0] = 1
         v = dom.asarray(v)
         for t in range(T):
-            acc = None
-            for a in range(automaton.n_symbols):
+            acc = dom.mul(dom.matmul(v, dom.asarray(mats[0].T)), Xd[:, t, 0:1])
+            for a in range(1, automaton.n_symbols):
                 moved = dom.matmul(v, dom.asarray(mats[a].T))
-                term = dom.mul(moved, Xd[:, t, a:a + 1])
-                acc = term if acc is None else dom.add(acc, term)
+                acc = dom.add(acc, dom.mul(moved, Xd[:, t, a:a + 1]))
             v = acc
         return v[:, iq]
 
@@ -205,9 +207,14 @@ def cut_separation_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
     """
     bounds = cut_rank_bound(automaton, q0, T, partition)
     exact = coefficient_rank(automaton, q0, q, T, partition)
+    A, B = validate_partition(partition, T)
+    small = min(len(A), len(B))
+    m = max(2, math.ceil((bounds["bound"] + 1) ** (1 / small) - 1e-9))
+    m = min(m, int(MAX_GRID_POINTS ** (1 / T)))
     engine = separation_rank(final_state_function(automaton, q0, q), n_inputs=T,
                              dim=automaton.n_symbols, partition=partition, method="modular",
-                             seed=seed, upper_bound=bounds["bound"])
+                             seed=seed, n_templates=m,
+                             grid_matrix=final_state_grid(automaton, q0, q, T, (A, B)))
     lower = int(engine.rank)
     if lower > exact or exact > bounds["bound"]:  # pragma: no cover - contradiction: a bug
         raise AssertionError(f"certified lower {lower} <= exact {exact} <= bound "
@@ -216,18 +223,66 @@ def cut_separation_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
                          {"bounds": bounds, "engine": engine.summary()})
 
 
-def score_kernel_rank(W_Q: npt.ArrayLike, W_K: npt.ArrayLike) -> int:
-    r"""Separation rank across (query | key) of :math:`s(x, y) = x^\top W_QW_K^\top y`: the
-    rank of :math:`W_QW_K^\top`, exact over the rationals nearest the float entries (entries
-    are rounded to 12 significant digits first, so a rank that depends on the 13th digit is
-    not certified)."""
-    M = np.asarray(W_Q, dtype=np.float64) @ np.asarray(W_K, dtype=np.float64).T
-    scale = float(np.abs(M).max(initial=0.0))
-    if scale == 0:
-        return 0
-    exp = 12 - math.ceil(math.log10(scale))
-    R = [[Fraction(round(v * 10**exp)) for v in row] for row in M]
-    return matrix_rank(R, method="exact").rank
+def final_state_grid(automaton: Semiautomaton, q0: object, q: object, T: int,
+                     partition: tuple[Sequence[int], Sequence[int]]) -> Any:
+    """The grid matricization of :math:`f_q` by tensor-train contraction: with
+    :math:`M_i = A(x^{(i)})` per template, the grid tensor is
+    :math:`e_q^\top M_{i_T}\\cdots M_{i_1}e_{q_0}`, built one position at a time (cost
+    :math:`T m^T |Q|^2` instead of :math:`m^T` separate evaluations).  Returns
+    ``grid_matrix(templates, domain)`` for :func:`seprank.separation_rank`'s ``grid_matrix=``;
+    it equals ``matricize(grid_tensor(final_state_function(...), templates, T), A, B)``."""
+    A, B = validate_partition(partition, check_int("T", T, minimum=2))
+    i0, iq = automaton.state_index(q0), automaton.state_index(q)
+    mats = automaton.transition_matrices()
+
+    def grid_matrix(templates: Array, domain: Domain) -> Array:
+        X = domain.asarray(templates)
+        m, n = X.shape[0], automaton.n_states
+        Ms = domain.asarray(np.zeros((m, n, n), dtype=np.int64))
+        for a in range(automaton.n_symbols):
+            Ms = domain.add(Ms, domain.mul(domain.asarray(mats[a])[None], X[:, a, None, None]))
+        v = np.zeros((1, n), dtype=np.int64)
+        v[0, i0] = 1
+        V = domain.asarray(v)                                  # (m^t, n), t positions so far
+        for _ in range(T):
+            # V'[(i_1..i_t, i), :] = M_i V[(i_1..i_t), :] ; new position is the last mode
+            W = domain.matmul(V[:, None, None, :], np.swapaxes(Ms, 1, 2)[None])
+            V = W.reshape(-1, n)
+        tensor = V[:, iq].reshape((m,) * T)
+        return matricize(tensor, list(A), list(B))
+
+    return grid_matrix
+
+
+def score_kernel_rank(W_Q: Any, W_K: Any, *, method: Method = "exact",
+                      rtol: float | None = None) -> RankResult:
+    r"""Separation rank across (query | key) of :math:`s(x, y) = x^\top W_QW_K^\top y`: the rank
+    of :math:`W_QW_K^\top`, with what it certifies.
+
+    Parameters
+    ----------
+    W_Q, W_K : array_like
+        Shape ``(d, k)``.  For ``'exact'`` / ``'modular'`` the entries must be exact (ints,
+        Fractions; floats are refused -- scale a construction's irrational constant out first,
+        which does not change the rank).
+    method : {'exact', 'modular', 'svd'}, keyword-only
+        As :func:`seprank.matrix_rank`; ``'svd'`` certifies nothing.
+    rtol : float, optional, keyword-only
+        Tolerance of ``'svd'``.
+
+    Examples
+    --------
+    >>> score_kernel_rank([[1, 0], [0, 1], [1, 1]], [[1, 2], [2, 4], [0, 0]]).rank
+    1
+    """
+    if method == "svd":
+        M = np.asarray(W_Q, dtype=np.float64) @ np.asarray(W_K, dtype=np.float64).T
+        return matrix_rank(M, method="svd", rtol=rtol)
+    Qe, Ke = np.asarray(W_Q, dtype=object), np.asarray(W_K, dtype=object)
+    if any(isinstance(v, float | np.floating) for v in (*Qe.ravel(), *Ke.ravel())):
+        raise TypeError("score_kernel_rank(method='exact'/'modular') needs exact entries (ints "
+                        "or Fractions); use method='svd' for floats (certifies nothing)")
+    return matrix_rank(Qe @ Ke.T, method=method)
 
 
 def realized_kernel_rank(queries: npt.ArrayLike, keys: npt.ArrayLike, W_Q: npt.ArrayLike,

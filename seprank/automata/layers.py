@@ -15,7 +15,6 @@ robust to :math:`|\xi|\le\Delta/4`) and :func:`threshold_mlp` (Lemma 12).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,10 +86,7 @@ def attention(X: npt.ArrayLike, W_Q: npt.ArrayLike, W_K: npt.ArrayLike, W_V: npt
         scores = np.einsum("bik,bjk->bij", Xc @ Q, Xc @ K)
         scores = np.where(mask, scores, -np.inf)
         top = scores.max(axis=2, keepdims=True)
-        if hard:
-            w = (scores == top).astype(np.float64)
-        else:
-            w = np.exp(scores - top)
+        w = (scores == top).astype(np.float64) if hard else np.exp(scores - top)
         w /= w.sum(axis=2, keepdims=True)
         outs.append(w @ (Xc @ V) @ C)
         if return_weights:
@@ -133,7 +129,7 @@ class MLP:
                    for W, b in self.layers)
 
 
-def bump_mlp(points: Sequence[float], values: npt.ArrayLike, delta: float, *,
+def bump_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
              in_dim: int = 1, channel: int = 0) -> MLP:
     r"""Lemma 10: a 2-layer ReLU network with :math:`f_{\rm mlp}(x+\xi) = f(x)` for
     :math:`x\in\mathcal X`, :math:`|\xi|\le\Delta/4`, and 0 away from :math:`\mathcal X`.
@@ -146,7 +142,7 @@ def bump_mlp(points: Sequence[float], values: npt.ArrayLike, delta: float, *,
 
     Parameters
     ----------
-    points : sequence of float
+    points : array_like of float
         :math:`\mathcal X`, pairwise at least ``delta`` apart.
     values : array_like
         ``f(x)`` for each point, shape ``(|X|,)`` or ``(|X|, d_out)``.

@@ -24,15 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 from sympy.combinatorics import Permutation, PermutationGroup
 
 from seprank.core.validation import check_int
-
-if TYPE_CHECKING:
-    from seprank.automata.semiautomaton import Semiautomaton
 
 __all__ = [
     "MaximalSubgroup",
@@ -44,6 +42,19 @@ __all__ = [
 ]
 
 Transformation = tuple[int, ...]
+
+
+class Semiautomaton(Protocol):
+    """What this module needs of :class:`seprank.automata.Semiautomaton` (no import, so the
+    two modules do not import each other)."""
+
+    @property
+    def table(self) -> npt.NDArray[Any]: ...
+
+    @property
+    def n_states(self) -> int: ...
+
+    def is_permutation_automaton(self) -> bool: ...
 
 
 class SemigroupTooLargeError(ValueError):

@@ -207,7 +207,8 @@ class GridworldNetwork:
         return int(np.sum(~matched & ~selects_t))
 
 
-def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0") -> GridworldNetwork:
+def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0",
+                      recency: float = 1.0) -> GridworldNetwork:
     r"""Build Theorem 12's network for Grid with states 0..S at input length T.
 
     Parameters
@@ -216,6 +217,9 @@ def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0") -> GridworldN
     bot_code : {'gamma0', 'printed'}, keyword-only
         Position code of the ⊥ pad: :math:`\gamma_0 = \log(2\tilde T)` (it then plays
         :math:`z_0 = 0`) or the printed 0 (module docstring).
+    recency : float, keyword-only
+        Multiplies c (0 removes the preference for the latest matching position: a
+        perturbation).
 
     References
     ----------
@@ -250,7 +254,7 @@ def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0") -> GridworldN
     W2[-3, 0], W2[-2, 0], W2[-1, 1] = 1.0, -1.0, 1.0
     b2 = np.array([0.0, 0.0, 1.0, 0.0, 0.0])
     mlp1 = MLP(((W1, b1), (W2, b2)))
-    c = math.pi**2 / (16 * math.log(2) * Tp**2)
+    c = float(recency) * math.pi**2 / (16 * math.log(2) * Tp**2)
     heads = []
     for head in range(2 * s + 1):
         theta = (head - s) * math.pi / (2 * Tp)
