@@ -42,6 +42,8 @@ __all__ = [
 ]
 
 Element = tuple[int, ...]
+#: Largest group order whose subgroups :func:`split_extensions` enumerates.
+MAX_GROUP_ORDER = 200
 
 
 def derived_series_orders(group: PermutationGroup) -> tuple[int, ...]:
@@ -161,6 +163,9 @@ def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], .
     """
     if not group.is_group():
         raise ValueError("split_extensions needs a group (all elements permutations)")
+    if group.size > MAX_GROUP_ORDER:
+        raise ValueError(f"split_extensions enumerates subgroups by brute force; order "
+                         f"{group.size} is above MAX_GROUP_ORDER = {MAX_GROUP_ORDER}")
     els = group.elements
     e = group.identity
     if e not in group:

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from seprank.automata.semiautomaton import Semiautomaton
 from seprank.core.domains import Domain, FloatDomain
-from seprank.core.grid import matricize
+from seprank.core.grid import GridTooLargeError, get_grid_memory_limit, matricize
 from seprank.core.random import SeedLike
 from seprank.core.rank import RankResult, matrix_rank
 from seprank.core.results import Certificate, CertifiedResult, Method
@@ -77,6 +77,9 @@ def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any
     def f(X: Array, domain: Domain | None = None) -> Array:
         dom: Domain = FloatDomain() if domain is None else domain
         Xd = dom.asarray(X)
+        if Xd.ndim != 3 or Xd.shape[2] != automaton.n_symbols:
+            raise ValueError(f"X must have shape (batch, T, |Sigma| = {automaton.n_symbols}), "
+                             f"got {Xd.shape}")
         B, T = Xd.shape[0], Xd.shape[1]
         v = np.zeros((B, automaton.n_states), dtype=np.int64)
         v[:, i0] = 1
@@ -238,6 +241,10 @@ def final_state_grid(automaton: Semiautomaton, q0: object, q: object, T: int,
     def grid_matrix(templates: Array, domain: Domain) -> Array:
         X = domain.asarray(templates)
         m, n = X.shape[0], automaton.n_states
+        need = m**T * n * 8
+        if need > get_grid_memory_limit():
+            raise GridTooLargeError(f"the tensor-train grid needs {m}^{T} x {n} entries "
+                                    f"({need / 2**30:.2f} GiB), above the grid memory limit")
         Ms = domain.asarray(np.zeros((m, n, n), dtype=np.int64))
         for a in range(automaton.n_symbols):
             Ms = domain.add(Ms, domain.mul(domain.asarray(mats[a])[None], X[:, a, None, None]))

@@ -55,6 +55,8 @@ __all__ = [
 ]
 
 Token = tuple[int, int]               # (type t in 1..2k, depth d)
+#: Largest number of prefixes :func:`dyck_prefixes` lists.
+MAX_PREFIXES = 1_000_000
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -112,6 +114,9 @@ def dyck_prefixes(k: int, D: int, N: int) -> list[list[Token]]:
 
     def extend(prefix: list[Token], stack: list[int]) -> None:
         if len(prefix) == n:
+            if len(out) >= MAX_PREFIXES:
+                raise ValueError(f"Dyck_{kk},{DD} has more than MAX_PREFIXES = {MAX_PREFIXES} "
+                                 f"valid prefixes of length {n}; choose a shorter length")
             out.append(list(prefix))
             return
         if len(stack) < DD:
@@ -220,6 +225,8 @@ def balanced_construction(k: int, D: int, *, seed: SeedLike = None, violation: f
     True
     """
     kk, DD = check_int("k", k), check_int("D", D)
+    if not math.isfinite(violation):
+        raise ValueError(f"violation must be a finite number, got {violation!r}")
     rng = as_generator(seed)
     m = 2 * kk * DD + 1 + check_int("extra_dims", extra_dims, minimum=1)
     emb, start = _embeddings(kk, DD, m)
@@ -290,6 +297,8 @@ def uniform_first_layer(prefix: Sequence[Token], k: int, *,
     LayerNorm with :math:`C_{LN} = 0` (0 maps to 0), plus the residual one-hot token."""
     kk = check_int("k", k)
     m = 2 * kk + 1
+    if not prefix or any(not 1 <= int(t) <= 2 * kk for t, _ in prefix):
+        raise ValueError(f"prefix must be a non-empty list of (token in 1..{2 * kk}, depth)")
     Z = np.zeros((len(prefix) + int(start_token), m))
     if start_token:
         Z[0, 2 * kk] = 1.0

@@ -50,6 +50,8 @@ __all__ = [
 ]
 
 FFL_TOKENS = ("w", "r", "i", "0", "1")
+#: Largest number of strings :func:`all_ffl_strings` enumerates (there are 2 * 5^(T/2 - 2)).
+MAX_FFL_STRINGS = 2_000_000
 W, R, I, ZERO, ONE = range(5)
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -100,6 +102,11 @@ def all_ffl_strings(T: int) -> IntArray:
     data after r), shape (N, T) -- the support of FFL(T, p) for any p with all p > 0."""
     Tn = _check_T(T)
     pairs = Tn // 2
+    count = 2 * 5 ** (pairs - 2)
+    if count > MAX_FFL_STRINGS:
+        raise ValueError(f"there are 2 * 5^(T/2 - 2) = {count} flip-flop strings of length "
+                         f"{Tn}, above MAX_FFL_STRINGS = {MAX_FFL_STRINGS}; sample_ffl() "
+                         "draws from FFL(T, p) instead")
     rows = []
     for middle in product((W, R, I), repeat=pairs - 2):
         instr = (W, *middle, R)

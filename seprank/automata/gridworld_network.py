@@ -236,6 +236,8 @@ def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0",
     s, Tn = check_int("S", S), check_int("T", T)
     if bot_code not in ("gamma0", "printed"):
         raise ValueError(f"bot_code must be 'gamma0' or 'printed', got {bot_code!r}")
+    if not math.isfinite(recency) or recency < 0:
+        raise ValueError(f"recency must be a finite number >= 0, got {recency!r}")
     n_pads = s + 1
     Tp = Tn + n_pads
     e4 = np.eye(4)

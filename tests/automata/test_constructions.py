@@ -207,3 +207,14 @@ def test_dilution_bound_is_attained_and_never_exceeded() -> None:
         assert max_attention_weight(M, keys, keys[-1]) <= dilution_bound(T, sigma) + 1e-12
     M, keys, q = dilution_extremal_case(1.5, 30)
     assert max_attention_weight(M, keys, q) == pytest.approx(dilution_bound(30, 1.5), rel=1e-12)
+
+
+def test_enumerations_refuse_before_allocating() -> None:
+    with pytest.raises(ValueError, match="MAX_FFL_STRINGS"):
+        all_ffl_strings(40)
+    with pytest.raises(ValueError, match="must be even"):
+        sample_ffl(9, (0.1, 0.1, 0.8), 1)
+    with pytest.raises(ValueError, match="summing to 1"):
+        sample_ffl(8, (0.5, 0.5, 0.5), 1)
+    with pytest.raises(ValueError, match="recency"):
+        theorem12_network(2, 3, recency=float("nan"))

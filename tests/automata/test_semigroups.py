@@ -166,3 +166,10 @@ def test_rubik_ratio_is_the_known_factor_twelve() -> None:
     order, bound, ratio = rubik_wreath_bound()
     assert order == math.factorial(8) * 3**7 * math.factorial(12) * 2**10
     assert ratio == 12 and bound == order * 12
+
+
+def test_subgroup_enumeration_refuses_large_groups() -> None:
+    from seprank.automata import alternating_group as alt
+
+    with pytest.raises(ValueError, match="MAX_GROUP_ORDER"):
+        split_extensions(alt(6).transformation_semigroup())
