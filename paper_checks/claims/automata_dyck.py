@@ -19,6 +19,7 @@ from seprank.automata import (
     dyck_prefixes,
     index_set,
     insert_matched_pairs,
+    lemma24_gap,
     minimal_dfa_states,
     printed_embedding_collisions,
     random_attention_variation,
@@ -220,3 +221,44 @@ def _baseline(perturbed: bool = False) -> ClaimResult:
                  "positions) on the 15-token prefix: sum_n 2(n-1)/(n(n+1)) = 2.886 (notes "
                  "C3-D7); the full reading gives 1.75", "draws": "200 Monte Carlo averages over "
                  "the 780 pairs of 40 random patterns (as 40 initialisations)"})
+
+
+def _lemma24_worst(R_of: object, n: int = 20000, d: int = 4) -> float:
+    """Largest lemma24_gap / epsilon at ||r|| = R_eps * r_0 over random a, b, r, eps, r_0 (half
+    of the cases in the extremal shape a = -b perpendicular to r)."""
+    rng = np.random.default_rng(24)
+    eps = rng.uniform(0.02, 1.0, n)
+    r0 = np.exp(rng.uniform(-3, 3, n))
+    a, b, r = (rng.normal(size=(n, d)) for _ in range(3))
+    extremal = rng.random(n) < 0.5
+    b[extremal] = -a[extremal]
+    r[extremal] -= (np.sum(r * a, axis=1) / np.sum(a * a, axis=1))[extremal, None] * a[extremal]
+    a *= (r0 / np.linalg.norm(a, axis=1))[:, None]
+    b *= (r0 / np.linalg.norm(b, axis=1) * np.where(extremal, 1, rng.random(n)))[:, None]
+    R = R_of(eps, r0)  # type: ignore[operator]
+    r *= (R * r0 / np.linalg.norm(r, axis=1))[:, None]
+    return float(np.max(lemma24_gap(a, b, r) / eps))
+
+
+@claim(id="AUT-Lemma24-constant", paper=PAPER, reference="§3.6.4.2 Lemma 24 (F10)",
+       statement="||r|| >= R_eps max(||a||, ||b||) implies ||(a+r)/||a+r|| - (b+r)/||b+r|| || "
+       "<= eps, with R_eps := 4 r_0/eps + 1 (r_0 = max(||a||, ||b||))",
+       expected_verdict="erratum")
+def _lemma24() -> ClaimResult:
+    printed = _lemma24_worst(lambda eps, r0: 4 * r0 / eps + 1)
+    corrected = _lemma24_worst(lambda eps, r0: 4 / eps + 1)
+    # by hand: r = 0.5 e1, a = 0.1 e2 = -b, eps = 0.1: printed R = 5, ||r|| = R r0 = 0.5, and
+    # the two unit vectors differ in angle by 2 atan(0.2)
+    hand = 2 * np.sin(np.arctan(0.2))
+    return ClaimResult(
+        measured={"max gap/eps, printed R": round(printed, 3),
+                  "max gap/eps, R = 4/eps + 1": round(corrected, 3)},
+        reference_value="<= 1", verdict=judge(printed <= 1, corrected <= 1), kind="constant",
+        independent=Independent("by hand: r = 0.5 e1, a = -b = 0.1 e2, eps = 0.1 gives "
+                                "2 sin(atan 0.2) > eps", float(hand),
+                                hand > 0.1 and printed > 1),
+        details={"printed": f"R_eps = 4 r_0/eps + 1 depends on the scale r_0; for r_0 < 1 the "
+                 f"gap exceeds eps (max ratio {printed:.3g}); the proof's last step compares "
+                 "||r|| with R_eps itself, which needs r_0 <= 1",
+                 "corrected": f"R_eps = 4/eps + 1 (scale-free): 4 r_0/(||r|| - r_0) <= eps, max "
+                 f"ratio {corrected:.3g} (notes F10: 0.47)"})

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +48,7 @@ __all__ = [
     "dyck_prefixes",
     "index_set",
     "insert_matched_pairs",
+    "lemma24_gap",
     "minimal_dfa_states",
     "printed_embedding_collisions",
     "random_attention_variation",
@@ -312,6 +314,30 @@ def uniform_first_layer(prefix: Sequence[Token], k: int, *,
     norm = np.linalg.norm(v)
     ln = v / norm if norm > 0 else v
     return ln + Z[-1]
+
+
+def lemma24_gap(a: npt.ArrayLike, b: npt.ArrayLike, r: npt.ArrayLike) -> Any:
+    r"""Lemma 24's left side :math:`\|\frac{a+r}{\|a+r\|} - \frac{b+r}{\|b+r\|}\|_2`; the lemma
+    (§3.6.4.2) bounds it by :math:`\epsilon` once :math:`\|r\| \ge R_\epsilon\max(\|a\|,\|b\|)`.
+    :math:`R_\epsilon = 4/\epsilon + 1` suffices; the proof's :math:`4r_0/\epsilon + 1` is not
+    scale-free (claim ``AUT-Lemma24-constant``).  Batched over leading axes (vectors on the
+    last axis); a float for single vectors.
+
+    Examples
+    --------
+    >>> round(lemma24_gap([0, 0.1], [0, -0.1], [0.5, 0]), 4)       # 2 sin(atan 0.2)
+    0.3922
+    """
+    av, bv, rv = (np.asarray(v, dtype=np.float64) for v in (a, b, r))
+    if not (av.shape == bv.shape == rv.shape and av.ndim >= 1):
+        raise ValueError("a, b, r must be arrays of one shape (vectors on the last axis)")
+    x, y = av + rv, bv + rv
+    nx = np.linalg.norm(x, axis=-1, keepdims=True)
+    ny = np.linalg.norm(y, axis=-1, keepdims=True)
+    if np.any(nx == 0) or np.any(ny == 0):
+        raise ValueError("a + r and b + r must be non-zero")
+    gap = np.linalg.norm(x / nx - y / ny, axis=-1)
+    return float(gap) if gap.ndim == 0 else gap
 
 
 def random_attention_variation(N: int, *, causal: bool = True, n_patterns: int = 40,

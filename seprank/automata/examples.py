@@ -8,6 +8,7 @@ constructor                   semiautomaton                                     
 :func:`gridworld`             :math:`\{0..S\}`, inputs L, ⊥, R                      Example 3
 :func:`modular_counter`       :math:`C_n` (Definition 4)                            Ex. 4, Def. 4
 :func:`direct_product`        Definition 10 (identity inputs adjoined)              Ex. 5, Def. 10
+:func:`cascade_product`       Definition 6 (feed-forward dependency)                Def. 6
 :func:`dihedral`              :math:`C_S \rtimes C_2` on :math:`\{0..S-1\}\times\{\pm1\}`  Example 6
 :func:`rubik`                 the cube's 6 face turns on 48 stickers (sympy)        Example 7
 :func:`memory`                memory unit (Definition 5)                            Def. 5
@@ -24,7 +25,7 @@ constructor                   semiautomaton                                     
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import product
 
 from sympy.combinatorics import Permutation, PermutationGroup
@@ -40,6 +41,7 @@ __all__ = [
     "abab_star",
     "alternating_group",
     "canonical_group_automaton",
+    "cascade_product",
     "dihedral",
     "dihedral_group",
     "direct_product",
@@ -120,6 +122,29 @@ def direct_product(a: Semiautomaton, b: Semiautomaton) -> Semiautomaton:
 
     return Semiautomaton(list(product(a.states, b.states)), list(product(left, right)), delta,
                          name=f"{a.name} x {b.name}")
+
+
+def cascade_product(first: Semiautomaton, second: Semiautomaton,
+                    dependency: Callable[[Hashable, Hashable], Hashable], *,
+                    name: str = "") -> Semiautomaton:
+    r"""Definition 6 for two components: states :math:`Q^{(1)}\times Q^{(2)}`, inputs
+    :math:`\Sigma^{(1)}`, :math:`\delta((q_1, q_2), \sigma) = (\delta^{(1)}(q_1, \sigma),
+    \delta^{(2)}(q_2, \phi(q_1, \sigma)))` with ``dependency`` :math:`\phi` returning an input
+    of the second component.
+
+    Examples
+    --------
+    >>> C2, C3 = modular_counter(2), modular_counter(3)    # reflect flips C2; rotate adds +-1
+    >>> S3 = cascade_product(C2, C3, lambda q, s: 0 if s == 1 else (1 if q == 0 else 2))
+    >>> T = S3.transformation_semigroup()
+    >>> T.size, T.is_commutative()
+    (6, False)
+    """
+    def delta(q: tuple[Hashable, Hashable], s: Hashable) -> tuple[Hashable, Hashable]:
+        return first.delta(q[0], s), second.delta(q[1], dependency(q[0], s))
+
+    return Semiautomaton(list(product(first.states, second.states)), first.alphabet, delta,
+                         name=name or f"{first.name} cascade {second.name}")
 
 
 def dihedral(S: int) -> Semiautomaton:

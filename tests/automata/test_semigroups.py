@@ -173,3 +173,13 @@ def test_subgroup_enumeration_refuses_large_groups() -> None:
 
     with pytest.raises(ValueError, match="MAX_GROUP_ORDER"):
         split_extensions(alt(6).transformation_semigroup())
+
+
+def test_cascade_of_c2_and_c3_is_the_dihedral_group_of_order_6() -> None:
+    from seprank.automata import cascade_product
+
+    S3 = cascade_product(modular_counter(2), modular_counter(3),
+                         lambda q, s: 0 if s == 1 else (1 if q == 0 else 2))
+    G = permutation_group(S3)
+    assert int(G.order()) == 6 and not G.is_abelian          # the only such group is S_3
+    assert derived_series_orders(G) == (6, 3, 1)
