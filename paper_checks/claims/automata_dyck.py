@@ -118,7 +118,7 @@ def _thm1(perturbed: bool = False) -> ClaimResult:
         measured={"max relative change after inserting 5 matched pairs": worst,
                   "max relative deviation from (3.51)": dev, "prefixes": cases},
         reference_value=f"<= {tol}", verdict=judge(worst <= tol and dev <= tol),
-        margin=Margin.ratio(max(worst, dev, 1e-300), tol, what="float round-off against tol"),
+        margin=Margin.exact("an identity, met to float round-off (tolerance 1e-11)"),
         details={"setting": "k = 2, D = 3, one-hot embeddings (m = 2kD + 3), random M with the "
                  "U (x) V part projected out, b's orthonormal and orthogonal to 1, indexed "
                  "b_{(t-1)D+d} (AUT-Dyck-b-index); prefixes of length 4-10 ending in a closing "
