@@ -14,6 +14,8 @@ The floors, bottom up (each imports only the ones below it):
                             Self-Attention" (claims ``D2W-*``)
 :mod:`seprank.incontext`    000/001, Levine et al. 2022, "The Inductive Bias of In-Context
                             Learning" (claims ``ICB-*``)
+:mod:`seprank.automata`     004 Chapter 3, B. Liu's thesis: Transformers and automata --
+                            semigroups, shortcut constructions, flip-flops, Dyck (``AUT-*``)
 ==========================  ===================================================================
 
 Each paper subpackage's ``__init__`` is its index: the paper, its notation and a statement ->
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from seprank import core, d2w, incontext, separation
+from seprank import automata, core, d2w, incontext, separation
 from seprank.attention import LinearAttention
 from seprank.core.compat import install_moved_modules
 from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
@@ -120,6 +122,7 @@ __all__ = [
     "SequentialRepresentation",
     "UnboundedGradientError",
     "WitnessResult",
+    "automata",
     "bidegree_bound",
     "contiguous_examples",
     "core",

@@ -15,7 +15,7 @@ from paper_checks.registry import all_claims, load_all
 from seprank.core.index import PaperIndex
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PAPER_PACKAGES = ["seprank.d2w", "seprank.incontext", "identifiability.masked",
+PAPER_PACKAGES = ["seprank.d2w", "seprank.incontext", "seprank.automata", "identifiability.masked",
                   "identifiability.contrastive", "identifiability.nce",
                   "identifiability.distillation", "identifiability.icl"]
 #: Claims about the toolkit itself (numerical-rank pitfalls) live on the paper-free floor.

@@ -1,0 +1,360 @@
+r"""Dyck languages and the balance condition (004 §3.6, Theorem 1 (Dyck), Corollary 1).
+
+Notation of §3.6: k bracket types, tokens :math:`1..2k` (2t - 1 opens and 2t closes type t),
+:math:`\tau_{t,d}` = token t at grammar depth d (a closing bracket sits one level below its
+opening one).  The index set of the proof is
+:math:`\mathcal I = \{(2t, d): 0 \le d \le D-1\} \cup \{(2t-1, d): 1 \le d \le D\}` with the
+rank :math:`r(t,d)` of (3.42), a bijection onto :math:`[2kD]`.
+
+* Balance condition (Definition 14, eq. 3.28): with :math:`M = W_K^{(2)\top}W_Q^{(2)}`,
+  :math:`u^\top M v = 0` for every :math:`u = e(\tau_{2i-1,d'}) - e(\tau_{2i,d'-1})` and every
+  difference v of two closing-bracket embeddings (the queries; a closing bracket has depth
+  <= D - 1, so the printed range :math:`d_1, d_2 \in [D]` is read as 1..D - 1, depth 0 being
+  the separate case of the proof).  The solutions form the linear space
+  :math:`(U\otimes V)^\perp` of dimension :math:`m^2 - \dim U\cdot\dim V`
+  (:func:`balance_solution_space`, exact rank with python-flint); M = 0 (uniform attention,
+  Corollary 1) is one of them.
+* Sufficiency (proof of Theorem 1, eqs. 3.41-3.51): :func:`balanced_construction` builds
+  :math:`W_V^{(2)}` from :math:`W_V E = O` with :math:`O_{:,r(2t,d-1)} = -e^{a_{t,d}}b`,
+  :math:`O_{:,r(2t-1,d)} = b` for orthonormal :math:`b \perp \mathbf 1`; then the last column of
+  the unnormalised attention output depends only on the unmatched brackets (3.51), so inserting
+  matched pairs changes nothing (:func:`attention_output`).  The printed index
+  :math:`b_{tD+d}` runs over :math:`D+1..(k+1)D`; :math:`b_{(t-1)D+d}` runs over the
+  :math:`kD` vectors the proof's :math:`U' = \sum_{j\le Dk} o_j b_j^\top` reads.
+* Embedding (3.37) :math:`e(\tau_{t,d}) = o_{(t-1)D+d}` maps :math:`\tau_{2t,0}` and
+  :math:`\tau_{2t-1,D}` to the same vector (k collisions); :math:`o_{r(t,d)}` is injective.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.automata.examples import REJECT, dyck
+from seprank.core.random import SeedLike, as_generator
+from seprank.core.rank import matrix_rank
+from seprank.core.validation import check_int
+
+__all__ = [
+    "BalancedConstruction",
+    "attention_output",
+    "balance_solution_space",
+    "balanced_construction",
+    "dyck_prefixes",
+    "index_set",
+    "insert_matched_pairs",
+    "lemma24_gap",
+    "minimal_dfa_states",
+    "printed_embedding_collisions",
+    "random_attention_variation",
+    "reachable_stacks",
+    "uniform_first_layer",
+]
+
+Token = tuple[int, int]               # (type t in 1..2k, depth d)
+#: Largest number of prefixes :func:`dyck_prefixes` lists.
+MAX_PREFIXES = 1_000_000
+FloatArray = npt.NDArray[np.float64]
+
+
+def index_set(k: int, D: int) -> list[Token]:
+    r""":math:`\mathcal I` in the order of the rank :math:`r(t, d)` of (3.42)."""
+    kk, DD = check_int("k", k), check_int("D", D)
+    out = []
+    for t in range(1, 2 * kk + 1):
+        depths = range(0, DD) if t % 2 == 0 else range(1, DD + 1)
+        out += [(t, d) for d in depths]
+    return out
+
+
+def printed_embedding_collisions(k: int, D: int) -> tuple[int, int]:
+    r"""(distinct vectors, tokens) of the printed (3.37) :math:`o_{(t-1)D+d}` over
+    :math:`\mathcal I`; the rank :math:`r(t,d)` gives :math:`2kD` distinct vectors."""
+    tokens = index_set(k, D)
+    return len({(t - 1) * D + d for t, d in tokens}), len(tokens)
+
+
+def reachable_stacks(types: int, depth: int) -> tuple[int, int]:
+    r"""(stacks reachable from the empty stack, :math:`(k+1)^n` classes) for
+    Dyck\ :sub:`n,k` of §3.4.5 (n = depth, k = types): :math:`\sum_{i=0}^n k^i` are reachable
+    (footnote 29)."""
+    A = dyck(types, depth)
+    return len(A.reachable_states(()) - {REJECT}), (types + 1) ** depth
+
+
+def minimal_dfa_states(types: int, depth: int) -> int:
+    r"""States of the minimal DFA of the valid prefixes of Dyck\ :sub:`depth,types` (every
+    stack accepting, the reject sink not), by automata-lib's minimisation -- an independent
+    route to :func:`reachable_stacks` (it should give :math:`\sum_i k^i` + 1 for the sink).
+
+    Examples
+    --------
+    >>> minimal_dfa_states(2, 4)
+    32
+    """
+    from automata.fa.dfa import DFA
+
+    A = dyck(types, depth)
+    names = {q: str(i) for i, q in enumerate(A.states)}
+    transitions = {names[q]: {str(s): names[A.delta(q, s)] for s in A.alphabet}
+                   for q in A.states}
+    dfa = DFA(states=set(names.values()), input_symbols={str(s) for s in A.alphabet},
+              transitions=transitions, initial_state=names[()],
+              final_states={names[q] for q in A.states if q != REJECT})
+    return len(dfa.minify().states)
+
+
+def dyck_prefixes(k: int, D: int, N: int) -> list[list[Token]]:
+    r"""Every valid prefix of length N of Dyck\ :sub:`k,D` (3.19) as (token, depth) lists."""
+    kk, DD, n = check_int("k", k), check_int("D", D), check_int("N", N, minimum=0)
+    out: list[list[Token]] = []
+
+    def extend(prefix: list[Token], stack: list[int]) -> None:
+        if len(prefix) == n:
+            if len(out) >= MAX_PREFIXES:
+                raise ValueError(f"Dyck_{kk},{DD} has more than MAX_PREFIXES = {MAX_PREFIXES} "
+                                 f"valid prefixes of length {n}; choose a shorter length")
+            out.append(list(prefix))
+            return
+        if len(stack) < DD:
+            for t in range(1, kk + 1):
+                prefix.append((2 * t - 1, len(stack) + 1))
+                extend(prefix, [*stack, t])
+                prefix.pop()
+        if stack:
+            prefix.append((2 * stack[-1], len(stack) - 1))
+            extend(prefix, stack[:-1])
+            prefix.pop()
+
+    extend([], [])
+    return out
+
+
+def _embeddings(k: int, D: int, m: int) -> tuple[dict[Token, FloatArray], FloatArray]:
+    tokens = index_set(k, D)
+    if m < len(tokens) + 1:
+        raise ValueError(f"one-hot embeddings need m >= 2kD + 1 = {len(tokens) + 1}, got {m}")
+    eye = np.eye(m)
+    return {tok: eye[i] for i, tok in enumerate(tokens)}, eye[len(tokens)]
+
+
+def balance_solution_space(k: int, D: int, *, embeddings: str = "one_hot",
+                           extra_dims: int = 2) -> tuple[int, int, int, int]:
+    r"""Exact dimension of the solution space of the balance condition (3.28).
+
+    Parameters
+    ----------
+    k, D : int
+        Types and maximal depth.
+    embeddings : {'one_hot', 'type_depth'}, keyword-only
+        ``'one_hot'``: :math:`o_{r(t,d)}` in :math:`m = 2kD + 1 + ` ``extra_dims``
+        dimensions; ``'type_depth'``: (3.38) :math:`o_t \oplus o_{d+1}` (m = 2k + D + 1).
+    extra_dims : int, keyword-only
+        Spare dimensions of the one-hot embedding (the start token takes one more).
+
+    Returns
+    -------
+    (dim, m, dim U, dim V)
+        ``dim`` = :math:`m^2 - \operatorname{rank}` of the constraint matrix (exact, flint), and
+        the dimensions whose product that rank must equal.
+
+    Examples
+    --------
+    >>> balance_solution_space(2, 3)          # m = 15: 225 - 6 * 3
+    (207, 15, 6, 3)
+    """
+    kk, DD = check_int("k", k), check_int("D", D)
+    if embeddings == "one_hot":
+        emb, _ = _embeddings(kk, DD, 2 * kk * DD + 1 + check_int("extra_dims", extra_dims,
+                                                                   minimum=0))
+    elif embeddings == "type_depth":
+        m = 2 * kk + DD + 1
+        eye = np.eye(m)
+        emb = {(t, d): eye[t - 1] + eye[2 * kk + d] for t, d in index_set(kk, DD)}
+    else:
+        raise ValueError(f"embeddings must be 'one_hot' or 'type_depth', got {embeddings!r}")
+    m = len(next(iter(emb.values())))
+    U = [emb[(2 * i - 1, d)] - emb[(2 * i, d - 1)] for i in range(1, kk + 1)
+         for d in range(1, DD + 1)]
+    queries = [emb[(2 * j, d)] for j in range(1, kk + 1) for d in range(1, DD)]
+    V = [q - queries[0] for q in queries[1:]]
+    rows = [np.outer(u, v).ravel() for u in U for v in V]
+    to_int = np.rint(np.array(rows)).astype(np.int64) if rows else np.zeros((0, m * m), int)
+    rank = matrix_rank(to_int, method="exact").rank if rows else 0
+    dim_u = matrix_rank(np.rint(np.array(U)).astype(np.int64), method="exact").rank
+    dim_v = (matrix_rank(np.rint(np.array(V)).astype(np.int64), method="exact").rank
+             if V else 0)
+    return m * m - rank, m, dim_u, dim_v
+
+
+@dataclass(frozen=True)
+class BalancedConstruction:
+    """The sufficiency construction of Theorem 1 (Dyck): embeddings, M, a, b, W_V."""
+
+    k: int
+    D: int
+    embed: dict[Token, FloatArray]
+    start: FloatArray
+    M: FloatArray
+    a: dict[tuple[int, int], float]
+    b: FloatArray
+    W_V: FloatArray
+
+    def b_index(self, t: int, d: int) -> int:
+        """0-based index of :math:`b_{(t-1)D+d}` (the corrected index)."""
+        return (t - 1) * self.D + d - 1
+
+
+def balanced_construction(k: int, D: int, *, seed: SeedLike = None, violation: float = 0.0,
+                          extra_dims: int = 2) -> BalancedConstruction:
+    r"""Random M satisfying (3.28) and the value matrix of eqs. (3.41)-(3.46).
+
+    M is a random Gaussian matrix with its :math:`U\otimes V` part projected out (so
+    :math:`u^\top Mv = 0`), plus ``violation`` times a random matrix (a perturbation).
+
+    Examples
+    --------
+    >>> C = balanced_construction(2, 3, seed=0)
+    >>> p = [(1, 1), (3, 2), (4, 1)]                 # "( [ ]": last token closes at depth 1
+    >>> base = attention_output(C, p)
+    >>> moved = attention_output(C, insert_matched_pairs(p, [(0, 1, 1), (1, 2, 2)]))
+    >>> bool(np.abs(moved - base).max() < 1e-12 * np.abs(base).max())
+    True
+    """
+    kk, DD = check_int("k", k), check_int("D", D)
+    if not math.isfinite(violation):
+        raise ValueError(f"violation must be a finite number, got {violation!r}")
+    rng = as_generator(seed)
+    m = 2 * kk * DD + 1 + check_int("extra_dims", extra_dims, minimum=1)
+    emb, start = _embeddings(kk, DD, m)
+    U = np.array([emb[(2 * i - 1, d)] - emb[(2 * i, d - 1)] for i in range(1, kk + 1)
+                  for d in range(1, DD + 1)])
+    queries = [emb[(2 * j, d)] for j in range(1, kk + 1) for d in range(1, DD)]
+    V = np.array([q - queries[0] for q in queries[1:]]) if len(queries) > 1 else np.zeros((0, m))
+    M0 = rng.standard_normal((m, m))
+    Pu = _projector(U)
+    Pv = _projector(V)
+    M = M0 - Pu @ M0 @ Pv + violation * rng.standard_normal((m, m))
+    a = {(i, d): float((emb[(2 * i - 1, d)] - emb[(2 * i, d - 1)]) @ M @ queries[0])
+         for i in range(1, kk + 1) for d in range(1, DD + 1)}
+    ones = np.ones((m, 1)) / math.sqrt(m)
+    basis = np.linalg.qr(np.concatenate([ones, rng.standard_normal((m, kk * DD))], axis=1))[0]
+    b = basis[:, 1:kk * DD + 1].T                      # kD orthonormal rows, each ⊥ 1
+    tokens = index_set(kk, DD)
+    E = np.stack([emb[tok] for tok in tokens] + [start], axis=1)
+    O = np.zeros_like(E)
+    for t in range(1, kk + 1):
+        for d in range(1, DD + 1):
+            j = (t - 1) * DD + d - 1
+            O[:, tokens.index((2 * t, d - 1))] = -math.exp(a[(t, d)]) * b[j]
+            O[:, tokens.index((2 * t - 1, d))] = b[j]
+    W_V = O @ np.linalg.pinv(E)
+    return BalancedConstruction(kk, DD, emb, start, M, a, b, W_V)
+
+
+def _projector(rows: FloatArray) -> FloatArray:
+    if rows.size == 0:
+        return np.zeros((rows.shape[1], rows.shape[1]))
+    Q, R = np.linalg.qr(rows.T)
+    keep = np.abs(np.diag(R)) > 1e-12
+    Q = Q[:, keep]
+    return Q @ Q.T
+
+
+def attention_output(C: BalancedConstruction, prefix: Sequence[Token]) -> FloatArray:
+    r"""Last column of the unnormalised second-layer attention output (3.26), with the start
+    token: :math:`\sum_s P_\perp e^{x_s^\top M x_n} W_V x_s` (query = the last token)."""
+    X = np.stack([C.start] + [C.embed[tuple(tok)] for tok in prefix])  # type: ignore[index]
+    q = X[-1]
+    w = np.exp(X @ C.M @ q)
+    out = (w[:, None] * (X @ C.W_V.T)).sum(axis=0)
+    return out - out.mean()
+
+
+def insert_matched_pairs(prefix: Sequence[Token],
+                         pairs: Sequence[tuple[int, int, int]]) -> list[Token]:
+    r"""Insert matched pairs :math:`(\tau_{2i-1,d'}, \tau_{2i,d'-1})`: each ``(position, i,
+    d')`` inserts before ``prefix[position]`` (applied in order, positions in the growing list),
+    where the depth just before that position must be :math:`d' - 1`."""
+    out = [tuple(tok) for tok in prefix]
+    for pos, i, dp in pairs:
+        depth_before = out[pos - 1][1] if pos > 0 else 0
+        if not 0 <= pos < len(out) or depth_before != dp - 1:
+            raise ValueError(f"cannot insert a depth-{dp} pair at position {pos}: the depth "
+                             f"there is {depth_before} (need {dp - 1}; the last token stays "
+                             "last)")
+        out[pos:pos] = [(2 * i - 1, dp), (2 * i, dp - 1)]
+    return out  # type: ignore[return-value]
+
+
+def uniform_first_layer(prefix: Sequence[Token], k: int, *,
+                        start_token: bool = True) -> FloatArray:
+    r"""Corollary 1's first layer at the last position: uniform causal attention over the
+    one-hot tokens (:math:`o_{2k+1}` = start), :math:`W_V^{(1)}` = (depth, start) channels,
+    LayerNorm with :math:`C_{LN} = 0` (0 maps to 0), plus the residual one-hot token."""
+    kk = check_int("k", k)
+    m = 2 * kk + 1
+    if not prefix or any(not 1 <= int(t) <= 2 * kk for t, _ in prefix):
+        raise ValueError(f"prefix must be a non-empty list of (token in 1..{2 * kk}, depth)")
+    Z = np.zeros((len(prefix) + int(start_token), m))
+    if start_token:
+        Z[0, 2 * kk] = 1.0
+    for row, (t, _) in enumerate(prefix, start=int(start_token)):
+        Z[row, t - 1] = 1.0
+    avg = Z.mean(axis=0)
+    v = np.zeros(m)
+    v[0] = sum(avg[2 * i] - avg[2 * i + 1] for i in range(kk))
+    v[1] = avg[2 * kk]
+    v -= v.mean()
+    norm = np.linalg.norm(v)
+    ln = v / norm if norm > 0 else v
+    return ln + Z[-1]
+
+
+def lemma24_gap(a: npt.ArrayLike, b: npt.ArrayLike, r: npt.ArrayLike) -> Any:
+    r"""Lemma 24's left side :math:`\|\frac{a+r}{\|a+r\|} - \frac{b+r}{\|b+r\|}\|_2`; the lemma
+    (§3.6.4.2) bounds it by :math:`\epsilon` once :math:`\|r\| \ge R_\epsilon\max(\|a\|,\|b\|)`.
+    :math:`R_\epsilon = 4/\epsilon + 1` suffices; the proof's :math:`4r_0/\epsilon + 1` is not
+    scale-free (claim ``AUT-Lemma24-constant``).  Batched over leading axes (vectors on the
+    last axis); a float for single vectors.
+
+    Examples
+    --------
+    >>> round(lemma24_gap([0, 0.1], [0, -0.1], [0.5, 0]), 4)       # 2 sin(atan 0.2)
+    0.3922
+    """
+    av, bv, rv = (np.asarray(v, dtype=np.float64) for v in (a, b, r))
+    if not (av.shape == bv.shape == rv.shape and av.ndim >= 1):
+        raise ValueError("a, b, r must be arrays of one shape (vectors on the last axis)")
+    x, y = av + rv, bv + rv
+    nx = np.linalg.norm(x, axis=-1, keepdims=True)
+    ny = np.linalg.norm(y, axis=-1, keepdims=True)
+    if np.any(nx == 0) or np.any(ny == 0):
+        raise ValueError("a + r and b + r must be non-zero")
+    gap = np.linalg.norm(x / nx - y / ny, axis=-1)
+    return float(gap) if gap.ndim == 0 else gap
+
+
+def random_attention_variation(N: int, *, causal: bool = True, n_patterns: int = 40,
+                               seed: SeedLike = None) -> tuple[float, float]:
+    r"""(exact mean, one Monte Carlo draw) of :math:`\|A_1 - A_2\|_F^2` for random attention
+    patterns with rows uniform on the simplex (footnote 61); exact: causal
+    :math:`\sum_{n=1}^N \frac{2(n-1)}{n(n+1)}`, full :math:`N\cdot\frac{2(N-1)}{N(N+1)}`.  The
+    draw averages over all pairs of ``n_patterns`` patterns (as the 40 initialisations)."""
+    n = check_int("N", N)
+    exact = (sum(2 * (r - 1) / (r * (r + 1)) for r in range(1, n + 1)) if causal
+             else 2 * (n - 1) / (n + 1))
+    rng = as_generator(seed)
+    k = check_int("n_patterns", n_patterns, minimum=2)
+    E = rng.exponential(size=(k, n, n))               # Dirichlet(1) rows = normalised Exp(1)
+    if causal:
+        E = E * np.tril(np.ones((n, n)))
+    P = E / E.sum(axis=2, keepdims=True)
+    # mean over pairs i < j of ||P_i - P_j||^2 = 2 sum_i ||P_i - mean||^2 / (k - 1)
+    spread = float(np.sum((P - P.mean(axis=0)) ** 2))
+    return exact, 2 * spread / (k - 1)

@@ -1,0 +1,281 @@
+r"""The semiautomata of 004 Chapter 3: Examples 1-7, Definitions 4-5, 9-11, §3.4.5's test suite.
+
+============================  ====================================================  ===========
+constructor                   semiautomaton                                         where
+============================  ====================================================  ===========
+:func:`parity`                :math:`Q=\Sigma=\{0,1\}`                              Example 1
+:func:`flip_flop`             two forms (``"example2"``, ``"definition11"``)         Ex. 2, Def. 11
+:func:`gridworld`             :math:`\{0..S\}`, inputs L, ⊥, R                      Example 3
+:func:`modular_counter`       :math:`C_n` (Definition 4)                            Ex. 4, Def. 4
+:func:`direct_product`        Definition 10 (identity inputs adjoined)              Ex. 5, Def. 10
+:func:`cascade_product`       Definition 6 (feed-forward dependency)                Def. 6
+:func:`dihedral`              :math:`C_S \rtimes C_2` on :math:`\{0..S-1\}\times\{\pm1\}`  Example 6
+:func:`rubik`                 the cube's 6 face turns on 48 stickers (sympy)        Example 7
+:func:`memory`                memory unit (Definition 5)                            Def. 5
+:func:`canonical_group_automaton`  :math:`Q=\Sigma=G`, :math:`\delta(g,h)=hg`     Definition 9
+:func:`symmetric_group`,      :math:`S_n` (transposition + n-cycle), :math:`A_n`     §3.4.5
+:func:`alternating_group`     (3-cycles :math:`(1\,2\,i)`)
+:func:`quaternion_group`      :math:`Q_8` by left multiplication (regular rep.)     §3.3.1, §3.4.5
+:func:`dihedral_group`        :math:`D_{2n}` on n points (sympy)                    §3.4.5
+:func:`dyck`                  bracket stack of depth <= D, k types, reject sink    §3.4.5
+:func:`abab_star`             the 5-state (abab)* automaton                         §3.4.5
+:func:`smallest_nonsolvable`  5 states, inputs (1 2 3), (1 2 3 4 5): :math:`A_5`   fn. 17 fix
+============================  ====================================================  ===========
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from itertools import product
+
+from sympy.combinatorics import Permutation, PermutationGroup
+from sympy.combinatorics.generators import rubik_cube_generators
+from sympy.combinatorics.named_groups import DihedralGroup
+
+from seprank.automata.semiautomaton import Semiautomaton
+from seprank.core.validation import check_int
+
+__all__ = [
+    "BOT",
+    "REJECT",
+    "abab_star",
+    "alternating_group",
+    "canonical_group_automaton",
+    "cascade_product",
+    "dihedral",
+    "dihedral_group",
+    "direct_product",
+    "dyck",
+    "flip_flop",
+    "gridworld",
+    "memory",
+    "modular_counter",
+    "parity",
+    "permutation_automaton",
+    "quaternion_group",
+    "rubik",
+    "smallest_nonsolvable",
+    "symmetric_group",
+]
+
+#: The no-op input ⊥.
+BOT = "⊥"
+#: The absorbing reject state of :func:`dyck`.
+REJECT = "✗"
+
+
+def parity() -> Semiautomaton:
+    """Example 1: :math:`\\delta(q, 0) = q`, :math:`\\delta(q, 1) = 1 - q`."""
+    return Semiautomaton([0, 1], [0, 1], lambda q, s: (q + s) % 2, name="parity")
+
+
+def flip_flop(form: str = "example2") -> Semiautomaton:
+    r"""The flip-flop: ``"example2"`` -- :math:`Q=\{1,2\}`, :math:`\Sigma=\{\bot,1,2\}`
+    (Example 2); ``"definition11"`` -- :math:`Q=\{0,1\}`, :math:`\Sigma=\{\sigma_0,\sigma_1,
+    \bot\}` (Definition 11).  Its transformation monoid is the flip-flop monoid."""
+    if form == "example2":
+        return Semiautomaton([1, 2], [BOT, 1, 2], lambda q, s: q if s == BOT else s,
+                             name="flip-flop")
+    if form == "definition11":
+        return Semiautomaton([0, 1], ["σ0", "σ1", BOT],
+                             lambda q, s: q if s == BOT else int(str(s)[1]), name="flip-flop")
+    raise ValueError(f"form must be 'example2' or 'definition11', got {form!r}")
+
+
+def gridworld(S: int) -> Semiautomaton:
+    r"""Example 3: :math:`Q=\{0..S\}`, :math:`\delta(q,L)=\max(q-1,0)`,
+    :math:`\delta(q,R)=\min(q+1,S)`, :math:`\delta(q,\bot)=q` (Grid\ :sub:`S+1`)."""
+    n = check_int("S", S)
+    moves = {"L": -1, BOT: 0, "R": 1}
+    return Semiautomaton(range(n + 1), ["L", BOT, "R"],
+                         lambda q, s: min(max(q + moves[s], 0), n), name=f"Grid_{n + 1}")
+
+
+def modular_counter(n: int, *, alphabet: str = "full") -> Semiautomaton:
+    r"""Definition 4: :math:`Q = \{0..n-1\}`, :math:`\delta(q,\sigma) = q+\sigma \bmod n` with
+    :math:`\Sigma=\{0..n-1\}` (``alphabet="full"``) or :math:`\{0, 1\}` (``"generator"``,
+    Example 4)."""
+    m = check_int("n", n)
+    if alphabet not in ("full", "generator"):
+        raise ValueError(f"alphabet must be 'full' or 'generator', got {alphabet!r}")
+    symbols = range(m) if alphabet == "full" else [0, 1]
+    return Semiautomaton(range(m), symbols, lambda q, s: (q + s) % m, name=f"C_{m}")
+
+
+def memory(n_states: int) -> Semiautomaton:
+    r"""Definition 5: :math:`Q=\{1..n\}`, :math:`\Sigma=Q\cup\{\bot\}`,
+    :math:`\delta(q,\sigma)=\sigma` for :math:`\sigma\ne\bot`, :math:`\delta(q,\bot)=q`."""
+    n = check_int("n_states", n_states)
+    states = list(range(1, n + 1))
+    return Semiautomaton(states, [*states, BOT], lambda q, s: q if s == BOT else s,
+                         name=f"memory_{n}")
+
+
+def direct_product(a: Semiautomaton, b: Semiautomaton) -> Semiautomaton:
+    r"""Definition 10: states :math:`Q\times Q'`, inputs :math:`(\Sigma\cup\{e\})\times
+    (\Sigma'\cup\{e\})` (``"e"`` is the identity input), acting coordinatewise."""
+    left, right = [*a.alphabet, "e"], [*b.alphabet, "e"]
+
+    def delta(q: tuple[Hashable, Hashable], s: tuple[Hashable, Hashable]) -> tuple[Hashable, ...]:
+        return (q[0] if s[0] == "e" else a.delta(q[0], s[0]),
+                q[1] if s[1] == "e" else b.delta(q[1], s[1]))
+
+    return Semiautomaton(list(product(a.states, b.states)), list(product(left, right)), delta,
+                         name=f"{a.name} x {b.name}")
+
+
+def cascade_product(first: Semiautomaton, second: Semiautomaton,
+                    dependency: Callable[[Hashable, Hashable], Hashable], *,
+                    name: str = "") -> Semiautomaton:
+    r"""Definition 6 for two components: states :math:`Q^{(1)}\times Q^{(2)}`, inputs
+    :math:`\Sigma^{(1)}`, :math:`\delta((q_1, q_2), \sigma) = (\delta^{(1)}(q_1, \sigma),
+    \delta^{(2)}(q_2, \phi(q_1, \sigma)))` with ``dependency`` :math:`\phi` returning an input
+    of the second component.
+
+    Examples
+    --------
+    >>> C2, C3 = modular_counter(2), modular_counter(3)    # reflect flips C2; rotate adds +-1
+    >>> S3 = cascade_product(C2, C3, lambda q, s: 0 if s == 1 else (1 if q == 0 else 2))
+    >>> T = S3.transformation_semigroup()
+    >>> T.size, T.is_commutative()
+    (6, False)
+    """
+    def delta(q: tuple[Hashable, Hashable], s: Hashable) -> tuple[Hashable, Hashable]:
+        return first.delta(q[0], s), second.delta(q[1], dependency(q[0], s))
+
+    return Semiautomaton(list(product(first.states, second.states)), first.alphabet, delta,
+                         name=name or f"{first.name} cascade {second.name}")
+
+
+def dihedral(S: int) -> Semiautomaton:
+    r"""Example 6: :math:`Q=\{0..S-1\}\times\{-1,+1\}`,
+    :math:`\delta((s,b),\mathrm{advance}) = (s+b \bmod S, b)`,
+    :math:`\delta((s,b),\mathrm{reverse}) = (s,-b)`; :math:`\mathcal T = C_S\rtimes C_2`."""
+    n = check_int("S", S)
+
+    def delta(q: tuple[int, int], s: str) -> tuple[int, int]:
+        return ((q[0] + q[1]) % n, q[1]) if s == "advance" else (q[0], -q[1])
+
+    return Semiautomaton(list(product(range(n), (-1, 1))), ["advance", "reverse"], delta,
+                         name=f"dihedral_{n}")
+
+
+def permutation_automaton(generators: Sequence[Permutation | Sequence[int]], *,
+                          labels: Sequence[Hashable] | None = None,
+                          name: str = "") -> Semiautomaton:
+    """Points ``0..n-1`` permuted by the given permutations (one input each)."""
+    perms = [g if isinstance(g, Permutation) else Permutation(list(g)) for g in generators]
+    if not perms:
+        raise ValueError("generators must not be empty")
+    n = max(p.size for p in perms)
+    table = [[p(q) if q < p.size else q for q in range(n)] for p in perms]
+    names = list(labels) if labels is not None else [f"g{i}" for i in range(len(perms))]
+    if len(names) != len(perms):
+        raise ValueError(f"labels has {len(names)} entries for {len(perms)} generators")
+    return Semiautomaton(range(n), names, table, name=name)
+
+
+def symmetric_group(n: int) -> Semiautomaton:
+    """:math:`S_n` on n points: the transposition (1 2) and the n-cycle (1 2 ... n) (§3.4.5)."""
+    m = check_int("n", n, minimum=2)
+    return permutation_automaton([Permutation(0, 1, size=m), Permutation([*range(1, m), 0])],
+                                 labels=["(1 2)", "n-cycle"], name=f"S_{m}")
+
+
+def alternating_group(n: int) -> Semiautomaton:
+    r""":math:`A_n` on n points generated by the 3-cycles :math:`(1\,2\,i)`, i = 3..n
+    (§3.4.5; points are 0-based here)."""
+    m = check_int("n", n, minimum=3)
+    gens = [Permutation(0, 1, i, size=m) for i in range(2, m)]
+    return permutation_automaton(gens, labels=[f"(1 2 {i + 1})" for i in range(2, m)],
+                                 name=f"A_{m}")
+
+
+def smallest_nonsolvable() -> Semiautomaton:
+    r"""Five states, inputs :math:`(1\,2\,3)` and :math:`(1\,2\,3\,4\,5)`: they generate
+    :math:`A_5` (order 60, not solvable) -- the smallest non-solvable semiautomaton
+    (footnote 17 prints 60 states; every semigroup of transformations of at most 4 points is
+    solvable, see :func:`seprank.automata.algebra.footnote17`)."""
+    return permutation_automaton([Permutation(0, 1, 2, size=5), Permutation(0, 1, 2, 3, 4)],
+                                 labels=["(1 2 3)", "(1 2 3 4 5)"], name="A_5 on 5 points")
+
+
+def dihedral_group(n: int) -> Semiautomaton:
+    """:math:`D_{2n}` (order 2n) acting on the n vertices of a polygon (sympy generators)."""
+    m = check_int("n", n, minimum=3)
+    return permutation_automaton(list(DihedralGroup(m).generators),
+                                 labels=["rotation", "reflection"], name=f"D_{2 * m}")
+
+
+_UNIT_PRODUCT = {  # (a, b) -> (sign, c) with a*b = sign * c, units 0..3 = 1, i, j, k
+    (0, 0): (1, 0), (0, 1): (1, 1), (0, 2): (1, 2), (0, 3): (1, 3),
+    (1, 0): (1, 1), (1, 1): (-1, 0), (1, 2): (1, 3), (1, 3): (-1, 2),
+    (2, 0): (1, 2), (2, 1): (-1, 3), (2, 2): (-1, 0), (2, 3): (1, 1),
+    (3, 0): (1, 3), (3, 1): (1, 2), (3, 2): (-1, 1), (3, 3): (-1, 0),
+}
+QUATERNION_UNITS = ("1", "i", "j", "k", "-1", "-i", "-j", "-k")
+
+
+def _quaternion_mul(x: int, y: int) -> int:
+    sx, ux = (-1 if x >= 4 else 1), x % 4
+    sy, uy = (-1 if y >= 4 else 1), y % 4
+    s, u = _UNIT_PRODUCT[(ux, uy)]
+    return u + (4 if s * sx * sy < 0 else 0)
+
+
+def quaternion_group() -> Semiautomaton:
+    r""":math:`Q_8=\{\pm1,\pm i,\pm j,\pm k\}` acting on itself by left multiplication by
+    :math:`i` and :math:`j` (:math:`i^2=j^2=k^2=ijk=-1`)."""
+    return Semiautomaton(list(QUATERNION_UNITS), ["i", "j"],
+                         lambda q, s: QUATERNION_UNITS[_quaternion_mul(
+                             QUATERNION_UNITS.index(s), QUATERNION_UNITS.index(q))],
+                         name="Q_8")
+
+
+def rubik() -> Semiautomaton:
+    """Example 7: the Rubik's cube group on its 48 moving stickers (sympy's
+    ``rubik_cube_generators``, the six face turns)."""
+    return permutation_automaton(rubik_cube_generators(), labels=list("UFRLBD"),
+                                 name="Rubik's cube")
+
+
+def canonical_group_automaton(group: PermutationGroup, *, name: str = "") -> Semiautomaton:
+    r"""Definition 9: :math:`Q = \Sigma = G`, :math:`\delta(g, h) = h\cdot g` (the left regular
+    representation); refuses groups of order above 5040."""
+    order = int(group.order())
+    if order > 5040:
+        raise ValueError(f"the canonical automaton of a group of order {order} has {order}^2 "
+                         "transitions; use the permutation action instead")
+    elements = list(group.generate())
+    # sympy's g * h applies g first, so the function h o g is g * h
+    return Semiautomaton(elements, elements, lambda g, h: g * h,
+                         name=name or f"canonical(order {order})")
+
+
+def dyck(types: int, depth: int) -> Semiautomaton:
+    r"""The stack automaton of Dyck\ :sub:`types,depth` (§3.4.5): states are the stacks (tuples
+    of bracket types, top last) of length <= ``depth``, plus the absorbing :data:`REJECT`;
+    inputs are :math:`1..2k` with :math:`2t-1` opening and :math:`2t` closing type t (§3.6.1).
+    From the empty stack :math:`\sum_{i=0}^{D} k^i` stacks are reachable (footnote 29)."""
+    k, D = check_int("types", types), check_int("depth", depth)
+    stacks: list[Hashable] = [s for n in range(D + 1) for s in product(range(1, k + 1), repeat=n)]
+
+    def delta(q: Hashable, s: int) -> Hashable:
+        if q == REJECT:
+            return REJECT
+        assert isinstance(q, tuple)
+        t = (s + 1) // 2
+        if s % 2 == 1:                       # open bracket of type t
+            return (*q, t) if len(q) < D else REJECT
+        return q[:-1] if q and q[-1] == t else REJECT
+
+    return Semiautomaton([*stacks, REJECT], range(1, 2 * k + 1), delta,
+                         name=f"Dyck_{k},{D}")
+
+
+def abab_star() -> Semiautomaton:
+    """The (abab)* automaton of §3.4.5: states 0-3 cycle on a, b, a, b (start 3), state 4 is
+    the absorbing failure state."""
+    nxt = {(3, "a"): 0, (0, "b"): 1, (1, "a"): 2, (2, "b"): 3}
+    return Semiautomaton(range(5), ["a", "b"], lambda q, s: nxt.get((q, s), 4),
+                         name="(abab)*")

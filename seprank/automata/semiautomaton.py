@@ -1,0 +1,247 @@
+r"""Semiautomata (004 §3.3.1): states, inputs, transition matrices, runs.
+
+A semiautomaton :math:`\mathcal A = (Q, \Sigma, \delta)` maps an input word
+:math:`\sigma_{1:T}` and a start state :math:`q_0` to the states
+:math:`q_t = \delta(q_{t-1}, \sigma_t)`.  Its transition matrices follow the thesis'
+convention :math:`[\delta(\cdot,\sigma)]_{q',q} = \mathbf 1\{\delta(q,\sigma) = q'\}`, so that
+:math:`e_{\delta(q,\sigma)} = \delta(\cdot,\sigma)\, e_q` and a run is a product of matrices.
+
+Internally states and symbols are numbered ``0..|Q|-1`` and ``0..|Sigma|-1`` in the order
+given; ``table[a, q]`` is the index of :math:`\delta(q, \sigma_a)`.  A transformation (the map
+of a word) is a tuple ``f`` with ``f[q]`` the image of state ``q``; the word
+:math:`\sigma_1\sigma_2` acts as :math:`\delta(\cdot,\sigma_2)\circ\delta(\cdot,\sigma_1)`.
+
+The transformation semigroup (:meth:`Semiautomaton.transformation_semigroup`) lives in
+:mod:`seprank.automata.semigroup`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.core.validation import check_int
+
+__all__ = ["Semiautomaton"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+class Semiautomaton:
+    r"""A finite semiautomaton :math:`(Q, \Sigma, \delta)` (004 §3.3.1).
+
+    Parameters
+    ----------
+    states : sequence of hashable
+        :math:`Q`, distinct.
+    alphabet : sequence of hashable
+        :math:`\Sigma`, distinct.
+    delta : callable, mapping or array
+        :math:`\delta`: a function ``delta(q, sigma) -> q'``, a mapping ``{(q, sigma): q'}``
+        that must be total, or an integer array ``table`` of shape ``(|Sigma|, |Q|)`` of state
+        indices.
+    name : str, keyword-only
+        Shown by ``repr``.
+
+    Raises
+    ------
+    ValueError
+        Empty or repeated states/symbols, a missing transition, or an image outside Q.
+
+    References
+    ----------
+    .. [1] 004 §3.3.1 (semiautomata, transition matrices, Examples 1-7).
+
+    Examples
+    --------
+    >>> parity = Semiautomaton([0, 1], [0, 1], lambda q, s: (q + s) % 2, name="parity")
+    >>> parity.run([1, 1, 0, 1], 0)
+    (1, 0, 0, 1)
+    >>> parity.transition_matrix(1)
+    array([[0, 1],
+           [1, 0]])
+    """
+
+    def __init__(self, states: Sequence[Hashable], alphabet: Sequence[Hashable],
+                 delta: Callable[[Any, Any], Any] | Mapping[tuple[Any, Any], Any] | Any, *,
+                 name: str = "") -> None:
+        self.states: tuple[Hashable, ...] = _distinct("states", states)
+        self.alphabet: tuple[Hashable, ...] = _distinct("alphabet", alphabet)
+        self.name = str(name)
+        self._state_index = {q: i for i, q in enumerate(self.states)}
+        self._symbol_index = {s: i for i, s in enumerate(self.alphabet)}
+        self.table: IntArray = self._build_table(delta)
+        self.table.setflags(write=False)
+
+    def _build_table(self, delta: Any) -> IntArray:
+        nq, ns = len(self.states), len(self.alphabet)
+        if isinstance(delta, np.ndarray) or (isinstance(delta, list | tuple)
+                                             and not callable(delta)):
+            table = np.asarray(delta)
+            if table.shape != (ns, nq) or table.dtype.kind not in "iu":
+                raise ValueError(f"delta as a table must be an integer array of shape "
+                                 f"(|Sigma|, |Q|) = {(ns, nq)}, got {table.shape} "
+                                 f"{table.dtype}")
+            if table.size and (table.min() < 0 or table.max() >= nq):
+                raise ValueError("delta table entries must be state indices in 0..|Q|-1")
+            return table.astype(np.int64)
+        table = np.empty((ns, nq), dtype=np.int64)
+        for a, s in enumerate(self.alphabet):
+            for i, q in enumerate(self.states):
+                if isinstance(delta, Mapping):
+                    if (q, s) not in delta:
+                        raise ValueError(f"delta is not total: no transition for ({q!r}, {s!r})")
+                    image = delta[(q, s)]
+                elif callable(delta):
+                    image = delta(q, s)
+                else:
+                    raise ValueError("delta must be a callable, a mapping or an integer table")
+                if image not in self._state_index:
+                    raise ValueError(f"delta({q!r}, {s!r}) = {image!r} is not a state")
+                table[a, i] = self._state_index[image]
+        return table
+
+    # ------------------------------------------------------------------ basic views
+    @property
+    def n_states(self) -> int:
+        """:math:`|Q|`."""
+        return len(self.states)
+
+    @property
+    def n_symbols(self) -> int:
+        r""":math:`|\Sigma|`."""
+        return len(self.alphabet)
+
+    def state_index(self, q: Hashable) -> int:
+        """Index of state ``q`` (ValueError naming it when unknown)."""
+        try:
+            return self._state_index[q]
+        except (KeyError, TypeError):
+            raise ValueError(f"{q!r} is not a state of {self!r}; states: {self.states}") \
+                from None
+
+    def symbol_index(self, s: Hashable) -> int:
+        """Index of input symbol ``s`` (ValueError naming it when unknown)."""
+        try:
+            return self._symbol_index[s]
+        except (KeyError, TypeError):
+            raise ValueError(f"{s!r} is not an input symbol of {self!r}; alphabet: "
+                             f"{self.alphabet}") from None
+
+    def encode(self, word: Iterable[Hashable]) -> IntArray:
+        """Symbol indices of ``word``."""
+        return np.array([self.symbol_index(s) for s in word], dtype=np.int64)
+
+    def delta(self, q: Hashable, s: Hashable) -> Hashable:
+        r""":math:`\delta(q, \sigma)`."""
+        return self.states[int(self.table[self.symbol_index(s), self.state_index(q)])]
+
+    def transition_matrix(self, s: Hashable) -> IntArray:
+        r"""The 0/1 matrix :math:`[\delta(\cdot,\sigma)]_{q',q} = \mathbf 1\{\delta(q,\sigma)=q'\}`
+        (columns index the current state)."""
+        a = self.symbol_index(s)
+        M = np.zeros((self.n_states, self.n_states), dtype=np.int64)
+        M[self.table[a], np.arange(self.n_states)] = 1
+        return M
+
+    def transition_matrices(self) -> IntArray:
+        """All transition matrices, shape ``(|Sigma|, |Q|, |Q|)`` in alphabet order."""
+        return np.stack([self.transition_matrix(s) for s in self.alphabet])
+
+    def is_permutation_automaton(self) -> bool:
+        """Every input permutes the states (then the transformation semigroup is a group)."""
+        return all(len(set(row.tolist())) == self.n_states for row in self.table)
+
+    # ------------------------------------------------------------------ runs
+    def run(self, word: Iterable[Hashable], q0: Hashable) -> tuple[Hashable, ...]:
+        r"""The state sequence :math:`(q_1, \dots, q_T)` from :math:`q_0` (004 §3.3.1)."""
+        q = self.state_index(q0)
+        out = []
+        for a in self.encode(word):
+            q = int(self.table[a, q])
+            out.append(self.states[q])
+        return tuple(out)
+
+    def final_state(self, word: Iterable[Hashable], q0: Hashable) -> Hashable:
+        """:math:`q_T` (``q0`` for the empty word)."""
+        states = self.run(word, q0)
+        return states[-1] if states else q0
+
+    def run_indices(self, words: npt.ArrayLike, q0: int | npt.ArrayLike) -> IntArray:
+        """Vectorised runs: ``words`` of shape ``(n, T)`` (symbol indices), ``q0`` a state index
+        or one per word; returns the state indices, shape ``(n, T)``."""
+        W = np.asarray(words)
+        if W.ndim != 2 or W.dtype.kind not in "iu":
+            raise ValueError(f"words must be a 2-D integer array (n, T), got {W.shape} "
+                             f"{W.dtype}")
+        if W.size and (W.min() < 0 or W.max() >= self.n_symbols):
+            raise ValueError(f"words must hold symbol indices in 0..{self.n_symbols - 1}")
+        q = np.broadcast_to(np.asarray(q0, dtype=np.int64), (W.shape[0],)).copy()
+        if q.size and (q.min() < 0 or q.max() >= self.n_states):
+            raise ValueError(f"q0 must be state indices in 0..{self.n_states - 1}")
+        out = np.empty(W.shape, dtype=np.int64)
+        for t in range(W.shape[1]):
+            q = self.table[W[:, t], q]
+            out[:, t] = q
+        return out
+
+    def transformation(self, word: Iterable[Hashable]) -> tuple[int, ...]:
+        r"""The map :math:`\delta(\cdot, \sigma_{1:T})` as a tuple of state indices."""
+        f = np.arange(self.n_states)
+        for a in self.encode(word):
+            f = self.table[a][f]
+        return tuple(int(v) for v in f)
+
+    def reachable_states(self, q0: Hashable) -> frozenset[Hashable]:
+        """States reachable from ``q0`` by some word (breadth-first search)."""
+        seen = {self.state_index(q0)}
+        frontier = list(seen)
+        while frontier:
+            nxt = {int(self.table[a, q]) for q in frontier for a in range(self.n_symbols)}
+            frontier = list(nxt - seen)
+            seen |= nxt
+        return frozenset(self.states[i] for i in seen)
+
+    def transformation_semigroup(self, *, max_size: int = 200_000) -> Any:
+        r"""The transformation semigroup :math:`\mathcal T(\mathcal A)` by closure (see
+        :func:`seprank.automata.semigroup.transformation_semigroup`)."""
+        from seprank.automata.semigroup import transformation_semigroup
+
+        return transformation_semigroup(self, max_size=max_size)
+
+    def all_words(self, length: int) -> IntArray:
+        r"""Every word of ``length`` as symbol indices, shape ``(|\Sigma|^T, T)``, lexicographic
+        (refuses more than :data:`MAX_WORDS` words)."""
+        T = check_int("length", length, minimum=0)
+        n = self.n_symbols ** T
+        if n > MAX_WORDS:
+            raise ValueError(f"{self.n_symbols}^{T} = {n} words exceed MAX_WORDS = {MAX_WORDS}; "
+                             "choose a shorter length")
+        if T == 0:
+            return np.zeros((1, 0), dtype=np.int64)
+        grids = np.indices((self.n_symbols,) * T).reshape(T, -1).T
+        return np.ascontiguousarray(grids, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        label = f"{self.name!r}, " if self.name else ""
+        return f"Semiautomaton({label}|Q|={self.n_states}, |Sigma|={self.n_symbols})"
+
+
+#: Largest number of words :meth:`Semiautomaton.all_words` enumerates.
+MAX_WORDS = 2_000_000
+
+
+def _distinct(name: str, items: Sequence[Hashable]) -> tuple[Hashable, ...]:
+    values = tuple(items)
+    if not values:
+        raise ValueError(f"{name} must not be empty")
+    try:
+        unique = len(set(values))
+    except TypeError:
+        raise ValueError(f"{name} must be hashable") from None
+    if unique != len(values):
+        raise ValueError(f"{name} repeats an element: {values}")
+    return values
