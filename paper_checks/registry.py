@@ -137,8 +137,8 @@ PAPERS: Mapping[str, Paper] = MappingProxyType(
             Paper(
                 "004",
                 "004",
-                "B. Liu, PhD thesis: contrastive kernels and masked prediction (ch. 2), transformers "
-                "and automata (ch. 3), the NCE landscape and progressive distillation (ch. 4)",
+                "B. Liu, PhD thesis: contrastive kernels, masked prediction (ch. 2), automata (ch. 3), "
+                "NCE, progressive distillation (ch. 4)",
             ),
         )
     }
