@@ -114,13 +114,13 @@ PAPERS: Mapping[str, Paper] = MappingProxyType(
             Paper("foundation", "foundation", "Numerical-rank pitfalls (toolkit foundation)"),
             Paper(
                 "000",
-                "000",
+                "000_602443402cfc1c64",
                 "The Inductive Bias of In-Context Learning "
                 "(Levine et al., ICLR 2022, camera-ready)",
             ),
             Paper(
                 "001",
-                "001",
+                "001_b50bb8acc03b85f7",
                 "The Inductive Bias of In-Context Learning (earlier version)",
             ),
             Paper(
@@ -131,14 +131,14 @@ PAPERS: Mapping[str, Paper] = MappingProxyType(
             ),
             Paper(
                 "003",
-                "003",
+                "003_780437e4ec8fa9c6",
                 "The Depth-to-Width Interplay in Self-Attention (Levine et al., NeurIPS 2020)",
             ),
             Paper(
                 "004",
-                "004",
-                "B. Liu, PhD thesis: contrastive kernels, masked prediction (ch. 2), automata (ch. 3), "
-                "NCE, progressive distillation (ch. 4)",
+                "004_6a230b9a9faf2198",
+                "B. Liu, PhD thesis: contrastive kernels, masked prediction (ch. 2), automata "
+                "(ch. 3), NCE, progressive distillation (ch. 4)",
             ),
         )
     }
