@@ -41,10 +41,10 @@ import fnmatch
 import importlib
 import inspect
 import pkgutil
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-import re
 from typing import Any, Literal, get_args
 
 from paper_checks.ledger import (

@@ -108,15 +108,17 @@ def _r2_by_hand() -> tuple[float, float]:
     xs = [r[0] for r in rows]
     ys = [math.log(r[1]) for r in rows]
     ws = [(r[1] / r[2]) ** 2 for r in rows]               # 1 / sigma^2, sigma = dd/d
-    sw, sx, sy = sum(ws), sum(w * x for w, x in zip(ws, xs)), sum(w * y for w, y in zip(ws, ys))
-    sxx = sum(w * x * x for w, x in zip(ws, xs))
-    sxy = sum(w * x * y for w, x, y in zip(ws, xs, ys))
+    sw = sum(ws)
+    sx = sum(w * x for w, x in zip(ws, xs, strict=True))
+    sy = sum(w * y for w, y in zip(ws, ys, strict=True))
+    sxx = sum(w * x * x for w, x in zip(ws, xs, strict=True))
+    sxy = sum(w * x * y for w, x, y in zip(ws, xs, ys, strict=True))
     b = (sw * sxy - sx * sy) / (sw * sxx - sx * sx)
     a = (sy - b * sx) / sw
-    res = sum(w * (y - a - b * x) ** 2 for w, x, y in zip(ws, xs, ys))
+    res = sum(w * (y - a - b * x) ** 2 for w, x, y in zip(ws, xs, ys, strict=True))
 
     def r2(ybar: float) -> float:
-        return 1 - res / sum(w * (y - ybar) ** 2 for w, y in zip(ws, ys))
+        return 1 - res / sum(w * (y - ybar) ** 2 for w, y in zip(ws, ys, strict=True))
 
     return r2(sy / len(rows)), r2(sy / sw)
 

@@ -129,7 +129,7 @@ def d2w_thm1_positivity(perturbed: bool = False) -> ClaimResult:
             for L in range(1, 7):
                 if d_x <= 3**L:
                     break
-                if H == d_x:        # d_a = 1: log_3 0 = -inf, the bound itself is undefined
+                if d_x == H:        # d_a = 1: log_3 0 = -inf, the bound itself is undefined
                     outside.append((L, d_x, H))
                     continue
                 ratio = Fraction(factor * (d_x - H), 2 * 3**L)

@@ -180,7 +180,7 @@ def d2w_n_independence(perturbed: bool = False) -> ClaimResult:
         ranks = {N: generic_rank(L, d, 1, N).rank for N in Ns}
         s_bound = _s_structure_bound(d, L)
         first = Ns[0] if perturbed else Ns[1]
-        ok &= all(r == ranks[first] for N, r in ranks.items() if N >= first)
+        ok &= all(r == ranks[first] for N, r in ranks.items() if first <= N)
         ok &= all(r <= s_bound for r in ranks.values())
         ratios.append(s_bound / max(ranks.values()))
         rows[f"(L={L}, d_x={d})"] = {"ranks by N": ranks, "N-free bound binom(D+C, C)": s_bound}

@@ -59,7 +59,8 @@ LEMMA6_STATEMENT = ("for any balanced (I, J), even M and V with l2-normalized ro
 
 
 @cache
-def _witness(L: int, d: int, H: int, N: int) -> tuple[int, str, bool, bool, GaussianRational | None]:
+def _witness(L: int, d: int, H: int, N: int
+             ) -> tuple[int, str, bool, bool, GaussianRational | None]:
     r = lemma6_witness(d, L, H, N, seed=L + d + H + N)
     return r.rank, r.certifies, r.proportional, bool(r.constant_matches), r.constant
 
