@@ -185,7 +185,10 @@ def theorem3_log3_bound(width: int, depth: int, n_tokens: int, eta: float, *,
     >>> round(theorem3_log3_bound(2, 3, 1, 0.5), 2), round(theorem3_log3_bound(768, 16, 1, 1e-4))
     (37.9, 37061)
     """
-    d_x = check_int("width d_x", width, 2)
+    d_x = check_int("width d_x", width)
+    if d_x < 2:
+        raise ValueError(f"Theorem 3's explicit bound divides by d_x - 1; it needs d_x >= 2, "
+                         f"got width d_x = {d_x}")
     L = check_int("depth L", depth, 1)
     N = check_int("n_tokens N", n_tokens, 0)
     if not (isinstance(eta, float | int) and math.isfinite(eta) and eta > 0):
