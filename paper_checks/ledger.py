@@ -53,7 +53,7 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 KINDS: tuple[str, ...] = get_args(Kind)
 #: Every ``erratum`` / ``fails`` / ``unproven`` must carry ``kind`` and ``independent``.  (False
 #: only while the claims written before the ledger were being graded.)
-STRICT_LEDGER = False
+STRICT_LEDGER = True
 #: A ``holds`` whose printed statement leaves more than this factor of room (log10) is weak.
 WEAK_SLACK_LOG10 = 2.0
 

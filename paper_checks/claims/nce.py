@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 from scipy import integrate
 
-from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient, run_gradient_method
+from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
@@ -32,7 +32,7 @@ def _phi(y: float) -> float:
 
 
 @cache
-def _hessian_star_independent(R: float) -> np.ndarray:
+def hessian_star_independent(R: float) -> np.ndarray:
     """e^{R^2/8} * Hessian at tau_* by scipy quad of phi(y)/(2cosh(Ry/2)) moments in x."""
     def w(y: float) -> float:
         a = abs(R * y) / 2
@@ -156,7 +156,7 @@ def nce_lem46_smooth_opt(perturbed: bool = False) -> ClaimResult:
     ratios = []
     for R in R_GRID:
         H = _hessian_star(R)
-        Hi = _hessian_star_independent(R)
+        Hi = hessian_star_independent(R)
         agree &= bool(np.max(np.abs(H - Hi)) <= 1e-8 * np.max(np.abs(Hi)))
         smax = float(np.linalg.eigvalsh(H)[-1])
         rows[R] = {"sigma_max e^(R^2/8)": round(smax, 4),
@@ -191,7 +191,7 @@ def nce_lem47_strong_convexity() -> ClaimResult:
     printed_ok = abs(slope + 1) < 0.5
     corrected_ok = abs(slope + 5) < 0.25 and max(r5[R] for R in tail) / min(
         r5[R] for R in tail) < 1.5
-    own = {R: float(np.linalg.eigvalsh(_hessian_star_independent(R))[0]) for R in (16.0, 64.0)}
+    own = {R: float(np.linalg.eigvalsh(hessian_star_independent(R))[0]) for R in (16.0, 64.0)}
     return ClaimResult(
         measured={"log-log slope of sigma_min e^(R^2/8), R >= 16": round(slope, 3),
                   "R^5 sigma_min e^(R^2/8)": r5,
@@ -245,7 +245,8 @@ def nce_lem48_smooth_q() -> ClaimResult:
                  "quadrature = closed form": closed_ok})
 
 
-def _annulus_kappas(R: float) -> tuple[float, float, float]:
+@cache
+def annulus_kappas(R: float) -> tuple[float, float, float]:
     prob = GaussianMeanNCE(R)
     centre = np.array([R, R * R / 2])           # the annulus as printed
     kappas = []
@@ -271,13 +272,13 @@ def _annulus_kappas(R: float) -> tuple[float, float, float]:
 def nce_lem49_annulus() -> ClaimResult:
     rows = {}
     for R in (8.0, 16.0, 24.0, 32.0, 48.0):
-        kmin, kmed, c6 = _annulus_kappas(R)
+        kmin, kmed, c6 = annulus_kappas(R)
         rows[R] = {"min kappa_eff": round(kmin, 4), "median kappa_eff": round(kmed, 4),
                    "max ||grad||/(32 max(R,|b|))": float(f"{c6:.2e}")}
     kmins = [v["min kappa_eff"] for v in rows.values()]
     printed_ok = min(kmins) >= 0.75
     corrected_ok = min(kmins) >= 0.5 and abs(rows[48.0]["min kappa_eff"] - 9 / 16) < 0.02
-    own = _kappa_at_worst_point(32.0)
+    own = kappa_at_worst_point(32.0)
     return ClaimResult(
         measured=rows, reference_value="kappa >= 3/4", verdict=judge(printed_ok, corrected_ok),
         kind="constant",
@@ -320,7 +321,7 @@ def nce_lem52_bc(perturbed: bool = False) -> ClaimResult:
                  f"quadrature: {quad_ok})"})
 
 
-def _lambdas(R: float) -> tuple[float, float]:
+def theta_lambdas(R: float) -> tuple[float, float]:
     """Extreme eigenvalues of E_theta[T T^T] = [[theta^2+1, -theta], [-theta, 1]] over [0, R]."""
     lp = ((R * R + 2) + math.sqrt((R * R + 2) ** 2 - 4)) / 2
     return lp, 1 / lp
@@ -335,7 +336,7 @@ def nce_lem60_kappa_bc() -> ClaimResult:
     printed_ok = corrected_ok = True
     for R in (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0):
         kappa = GaussianMeanNCE(R).condition_number(GaussianMeanNCE(R).tau_star)
-        lmax, lmin = _lambdas(R)
+        lmax, lmin = theta_lambdas(R)
         bc = bhattacharyya_coefficient(0.0, R)
         printed = lmax / (2 * lmin) / bc
         corrected = 4 * lmax**2 / (lmin**2 * bc)
@@ -343,7 +344,7 @@ def nce_lem60_kappa_bc() -> ClaimResult:
                    "corrected bound": float(f"{corrected:.4g}")}
         printed_ok &= kappa <= printed
         corrected_ok &= kappa <= corrected
-    H01 = _hessian_star_independent(0.1)
+    H01 = hessian_star_independent(0.1)
     ev = np.linalg.eigvalsh(H01)
     own = float(ev[-1] / ev[0])
     return ClaimResult(
@@ -376,7 +377,7 @@ def nce_ence_condition(perturbed: bool = False) -> ClaimResult:
         formula_ok = bool(np.allclose(H, mid / (2 if perturbed else 4), rtol=1e-9,
                                       atol=0))   # BC e^{R^2/8} = 1
         k_ence = float(np.linalg.cond(H))
-        lmax, lmin = _lambdas(R)
+        lmax, lmin = theta_lambdas(R)
         holds &= formula_ok and k_ence <= lmax / lmin
         ratios.append(lmax / lmin / k_ence)
         rows[R] = {"kappa_eNCE": float(f"{k_ence:.4g}"),
@@ -392,44 +393,7 @@ def nce_ence_condition(perturbed: bool = False) -> ClaimResult:
                  "Theta": "Theta = [0, R]"})
 
 
-@claim(id="NCE-Thm17-GD-vs-NGD", paper=PAPER, reference="§4.1.3.2 Theorem 17, §4.1.4 Theorem 19",
-       statement="From tau_q, gradient descent with a standard step needs exponentially many "
-       "steps, while normalized gradient descent converges in polynomially many",
-       expected_verdict="holds", perturbation="gradient descent also gets within 0.8 of its "
-       "start (GD and NGD swapped)")
-def nce_thm17_gd_vs_ngd(perturbed: bool = False) -> ClaimResult:
-    R = 8.0
-    gd, ngd, lam_M = _gd_ngd_runs(R)
-    d0 = float(gd.distances[0])
-    gd_ratio = gd.best_distance() / d0
-    ngd_best = ngd.best_distance()
-    holds = (gd_ratio < 0.8 if perturbed else gd_ratio > 0.8) and ngd_best < 0.5
-    return ClaimResult(
-        measured={"initial distance": round(d0, 3),
-                  "GD best distance / initial after 1000 steps": round(gd_ratio, 4),
-                  "NGD best distance after 2000 steps": round(ngd_best, 4),
-                  "NGD best at 100/500/1000": [round(ngd.best_distance(t), 3)
-                                               for t in (100, 500, 1000)]},
-        reference_value="GD stalls (> 0.8 of the start), NGD < 0.5", verdict=judge(holds),
-        margin=Margin.tightest([Margin.ratio(gd_ratio, 0.8, what="GD best / start vs 0.8",
-                                             upper=False),
-                                Margin.ratio(ngd_best, 0.5, what="NGD best vs 0.5")]),
-        details={"setting": f"R = {R}, population gradients, GD step 1/lambda_M with lambda_M = "
-                 f"sigma_max(H(tau_q)) = {lam_M:.3f}; NGD step 0.5",
-                 "note": "a qualitative check of Theorems 17 and 19 (their O(.) constants are "
-                 "not specified)"})
-
-
-@cache
-def _gd_ngd_runs(R: float) -> tuple[object, object, float]:
-    prob = GaussianMeanNCE(R)
-    lam_M = float(np.linalg.eigvalsh(prob.hessian(prob.tau_q))[-1])
-    gd = run_gradient_method(prob, method="gd", step=1 / lam_M, n_steps=1000)
-    ngd = run_gradient_method(prob, method="ngd", step=0.5, n_steps=2000)
-    return gd, ngd, lam_M
-
-
-def _kappa_at_worst_point(R: float) -> float:
+def kappa_at_worst_point(R: float) -> float:
     """-8 log |<grad L, u>| / R^2 at (b, c) = (0.8R, R^2/2), u towards tau_*, with grad L =
     1/2 int q/(p+q) (p - p_*) T dx (Lemma 45) by scipy quad in y = x - R/2, scaled by
     e^{R^2/8} (written here)."""
