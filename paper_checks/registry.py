@@ -58,6 +58,7 @@ from paper_checks.ledger import (
     Margin,
     Verdict,
     judge,
+    perturbed_run,
 )
 
 __all__ = [
@@ -166,7 +167,11 @@ class Claim:
         """Run the check; ``perturbed=True`` checks the registered perturbed statement."""
         if perturbed and not self.perturbable:
             raise ValueError(f"claim {self.id} registers no perturbation")
-        result = self.func(perturbed=True) if perturbed else self.func()
+        if perturbed:
+            with perturbed_run():
+                result = self.func(perturbed=True)
+        else:
+            result = self.func()
         if not isinstance(result, ClaimResult):
             raise TypeError(f"check {self.id} returned {type(result).__name__}, not ClaimResult")
         return result

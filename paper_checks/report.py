@@ -35,7 +35,10 @@ KIND_TITLES = {
     "typo": "typos (the intended statement holds)",
     "convention": "conventions (only a different, legitimate reading)",
 }
-PAPER_ERROR_KINDS = ("statement", "constant", "hypothesis")
+#: Paper errors first, then proofs that fail, then slips and readings.
+REPORT_ORDER = ("statement", "constant", "hypothesis", "proof", "typo", "convention")
+if set(REPORT_ORDER) != set(KINDS):  # pragma: no cover - guards the vocabulary
+    raise RuntimeError("REPORT_ORDER must list every kind once")
 
 
 def to_jsonable(value: Any) -> Any:
@@ -150,7 +153,7 @@ def _kind_table(outcomes: Sequence[ClaimOutcome]) -> list[str]:
     holds = [o for o in paper if o.verdict == "holds"]
     weak = [o for o in holds if (m := _margin(o)) is not None and m.weak]
     out.append(f"| holds | {len(holds)} | {len(weak)} with a weak margin (> 100x room) |")
-    for kind in KINDS:
+    for kind in REPORT_ORDER:
         group = [o for o in paper if o.kind == kind]
         if group:
             verdicts = Counter(o.verdict for o in group)
@@ -231,7 +234,7 @@ def markdown_report(
                 f"{'' if r is None else format_value(r.measured, 50)} | {o.seconds:.2f}s |")
         out.append("")
     paper = [o for o in outcomes if o.is_paper_verdict]
-    for kind in KINDS:
+    for kind in REPORT_ORDER:
         group = [o for o in paper if o.kind == kind]
         if group:
             out += [f"## {KIND_TITLES[kind].capitalize()}", ""]

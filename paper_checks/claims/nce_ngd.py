@@ -23,7 +23,14 @@ from paper_checks.claims.nce import (
     kappa_at_worst_point,
     theta_lambdas,
 )
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.registry import (
+    ClaimResult,
+    Independent,
+    Margin,
+    claim,
+    claim_quick_full,
+    judge,
+)
 
 PAPER = "004"
 TIGHTEN = "the bound divided by its measured slack x 1.01"
@@ -153,9 +160,10 @@ def _ngd_steps(R: float, kind: str, step: float, delta: float, cap: int) -> int:
 
 
 @cache
-def _thm19_rows() -> tuple[tuple[str, float, int, float, float, float], ...]:
+def _thm19_rows(cases: tuple[tuple[str, float], ...]
+                ) -> tuple[tuple[str, float, int, float, float, float], ...]:
     rows = []
-    for kind, R in (("nce", 2.0), ("ence", 2.0), ("ence", 4.0)):
+    for kind, R in cases:
         b_u, b_l, kappa = _betas(R, kind)
         delta = 1 / R
         gamma = math.sqrt(b_l / (b_u * kappa)) * delta
@@ -166,12 +174,15 @@ def _thm19_rows() -> tuple[tuple[str, float, int, float, float, float], ...]:
     return tuple(rows)
 
 
-@claim(id="NCE-Thm19", paper=PAPER, reference="§4.1.4 Theorem 19, eq. 4.8",
-       statement="with step eta <= sqrt(beta_l/(beta_u kappa_*)) delta, NGD reaches "
-       "||tau_t - tau_*|| <= delta within T <= (beta_u kappa_*/beta_l) ||tau_0 - tau_*||^2 / "
-       "delta^2 steps", perturbation=TIGHTEN)
-def nce_thm19(perturbed: bool = False) -> ClaimResult:
-    rows = _thm19_rows()
+@claim_quick_full(
+    id="NCE-Thm19", quick={"cases": (("nce", 2.0), ("ence", 2.0))},
+    full={"cases": (("nce", 2.0), ("ence", 2.0), ("nce", 4.0), ("ence", 4.0))},
+    paper=PAPER, reference="§4.1.4 Theorem 19, eq. 4.8",
+    statement="with step eta <= sqrt(beta_l/(beta_u kappa_*)) delta, NGD reaches "
+    "||tau_t - tau_*|| <= delta within T <= (beta_u kappa_*/beta_l) ||tau_0 - tau_*||^2 / "
+    "delta^2 steps", perturbation=TIGHTEN)
+def nce_thm19(cases: tuple[tuple[str, float], ...], perturbed: bool = False) -> ClaimResult:
+    rows = _thm19_rows(cases)
     ratios = [bound / steps for _, _, steps, bound, _, _ in rows]
     need = min(ratios) * 1.01 if perturbed else 1.0
     ok = all(r >= need for r in ratios)
@@ -213,9 +224,9 @@ def nce_lem54(perturbed: bool = False) -> ClaimResult:
 
 
 @cache
-def _thm21_rows() -> dict[float, dict[str, object]]:
+def _thm21_rows(sizes: tuple[float, ...]) -> dict[float, dict[str, object]]:
     rows: dict[float, dict[str, object]] = {}
-    for R in (2.0, 4.0):
+    for R in sizes:
         lmax, lmin = theta_lambdas(R)
         delta = 1 / R
         gamma = math.sqrt((lmin / (2 * math.e * lmax)) / (2 * math.e * lmax / lmin
@@ -227,14 +238,16 @@ def _thm21_rows() -> dict[float, dict[str, object]]:
     return rows
 
 
-@claim(id="NCE-Thm21", paper=PAPER, reference="§4.1.5 Theorem 21 (Theorem 19 + Lemmas 53-54)",
-       statement="NGD on eNCE reaches ||tau_t - tau_*|| <= delta within T <= 4e^2 "
-       "(lambda_max/lambda_min)^3 ||tau_0 - tau_*||^2 / delta^2 steps", perturbation=TIGHTEN)
-def nce_thm21(perturbed: bool = False) -> ClaimResult:
+@claim_quick_full(
+    id="NCE-Thm21", quick={"sizes": (2.0,)}, full={"sizes": (2.0, 4.0)}, paper=PAPER,
+    reference="§4.1.5 Theorem 21 (Theorem 19 + Lemmas 53-54)",
+    statement="NGD on eNCE reaches ||tau_t - tau_*|| <= delta within T <= 4e^2 "
+    "(lambda_max/lambda_min)^3 ||tau_0 - tau_*||^2 / delta^2 steps", perturbation=TIGHTEN)
+def nce_thm21(sizes: tuple[float, ...], perturbed: bool = False) -> ClaimResult:
     lmax_s, lmin_s, e = sp.symbols("lambda_max lambda_min e", positive=True)
     beta_u, beta_l, kappa = 2 * e * lmax_s / lmin_s, lmin_s / (2 * e * lmax_s), lmax_s / lmin_s
     algebra = sp.simplify(beta_u * kappa / beta_l - 4 * e**2 * (lmax_s / lmin_s) ** 3) == 0
-    rows = _thm21_rows()
+    rows = _thm21_rows(sizes)
     ratios = [float(r["bound"]) / r["steps"] for r in rows.values()]
     need = min(ratios) * 1.01 if perturbed else 1.0
     ok = algebra and all(r >= need for r in ratios)
