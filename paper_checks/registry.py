@@ -12,10 +12,12 @@ A check is a function ``check(perturbed: bool = False) -> ClaimResult`` register
     )
     def d2w_thm1_upper(perturbed: bool = False) -> ClaimResult:
         rank = measured_rank()                       # cache expensive measurements
-        bound = printed_bound() / (1.01 if perturbed else 1)
-        return ClaimResult(measured=rank, reference_value=bound,
-                           verdict="holds" if rank <= bound else "fails", kind=...,
+        bound = printed_bound() if not perturbed else rank / 1.01
+        return ClaimResult(measured=rank, reference_value=bound, verdict=judge(rank <= bound),
                            margin=Margin.ratio(rank, bound, what="rank / bound"))
+
+(the perturbed run's verdict describes a made-up statement: it needs no kind; every other
+``erratum`` / ``fails`` / ``unproven`` does, see :mod:`paper_checks.ledger`).
 
 Verdicts (``holds`` / ``erratum`` / ``fails`` / ``unproven`` / ``skipped``), kinds, margins and
 independent recomputations are defined in :mod:`paper_checks.ledger` and re-exported here.

@@ -221,8 +221,8 @@ def markdown_report(
         if o.is_paper_verdict:
             by_paper.setdefault(o.claim.paper, []).append(o)
     for key, group in by_paper.items():
-        paper = PAPERS[key]
-        out += [f"## {paper.title}", "", f"Seed: `{paper.stem}`", "",
+        info = PAPERS[key]
+        out += [f"## {info.title}", "", f"Seed: `{info.stem}`", "",
                 "| id | reference | printed statement | verdict | kind | margin | measured "
                 "| time |", "|---|---|---|---|---|---|---|---|"]
         for o in group:

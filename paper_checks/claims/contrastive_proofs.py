@@ -84,7 +84,9 @@ def cl_3_lemma5() -> ClaimResult:
     tv51, b51 = ou.tv_to_stationary(5.0, 1.0), ou.expected_norm() / math.sqrt(2 * math.pi)
     k = ou.kernel(1.0)
     own = _gaussian_tv(5 * float(k.M[0, 0]), math.sqrt(float(k.S[0, 0])), 0.0, 1.0)
-    rows, from_mode, averaged_general, averaged_gauss, grid_err = {}, True, True, {}, 0.0
+    rows: dict[str, dict[str, float]] = {}
+    averaged_gauss: dict[str, bool] = {}
+    from_mode, averaged_general, grid_err = True, True, 0.0
     pointwise_fail = []
     for name in POTENTIALS:
         for t in TIMES:

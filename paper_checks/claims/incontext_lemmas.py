@@ -10,6 +10,7 @@ bounds by that ratio times 1.01.  Reference counts come from the notes' independ
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
@@ -43,7 +44,7 @@ TIGHTEN = "the printed bounds tightened by the tightest measured slack x 1.01"
 LOG_1_01 = math.log10(1.01)
 
 
-def _bracket(triples: list[tuple[float, float, float]], perturbed: bool
+def _bracket(triples: Sequence[tuple[float, float, float]], perturbed: bool
              ) -> tuple[bool, Margin]:
     """``lo <= count <= hi`` for every (count, lo, hi) (lo = 0 for an upper bound only), with
     the tightest log10 slack as the margin; the perturbation tightens both sides by it x 1.01."""

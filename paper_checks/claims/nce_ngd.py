@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any, Literal
 
 import numpy as np
 import sympy as sp
@@ -74,18 +75,19 @@ def nce_thm17_gd_vs_ngd(perturbed: bool = False) -> ClaimResult:
 
 
 @cache
-def _betas(R: float, kind: str) -> tuple[float, float, float]:
+def _betas(R: float, kind: Literal["nce", "ence"]) -> tuple[float, float, float]:
     """(beta_u, beta_l, kappa_*) of Assumption 15 measured on the ball of radius 1/beta_Z = 1/R
     around tau_* (16 directions x radii 1/(2R), 1/R); Hessians scaled by e^{R^2/8}."""
     prob = GaussianMeanNCE(R)
     s8 = R * R / 8
-    ev = np.linalg.eigvalsh(prob.hessian(prob.tau_star, kind=kind, scale_exponent=s8))
+    ev = np.linalg.eigvalsh(np.asarray(prob.hessian(prob.tau_star, kind=kind,
+                                                    scale_exponent=s8), dtype=float))
     up, low = 0.0, math.inf
     for a in np.linspace(0, 2 * np.pi, 16, endpoint=False):
         for r in (0.5 / R, 1.0 / R):
-            e = np.linalg.eigvalsh(prob.hessian(prob.tau_star + r * np.array([np.cos(a),
-                                                                              np.sin(a)]),
-                                                kind=kind, scale_exponent=s8))
+            H = prob.hessian(prob.tau_star + r * np.array([np.cos(a), np.sin(a)]), kind=kind,
+                             scale_exponent=s8)
+            e = np.linalg.eigvalsh(np.asarray(H, dtype=float))
             up, low = max(up, e[-1] / ev[-1]), min(low, e[0] / ev[0])
     return up, low, float(ev[-1] / ev[0])
 
@@ -95,7 +97,8 @@ def _betas(R: float, kind: str) -> tuple[float, float, float]:
        statement="1-d Gaussians, delta <= 1/R, tau_0 = tau_q: NGD finds ||tau - tau_*|| <= delta "
        "within O(R^6 / delta^2) steps", expected_verdict="unproven")
 def nce_cor2_rate() -> ClaimResult:
-    rows, logs = {}, []
+    rows: dict[float, dict[str, Any]] = {}
+    logs = []
     Rs = (8.0, 16.0, 32.0)
     for R in Rs:
         b_u, b_l, kappa = _betas(R, "nce")
@@ -160,7 +163,7 @@ def _ngd_steps(R: float, kind: str, step: float, delta: float, cap: int) -> int:
 
 
 @cache
-def _thm19_rows(cases: tuple[tuple[str, float], ...]
+def _thm19_rows(cases: tuple[tuple[Literal["nce", "ence"], float], ...]
                 ) -> tuple[tuple[str, float, int, float, float, float], ...]:
     rows = []
     for kind, R in cases:
@@ -181,7 +184,8 @@ def _thm19_rows(cases: tuple[tuple[str, float], ...]
     statement="with step eta <= sqrt(beta_l/(beta_u kappa_*)) delta, NGD reaches "
     "||tau_t - tau_*|| <= delta within T <= (beta_u kappa_*/beta_l) ||tau_0 - tau_*||^2 / "
     "delta^2 steps", perturbation=TIGHTEN)
-def nce_thm19(cases: tuple[tuple[str, float], ...], perturbed: bool = False) -> ClaimResult:
+def nce_thm19(cases: tuple[tuple[Literal["nce", "ence"], float], ...],
+              perturbed: bool = False) -> ClaimResult:
     rows = _thm19_rows(cases)
     ratios = [bound / steps for _, _, steps, bound, _, _ in rows]
     need = min(ratios) * 1.01 if perturbed else 1.0
@@ -224,8 +228,8 @@ def nce_lem54(perturbed: bool = False) -> ClaimResult:
 
 
 @cache
-def _thm21_rows(sizes: tuple[float, ...]) -> dict[float, dict[str, object]]:
-    rows: dict[float, dict[str, object]] = {}
+def _thm21_rows(sizes: tuple[float, ...]) -> dict[float, dict[str, Any]]:
+    rows: dict[float, dict[str, Any]] = {}
     for R in sizes:
         lmax, lmin = theta_lambdas(R)
         delta = 1 / R
