@@ -49,6 +49,10 @@ WEAK_NOTES = {
                 "3^{d_x L / 2}; D2W-T2UB-sweep checks the relaxation itself",
     "theorem5": "Theorem 5 grows like (N d_x^4/H)^{C(L)}, a count of index sums, while the "
                 "residual network's generic rank is that of the plain network plus a few terms",
+    "theorem4": "Theorem 4 counts d_x ((d_x 2C)) coordinate-power classes times (C+1) "
+                "(2C/d_x + 1)^{d_x} splits each, a worst case over all weights; the generic "
+                "ranks computable here (L <= 3) sit more than 100x below once d_x >= 3",
+    "theorem6": "Theorem 6 is Theorem 4's count times C(L) + 1 (see Theorem 4)",
 }
 
 
