@@ -105,7 +105,7 @@ class Margin:
 
     Examples
     --------
-    >>> Margin.ratio(3, 300, what="rank / bound").weak
+    >>> Margin.ratio(3, 3000, what="rank / bound").weak
     True
     >>> round(Margin.ratio(2, 1, what="x >= 1", upper=False).log10_slack, 3)
     0.301
