@@ -80,13 +80,14 @@ def _margin(o: ClaimOutcome) -> Margin | None:
 
 
 def format_margin(margin: Margin | None) -> str:
-    """``10^x`` room, ``weak`` above 100x, ``exact`` for identities."""
+    """``10^x`` room (``x1.0123`` below a factor 10^0.1), ``weak`` above 100x, ``exact`` for
+    identities and integer equalities."""
     if margin is None:
         return ""
     if margin.log10_slack == 0:
         return "exact"
-    text = f"10^{margin.log10_slack:.2g}" if abs(margin.log10_slack) >= 0.01 else (
-        f"10^{margin.log10_slack:.1e}")
+    s = margin.log10_slack
+    text = f"10^{s:.2g}" if abs(s) >= 0.1 else f"x{10 ** s:.5g}"   # small room as a factor
     return text + (" weak" if margin.weak else "")
 
 
