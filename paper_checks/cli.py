@@ -22,7 +22,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="paper-checks",
         description="Run the executable checks of the seed papers' claims and report verdicts "
-        "(holds / fails / erratum / skipped).",
+        "(holds / erratum / fails / unproven / skipped), how each non-holds statement is wrong "
+        "(kind), each holds' margin, and the consistency checks apart.",
     )
     p.add_argument("--paper", action="append", metavar="KEY",
                    help=f"only claims of this paper (key, seed stem or title words); keys: "
@@ -33,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="quick (default): the fast claims; full: also the slow ones")
     p.add_argument("--report", metavar="PATH.md", default="paper_checks_report.md",
                    help="Markdown report path (default: %(default)s)")
-    p.add_argument("--json", metavar="PATH", help="also write all outcomes as JSON")
+    p.add_argument("--json", metavar="PATH", help="also write all outcomes as JSON (verdict, "
+                   "kind, margin, independent recomputation and category of every claim)")
     p.add_argument("--plots", metavar="DIR", default="paper_checks_plots",
                    help="save the checks' figures as PNG in DIR, linked from the report "
                         "(default: %(default)s)")
@@ -55,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list:
         for c in claims:
             print(f"{c.id:32s} {c.profile:5s} expected {c.expected_verdict:8s} "
-                  f"[{c.paper}] {c.reference}")
+                  f"{c.category:11s} [{c.paper}] {c.reference}")
         return 0
     plots = None if args.no_plots else args.plots
     outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)

@@ -12,30 +12,20 @@ A check is a function ``check(perturbed: bool = False) -> ClaimResult`` register
     )
     def d2w_thm1_upper(perturbed: bool = False) -> ClaimResult:
         rank = measured_rank()                       # cache expensive measurements
-        bound = printed_bound() / (1.01 if perturbed else 1)
-        return ClaimResult(measured=rank, reference_value=bound,
-                           verdict="holds" if rank <= bound else "fails", kind=...,
+        bound = printed_bound() if not perturbed else rank / 1.01
+        return ClaimResult(measured=rank, reference_value=bound, verdict=judge(rank <= bound),
                            margin=Margin.ratio(rank, bound, what="rank / bound"))
 
-Verdicts
---------
-``holds``
-    The printed statement was measured and holds.  Its :class:`Margin` says how much room it
-    leaves; a check in the ``paper`` category must name a ``perturbation`` and return a
-    non-``holds`` verdict when called with ``perturbed=True`` (its *power*, tested).
-``erratum``
-    The printed statement fails *and* a corrected statement holds; ``details`` must contain
-    ``"printed"`` and ``"corrected"`` entries showing what was measured for each.
-``fails``
-    The printed statement fails and no corrected statement is offered.
-``unproven``
-    The statement is not refuted, but a step of its proof is (``kind='proof'``).
-``skipped``
-    Not evaluated; ``details["reason"]`` says why.
+(the perturbed run's verdict describes a made-up statement: it needs no kind; every other
+``erratum`` / ``fails`` / ``unproven`` does, see :mod:`paper_checks.ledger`).
 
-Every verdict other than ``holds`` and ``skipped`` carries a :data:`Kind` (how the statement is
-wrong) and an :class:`Independent` recomputation -- a second route to the measurement that does
-not call the library function under test -- which must agree with it.
+Verdicts (``holds`` / ``erratum`` / ``fails`` / ``unproven`` / ``skipped``), kinds, margins and
+independent recomputations are defined in :mod:`paper_checks.ledger` and re-exported here.
+
+A ``quick``/``full`` pair of the same check (a small and a large sweep) is registered through
+:func:`claim_quick_full`; one check registered under several ids (one per setting) through
+:func:`register_check`.  Either way the registered function is named after its claim id
+(:func:`function_name`), so a traceback or a profile names the claim.
 
 Categories
 ----------
@@ -53,14 +43,32 @@ import fnmatch
 import importlib
 import inspect
 import pkgutil
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from paper_checks.ledger import (
+    KINDS,
+    STRICT_LEDGER,
+    VERDICTS,
+    WEAK_SLACK_LOG10,
+    ClaimResult,
+    Independent,
+    Kind,
+    Margin,
+    Verdict,
+    judge,
+    perturbed_run,
+)
+
 __all__ = [
     "KINDS",
     "PAPERS",
+    "STRICT_LEDGER",
+    "VERDICTS",
+    "WEAK_SLACK_LOG10",
     "Category",
     "Claim",
     "ClaimResult",
@@ -72,30 +80,19 @@ __all__ = [
     "Verdict",
     "all_claims",
     "claim",
+    "claim_quick_full",
+    "function_name",
     "get_claim",
     "judge",
     "load_all",
+    "register_check",
     "select",
 ]
 
-Verdict = Literal["holds", "erratum", "fails", "unproven", "skipped"]
-#: How a statement is wrong: a slip whose intended statement holds (``typo``); a wrong constant
-#: or rate (``constant``); true only under an added hypothesis or outside its stated domain
-#: (``hypothesis``); false, the correction being a different statement (``statement``); not
-#: refuted but its proof is invalid (``proof``, verdict ``unproven``); only a different but
-#: legitimate reading (``convention``).
-Kind = Literal["typo", "constant", "hypothesis", "statement", "proof", "convention"]
 Category = Literal["paper", "consistency"]
 Profile = Literal["quick", "full"]
-VERDICTS: tuple[str, ...] = get_args(Verdict)
-KINDS: tuple[str, ...] = get_args(Kind)
 CATEGORIES: tuple[str, ...] = get_args(Category)
 PROFILES: tuple[str, ...] = get_args(Profile)
-#: While the claims written before the truth ledger are being graded, a non-``holds`` verdict
-#: without ``kind`` / ``independent`` is tolerated; once every claim is graded this is True.
-STRICT_LEDGER = False
-#: A ``holds`` whose printed statement leaves more than this factor of room is flagged weak.
-WEAK_SLACK_LOG10 = 2.0
 
 
 @dataclass(frozen=True)
@@ -146,152 +143,6 @@ PAPERS: Mapping[str, Paper] = MappingProxyType(
 
 
 @dataclass(frozen=True)
-class Independent:
-    """A second route to the measured quantity that does not call the code under test.
-
-    Attributes
-    ----------
-    method : str
-        How it was computed (e.g. "exact Fractions written in the check", "scipy.integrate.quad",
-        "brute-force enumeration of all 2^10 inputs", "mpmath at 50 digits").
-    value : Any
-        What it gave.
-    agrees : bool
-        Whether it agrees with the measurement (the check decides, with its stated tolerance).
-    """
-
-    method: str
-    value: Any
-    agrees: bool
-
-
-@dataclass(frozen=True)
-class Margin:
-    """How much room the printed statement leaves the measurement.
-
-    ``log10_slack`` is :math:`\\log_{10}` of the factor by which the measurement could move
-    before the statement flips: 0 for an identity or a tight bound, negative when violated,
-    above :data:`WEAK_SLACK_LOG10` (100x) for a weak check.  ``what`` says what was compared.
-    """
-
-    log10_slack: float
-    what: str
-
-    @property
-    def weak(self) -> bool:
-        """More than 100x of room: the check could hardly have failed."""
-        return self.log10_slack > WEAK_SLACK_LOG10
-
-    @classmethod
-    def ratio(cls, measured: float, bound: float, *, what: str, upper: bool = True) -> Margin:
-        """Margin of ``measured <= bound`` (``upper``) or ``measured >= bound``, both > 0."""
-        import math
-
-        m, b = float(measured), float(bound)
-        if m <= 0 or b <= 0:
-            raise ValueError(f"Margin.ratio needs positive values, got {measured!r}, {bound!r}")
-        slack = math.log10(b / m) if upper else math.log10(m / b)
-        return cls(slack, what)
-
-    @classmethod
-    def log_ratio(cls, log10_measured: float, log10_bound: float, *, what: str,
-                  upper: bool = True) -> Margin:
-        """The same from base-10 logarithms (for numbers beyond float range)."""
-        slack = log10_bound - log10_measured if upper else log10_measured - log10_bound
-        return cls(float(slack), what)
-
-    @classmethod
-    def exact(cls, what: str) -> Margin:
-        """An identity checked exactly: no room at all."""
-        return cls(0.0, what)
-
-
-@dataclass(frozen=True)
-class ClaimResult:
-    """What a check measured and its verdict.
-
-    Attributes
-    ----------
-    measured : Any
-        The measured quantity (a number, a tuple, a small dict).
-    reference_value : Any
-        What the paper (or the mathematics) says it should be.
-    verdict : {'holds', 'erratum', 'fails', 'unproven', 'skipped'}
-        See the module docstring.
-    details : Mapping
-        Supporting evidence.  Required keys: ``printed`` and ``corrected`` for ``erratum``,
-        ``reason`` for ``skipped``.
-    figures : Mapping[str, matplotlib.figure.Figure]
-        Optional figures; the runner saves them when asked for plots and closes them.
-    kind : {'typo', 'constant', 'hypothesis', 'statement', 'proof', 'convention'}, optional
-        How the statement is wrong; required for ``erratum``, ``fails`` and ``unproven``
-        (``'proof'`` exactly for ``unproven``), absent for ``holds``.
-    margin : Margin, optional
-        How close the measurement comes to the printed statement.
-    independent : Independent, optional
-        Required (and agreeing) for ``erratum``, ``fails`` and ``unproven``.
-    """
-
-    measured: Any
-    reference_value: Any
-    verdict: Verdict
-    details: Mapping[str, Any] = field(default_factory=dict)
-    figures: Mapping[str, Any] = field(default_factory=dict, repr=False)
-    kind: Kind | None = None
-    margin: Margin | None = None
-    independent: Independent | None = None
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
-        if self.verdict == "erratum":
-            missing = {"printed", "corrected"} - set(self.details)
-            if missing:
-                raise ValueError(
-                    "an 'erratum' verdict must show both measurements: details lacks "
-                    f"{sorted(missing)} (what the printed statement gave, and the corrected one)"
-                )
-        if self.verdict == "skipped" and "reason" not in self.details:
-            raise ValueError("a 'skipped' verdict needs details['reason']")
-        if self.kind is not None and self.kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        if self.verdict in ("erratum", "fails", "unproven") and STRICT_LEDGER:
-            if self.kind is None:
-                raise ValueError(f"a {self.verdict!r} verdict must say how the statement is "
-                                 f"wrong: kind= one of {KINDS}")
-            if self.independent is None:
-                raise ValueError(f"a {self.verdict!r} verdict needs an independent "
-                                 "recomputation (independent=Independent(...)) that does not "
-                                 "call the code under test")
-        if (self.independent is not None and self.verdict != "holds"
-                and not self.independent.agrees):
-            raise ValueError(f"the independent recomputation ({self.independent.method}: "
-                             f"{self.independent.value!r}) disagrees with the measurement "
-                             f"{self.measured!r}; resolve that before issuing a verdict")
-        if (self.verdict == "unproven") != (self.kind == "proof"):
-            raise ValueError("kind='proof' goes with verdict 'unproven' and only with it (a "
-                             "refuted proof step does not make the statement false)")
-        if self.verdict == "holds" and self.kind is not None:
-            raise ValueError("a 'holds' verdict has no kind")
-
-
-def judge(printed_holds: bool, corrected_holds: bool | None = None) -> Verdict:
-    """The honest verdict from the two measurements.
-
-    ``printed_holds`` -> ``'holds'``; otherwise ``'erratum'`` if a corrected statement was
-    measured and holds, else ``'fails'``.
-
-    Examples
-    --------
-    >>> judge(True), judge(False, True), judge(False, False), judge(False)
-    ('holds', 'erratum', 'fails', 'fails')
-    """
-    if printed_holds:
-        return "holds"
-    return "erratum" if corrected_holds else "fails"
-
-
-@dataclass(frozen=True)
 class Claim:
     """A registered check of one printed statement."""
 
@@ -319,7 +170,11 @@ class Claim:
         """Run the check; ``perturbed=True`` checks the registered perturbed statement."""
         if perturbed and not self.perturbable:
             raise ValueError(f"claim {self.id} registers no perturbation")
-        result = self.func(perturbed=True) if perturbed else self.func()
+        if perturbed:
+            with perturbed_run():
+                result = self.func(perturbed=True)
+        else:
+            result = self.func()
         if not isinstance(result, ClaimResult):
             raise TypeError(f"check {self.id} returned {type(result).__name__}, not ClaimResult")
         return result
@@ -351,7 +206,7 @@ def claim(
         Theorem/equation/section in the seed.
     statement : str
         The printed claim, one line, as printed (not as corrected).
-    expected_verdict : {'holds', 'fails', 'erratum', 'skipped'}
+    expected_verdict : {'holds', 'erratum', 'fails', 'unproven', 'skipped'}
         The verdict our reading expects; a different verdict makes ``paper-checks`` exit
         non-zero and the pytest item fail.
     profile : {'quick', 'full'}
@@ -391,6 +246,58 @@ def claim(
             func.__module__, category, perturbation,
         )
         return func
+
+    return register
+
+
+def function_name(claim_id: str) -> str:
+    """The name a check registered as ``claim_id`` carries: lower case, ``_`` for the rest.
+
+    >>> function_name("D2W-Thm1-positivity"), function_name("CL-2-eq2.2-B-bound")
+    ('d2w_thm1_positivity', 'cl_2_eq2_2_b_bound')
+    """
+    return re.sub(r"[^0-9a-z]+", "_", claim_id.lower()).strip("_")
+
+
+def register_check(check: Callable[..., ClaimResult], *, id: str,
+                   args: Mapping[str, Any] | None = None,
+                   **claim_kwargs: Any) -> Callable[..., ClaimResult]:
+    """Register ``check(**args)`` as claim ``id`` (one check, one setting per id).
+
+    The registered function is a wrapper named ``function_name(id)`` that forwards
+    ``perturbed`` when the claim registers a perturbation; ``claim_kwargs`` go to :func:`claim`.
+    """
+    bound = dict(args or {})
+    perturbable = claim_kwargs.get("perturbation") is not None
+    if perturbable and "perturbed" not in inspect.signature(check).parameters:
+        raise ValueError(f"claim {id} registers a perturbation, so {check.__name__} must "
+                         "accept perturbed: bool = False")
+
+    def wrapper(perturbed: bool = False) -> ClaimResult:
+        return check(**bound, perturbed=perturbed) if perturbable else check(**bound)
+
+    wrapper.__name__ = wrapper.__qualname__ = function_name(id)
+    wrapper.__module__ = check.__module__
+    wrapper.__doc__ = f"Claim {id}: {check.__name__}({', '.join(map(str, bound))})."
+    return claim(id=id, **claim_kwargs)(wrapper)
+
+
+def claim_quick_full(*, id: str, quick: Mapping[str, Any], full: Mapping[str, Any],
+                     **claim_kwargs: Any
+                     ) -> Callable[[Callable[..., ClaimResult]], Callable[..., ClaimResult]]:
+    """Register one check twice (decorator): ``check(**quick)`` as ``id`` in the quick profile
+    and ``check(**full)`` as ``id + "-full"`` in the full profile (a larger sweep).
+
+    The check should be named after ``id`` (``function_name(id)``); ``claim_kwargs`` (paper,
+    reference, statement, expected verdict, category, perturbation) are shared.
+    """
+    if "profile" in claim_kwargs:
+        raise ValueError("claim_quick_full sets the profiles itself")
+
+    def register(check: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
+        register_check(check, id=id, args=quick, profile="quick", **claim_kwargs)
+        register_check(check, id=f"{id}-full", args=full, profile="full", **claim_kwargs)
+        return check
 
     return register
 

@@ -1,4 +1,9 @@
-"""Markdown and JSON reports of claim outcomes, and the terminal summary table."""
+"""Markdown and JSON reports of claim outcomes, and the terminal summary table.
+
+Verdicts on papers are counted by kind (a typo and a false statement are never one number);
+consistency checks of the toolkit are counted apart; every ``holds`` shows its margin, and a
+weak one (more than 100x of room) is listed with the reason.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +17,28 @@ from typing import Any
 
 import numpy as np
 
+from paper_checks.ledger import KINDS, Margin
 from paper_checks.registry import PAPERS
 from paper_checks.runner import ClaimOutcome
 
-__all__ = ["format_value", "json_report", "markdown_report", "summary_table", "to_jsonable"]
+__all__ = ["format_value", "json_report", "kind_counts", "markdown_report", "summary_table",
+           "to_jsonable"]
 
 _MAX_CELL = 90
+#: How each kind reads in the report: paper errors first, then slips and readings.
+KIND_TITLES = {
+    "statement": "false statements (the correction is a different statement)",
+    "constant": "wrong constants or rates",
+    "hypothesis": "missing hypotheses (true only under an added hypothesis / outside the "
+                  "stated domain)",
+    "proof": "invalid proofs of statements not refuted (unproven)",
+    "typo": "typos (the intended statement holds)",
+    "convention": "conventions (only a different, legitimate reading)",
+}
+#: Paper errors first, then proofs that fail, then slips and readings.
+REPORT_ORDER = ("statement", "constant", "hypothesis", "proof", "typo", "convention")
+if set(REPORT_ORDER) != set(KINDS):  # pragma: no cover - guards the vocabulary
+    raise RuntimeError("REPORT_ORDER must list every kind once")
 
 
 def to_jsonable(value: Any) -> Any:
@@ -54,32 +75,132 @@ def format_value(value: Any, width: int = _MAX_CELL) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _margin(o: ClaimOutcome) -> Margin | None:
+    return None if o.result is None else o.result.margin
+
+
+def format_margin(margin: Margin | None) -> str:
+    """``10^x`` room (``x1.0123`` below a factor 10^0.1), ``weak`` above 100x, ``exact`` for
+    identities and integer equalities."""
+    if margin is None:
+        return ""
+    if margin.log10_slack == 0:
+        return "exact"
+    s = margin.log10_slack
+    text = f"10^{s:.2g}" if abs(s) >= 0.1 else f"x{10 ** s:.5g}"   # small room as a factor
+    return text + (" weak" if margin.weak else "")
+
+
+def kind_counts(outcomes: Sequence[ClaimOutcome]) -> dict[str, Counter[str]]:
+    """Verdict counts of the paper claims, split by kind: ``{"holds": {"": n, "weak": w},
+    "erratum": {"typo": ..}, ...}``; consistency checks under ``"consistency"``."""
+    out: dict[str, Counter[str]] = {}
+    for o in outcomes:
+        if not o.is_paper_verdict:
+            out.setdefault("consistency", Counter())[o.verdict] += 1
+            continue
+        bucket = out.setdefault(o.verdict, Counter())
+        if o.verdict == "holds":
+            margin = _margin(o)
+            bucket["weak" if margin is not None and margin.weak else ""] += 1
+        else:
+            bucket[o.kind or ""] += 1
+    return out
+
+
+def _counts_line(outcomes: Sequence[ClaimOutcome]) -> str:
+    counts = kind_counts(outcomes)
+    parts = []
+    for verdict in ("holds", "erratum", "unproven", "fails", "skipped", "error"):
+        c = counts.get(verdict)
+        if not c:
+            continue
+        if verdict == "holds":
+            parts.append(f"{sum(c.values())} holds ({c['weak']} weak)")
+        elif verdict in ("skipped", "error"):
+            parts.append(f"{sum(c.values())} {verdict}")
+        else:
+            split = ", ".join(f"{n} {k or 'ungraded'}" for k, n in sorted(c.items()))
+            parts.append(f"{sum(c.values())} {verdict} ({split})")
+    cons = counts.get("consistency", Counter())
+    line = "paper verdicts: " + "; ".join(parts)
+    if cons:
+        line += f"; consistency checks: {sum(cons.values())} (" + ", ".join(
+            f"{n} {v}" for v, n in sorted(cons.items())) + ")"
+    return line
+
+
 def summary_table(outcomes: Sequence[ClaimOutcome]) -> str:
-    """Plain-text table: one line per claim plus verdict counts."""
-    rows = [("id", "verdict", "expected", "ok", "time", "measured")]
+    """Plain-text table: one line per claim, then verdict counts by kind."""
+    rows = [("id", "verdict", "kind", "expected", "ok", "margin", "time", "measured")]
     for o in outcomes:
         measured = "" if o.result is None else format_value(o.result.measured, 40)
-        rows.append((o.claim.id, o.verdict, o.claim.expected_verdict,
-                     "yes" if o.as_expected else "NO", f"{o.seconds:.2f}s", measured))
+        verdict = o.verdict if o.is_paper_verdict else f"{o.verdict} (cons.)"
+        rows.append((o.claim.id, verdict, o.kind or "", o.claim.expected_verdict,
+                     "yes" if o.as_expected else "NO", format_margin(_margin(o)),
+                     f"{o.seconds:.2f}s", measured))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    counts = Counter(o.verdict for o in outcomes)
     unexpected = sum(not o.as_expected for o in outcomes)
-    lines.append("")
-    lines.append(
-        f"{len(outcomes)} claims: "
-        + ", ".join(f"{counts[v]} {v}" for v in ("holds", "erratum", "fails", "skipped", "error")
-                    if counts[v])
-        + f"; {unexpected} differ from the registered expectation"
-    )
+    lines += ["", f"{len(outcomes)} claims; " + _counts_line(outcomes),
+              f"{unexpected} differ from the registered expectation"]
     return "\n".join(lines)
+
+
+def _kind_table(outcomes: Sequence[ClaimOutcome]) -> list[str]:
+    paper = [o for o in outcomes if o.is_paper_verdict]
+    out = ["| verdicts on the papers | count | claims |", "|---|---|---|"]
+    holds = [o for o in paper if o.verdict == "holds"]
+    weak = [o for o in holds if (m := _margin(o)) is not None and m.weak]
+    out.append(f"| holds | {len(holds)} | {len(weak)} with a weak margin (> 100x room) |")
+    for kind in REPORT_ORDER:
+        group = [o for o in paper if o.kind == kind]
+        if group:
+            verdicts = Counter(o.verdict for o in group)
+            label = ", ".join(f"{n} {v}" for v, n in verdicts.items())
+            out.append(f"| {KIND_TITLES[kind]} | {len(group)} ({label}) | "
+                       + ", ".join(f"`{o.claim.id}`" for o in group) + " |")
+    for verdict in ("skipped", "error"):
+        group = [o for o in paper if o.verdict == verdict]
+        if group:
+            out.append(f"| {verdict} | {len(group)} | "
+                       + ", ".join(f"`{o.claim.id}`" for o in group) + " |")
+    cons = [o for o in outcomes if not o.is_paper_verdict]
+    if cons:
+        out.append(f"| *consistency checks of the toolkit (not verdicts on papers)* | "
+                   f"{len(cons)} | see the last section |")
+    return out
+
+
+def _details(o: ClaimOutcome, link: Any) -> list[str]:
+    out = [f"### `{o.claim.id}` — {o.verdict}"
+           + (f" ({o.kind})" if o.kind else "") + f" (expected {o.claim.expected_verdict})",
+           "", f"*{o.claim.reference}*: {o.claim.statement}", ""]
+    if o.error:
+        out += ["```", o.error.rstrip(), "```", ""]
+    elif o.result is not None:
+        r = o.result
+        if r.independent is not None:
+            out.append(f"- **independent recomputation** ({r.independent.method}): "
+                       f"{format_value(r.independent.value, 300)} — "
+                       f"{'agrees' if r.independent.agrees else 'DISAGREES'}")
+        if r.margin is not None:
+            out.append(f"- **margin**: {format_margin(r.margin)} ({r.margin.what})")
+        for key, value in r.details.items():
+            out.append(f"- **{key}**: {format_value(value, 400)}")
+        out.append("")
+    for path in o.figure_paths:
+        out.append(f"![{o.claim.id}]({link(path)})")
+    out.append("")
+    return out
 
 
 def markdown_report(
     outcomes: Sequence[ClaimOutcome], *, title: str = "Paper checks", base_dir: str = "."
 ) -> str:
-    """A Markdown report: summary, one table per paper, errata and failures in full.
+    """A Markdown report: counts by kind, one table per paper, the non-holds verdicts grouped
+    by kind in full, the weak holds with their reasons, and the consistency checks apart.
 
     Figure links are written relative to ``base_dir`` (the report's folder).
     """
@@ -87,58 +208,66 @@ def markdown_report(
     def link(path: str) -> str:
         return os.path.relpath(path, base_dir)
 
-    counts = Counter(o.verdict for o in outcomes)
-    out = [f"# {title}", ""]
-    out.append(
-        f"{len(outcomes)} claims run in {sum(o.seconds for o in outcomes):.1f} s. Verdicts: "
-        + ", ".join(f"**{counts[v]} {v}**" for v in ("holds", "erratum", "fails", "skipped",
-                                                       "error") if counts[v])
-        + "."
-    )
+    out = [f"# {title}", "",
+           f"{len(outcomes)} claims run in {sum(o.seconds for o in outcomes):.1f} s; "
+           + _counts_line(outcomes) + ".", ""]
     unexpected = [o for o in outcomes if not o.as_expected]
-    out.append(
-        f"{len(unexpected)} verdict(s) differ from the registered expectation"
-        + (": " + ", ".join(f"`{o.claim.id}`" for o in unexpected) if unexpected else ".")
-    )
-    out.append("")
+    out += [f"{len(unexpected)} verdict(s) differ from the registered expectation"
+            + (": " + ", ".join(f"`{o.claim.id}`" for o in unexpected) if unexpected else "."),
+            "", *_kind_table(outcomes), "",
+            "Margin: the factor by which the measurement could move before the printed statement "
+            "flips (`exact` for identities and integer equalities; `weak` above 100x).", ""]
     by_paper: dict[str, list[ClaimOutcome]] = {}
     for o in outcomes:
-        by_paper.setdefault(o.claim.paper, []).append(o)
+        if o.is_paper_verdict:
+            by_paper.setdefault(o.claim.paper, []).append(o)
     for key, group in by_paper.items():
-        paper = PAPERS[key]
-        out += [f"## {paper.title}", "", f"Seed: `{paper.stem}`", ""]
-        out.append("| id | reference | printed statement | verdict | expected | measured "
-                   "| reference value | time |")
-        out.append("|---|---|---|---|---|---|---|---|")
+        info = PAPERS[key]
+        out += [f"## {info.title}", "", f"Seed: `{info.stem}`", "",
+                "| id | reference | printed statement | verdict | kind | margin | measured "
+                "| time |", "|---|---|---|---|---|---|---|---|"]
         for o in group:
             r = o.result
             out.append(
                 f"| `{o.claim.id}` | {format_value(o.claim.reference, 40)} | "
-                f"{format_value(o.claim.statement)} | **{o.verdict}** | "
-                f"{o.claim.expected_verdict} | "
-                f"{'' if r is None else format_value(r.measured, 50)} | "
-                f"{'' if r is None else format_value(r.reference_value, 50)} | {o.seconds:.2f}s |"
-            )
+                f"{format_value(o.claim.statement)} | **{o.verdict}** | {o.kind or ''} | "
+                f"{format_margin(_margin(o))} | "
+                f"{'' if r is None else format_value(r.measured, 50)} | {o.seconds:.2f}s |")
         out.append("")
-    noteworthy = [o for o in outcomes if o.verdict in ("erratum", "fails", "error", "skipped")
-                  or not o.as_expected]
-    if noteworthy:
-        out += ["## Errata, failures, errors and skips in full", ""]
-        for o in noteworthy:
-            out.append(f"### `{o.claim.id}` — {o.verdict} (expected {o.claim.expected_verdict})")
-            out.append("")
-            out.append(f"*{o.claim.reference}*: {o.claim.statement}")
-            out.append("")
-            if o.error:
-                out += ["```", o.error.rstrip(), "```", ""]
-            elif o.result is not None:
-                for key, value in o.result.details.items():
-                    out.append(f"- **{key}**: {format_value(value, 400)}")
-                out.append("")
-            for path in o.figure_paths:
-                out.append(f"![{o.claim.id}]({link(path)})")
-            out.append("")
-    figs = [o for o in outcomes if o.figure_paths and o not in noteworthy]
+    paper = [o for o in outcomes if o.is_paper_verdict]
+    for kind in REPORT_ORDER:
+        group = [o for o in paper if o.kind == kind]
+        if group:
+            out += [f"## {KIND_TITLES[kind].capitalize()}", ""]
+            for o in group:
+                out += _details(o, link)
+    shown = {o.claim.id for o in paper if o.kind is not None}
+    other = [o for o in outcomes if o.claim.id not in shown
+             and (o.verdict != "holds" or not o.as_expected)]
+    if other:
+        out += ["## Skips, errors and unexpected verdicts", ""]
+        for o in other:
+            out += _details(o, link)
+    weak = [o for o in paper if o.verdict == "holds" and (m := _margin(o)) is not None
+            and m.weak]
+    if weak:
+        out += ["## Weak holds (more than 100x of room)", "",
+                "| id | margin | compared | why |", "|---|---|---|---|"]
+        for o in weak:
+            m = _margin(o)
+            assert m is not None
+            out.append(f"| `{o.claim.id}` | {format_margin(m)} | {format_value(m.what, 120)} "
+                       f"| {format_value(m.note, 300)} |")
+        out.append("")
+    cons = [o for o in outcomes if not o.is_paper_verdict]
+    if cons:
+        out += ["## Consistency checks (hold by construction; not verdicts on the papers)", "",
+                "| id | reference | what is checked | verdict | time |", "|---|---|---|---|---|"]
+        for o in cons:
+            out.append(f"| `{o.claim.id}` | {format_value(o.claim.reference, 40)} | "
+                       f"{format_value(o.claim.statement)} | {o.verdict} | {o.seconds:.2f}s |")
+        out.append("")
+    figs = [o for o in outcomes if o.figure_paths and o.verdict == "holds"]
     if figs:
         out += ["## Figures", ""]
         for o in figs:
@@ -149,20 +278,29 @@ def markdown_report(
 
 
 def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
-    """All outcomes as JSON (claims, verdicts, measured values, details, errors)."""
+    """All outcomes as JSON: claim, category, verdict, kind, margin, independent recomputation,
+    measured values, details, errors."""
     records = []
     for o in outcomes:
         r = o.result
+        margin = None if r is None or r.margin is None else {
+            "log10_slack": to_jsonable(r.margin.log10_slack), "what": r.margin.what,
+            "weak": r.margin.weak, "note": r.margin.note}
         records.append({
             "id": o.claim.id,
             "paper": PAPERS[o.claim.paper].stem,
             "reference": o.claim.reference,
             "statement": o.claim.statement,
+            "category": o.claim.category,
             "profile": o.claim.profile,
+            "perturbation": o.claim.perturbation,
             "expected_verdict": o.claim.expected_verdict,
             "verdict": o.verdict,
+            "kind": o.kind,
             "as_expected": o.as_expected,
             "seconds": o.seconds,
+            "margin": margin,
+            "independent": None if r is None else to_jsonable(r.independent),
             "measured": None if r is None else to_jsonable(r.measured),
             "reference_value": None if r is None else to_jsonable(r.reference_value),
             "details": None if r is None else to_jsonable(r.details),

@@ -31,6 +31,16 @@ class ClaimOutcome:
         return "error" if self.result is None else self.result.verdict
 
     @property
+    def kind(self) -> str | None:
+        """How the statement is wrong (None for holds, skipped and errors)."""
+        return None if self.result is None else self.result.kind
+
+    @property
+    def is_paper_verdict(self) -> bool:
+        """A verdict on a printed statement (not a consistency check of the toolkit)."""
+        return self.claim.category == "paper"
+
+    @property
     def as_expected(self) -> bool:
         return self.result is not None and self.result.verdict == self.claim.expected_verdict
 

@@ -1,9 +1,9 @@
 """Seed 004 §2.1 (contrastive estimation of transition kernels): checks CL-1 .. CL-8.
 
-The exact and proof-level statements: Lemma 1, eq. 2.2, Lemmas 4–5, the constant of
-Theorem 2's proof, the inequality chains of Theorems 2 and 3 on finite-state kernels, and the
-key factor of Theorem 3 for Ornstein–Uhlenbeck.  The end-to-end rate checks CL-9 .. CL-11 are
-in :mod:`paper_checks.claims.contrastive_rates`.
+The exact and proof-level statements: Lemma 1, eq. 2.2, Lemma 4, the constant of Theorem 2's
+proof and the inequality chains of Theorems 2 and 3 on finite-state kernels.  Lemma 5, Theorem
+1's choice of mu and Theorem 3's factor are in :mod:`paper_checks.claims.contrastive_proofs`;
+the end-to-end rate checks CL-9 .. CL-11 in :mod:`paper_checks.claims.contrastive_rates`.
 
 Expected verdicts come from the mathematics (derivations in the docstrings of
 :mod:`identifiability.contrastive.bounds`), not from running this code.
@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cache
 from itertools import product
 
 import flint
 import numpy as np
 import sympy as sp
+from scipy import integrate
 from scipy.optimize import minimize
 
 from identifiability.contrastive.bounds import (
@@ -26,13 +28,12 @@ from identifiability.contrastive.bounds import (
     r_second_derivative,
     theorem2_chain,
     theorem3_chain,
-    theorem3_factor_gaussian,
 )
 from identifiability.contrastive.kernels import GaussianKernel
 from identifiability.contrastive.metrics import population_risk
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
 from identifiability.contrastive.task import bayes_classifier, kernel_from_classifier
-from paper_checks.registry import ClaimResult, claim, judge
+from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
 
@@ -50,8 +51,10 @@ def _exact_stationary(P: list[list[Fraction]]) -> list[Fraction]:
     return [Fraction(int(sol[i, 0].p), int(sol[i, 0].q)) for i in range(n)]
 
 
-def _lemma1_exact(P: list[list[Fraction]], Q: list[list[Fraction]]) -> dict[str, bool]:
-    """Population ℓ2 and CE minimisers from the task's joint law, in exact arithmetic."""
+def _lemma1_exact(P: list[list[Fraction]], Q: list[list[Fraction]],
+                  shift: Fraction = Fraction(0)) -> dict[str, bool]:
+    """Population ℓ2 and CE minimisers from the task's joint law, in exact arithmetic
+    (``shift`` adds a small term to Lemma 1's formula: the perturbed statement)."""
     n = len(P)
     pi = _exact_stationary(P)
     ok_bayes = ok_recover = ok_min = True
@@ -62,7 +65,7 @@ def _lemma1_exact(P: list[list[Fraction]], Q: list[list[Fraction]]) -> dict[str,
         h_opt = a / (a + b)
         risk = [(a + b) * h * h - 2 * a * h + a for h in (h_opt, h_opt + Fraction(1, 7))]
         ok_min &= risk[1] - risk[0] == (a + b) * Fraction(1, 49)
-        h_star = P[z][zp] / (P[z][zp] + Q[z][zp])  # Lemma 1
+        h_star = P[z][zp] / (P[z][zp] + Q[z][zp]) + shift  # Lemma 1
         ok_bayes &= h_opt == h_star
         ok_recover &= h_star * Q[z][zp] / (1 - h_star) == P[z][zp]    # eq. 2.12
     return {"bayes_equals_lemma1": ok_bayes, "eq_2_12_recovers_p_star": ok_recover,
@@ -86,24 +89,30 @@ def _lemma1_gaussian_family() -> dict[str, float]:
             "s2_hat": math.exp(2 * res.x[2]), "s2_true": float(pk.S[0, 0])}
 
 
+@cache
+def _lemma1_family() -> dict[str, float]:
+    return _lemma1_gaussian_family()
+
+
 @claim(id="CL-1-Lemma1", paper=PAPER, reference="§2.1.1.3 Lemma 1, eqs. 2.10–2.12",
        statement="The optimum of the contrastive objective is h*(x,x') = p_*^eta(z,z') / "
        "(q(z') + p_*^eta(z,z')); eq. 2.12 then returns p_*^eta",
-       expected_verdict="holds")
-def _cl1() -> ClaimResult:
+       expected_verdict="holds", perturbation="h* = p_*/(q + p_*) + 1e-6")
+def cl_1_lemma1(perturbed: bool = False) -> ClaimResult:
     F = Fraction
     P = [[F(1, 2), F(1, 3), F(1, 6)], [F(1, 5), F(3, 5), F(1, 5)], [F(1, 4), F(1, 4), F(1, 2)]]
     q_global = [[F(1, 3), F(1, 2), F(1, 6)]] * 3
     q_cond = [[F(1, 2), F(1, 4), F(1, 4)], [F(1, 3), F(1, 3), F(1, 3)],
               [F(1, 8), F(3, 8), F(1, 2)]]
-    exact_global = _lemma1_exact(P, q_global)
-    exact_cond = _lemma1_exact(P, q_cond)
+    shift = Fraction(1, 10**6) if perturbed else Fraction(0)
+    exact_global = _lemma1_exact(P, q_global, shift)
+    exact_cond = _lemma1_exact(P, q_cond, shift)
     # float path through the library functions
     Pf = np.array(P, dtype=float)
     qf = np.array(q_global[0], dtype=float)
     lib_ok = bool(np.allclose(kernel_from_classifier(bayes_classifier(Pf, qf), qf), Pf,
                               rtol=1e-14, atol=0))
-    fam = _lemma1_gaussian_family()
+    fam = _lemma1_family()
     fam_ok = (abs(fam["a_hat"] - fam["a_true"]) < 1e-4 and abs(fam["c_hat"]) < 1e-4
               and abs(fam["s2_hat"] / fam["s2_true"] - 1) < 1e-4)
     holds = all(exact_global.values()) and all(exact_cond.values()) and lib_ok and fam_ok
@@ -112,6 +121,7 @@ def _cl1() -> ClaimResult:
                   "gaussian_family_optimum": fam},
         reference_value="h* = p/(p+q); p = h q/(1-h) = p_*",
         verdict=judge(holds),
+        margin=Margin.exact("exact rational arithmetic (the OU optimum to 1e-4)"),
         details={"finite_state": "3-state rational P; population risks from the task's joint "
                  "law in Fraction arithmetic (global q and a conditional q(.|z))",
                  "library_round_trip": lib_ok,
@@ -126,7 +136,7 @@ def _cl1() -> ClaimResult:
 @claim(id="CL-2-eq2.2-B-bound", paper=PAPER, reference="§2.1.1.1 eq. 2.2",
        statement="B = E_pi||x|| <= pi(z_*) E_{N(0, I/rho)}||z|| <= pi(z_*) sqrt(d/rho)",
        expected_verdict="erratum")
-def _cl2() -> ClaimResult:
+def cl_2_eq2_2_b_bound() -> ClaimResult:
     cases = [(rho, d) for rho in (0.5, 1.0, 2.0, 10.0) for d in (1, 2, 3)]
     rows = []
     for rho, d in cases:
@@ -136,54 +146,23 @@ def _cl2() -> ClaimResult:
     corrected_ok = all(r["B"] <= r["corrected"] * (1 + 1e-12) for _, r in rows)
     fails = [name for name, r in rows if r["B"] > r["printed"]]
     table = {name: {k: round(v, 4) for k, v in r.items()} for name, r in rows}
+    # independent, 1-D OU (rho = 1): B = E|x| by quadrature, pi(0) = 1/sqrt(2 pi), by hand
+    B_quad = integrate.quad(lambda x: abs(x) * math.exp(-x * x / 2) / math.sqrt(2 * math.pi),
+                            -math.inf, math.inf)[0]
+    pi0 = 1 / math.sqrt(2 * math.pi)
     return ClaimResult(
         measured=table["A=1.0I_1"], reference_value="B <= pi(0) sqrt(d/rho)",
-        verdict=judge(printed_ok, corrected_ok),
+        verdict=judge(printed_ok, corrected_ok), kind="constant",
+        independent=Independent("1-D OU, rho = 1: E|x| by scipy quad and pi(0) = 1/sqrt(2 pi)",
+                                {"B": round(B_quad, 6), "pi(0)": round(pi0, 6),
+                                 "pi(0) (2 pi)^(1/2)": 1.0},
+                                abs(B_quad - dict(rows)["A=1.0I_1"]["B"]) < 1e-9 and B_quad > pi0),
         details={"printed": f"fails for {len(fails)}/{len(rows)} OU cases, e.g. 1-D rho=1: "
                  f"B = {table['A=1.0I_1']['B']} > pi(0) = {table['A=1.0I_1']['printed']} "
                  f"(holds only when rho is large, the factor (rho/2pi)^(d/2) being missing)",
                  "corrected": "B <= pi(z_*) (2pi/rho)^(d/2) sqrt(d/rho) holds in every case "
                  f"(1-D rho=1: {table['A=1.0I_1']['corrected']})",
                  "cases": table, "printed_fails_for": fails})
-
-
-# ------------------------------------------------------------------------------------------
-# CL-3  Lemma 5
-# ------------------------------------------------------------------------------------------
-@claim(id="CL-3-Lemma5", paper=PAPER, reference="§2.1.2.1 Lemma 5 (Bubeck et al. 2018)",
-       statement="For any t > 0 and all z: TV(P(z_t | z_0 = z), pi) <= B / sqrt(2 pi t)",
-       expected_verdict="erratum")
-def _cl3() -> ClaimResult:
-    ts = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
-    averaged_ok = True
-    pointwise_fail = []
-    rows = {}
-    for rho in (0.5, 1.0, 2.0):
-        ou = OrnsteinUhlenbeck(rho)
-        B = ou.expected_norm()
-        for t in ts:
-            bound = B / math.sqrt(2 * math.pi * t)
-            beta = ou.beta_mixing(t)
-            averaged_ok &= beta <= bound
-            z_far = 5 / math.sqrt(rho)
-            tv_far = ou.tv_to_stationary(z_far, t)
-            if tv_far > bound:
-                pointwise_fail.append((rho, t, round(z_far, 3), round(tv_far, 4), round(bound, 4)))
-            rows[f"rho={rho},t={t}"] = {"beta": round(beta, 4), "bound": round(bound, 4),
-                                        f"TV(z={z_far:.3g})": round(tv_far, 4)}
-    ou1 = OrnsteinUhlenbeck(1.0)
-    tv51 = ou1.tv_to_stationary(5.0, 1.0)
-    b51 = ou1.expected_norm() / math.sqrt(2 * math.pi)
-    return ClaimResult(
-        measured={"TV(z=5,t=1)": round(tv51, 4), "beta(1)": round(ou1.beta_mixing(1.0), 4)},
-        reference_value={"B/sqrt(2 pi t)": round(b51, 4)},
-        verdict=judge(not pointwise_fail, averaged_ok),
-        details={"printed": f"the 'for all z' bound fails: OU rho=1, z=5, t=1 gives TV "
-                 f"{tv51:.3f} > {b51:.3f}; {len(pointwise_fail)} failing (rho, t) cells at "
-                 "z = 5/sqrt(rho)",
-                 "corrected": "the pi-averaged version beta(t) = E_z TV <= B/sqrt(2 pi t) "
-                 f"holds at every t in {ts} for rho in (0.5, 1, 2): {averaged_ok}",
-                 "table": rows, "pointwise_failures": pointwise_fail})
 
 
 # ------------------------------------------------------------------------------------------
@@ -233,7 +212,7 @@ def _pair_beta_brute_force(P: np.ndarray, q: np.ndarray, k: int) -> float:
        statement="beta_{S_X}(t) = beta_{L_X}(t): the pair sequence has the same beta-mixing "
        "coefficients as the point sequence",
        expected_verdict="erratum")
-def _cl4() -> ClaimResult:
+def cl_4_lemma4() -> ClaimResult:
     rng = np.random.default_rng(20240604)
     max_rel_gap = 0.0
     corrected_ok = True
@@ -260,7 +239,10 @@ def _cl4() -> ClaimResult:
         measured={"max relative gap (beta_S - beta_L)/beta_L": round(max_rel_gap, 4),
                   "example": example},
         reference_value="beta_S(k pairs) = beta_L(2k eta)",
-        verdict=judge(printed_holds, corrected_ok and brute_agrees),
+        verdict=judge(printed_holds, corrected_ok and brute_agrees), kind="statement",
+        independent=Independent("brute force over the extended chain (z, x1, y, z') written "
+                                "here, first 12 chains", "equal to the closed form to 1e-12",
+                                brute_agrees),
         details={"printed": "the identity fails on random finite chains (60 chains, n = 2..4, "
                  f"k = 1..3): beta_S exceeds beta_L(2k) by up to {100 * max_rel_gap:.1f}%. "
                  "Eq. 2.18 drops the dependence of the next pair on x' (a positive x' is one "
@@ -278,8 +260,8 @@ def _cl4() -> ClaimResult:
 @claim(id="CL-5-Thm2-rpp", paper=PAPER, reference="§2.1.3.2 eqs. 2.23–2.26",
        statement="r''(delta) >= r_min := 2/(1+c_q)^5 when Delta_max <= 7/6 and "
        "1/c_q <= p_*/q <= c_q",
-       expected_verdict="holds")
-def _cl5() -> ClaimResult:
+       expected_verdict="holds", perturbation="the hypothesis relaxed to Delta_max <= 2")
+def cl_5_thm2_rpp(perturbed: bool = False) -> ClaimResult:
     u, d = sp.symbols("u delta", positive=True)
     r = (u * d / ((u * (1 + d) + 1) * (u + 1))) ** 2
     r2 = sp.diff(r, d, 2)
@@ -287,9 +269,11 @@ def _cl5() -> ClaimResult:
     symbolic_ok = sp.simplify(r2 - closed) == 0
     rows = {}
     holds = symbolic_ok
+    top = 1.0 if perturbed else 1 / 6
+    ratios = []
     for cq in (1.5, 2.0, 4.0, 10.0):
         U = np.geomspace(1 / cq, cq, 601)
-        D = np.concatenate([np.linspace(-1 + 1e-9, 1 / 6, 1201), [1 / 6]])
+        D = np.concatenate([np.linspace(-1 + 1e-9, top, 1201), [top]])
         UU, DD = np.meshgrid(U, D)
         vals = r_second_derivative(UU, DD)
         i = np.unravel_index(np.argmin(vals), vals.shape)
@@ -297,10 +281,13 @@ def _cl5() -> ClaimResult:
         rows[f"c_q={cq}"] = {"min r''": float(f"{vals.min():.4g}"), "r_min": float(f"{rmin:.4g}"),
                              "argmin (u, delta)": (round(float(UU[i]), 4), round(float(DD[i]), 4))}
         holds &= bool(vals.min() >= rmin)
+        ratios.append(float(vals.min()) / rmin)
     const_225 = Fraction(8 * 6**6, 3 * 7**6)
     return ClaimResult(
         measured=rows, reference_value="r'' >= 2/(1+c_q)^5",
         verdict=judge(holds),
+        margin=Margin(math.log10(min(ratios)) if min(ratios) > 0 else -1.0,
+                      "min over c_q of min r'' / r_min"),
         details={"sympy_closed_form_matches": symbolic_ok,
                  "closed_form": "r'' = 2u^2(1+u-2u delta)/((1+u)(1+u+u delta)^4), u = p_*/q",
                  "room": "the bound holds with room; r'' first turns negative at "
@@ -326,11 +313,8 @@ def _random_instances(seed: int, n_trials: int, *, close: bool):
         yield P, Ph / Ph.sum(axis=1, keepdims=True), q
 
 
-@claim(id="CL-6-Thm2-finite", paper=PAPER, reference="§2.1.1.4 Theorem 2, eqs. 2.14, 2.22, 2.27",
-       statement="If Delta_max <= 7/6: E_{z~pi} KL(p_*(.|z) || p(.|z)) <= 2(1+c_q)^5 eps_tr / "
-       "Delta_min^2 (eq. 2.14)",
-       expected_verdict="holds")
-def _cl6() -> ClaimResult:
+@cache
+def _thm2_worst() -> tuple[dict[str, float], int]:
     worst = {"kl/bound (2.14)": 0.0, "kl/step bound (2.22)": 0.0,
              "(r_min/4)E delta^2 / excess (2.27)": 0.0}
     used = 0
@@ -343,10 +327,37 @@ def _cl6() -> ClaimResult:
         worst["kl/step bound (2.22)"] = max(worst["kl/step bound (2.22)"], t.kl / t.kl_step_bound)
         worst["(r_min/4)E delta^2 / excess (2.27)"] = max(
             worst["(r_min/4)E delta^2 / excess (2.27)"], t.excess_step_bound / t.excess)
-    holds = used > 1000 and all(v <= 1 for v in worst.values())
+    return worst, used
+
+
+@cache
+def _thm3_worst() -> dict[str, float]:
+    worst = {"abs/printed": 0.0, "abs/cauchy-schwarz (2.32)": 0.0,
+             "E dr^2 / (2 excess) (2.30)": 0.0}
+    for P, Ph, q in _random_instances(7, 2000, close=False):
+        t = theorem3_chain(P, Ph, q)
+        worst["abs/printed"] = max(worst["abs/printed"], t.abs_error / t.printed_bound)
+        worst["abs/cauchy-schwarz (2.32)"] = max(worst["abs/cauchy-schwarz (2.32)"],
+                                                 t.abs_error / t.cauchy_schwarz_bound)
+        worst["E dr^2 / (2 excess) (2.30)"] = max(worst["E dr^2 / (2 excess) (2.30)"],
+                                                  t.mean_dr_sq / (2 * t.excess))
+    return worst
+
+
+@claim(id="CL-6-Thm2-finite", paper=PAPER, reference="§2.1.1.4 Theorem 2, eqs. 2.14, 2.22, 2.27",
+       statement="If Delta_max <= 7/6: E_{z~pi} KL(p_*(.|z) || p(.|z)) <= 2(1+c_q)^5 eps_tr / "
+       "Delta_min^2 (eq. 2.14)",
+       expected_verdict="holds", perturbation="each bound divided by its largest measured "
+       "ratio's inverse x 1.01 (1 % below the tightest instance)")
+def cl_6_thm2_finite(perturbed: bool = False) -> ClaimResult:
+    worst, used = _thm2_worst()
+    top = max(worst.values())
+    scale = 1.01 / top if perturbed else 1.0    # perturbed: bounds lowered to 1 % below
+    holds = used > 1000 and all(v * scale <= 1 for v in worst.values())
     return ClaimResult(
         measured={k: round(v, 4) for k, v in worst.items()}, reference_value="all ratios <= 1",
         verdict=judge(holds),
+        margin=Margin(-math.log10(top), "min over instances and steps of bound / measured"),
         details={"instances": f"{used} random finite-state kernels (n = 3..7, global or "
                  "conditional q, p = p_* e^noise renormalised, Delta_max <= 7/6) out of 2000",
                  "why_finite_state": "on R^d, c_q and Delta_min are infinite for Gaussian "
@@ -357,67 +368,19 @@ def _cl6() -> ClaimResult:
 @claim(id="CL-7-Thm3-finite", paper=PAPER, reference="§2.1.3.3 Theorem 3, eqs. 2.30–2.32",
        statement="E_{pi,p_*}|p - p_*| <= sqrt(2 eps_tr) * sqrt(E_{pi,p_*}(max{p,p_*}+q)^4/q^2) "
        "(eq. 2.32 with eq. 2.30)",
-       expected_verdict="holds")
-def _cl7() -> ClaimResult:
-    worst = {"abs/printed": 0.0, "abs/cauchy-schwarz (2.32)": 0.0,
-             "E dr^2 / (2 excess) (2.30)": 0.0}
-    for P, Ph, q in _random_instances(7, 2000, close=False):
-        t = theorem3_chain(P, Ph, q)
-        worst["abs/printed"] = max(worst["abs/printed"], t.abs_error / t.printed_bound)
-        worst["abs/cauchy-schwarz (2.32)"] = max(worst["abs/cauchy-schwarz (2.32)"],
-                                                 t.abs_error / t.cauchy_schwarz_bound)
-        worst["E dr^2 / (2 excess) (2.30)"] = max(worst["E dr^2 / (2 excess) (2.30)"],
-                                                  t.mean_dr_sq / (2 * t.excess))
-    holds = all(v <= 1 for v in worst.values())
+       expected_verdict="holds", perturbation="each bound lowered to 1 % below the tightest "
+       "instance")
+def cl_7_thm3_finite(perturbed: bool = False) -> ClaimResult:
+    worst = _thm3_worst()
+    top = max(worst.values())
+    scale = 1.01 / top if perturbed else 1.0    # perturbed: bounds lowered to 1 % below
+    holds = all(v * scale <= 1 for v in worst.values())
     return ClaimResult(
         measured={k: round(v, 4) for k, v in worst.items()}, reference_value="all ratios <= 1",
         verdict=judge(holds),
+        margin=Margin(-math.log10(top), "min over instances and steps of bound / measured"),
         details={"instances": "2000 random finite-state kernels, arbitrary p (no closeness), "
                  "global or conditional q",
                  "constant": "eq. 2.30 gives E_{pi,p_*}(r_q(p)-r_q(p_*))^2 <= 2*(2 eps_tr), so "
                  "the proof supports 2 sqrt(eps_tr), not the printed sqrt(2 eps_tr) (notes "
                  "§D.19); the printed constant nevertheless held in every instance"})
-
-
-# ------------------------------------------------------------------------------------------
-# CL-8  Theorem 3's key factor for OU
-# ------------------------------------------------------------------------------------------
-@claim(id="CL-8-Thm3-factor", paper=PAPER, reference="§2.1.3.3 eqs. 2.33–2.34",
-       statement="E_{x,x'}(max{p,p_*}+q)^4/q^2 <= O(pi(z_*) (1/(rho eta^2))^{d/2}) for "
-       "eta = O(1), with q the contrast distribution q(z') of §2.1.1.2",
-       expected_verdict="erratum")
-def _cl8() -> ClaimResult:
-    ou = OrnsteinUhlenbeck(1.0)
-    etas_global = (0.05, 0.1, 0.25, 0.45, 0.5, 1.0)
-    glob = {eta: theorem3_factor_gaussian(ou.kernel(eta), ou.stationary, ou.stationary)
-            for eta in etas_global}
-    threshold = 0.5 * math.log(8 / 3)   # rho*eta below which the q = pi factor diverges
-    small_eta_infinite = all(math.isinf(v) for e, v in glob.items() if e < threshold)
-    etas = (0.0125, 0.025, 0.05)
-    slopes = {}
-    local_vals = {}
-    for d in (1, 2):
-        ou_d = OrnsteinUhlenbeck(np.eye(d))
-        vals = [theorem3_factor_gaussian(ou_d.kernel(e), GaussianKernel.local(d, e),
-                                         ou_d.stationary) for e in etas]
-        local_vals[f"d={d}"] = [round(v, 2) for v in vals]
-        slopes[f"d={d}"] = float(np.polyfit(np.log(etas), np.log(vals), 1)[0])
-    corrected_ok = all(math.isfinite(v) for vs in local_vals.values() for v in vs) and all(
-        abs(slopes[f"d={d}"] + d) <= 0.2 * d for d in (1, 2))
-    big = theorem3_factor_gaussian(ou.kernel(0.25), GaussianKernel.local(1, 0.25), ou.stationary)
-    return ClaimResult(
-        measured={"q=pi": {e: v for e, v in glob.items()}, "local q, sigma^2=eta": local_vals,
-                  "log-log slopes": {k: round(v, 3) for k, v in slopes.items()}},
-        reference_value="finite, ~ eta^-d",
-        verdict=judge(not small_eta_infinite, corrected_ok),
-        details={"printed": "with the fixed contrast q = pi the factor is infinite at p = p_* "
-                 f"for every rho*eta < ln(8/3)/2 = {threshold:.3f} (the z'-integral of "
-                 "p_*^5/pi^2 leaves exp(rho z^2 (5a^2/(3+2a^2) - 1/2)), a = e^{-rho eta}); "
-                 f"measured inf at eta in {[e for e in etas_global if e < threshold]}",
-                 "corrected": "with the conditional q(.|z) = N(z, sigma^2 I), sigma^2 = eta (the "
-                 "q the proof's eq. 2.34 uses), the factor is finite and scales like eta^-d: "
-                 f"slopes {slopes}",
-                 "large_eta": f"with sigma^2 = eta it diverges again at eta = 0.25 ({big}), "
-                 "mirroring the requirement eta = O(1)",
-                 "evaluation": "closed-form Gaussian integrals at p = p_* (any p gives a "
-                 "larger factor since max{p, p_*} >= p_*)"})

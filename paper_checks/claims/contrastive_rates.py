@@ -15,6 +15,7 @@ M-estimator: KL and excess ∝ 1/T; Theorem 3: absolute error ≲ sqrt(excess)).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import cache
 
@@ -30,7 +31,7 @@ from identifiability.contrastive.metrics import (
 )
 from identifiability.contrastive.processes import OrnsteinUhlenbeck
 from identifiability.contrastive.task import make_contrastive_task
-from paper_checks.registry import ClaimResult, claim, judge
+from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank.core import split_seed
 
 PAPER = "004"
@@ -73,6 +74,7 @@ def _logit_of(k: GaussianKernel, q: GaussianKernel) -> Callable[[np.ndarray, np.
     return logit
 
 
+@cache
 def end_to_end(eta: float, q_kind: str, metrics: tuple[str, ...], loss: str = "cross_entropy",
                horizons: tuple[float, ...] = QUICK_HORIZONS) -> dict[str, np.ndarray]:
     """Per (T, seed) metrics of the fitted kernels: 'kl', 'abs', 'excess', 'factor'."""
@@ -106,60 +108,63 @@ def _fmt(values: np.ndarray) -> list[float]:
     return [float(f"{v:.3g}") for v in values]
 
 
-def _kl_decay(eta: float, loss: str, horizons: tuple[float, ...]
-              ) -> tuple[bool, dict[str, object]]:
+def _slope_margin(slope: float, lo: float, hi: float, horizons: tuple[float, ...],
+                  what: str) -> Margin:
+    """A slope s in [lo, hi] over a horizon range T_max/T_min: moving the slope by Δ moves the
+    last value by (T_max/T_min)^Δ, so the room is min(s - lo, hi - s) log10(T_max/T_min)."""
+    span = math.log10(horizons[-1] / horizons[0])
+    return Margin(min(slope - lo, hi - slope) * span, what)
+
+
+def _kl_decay(eta: float, loss: str, horizons: tuple[float, ...], shift: float = 0.0
+              ) -> tuple[bool, dict[str, object], float]:
     res = end_to_end(eta, "pi", ("kl",), loss, horizons)
     med = np.median(res["kl"], axis=1)
     slope = _slope(horizons, med)
     monotone = bool(np.all(np.diff(med) < 0))
-    ok = monotone and KL_SLOPE_RANGE[0] <= slope <= KL_SLOPE_RANGE[1]
+    ok = monotone and KL_SLOPE_RANGE[0] + shift <= slope <= KL_SLOPE_RANGE[1] + shift
     return ok, {"eta": eta, "loss": loss, "T": horizons, "median_KL": _fmt(med),
-                "slope": round(slope, 3), "monotone": monotone}
+                "slope": round(slope, 3), "monotone": monotone}, slope
 
 
-@claim(id="CL-9-KL-decay", paper=PAPER, reference="§2.1.1.4 Theorems 1–2 (eq. 2.14)",
-       statement="With T = Omega(B^2 K^3 (log 1/delta)^{3/2}/(delta^2 Delta_gen^3)) the "
-       "contrastive classifier's kernel has E_pi KL(p_*||p^eta) <= 2(1+c_q)^5 eps_tr/Delta_min^2, "
-       "so the KL decreases to 0 as T grows",
-       expected_verdict="holds")
-def _cl9() -> ClaimResult:
-    ok, row = _kl_decay(0.5, "cross_entropy", QUICK_HORIZONS)
+KL_STATEMENT = ("With T = Omega(B^2 K^3 (log 1/delta)^{3/2}/(delta^2 Delta_gen^3)) the "
+                "contrastive classifier's kernel has E_pi KL(p_*||p^eta) <= 2(1+c_q)^5 "
+                "eps_tr/Delta_min^2, so the KL decreases to 0 as T grows")
+
+
+@claim_quick_full(id="CL-9-KL-decay",
+                  quick={"cells": ((0.5, "cross_entropy"),), "horizons": QUICK_HORIZONS},
+                  full={"cells": tuple((e, loss) for e in (0.1, 0.5, 1.0)
+                                       for loss in ("cross_entropy", "l2")),
+                        "horizons": FULL_HORIZONS},
+                  paper=PAPER, reference="§2.1.1.4 Theorems 1–2 (eq. 2.14)",
+                  statement=KL_STATEMENT,
+                  perturbation="KL ~ T^-2 (the slope window shifted by -1)")
+def cl_9_kl_decay(cells: tuple[tuple[float, str], ...], horizons: tuple[float, ...],
+                  perturbed: bool = False) -> ClaimResult:
+    rows, ok_all, margins = [], True, []
+    for eta, loss in cells:
+        ok, row, slope = _kl_decay(eta, loss, horizons, -1.0 if perturbed else 0.0)
+        ok_all &= ok
+        rows.append(row)
+        margins.append(_slope_margin(slope, *KL_SLOPE_RANGE, horizons,
+                                     "KL slope within its window, times the T range"))
     return ClaimResult(
-        measured=row, reference_value=f"monotone decrease, log-log slope in {KL_SLOPE_RANGE}",
-        verdict=judge(ok),
-        details={"setting": f"OU rho=1, eta=0.5, q=pi, Gaussian-kernel family, cross-entropy, "
-                 f"T in {QUICK_HORIZONS}, {N_SEEDS} seeds, medians",
+        measured=rows if len(rows) > 1 else rows[0],
+        reference_value=f"monotone decrease, log-log slope in {KL_SLOPE_RANGE}",
+        verdict=judge(ok_all), margin=Margin.tightest(margins),
+        details={"setting": f"OU rho=1, q=pi, Gaussian-kernel family, T in {horizons}, "
+                 f"{N_SEEDS} seeds, medians, (eta, loss) in {cells}",
                  "note": "Theorem 2 itself cannot be evaluated on R: c_q and Delta_min are "
                  "infinite for Gaussian kernels (see CL-6 for the finite-state check); this is "
-                 "the end-to-end consequence. CL-9-full repeats it for eta in {0.1, 0.5, 1} and "
-                 "both losses"})
-
-
-@claim(id="CL-9-KL-decay-full", paper=PAPER, reference="§2.1.1.4 Theorems 1–2 (eq. 2.14)",
-       statement="With T = Omega(B^2 K^3 (log 1/delta)^{3/2}/(delta^2 Delta_gen^3)) the "
-       "contrastive classifier's kernel has E_pi KL(p_*||p^eta) <= 2(1+c_q)^5 eps_tr/Delta_min^2, "
-       "so the KL decreases to 0 as T grows (eta in {0.1, 0.5, 1}, l2 and cross-entropy)",
-       expected_verdict="holds", profile="full")
-def _cl9_full() -> ClaimResult:
-    rows = []
-    ok_all = True
-    for eta in (0.1, 0.5, 1.0):
-        for loss in ("cross_entropy", "l2"):
-            ok, row = _kl_decay(eta, loss, FULL_HORIZONS)
-            ok_all &= ok
-            rows.append(row)
-    return ClaimResult(
-        measured=rows, reference_value=f"monotone decrease, log-log slope in {KL_SLOPE_RANGE}",
-        verdict=judge(ok_all),
-        details={"setting": f"OU rho=1, q=pi, Gaussian-kernel family, T in {FULL_HORIZONS}, "
-                 f"{N_SEEDS} seeds, medians"})
+                 "the end-to-end consequence"})
 
 
 @claim(id="CL-10-Thm3-OU", paper=PAPER, reference="§2.1.1.4 Theorem 3 (eq. 2.15), eq. 2.32",
        statement="E_{z~pi, z'~p_*}|p^eta(z,z') - p_*^eta(z,z')| <= sqrt(2 eps_tr) "
        "O(sqrt(pi(z_*)) (1/(rho eta^2))^{d/4})",
-       expected_verdict="holds")
-def _cl10() -> ClaimResult:
+       expected_verdict="holds", perturbation="abs error ~ T^-1 (as fast as the excess risk)")
+def cl_10_thm3_ou(perturbed: bool = False) -> ClaimResult:
     eta = 0.5
     res = end_to_end(eta, "local", ("abs", "excess", "factor"))
     med_abs = np.median(res["abs"], axis=1)
@@ -169,7 +174,8 @@ def _cl10() -> ClaimResult:
     chain_ok = bool(np.all(ratio <= 1))
     s_abs, s_exc = _slope(QUICK_HORIZONS, med_abs), _slope(QUICK_HORIZONS, med_exc)
     drop = float(med_abs[0] / med_abs[2])
-    rates_ok = (ABS_SLOPE_RANGE[0] <= s_abs <= ABS_SLOPE_RANGE[1]
+    abs_range = KL_SLOPE_RANGE if perturbed else ABS_SLOPE_RANGE
+    rates_ok = (abs_range[0] <= s_abs <= abs_range[1]
                 and KL_SLOPE_RANGE[0] <= s_exc <= KL_SLOPE_RANGE[1] and drop >= ABS_RATIO_16X)
     return ClaimResult(
         measured={"median_abs_error": _fmt(med_abs), "median_excess": _fmt(med_exc),
@@ -178,6 +184,10 @@ def _cl10() -> ClaimResult:
                   "max abs/(sqrt(2 eps_tr) sqrt(factor))": round(float(ratio.max()), 4)},
         reference_value="abs <= sqrt(2 eps_tr) sqrt(factor); abs ~ T^-1/2, excess ~ T^-1",
         verdict=judge(chain_ok and rates_ok),
+        margin=Margin.tightest([
+            Margin(-math.log10(float(ratio.max())), "max abs / (sqrt(2 eps_tr) sqrt(factor))"),
+            _slope_margin(s_abs, *ABS_SLOPE_RANGE, QUICK_HORIZONS, "abs-error slope window"),
+            _slope_margin(s_exc, *KL_SLOPE_RANGE, QUICK_HORIZONS, "excess slope window")]),
         details={"setting": f"OU rho=1, eta={eta}, conditional q(.|z) = N(z, 2 eta) (with q = pi "
                  "the factor is infinite, CL-8), Gaussian-kernel family, cross-entropy, "
                  f"T in {QUICK_HORIZONS}, {N_SEEDS} seeds",
@@ -191,17 +201,23 @@ def _cl10() -> ClaimResult:
 @claim(id="CL-11-Thm1-rate", paper=PAPER, reference="§2.1.1.4 Theorem 1, §2.1.3.1",
        statement="If T = Omega(B^2 K_eta^3 (log 1/delta)^{3/2} / (delta^2 Delta_gen^3)) then with "
        "probability 1-delta the generalization gap is at most Delta_gen",
-       expected_verdict="holds")
-def _cl11() -> ClaimResult:
+       expected_verdict="holds", perturbation="a decay at least as fast as T^-2")
+def cl_11_thm1_rate(perturbed: bool = False) -> ClaimResult:
     res = end_to_end(0.5, "local", ("excess",))
     med_exc = np.median(res["excess"], axis=1)
     slope = _slope(QUICK_HORIZONS, med_exc)
     monotone = bool(np.all(np.diff(med_exc) < 0))
-    ok = monotone and slope <= -1 / 3
+    target = -2.0 if perturbed else -1 / 3
+    ok = monotone and slope <= target
     return ClaimResult(
         measured={"median_excess": _fmt(med_exc), "slope": round(slope, 3)},
         reference_value="decay at least as fast as the bound's shape T^(-1/3)",
         verdict=judge(ok),
+        margin=Margin((-1 / 3 - slope) * math.log10(QUICK_HORIZONS[-1] / QUICK_HORIZONS[0]),
+                      "slope below -1/3, times the T range",
+                      "Theorem 1 is a worst-case sample-complexity bound with unspecified "
+                      "constants: only its shape T^(-1/3) is testable, and a parametric fit's "
+                      "excess risk decays like 1/T, far faster"),
         details={"what_is_testable": "the O(.) constants and K_eta are unspecified, so only the "
                  "shape: Theorem 1 as printed gives Delta_gen ~ T^(-1/3) (T^(-1/6) with the "
                  "exponents the proof actually supports, notes §D.18); the measured excess "

@@ -5,6 +5,9 @@ The Hilbert matrix :math:`H_n = (1/(i+j-1))_{i,j=1}^n` is nonsingular: it is a C
 like :math:`e^{3.5 n}`, so a float SVD rank with numpy's default tolerance drops below n from
 n = 12 on.  These checks certify rank n exactly, verify the determinant against the closed form,
 and record what the SVD reports, with its tolerance and singular-value gap.
+
+They verify the toolkit's certified ranks against a closed form, not a statement of a paper:
+consistency checks, reported apart from the verdicts on the papers.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from paper_checks.registry import ClaimResult, claim, judge
+from paper_checks.registry import ClaimResult, Margin, judge, register_check
 from seprank import matrix_rank
 
 HILBERT_SIZES = (8, 12, 14, 16)
@@ -35,7 +38,7 @@ def hilbert_determinant(n: int) -> Fraction:
     return Fraction(c(n) ** 4, c(2 * n))
 
 
-def _check_hilbert(n: int) -> ClaimResult:
+def fnd_hilbert(n: int) -> ClaimResult:
     H = hilbert(n)
     exact = matrix_rank(H, method="exact")
     modular = matrix_rank(H, method="modular", seed=n)
@@ -50,6 +53,7 @@ def _check_hilbert(n: int) -> ClaimResult:
         measured={"exact_rank": exact.rank, "svd_rank": svd.rank},
         reference_value=n,
         verdict=judge(holds),
+        margin=Margin.exact("integer rank, exact determinant"),
         details={
             "exact_rank": exact.summary(),
             "modular_rank": modular.summary(),
@@ -64,10 +68,11 @@ def _check_hilbert(n: int) -> ClaimResult:
 
 
 for _n in HILBERT_SIZES:
-    claim(
-        id=f"FND-Hilbert-{_n}",
+    register_check(
+        fnd_hilbert, id=f"FND-Hilbert-{_n}", args={"n": _n},
         paper="foundation",
         reference="anchors §4.1 (numpy matrix_rank tolerance); Cauchy determinant",
         statement=f"The Hilbert matrix H_{_n} is nonsingular (rank {_n}), although float SVD "
         "ranks may report less",
-    )((lambda n: lambda: _check_hilbert(n))(_n))
+        category="consistency",
+    )

@@ -1,10 +1,10 @@
 """Seed 004 §2.2 (masked prediction identifiability), G-HMM and local checks: MP-11 to MP-17.
 
 Expected verdicts from the mathematics and the reading notes
-(``docs/notes/seed_thesis_ch2.md`` §A.4,
-§A.5, D.8, D.10): the tensor factor forms, the Householder twin and Theorem 9 hold; the
-printed "scaling removed since the norms are known" leaves a sign per column (erratum), and
-Lemma 7 as printed fails for d > k without the column-space constraint (erratum).
+(``docs/notes/seed_thesis_ch2.md`` §A.4, §A.5, D.8, D.10): the tensor factor forms, the
+Householder twin and Theorem 9 hold; the proof step "scaling removed since the norms are known"
+leaves a sign per column (unproven: Theorem 8 stands by another route), and Lemma 7 as printed
+fails for d > k without the column-space constraint (a missing hypothesis).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import sympy as sp
 
 from identifiability import (
     HMM,
@@ -25,7 +26,7 @@ from identifiability import (
     optimal_predictor,
     recover_ghmm,
 )
-from paper_checks.registry import ClaimResult, claim, judge
+from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
 EXACT_TOL = 1e-13
@@ -38,14 +39,15 @@ GHMM_SIZES = ((3, 3), (4, 3), (6, 4))
 @claim(id="MP-11", paper=PAPER, reference="Theorem 8 proof, case 1, (2.70)-(2.71)",
        statement="With x^(i) = μ_i, W = Σ_i a_i ⊗ M_i ⊗ (MT)_i with A = M Φ^T T^T, and the "
                  "Gaussian kernel matrix Φ̂_ij = exp(−||μ_i − μ_j||²/2) is full rank, so each "
-                 "component of W has Kruskal rank k")
-def _mp11() -> ClaimResult:
+                 "component of W has Kruskal rank k",
+       perturbation="A = M Φ T^T (Φ for Φ^T)")
+def mp_11(perturbed: bool = False) -> ClaimResult:
     rows, ok = [], True
     for d, k in GHMM_SIZES:
         g = GaussianHMM.random(d, k, seed=d * 10 + k)
         mt = masked_prediction_tensor(g, "x2*x3|x1", points="means")
         Phi = gaussian_posterior(g.M, g.M.T).T
-        A_printed = g.M @ Phi.T @ g.T.T
+        A_printed = g.M @ (Phi if perturbed else Phi.T) @ g.T.T
         err = max(float(np.max(np.abs(mt.W - np.einsum("ir,jr,kr->ijk", A_printed, g.M,
                                                         g.M @ g.T)))),
                   float(np.max(np.abs(mt.factors[0] - A_printed))))
@@ -57,14 +59,15 @@ def _mp11() -> ClaimResult:
         ok &= err < EXACT_TOL and eig.min() > 0 and c.k_ranks == (k, k, k) and c.holds
     return ClaimResult(measured=[r["k_ranks"] for r in rows], reference_value="(k, k, k)",
                        verdict=judge(ok),
+                       margin=Margin.exact(f"identity to {EXACT_TOL:g}, integer Kruskal ranks"),
                        details={"instances": rows, "kruskal": f"svd, rtol {KRUSKAL_RTOL} "
                                 "(float factors: certifies nothing)"})
 
 
 @claim(id="MP-12", paper=PAPER, reference="Theorem 8 proof, case 1, end of the paragraph",
        statement="The indeterminacy in scaling is further removed since the norms of {M_i} are "
-                 "known by Assumption 9", expected_verdict="erratum")
-def _mp12() -> ClaimResult:
+                 "known by Assumption 9", expected_verdict="unproven")
+def mp_12() -> ClaimResult:
     # printed: after Kruskal, b_i ∝ μ_i and c_i ∝ (MT)_i; W only sees b_i ⊗ c_i, so every sign
     # pattern S gives unit-norm candidates M S with the same rank-one terms.
     g = GaussianHMM.random(4, 3, seed=7)
@@ -85,46 +88,59 @@ def _mp12() -> ClaimResult:
                 rec = recover_ghmm(optimal_predictor(truth, task), k2, seed=ALGO_SEED)
                 e = rec.errors_against(truth)
                 worst = max(worst, e["emission"], e["T"])
+    # independent: (-b) ⊗ (-c) = b ⊗ c symbolically, so each of the 2^k sign patterns survives
+    b, c = sp.symbols("b0:3"), sp.symbols("c0:3")
+    same = all(sp.expand((-bi) * (-cj) - bi * cj) == 0 for bi in b for cj in c)
+    step_fails = consistent > 1
     return ClaimResult(
         measured={"sign_patterns_left_by_norms": consistent, "recovery_error": worst},
-        reference_value=1, verdict=judge(consistent == 1, worst < RECOVERY_TOL),
+        reference_value=1, verdict="unproven" if step_fails else "holds",
+        kind="proof" if step_fails else None,
+        independent=Independent("(-b_i) ⊗ (-c_i) = b_i ⊗ c_i by sympy: every sign pattern of the "
+                                f"k = {k} columns is consistent", 2**k,
+                                same and 2**k == consistent),
         details={"printed": f"unit norms leave {consistent} = 2^k sign patterns (M S, MT S) with "
-                            "identical rank-one terms b_i ⊗ c_i",
-                 "corrected": f"norms + non-negativity of T = S M^+ (MT) S + the predictor at "
-                              f"fresh points pin the signs; Jennrich recovery of (M, T) for all "
-                              f"three cases, max error {worst:.2g}",
+                            "identical rank-one terms b_i ⊗ c_i: the step does not remove the "
+                            "scaling (a sign per column remains)",
+                 "theorem intact": f"norms + non-negativity of T = S M^+ (MT) S + the predictor "
+                                   f"at fresh points pin the signs; Jennrich recovery of (M, T) "
+                                   f"for all three cases, max error {worst:.2g}",
                  "note": "Theorem 8 itself is not affected: the sign flips change A, so "
                          "identifiability holds; the printed step is incomplete"})
 
 
 @claim(id="MP-13", paper=PAPER, reference="Theorem 8 proof, case 2, (2.75)-(2.76)",
        statement="For x1⊗x3|x2: W = Σ_i (Σ_x φ(x)_i x) ⊗ (MT^T)_i ⊗ (MT)_i, i.e. A = X Φ_X^T "
-                 "(the printed (2.74) writes O for M)")
-def _mp13() -> ClaimResult:
+                 "(the printed (2.74) writes O for M)",
+       perturbation="B = M T (T for T^T)")
+def mp_13(perturbed: bool = False) -> ClaimResult:
     worst = 0.0
     for d, k in GHMM_SIZES:
         g = GaussianHMM.random(d, k, seed=d + 5 * k)
         X = np.random.default_rng(d).standard_normal((d, k + 2))
         mt = masked_prediction_tensor(g, "x1*x3|x2", points=X)
         A = X @ gaussian_posterior(g.M, X.T)
-        W = np.einsum("ir,jr,kr->ijk", A, g.M @ g.T.T, g.M @ g.T)
+        W = np.einsum("ir,jr,kr->ijk", A, g.M @ (g.T if perturbed else g.T.T), g.M @ g.T)
         worst = max(worst, float(np.max(np.abs(mt.W - W))))
     return ClaimResult(measured=worst, reference_value=0.0, verdict=judge(worst < EXACT_TOL),
+                       margin=Margin.exact(f"identity to {EXACT_TOL:g} (measured {worst:.1e})"),
                        details={"points": "k + 2 standard normal points (any set works)",
                                 "tolerance": EXACT_TOL})
 
 
 @claim(id="MP-14", paper=PAPER, reference="Theorem 5 proof (2.58); Lemma 7",
        statement="HM gives a matching posterior, and when M̃ = HM the column sum of M̃^†M is "
-                 "−1^T, so T̃ = (M̃^†M)T has column sums −1 and is not a stochastic matrix")
-def _mp14() -> ClaimResult:
+                 "−1^T, so T̃ = (M̃^†M)T has column sums −1 and is not a stochastic matrix",
+       perturbation="column sums +1 (T̃ stochastic)")
+def mp_14(perturbed: bool = False) -> ClaimResult:
     rows, ok = [], True
     for d, k in GHMM_SIZES:
         g = GaussianHMM.random(d, k, seed=3 * d + k)
         tw = householder_twin(g.M, g.T)
         x = np.random.default_rng(k).standard_normal((50, d))
         phi = float(np.max(np.abs(gaussian_posterior(g.M, x) - gaussian_posterior(tw.M_twin, x))))
-        colsum = float(np.max(np.abs(np.ones(k) @ np.linalg.pinv(tw.M_twin) @ g.M + 1)))
+        target = -1.0 if perturbed else 1.0      # |1^T M~^+ M + 1| (printed) or - 1 (perturbed)
+        colsum = float(np.max(np.abs(np.ones(k) @ np.linalg.pinv(tw.M_twin) @ g.M + target)))
         f = g.M @ g.T @ gaussian_posterior(g.M, x).T
         ft = tw.M_twin @ tw.T_twin @ gaussian_posterior(tw.M_twin, x).T
         pred = float(np.max(np.abs(f - ft)))
@@ -133,7 +149,7 @@ def _mp14() -> ClaimResult:
                      "T_twin_row_sums": tw.T_twin.sum(1).round(3).tolist()})
         ok &= phi < EXACT_TOL and colsum < EXACT_TOL and pred < EXACT_TOL
     return ClaimResult(measured=rows, reference_value="φ equal, 1^T M̃^† M = −1^T",
-                       verdict=judge(ok),
+                       verdict=judge(ok), margin=Margin.exact(f"identities to {EXACT_TOL:g}"),
                        details={"note": "(M, T) and (HM, T̃) give the same x2|x1 predictor; only "
                                         "the stochasticity of T̃ excludes HM. The printed proof "
                                         "writes 'M̃ = HM̃' for M̃ = HM."})
@@ -141,8 +157,9 @@ def _mp14() -> ClaimResult:
 
 @claim(id="MP-15", paper=PAPER, reference="Theorems 4, 5, 6, 7 (local version; notes §A.4)",
        statement="x2|x1 does not identify an HMM (Thm 4), nor do x2|x1, x1|x2, x3|x1, x1|x3 "
-                 "together (Thm 6); x_t2⊗x_t3|x_t1 does (Thm 7); x2|x1 identifies a G-HMM (Thm 5)")
-def _mp15() -> ClaimResult:
+                 "together (Thm 6); x_t2⊗x_t3|x_t1 does (Thm 7); x2|x1 identifies a G-HMM (Thm 5)",
+       perturbation="the four pairwise tasks leave (k-1)^2 flat directions, as x2|x1 alone")
+def mp_15(perturbed: bool = False) -> ClaimResult:
     pair4 = ["x2|x1", "x1|x2", "x3|x1", "x1|x3"]
     table = [("hmm", 4, 3, ["x2|x1"], 4), ("hmm", 5, 3, ["x2|x1"], 4),
              ("hmm", 4, 3, pair4, 1), ("hmm", 5, 3, pair4, 1),
@@ -153,6 +170,9 @@ def _mp15() -> ClaimResult:
              ("ghmm", 3, 3, ["x2|x1"], 0), ("ghmm", 4, 3, ["x2|x1"], 0),
              ("ghmm", 5, 4, ["x2|x1"], 0), ("ghmm", 4, 3, ["x3|x1"], 0),
              ("ghmm", 5, 4, ["x4|x1"], 0)]
+    if perturbed:
+        table = [(kind, d, k, tasks, (k - 1) ** 2 if tasks == pair4 else expected)
+                 for kind, d, k, tasks, expected in table]
     rows, ok = [], True
     for kind, d, k, tasks, expected in table:
         model = HMM.random(d, k, seed=1) if kind == "hmm" else GaussianHMM.random(d, k, seed=1)
@@ -163,7 +183,7 @@ def _mp15() -> ClaimResult:
         ok &= r.deficiency == expected and (r.gap is None or r.gap > 1e8)
     return ClaimResult(
         measured=[r["deficiency"] for r in rows], reference_value=[t[-1] for t in table],
-        verdict=judge(ok),
+        verdict=judge(ok), margin=Margin.exact("integer deficiencies, gaps > 1e8"),
         details={"table": rows,
                  "expected_from": "x2|x1 fixes O T O^T D^-1: invariant under R with R1 = 1, "
                                   "1^T R = 1^T, (k-1)^2 dims; four pairwise tasks force R "
@@ -175,7 +195,7 @@ def _mp15() -> ClaimResult:
 @claim(id="MP-16", paper=PAPER, reference="Lemma 7 and its proof for d > k",
        statement="For d >= k >= 2, under A8, A9, φ = φ̃ implies M̃ = M or M̃ = HM",
        expected_verdict="erratum")
-def _mp16() -> ClaimResult:
+def mp_16() -> ClaimResult:
     g = GaussianHMM.random(5, 3, seed=0)
     x = np.random.default_rng(0).standard_normal((60, 5))
     w = np.linalg.svd(g.M)[0][:, 3] * 0.05
@@ -197,10 +217,22 @@ def _mp16() -> ClaimResult:
     Tt = np.linalg.lstsq(np.kron(phi.T, Mt), target.ravel(order="F"), rcond=None)[0]
     resid = float(np.max(np.abs(Mt @ Tt.reshape(3, 3, order="F") @ phi - target)))
     corrected = corrected and resid > 1e-4
+    # independent: the softmax posteriors written here, for M and the translate
+    def softmax_post(means: np.ndarray) -> np.ndarray:
+        logits = -0.5 * ((x[:, :, None] - means[None]) ** 2).sum(1)
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
+
+    own = float(np.max(np.abs(softmax_post(Mt) - softmax_post(g.M))))
     return ClaimResult(
         measured={"posterior_diff": phi_diff, "distance_to_{M,HM}": dist,
                   "rank[M, M̃]": stacked},
         reference_value="M̃ ∈ {M, HM}", verdict=judge(printed_holds, corrected),
+        kind="hypothesis",
+        independent=Independent("the two softmax posteriors computed here (log-sum-exp)",
+                                f"{own:.1e}", own < EXACT_TOL and np.allclose(
+                                    np.linalg.norm(Mt, axis=0), 1)),
         details={"printed": f"d = 5, k = 3: M̃ = M − (αv̂ + w)1^T, w ⊥ col(M), ||w|| = 0.05, has "
                             f"unit columns, the same φ (to {phi_diff:.1e}), and is at distance "
                             f"{dist:.3g} from both M and HM; rank[M, M̃] = {stacked}",
@@ -212,8 +244,9 @@ def _mp16() -> ClaimResult:
 
 @claim(id="MP-17", paper=PAPER, reference="Theorem 9, (2.78)-(2.79)",
        statement="If p(x2|x1; M, T) = p(x2|x1; M̃, T̃) for all x1, x2 then M = M̃ and T = T̃ up to "
-                 "relabelling; with the means known, Ψ_X^T T Φ_X = Ψ̃_X^T T̃ Φ̃_X gives T = T̃")
-def _mp17() -> ClaimResult:
+                 "relabelling; with the means known, Ψ_X^T T Φ_X = Ψ̃_X^T T̃ Φ̃_X gives T = T̃",
+       perturbation="T solved with Φ in place of Ψ (posteriors for likelihoods)")
+def mp_17(perturbed: bool = False) -> ClaimResult:
     worst, conds = 0.0, []
     for d, k in GHMM_SIZES:
         g = GaussianHMM.random(d, k, seed=11 * d + k)
@@ -224,10 +257,11 @@ def _mp17() -> ClaimResult:
         dens = np.array([[sum(np.exp(-0.5 * np.sum((X[a] - g.M[:, i]) ** 2)) * g.T[i, j]
                               * phi[j, b] for i in range(k) for j in range(k))
                           for b in range(k)] for a in range(k)])  # (2π)^{d/2} p(x^(a)|x^(b))
-        T_rec = np.linalg.solve(psi.T, dens) @ np.linalg.inv(phi)
+        T_rec = np.linalg.solve((phi if perturbed else psi).T, dens) @ np.linalg.inv(phi)
         worst = max(worst, float(np.max(np.abs(T_rec - g.T))))
         conds.append(float(np.linalg.cond(psi)))
     return ClaimResult(measured=worst, reference_value=0.0, verdict=judge(worst < 1e-10),
+                       margin=Margin.exact(f"exact to 1e-10 (measured {worst:.1e})"),
                        details={"cond_Psi": conds, "note": "ψ (the 'scaled likelihood', never "
                                 "defined in the seed) is taken as ψ_i(x) = exp(−||x−μ_i||²/2); "
                                 "mean recovery (Lemma 9, Lindsay & Basak) is not re-checked"})

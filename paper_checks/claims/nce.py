@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 from functools import cache
 
+import mpmath
 import numpy as np
 from scipy import integrate
 
-from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient, run_gradient_method
-from paper_checks.registry import ClaimResult, claim, judge
+from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient
+from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
 R_GRID = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
@@ -31,7 +32,7 @@ def _phi(y: float) -> float:
 
 
 @cache
-def _hessian_star_independent(R: float) -> np.ndarray:
+def hessian_star_independent(R: float) -> np.ndarray:
     """e^{R^2/8} * Hessian at tau_* by scipy quad of phi(y)/(2cosh(Ry/2)) moments in x."""
     def w(y: float) -> float:
         a = abs(R * y) / 2
@@ -50,8 +51,8 @@ def _hessian_star(R: float) -> np.ndarray:
 @claim(id="NCE-Lem45-formulas", paper=PAPER, reference="§4.1.1.2 Lemma 45",
        statement="grad L = 1/2 int q/(p+q) (p - p_*) T dx and Hessian = 1/2 int (p_*+q) p q/"
        "(p+q)^2 T T^T dx, which is PSD (NCE is convex in tau)",
-       expected_verdict="holds")
-def _lem45() -> ClaimResult:
+       expected_verdict="holds", perturbation="the gradient formula with 1/2 replaced by 0.501")
+def nce_lem45_formulas(perturbed: bool = False) -> ClaimResult:
     rng = np.random.default_rng(45)
     worst_g = worst_h = worst_e = 0.0
     min_eig = math.inf
@@ -60,7 +61,7 @@ def _lem45() -> ClaimResult:
         for _ in range(4):
             tau = prob.tau_star + rng.normal(0, [0.5 * R, 0.5 * R * R / 2 + 1])
             h = 1e-5
-            g = prob.gradient(tau)
+            g = prob.gradient(tau) * (1.002 if perturbed else 1.0)
             H = prob.hessian(tau)
             for i in range(2):
                 e = np.zeros(2)
@@ -83,6 +84,7 @@ def _lem45() -> ClaimResult:
                   "min Hessian eigenvalue": float(f"{min_eig:.3e}"),
                   "eNCE quadrature vs closed form": float(f"{worst_e:.2e}")},
         reference_value="agreement to ~1e-8; PSD", verdict=judge(holds),
+        margin=Margin.exact(f"formulas to 1e-5 relative (measured {max(worst_g, worst_h):.1e})"),
         details={"setting": "R in {2, 4, 8}, 4 random tau each; central differences h = 1e-5 of "
                  "the quadrature loss/gradient"})
 
@@ -100,7 +102,7 @@ def _c_independent(R: float) -> float:
        statement="For R >> 1 the loss at theta = theta_q is log 2, while the minimal loss is "
        "L_*(R) = c exp(-R^2/8) for some c in [1/2, 2]",
        expected_verdict="erratum")
-def _prop7() -> ClaimResult:
+def nce_prop7_range() -> ClaimResult:
     Rs = (2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 64.0)
     rows = {}
     lib_agrees = True
@@ -112,68 +114,60 @@ def _prop7() -> ClaimResult:
         lib_agrees &= abs(c_lib - c_ind) <= 1e-8 * c_ind
         log2_ok &= abs(prob.loss(prob.tau_q) - math.log(2)) < 1e-12
         rows[R] = {"c(R)": round(c_ind, 4), "c R / sqrt(2 pi)": round(c_ind * R / SQRT_2PI, 4)}
-    big = [R for R in Rs if R >= 4]
+    # the asymptotic regime: c(R) R / sqrt(2 pi) at R = 1e4 in mpmath (float64 overflows there)
+    with mpmath.workdps(30):
+        R4 = mpmath.mpf(10**4)
+
+        def f(y: mpmath.mpf) -> mpmath.mpf:
+            sp = mpmath.log1p(mpmath.exp(-R4 * y)) if y > 0 else (
+                -R4 * y + mpmath.log1p(mpmath.exp(R4 * y)))
+            return mpmath.exp(-y * y / 2 + R4 * y / 2) * sp / mpmath.sqrt(2 * mpmath.pi)
+
+        far = float(mpmath.quad(f, [-40, -1, -50 / R4, 0, 50 / R4, 1, 40]) * R4 / SQRT_2PI)
+    rows[1e4] = {"c(R)": round(far * SQRT_2PI / 1e4, 8), "c R / sqrt(2 pi)": round(far, 4)}
+    big = [R for R in rows if R >= 4]
     printed_ok = log2_ok and all(0.5 <= rows[R]["c(R)"] <= 2 for R in big)
     corrected_ok = log2_ok and all(0.5 <= rows[R]["c R / sqrt(2 pi)"] <= 2 for R in big) and \
-        abs(rows[64.0]["c R / sqrt(2 pi)"] - 1) < 0.02
+        abs(far - 1) < 0.01
     return ClaimResult(
         measured=rows, reference_value="c in [1/2, 2]",
-        verdict=judge(printed_ok and lib_agrees, corrected_ok and lib_agrees),
+        verdict=judge(printed_ok, corrected_ok), kind="constant",
+        independent=Independent("c(R) = int phi(y) e^{Ry/2} log(1 + e^{-Ry}) dy by scipy quad "
+                                "(R <= 64) and mpmath (R = 1e4), written here",
+                                {"c(4)": rows[4.0]["c(R)"], "c(64)": rows[64.0]["c(R)"],
+                                 "c R/sqrt(2 pi) at 1e4": rows[1e4]["c R / sqrt(2 pi)"]},
+                                lib_agrees),
         details={"printed": f"L(tau_q) = log 2 holds ({log2_ok}); c(R) = L_* e^(R^2/8) leaves "
                  f"[1/2, 2] from R = 4 on (c(4) = {rows[4.0]['c(R)']}, c(64) = "
                  f"{rows[64.0]['c(R)']}) and tends to 0",
                  "corrected": "L_* = c' (sqrt(2 pi)/R) e^(-R^2/8) with c' in [1/2, 2] for R >= 4 "
-                 f"and c' -> 1 (c'(64) = {rows[64.0]['c R / sqrt(2 pi)']})",
+                 f"and c' -> 1 (c'(64) = {rows[64.0]['c R / sqrt(2 pi)']}, c'(1e4) = {far:.4f}): "
+                 "the printed form misses the factor 1/R",
                  "library_vs_independent_quad": lib_agrees})
-
-
-@claim(id="NCE-Prop8-quadratic", paper=PAPER, reference="§4.1.3.1 Proposition 8",
-       statement="If ||tau - tau_*|| <= delta < 1 then L(tau) - L(tau_*) = R exp(-R^2/8) delta^2",
-       expected_verdict="erratum")
-def _prop8() -> ClaimResult:
-    rows = {}
-    eq_fails = False
-    upper_ok = True
-    angles = np.linspace(0, 2 * np.pi, 36, endpoint=False)
-    for R in (4.0, 8.0, 16.0):
-        prob = GaussianMeanNCE(R)
-        s = R * R / 8
-        L0 = prob.loss(prob.tau_star, scale_exponent=s)
-        for delta in (0.1, 0.5, 0.9):
-            gaps = np.array([prob.loss(prob.tau_star + delta * np.array([np.cos(a), np.sin(a)]),
-                                       scale_exponent=s) - L0 for a in angles])
-            ratio = gaps / (R * delta**2)        # (L - L_*) / (R e^{-R^2/8} delta^2)
-            rows[f"R={R},delta={delta}"] = (round(float(ratio.min()), 5),
-                                            round(float(ratio.max()), 5))
-            eq_fails |= bool(ratio.max() - ratio.min() > 1e-3 or abs(ratio.max() - 1) > 1e-3)
-            upper_ok &= bool(ratio.max() <= 1)
-    return ClaimResult(
-        measured={"(L-L_*)/(R e^{-R^2/8} delta^2): (min, max) over 36 directions": rows},
-        reference_value=1.0, verdict=judge(not eq_fails, upper_ok),
-        details={"printed": "as an equality it fails: the ratio varies with the direction and "
-                 "is far below 1 (it is a Taylor quadratic form, not R delta^2)",
-                 "corrected": "as an upper bound, L(tau) - L(tau_*) <= R e^{-R^2/8} delta^2, it "
-                 f"holds at every point measured: {upper_ok}"})
 
 
 @claim(id="NCE-Lem46-smooth-opt", paper=PAPER, reference="§4.1.3.1 Lemma 46, §4.1.8",
        statement="sigma_max(Hessian of L at tau_*) <= R/sqrt(2 pi) exp(-R^2/8)",
-       expected_verdict="holds")
-def _lem46() -> ClaimResult:
+       expected_verdict="holds", perturbation="the constant 1/sqrt(2 pi) lowered to 1/(2 pi)")
+def nce_lem46_smooth_opt(perturbed: bool = False) -> ClaimResult:
     rows = {}
     holds = agree = True
+    const = 1 / (2 * math.pi) if perturbed else 1 / SQRT_2PI
+    ratios = []
     for R in R_GRID:
         H = _hessian_star(R)
-        Hi = _hessian_star_independent(R)
+        Hi = hessian_star_independent(R)
         agree &= bool(np.max(np.abs(H - Hi)) <= 1e-8 * np.max(np.abs(Hi)))
         smax = float(np.linalg.eigvalsh(H)[-1])
         rows[R] = {"sigma_max e^(R^2/8)": round(smax, 4),
                    "bound R/sqrt(2pi)": round(R / SQRT_2PI, 4)}
-        holds &= smax <= R / SQRT_2PI
+        holds &= smax <= R * const
+        ratios.append(R * const / smax)
     small = float(np.linalg.eigvalsh(_hessian_star(0.5))[-1])
     return ClaimResult(
         measured=rows, reference_value="sigma_max e^(R^2/8) <= R/sqrt(2 pi)",
         verdict=judge(holds and agree),
+        margin=Margin(math.log10(min(ratios)), "min over R of the bound / sigma_max"),
         details={"slack": "sigma_max e^(R^2/8) / R -> ~0.157 (bound 0.399)",
                  "outside_R_much_greater_than_1": f"at R = 0.5: {small:.4f} > "
                  f"{0.5 / SQRT_2PI:.4f}, so the bound needs R >= 1 (R >> 1 is assumed)",
@@ -183,7 +177,7 @@ def _lem46() -> ClaimResult:
 @claim(id="NCE-Lem47-strong-convexity", paper=PAPER, reference="§4.1.3.1 Lemma 47, §4.1.8 (F5)",
        statement="sigma_min(Hessian of L at tau_*) = Theta((1/R) exp(-R^2/8))",
        expected_verdict="erratum")
-def _lem47() -> ClaimResult:
+def nce_lem47_strong_convexity() -> ClaimResult:
     Rs = (2.0, 4.0, 8.0, 16.0, 24.0, 32.0, 48.0, 64.0)
     smin = {}
     kappa = {}
@@ -197,11 +191,16 @@ def _lem47() -> ClaimResult:
     printed_ok = abs(slope + 1) < 0.5
     corrected_ok = abs(slope + 5) < 0.25 and max(r5[R] for R in tail) / min(
         r5[R] for R in tail) < 1.5
+    own = {R: float(np.linalg.eigvalsh(hessian_star_independent(R))[0]) for R in (16.0, 64.0)}
     return ClaimResult(
         measured={"log-log slope of sigma_min e^(R^2/8), R >= 16": round(slope, 3),
                   "R^5 sigma_min e^(R^2/8)": r5,
                   "kappa_NCE": {R: float(f"{k:.3g}") for R, k in kappa.items()}},
-        reference_value="slope -1", verdict=judge(printed_ok, corrected_ok),
+        reference_value="slope -1", verdict=judge(printed_ok, corrected_ok), kind="constant",
+        independent=Independent("the Hessian at tau_* by scipy quad of phi(y)/(2 cosh(Ry/2)) "
+                                "moments (written here)", {R: f"{v * R**5:.4g}" for R, v in
+                                                           own.items()},
+                                all(abs(own[R] / smin[R] - 1) < 1e-6 for R in own)),
         details={"printed": f"sigma_min e^(R^2/8) decays like R^{slope:.2f}, not R^-1 "
                  f"(R sigma_min e^(R^2/8) = {smin[64.0] * 64:.2e} at R = 64 -> 0); the proof "
                  "uses upper bounds of T_0..T_2 inside a minimum",
@@ -214,7 +213,7 @@ def _lem47() -> ClaimResult:
 @claim(id="NCE-Lem48-smooth-q", paper=PAPER, reference="§4.1.3.1 Lemma 48, §4.1.9 (F6)",
        statement="sigma_max(Hessian of L at tau_q) >= R^2/2",
        expected_verdict="erratum")
-def _lem48() -> ClaimResult:
+def nce_lem48_smooth_q() -> ClaimResult:
     rows = {}
     printed_ok = corrected_ok = closed_ok = True
     for R in (2.0, 4.0, 8.0, 16.0, 32.0):
@@ -227,16 +226,27 @@ def _lem48() -> ClaimResult:
                    "(R^2+2)/8": (R * R + 2) / 8}
         printed_ok &= smax >= R * R / 2
         corrected_ok &= smax >= (R * R + 2) / 8
+    own = {R: float(np.linalg.eigvalsh(np.array([[R * R + 2, -R], [-R, 2]]) / 8)[-1])
+           for R in (2.0, 16.0)}
     return ClaimResult(
         measured=rows, reference_value="sigma_max >= R^2/2",
-        verdict=judge(printed_ok, corrected_ok and closed_ok),
+        verdict=judge(printed_ok, corrected_ok and closed_ok), kind="constant",
+        independent=Independent("the Hessian at tau_q by hand, (1/8)(E_* + E_Q)[TT^T] = "
+                                "[[R^2+2, -R], [-R, 2]]/8, and its top eigenvalue",
+                                {R: round(v, 4) for R, v in own.items()},
+                                closed_ok and all(abs(own[R] - rows[R]["sigma_max"]) < 1e-3
+                                                  for R in own)),
         details={"printed": f"fails: at R = 16 sigma_max = {rows[16.0]['sigma_max']} < 128",
-                 "corrected": "the Hessian at tau_q is exactly [[R^2+2, -R], [-R, 2]]/8 (the "
-                 "proof drops the off-diagonal E_*[x] = R), so sigma_max >= (R^2+2)/8 "
-                 f"(~ (R^2+3)/8): holds, quadrature = closed form ({closed_ok}); still Omega(R^2)"})
+                 "corrected": "the proof's own (4.58) gives e_1^T H e_1 = (R^2+2)/8, and its last "
+                 "line drops the factor 1/8 ((R^2+2)/8 >= R^2/2 is false for R > 1.16): "
+                 "sigma_max >= (R^2+2)/8 (~ (R^2+3)/8 exactly) holds, still Omega(R^2)",
+                 "also": "(4.58) sets the off-diagonal to 0 where it is -R/8 (E_*[x] = R); that "
+                 "slip does not change e_1^T H e_1 and is not what breaks the bound",
+                 "quadrature = closed form": closed_ok})
 
 
-def _annulus_kappas(R: float) -> tuple[float, float, float]:
+@cache
+def annulus_kappas(R: float) -> tuple[float, float, float]:
     prob = GaussianMeanNCE(R)
     centre = np.array([R, R * R / 2])           # the annulus as printed
     kappas = []
@@ -259,17 +269,22 @@ def _annulus_kappas(R: float) -> tuple[float, float, float]:
        statement="On the annulus (c - R^2/2)^2 + (b - R)^2 in [(0.1R)^2, (0.2R)^2]: "
        "|<grad L, (tau_*-tau)/||tau_*-tau||>| = O(1) exp(-kappa R^2/8) with kappa in [3/4, 5/4]",
        expected_verdict="erratum")
-def _lem49() -> ClaimResult:
+def nce_lem49_annulus() -> ClaimResult:
     rows = {}
     for R in (8.0, 16.0, 24.0, 32.0, 48.0):
-        kmin, kmed, c6 = _annulus_kappas(R)
+        kmin, kmed, c6 = annulus_kappas(R)
         rows[R] = {"min kappa_eff": round(kmin, 4), "median kappa_eff": round(kmed, 4),
                    "max ||grad||/(32 max(R,|b|))": float(f"{c6:.2e}")}
     kmins = [v["min kappa_eff"] for v in rows.values()]
     printed_ok = min(kmins) >= 0.75
     corrected_ok = min(kmins) >= 0.5 and abs(rows[48.0]["min kappa_eff"] - 9 / 16) < 0.02
+    own = kappa_at_worst_point(32.0)
     return ClaimResult(
         measured=rows, reference_value="kappa >= 3/4", verdict=judge(printed_ok, corrected_ok),
+        kind="constant",
+        independent=Independent("the projected gradient at (b, c) = (0.8R, R^2/2), R = 32, by "
+                                "scipy quad of the NCE gradient formula (written here)",
+                                round(own, 4), abs(own - rows[32.0]["min kappa_eff"]) < 0.01),
         details={"kappa_eff": "-8 log|<grad L, u>| / R^2 over 3 radii x 72 angles (the O(1) "
                  "prefactor is absorbed; it contributes O(1/R^2))",
                  "printed": f"the smallest effective exponent is below 3/4 at every R: {kmins}",
@@ -282,15 +297,16 @@ def _lem49() -> ClaimResult:
 
 @claim(id="NCE-Lem52-BC", paper=PAPER, reference="§4.1.4.2 Lemma 52, §4.1.10",
        statement="If ||theta_1 - theta_2||^2 <= 4/lambda_max then BC(P_1, P_2) >= 1/2",
-       expected_verdict="holds")
-def _lem52() -> ClaimResult:
+       expected_verdict="holds", perturbation="the condition relaxed to ||theta_1 - theta_2||^2 "
+       "<= 40 lambda_max")
+def nce_lem52_bc(perturbed: bool = False) -> ClaimResult:
     worst = math.inf
     quad_ok = True
     for theta_max in (1.0, 4.0, 16.0):
         lam_max = ((theta_max**2 + 2) + math.sqrt((theta_max**2 + 2) ** 2 - 4)) / 2
         for t1 in np.linspace(0, theta_max, 9):
             for t2 in np.linspace(0, theta_max, 9):
-                if (t1 - t2) ** 2 <= 4 / lam_max:
+                if (t1 - t2) ** 2 <= (40 * lam_max if perturbed else 4 / lam_max):
                     bc = bhattacharyya_coefficient(t1, t2)
                     worst = min(worst, bc)
         bq = integrate.quad(lambda x, t=theta_max: math.sqrt(_phi(x) * _phi(x - t)), -40,
@@ -299,12 +315,13 @@ def _lem52() -> ClaimResult:
     return ClaimResult(
         measured={"min BC on the allowed pairs": round(worst, 4)}, reference_value=0.5,
         verdict=judge(worst >= 0.5 and quad_ok),
+        margin=Margin.ratio(worst, 0.5, what="min BC / 1/2", upper=False),
         details={"setting": "unit-variance Gaussians, Theta = [0, theta_max], lambda_max of "
                  "E_theta[T T^T], T = [x, -1]; BC = e^{-(theta_1-theta_2)^2/8} (checked by "
                  f"quadrature: {quad_ok})"})
 
 
-def _lambdas(R: float) -> tuple[float, float]:
+def theta_lambdas(R: float) -> tuple[float, float]:
     """Extreme eigenvalues of E_theta[T T^T] = [[theta^2+1, -theta], [-theta, 1]] over [0, R]."""
     lp = ((R * R + 2) + math.sqrt((R * R + 2) ** 2 - 4)) / 2
     return lp, 1 / lp
@@ -314,12 +331,12 @@ def _lambdas(R: float) -> tuple[float, float]:
        statement="The NCE Hessian at the optimum has kappa_* <= lambda_max/(2 lambda_min) * "
        "1/BC(P_*, Q)",
        expected_verdict="erratum")
-def _lem60() -> ClaimResult:
+def nce_lem60_kappa_bc() -> ClaimResult:
     rows = {}
     printed_ok = corrected_ok = True
     for R in (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0):
         kappa = GaussianMeanNCE(R).condition_number(GaussianMeanNCE(R).tau_star)
-        lmax, lmin = _lambdas(R)
+        lmax, lmin = theta_lambdas(R)
         bc = bhattacharyya_coefficient(0.0, R)
         printed = lmax / (2 * lmin) / bc
         corrected = 4 * lmax**2 / (lmin**2 * bc)
@@ -327,9 +344,15 @@ def _lem60() -> ClaimResult:
                    "corrected bound": float(f"{corrected:.4g}")}
         printed_ok &= kappa <= printed
         corrected_ok &= kappa <= corrected
+    H01 = hessian_star_independent(0.1)
+    ev = np.linalg.eigvalsh(H01)
+    own = float(ev[-1] / ev[0])
     return ClaimResult(
         measured=rows, reference_value="kappa_* <= lambda_max/(2 lambda_min BC)",
-        verdict=judge(printed_ok, corrected_ok),
+        verdict=judge(printed_ok, corrected_ok), kind="constant",
+        independent=Independent("kappa_* at R = 0.1 from the Hessian by scipy quad (written "
+                                "here)", round(own, 4),
+                                abs(own - rows[0.1]["kappa_*"]) < 1e-3 * own),
         details={"printed": "fails for small R: kappa_* >= 1 always but the bound tends to 1/2 "
                  f"(R = 0.1: {rows[0.1]['kappa_*']} > {rows[0.1]['printed bound']})",
                  "corrected": "the proof's own steps give kappa(M) <= 2 lambda_max^2/"
@@ -342,18 +365,21 @@ def _lem60() -> ClaimResult:
 @claim(id="NCE-eNCE-condition", paper=PAPER, reference="§4.1.5 Lemma 53, eq. 4.13",
        statement="The eNCE Hessian at the optimum is H_* = BC(P_*,Q)/4 E_{(theta_*+theta_q)/2}"
        "[T T^T], so kappa_* <= lambda_max/lambda_min (polynomial)",
-       expected_verdict="holds")
-def _ence() -> ClaimResult:
+       expected_verdict="holds", perturbation="H_* = BC/2 E[T T^T] (the 1/4 doubled)")
+def nce_ence_condition(perturbed: bool = False) -> ClaimResult:
     rows = {}
     holds = True
+    ratios = []
     for R in (2.0, 4.0, 8.0, 16.0, 32.0):
         prob = GaussianMeanNCE(R)
         H = prob.hessian(prob.tau_star, kind="ence", scale_exponent=R * R / 8)
         mid = np.array([[R * R / 4 + 1, -R / 2], [-R / 2, 1.0]])
-        formula_ok = bool(np.allclose(H, mid / 4, rtol=1e-9, atol=0))   # BC e^{R^2/8} = 1
+        formula_ok = bool(np.allclose(H, mid / (2 if perturbed else 4), rtol=1e-9,
+                                      atol=0))   # BC e^{R^2/8} = 1
         k_ence = float(np.linalg.cond(H))
-        lmax, lmin = _lambdas(R)
+        lmax, lmin = theta_lambdas(R)
         holds &= formula_ok and k_ence <= lmax / lmin
+        ratios.append(lmax / lmin / k_ence)
         rows[R] = {"kappa_eNCE": float(f"{k_ence:.4g}"),
                    "(R^2/4+2)^2": float(f"{(R * R / 4 + 2) ** 2:.4g}"),
                    "lambda_max/lambda_min": float(f"{lmax / lmin:.4g}"),
@@ -361,32 +387,29 @@ def _ence() -> ClaimResult:
                    "eq_4_13_matches": formula_ok}
     return ClaimResult(
         measured=rows, reference_value="kappa_* <= lambda_max/lambda_min", verdict=judge(holds),
+        margin=Margin(math.log10(min(ratios)), "min over R of (lambda_max/lambda_min) / kappa; "
+                      "eq. 4.13 to 1e-9"),
         details={"comparison": "kappa_eNCE ~ (R^2/4+2)^2 (polynomial) vs kappa_NCE ~ R^6/158",
                  "Theta": "Theta = [0, R]"})
 
 
-@claim(id="NCE-Thm17-GD-vs-NGD", paper=PAPER, reference="§4.1.3.2 Theorem 17, §4.1.4 Theorem 19",
-       statement="From tau_q, gradient descent with a standard step needs exponentially many "
-       "steps, while normalized gradient descent converges in polynomially many",
-       expected_verdict="holds")
-def _gd_ngd() -> ClaimResult:
-    R = 8.0
-    prob = GaussianMeanNCE(R)
-    lam_M = float(np.linalg.eigvalsh(prob.hessian(prob.tau_q))[-1])
-    gd = run_gradient_method(prob, method="gd", step=1 / lam_M, n_steps=1000)
-    ngd = run_gradient_method(prob, method="ngd", step=0.5, n_steps=2000)
-    d0 = float(gd.distances[0])
-    gd_ratio = gd.best_distance() / d0
-    ngd_best = ngd.best_distance()
-    holds = gd_ratio > 0.8 and ngd_best < 0.5
-    return ClaimResult(
-        measured={"initial distance": round(d0, 3),
-                  "GD best distance / initial after 1000 steps": round(gd_ratio, 4),
-                  "NGD best distance after 2000 steps": round(ngd_best, 4),
-                  "NGD best at 100/500/1000": [round(ngd.best_distance(t), 3)
-                                               for t in (100, 500, 1000)]},
-        reference_value="GD stalls (> 0.8 of the start), NGD < 0.5", verdict=judge(holds),
-        details={"setting": f"R = {R}, population gradients, GD step 1/lambda_M with lambda_M = "
-                 f"sigma_max(H(tau_q)) = {lam_M:.3f}; NGD step 0.5",
-                 "note": "a qualitative check of Theorems 17 and 19 (their O(.) constants are "
-                 "not specified)"})
+def kappa_at_worst_point(R: float) -> float:
+    """-8 log |<grad L, u>| / R^2 at (b, c) = (0.8R, R^2/2), u towards tau_*, with grad L =
+    1/2 int q/(p+q) (p - p_*) T dx (Lemma 45) by scipy quad in y = x - R/2, scaled by
+    e^{R^2/8} (written here)."""
+    b, c = 0.8 * R, R * R / 2 + math.log(SQRT_2PI)
+    tau = np.array([b, c])
+    u = np.array([R, R * R / 2 + math.log(SQRT_2PI)]) - tau
+    u /= np.linalg.norm(u)
+    # psi(x) = log p - log q = b x - c + log sqrt(2 pi); p = q e^psi, p_* = q e^{Rx - R^2/2}
+    def g(x: float, k: int) -> float:
+        psi = b * x - c + math.log(SQRT_2PI)
+        lq = -x * x / 2 - math.log(SQRT_2PI) + R * R / 8        # scaled by e^{R^2/8}
+        w = math.exp(lq + psi - float(np.logaddexp(0.0, psi)))   # q p/(p+q)
+        ws = math.exp(lq + R * x - R * R / 2 - float(np.logaddexp(0.0, psi)))  # q p_*/(p+q)
+        return 0.5 * (w - ws) * (x if k == 0 else -1.0)
+
+    grad = np.array([integrate.quad(lambda x, k=k: g(x, k), -40, R + 40, points=[c / b, R / 2],
+                                    limit=400)[0] for k in range(2)])
+    proj = abs(float(grad @ u))
+    return 1 - 8 * math.log(proj) / (R * R)

@@ -96,6 +96,7 @@ from seprank.incontext.theorems import (
     theorem2_epsilon,
     theorem3_bound,
     theorem3_hypotheses,
+    theorem3_log3_bound,
     theorem3_log_y,
     trivial_sequential_count,
 )
@@ -135,6 +136,7 @@ INDEX = PaperIndex(
         ("Theorem 1, bounded gradients", "gradient_regime"),
         ("Theorem 3 (App. B), hypotheses", "theorem3_hypotheses"),
         ("Theorem 3, explicit bound", "theorem3_bound"),
+        ("Theorem 3, explicit bound (log3 only, any width)", "theorem3_log3_bound"),
         ("Theorem 2 (App. C.2), epsilon", "theorem2_epsilon"),
         ("Theorem 2, the construction", "hadamard_construction"),
         ("Lemma 2 (eq. 16)", "lemma2_closed_form"),
@@ -218,6 +220,7 @@ __all__ = [
     "theorem2_epsilon",
     "theorem3_bound",
     "theorem3_hypotheses",
+    "theorem3_log3_bound",
     "theorem3_log_y",
     "trivial_sequential_count",
     "validate_sentences",

@@ -26,6 +26,7 @@ __all__ = [
     "theorem2_epsilon",
     "theorem3_bound",
     "theorem3_hypotheses",
+    "theorem3_log3_bound",
     "theorem3_log_y",
     "trivial_sequential_count",
 ]
@@ -187,14 +188,9 @@ def theorem3_bound(
         raise ValueError("Theorem 3's explicit bound divides by d_x - 1; it needs width d_x >= 2")
     eta = check_float("eta", eta, positive=True)
     log_y = check_float("log_y", log_y, finite=False)
-    C = mixing_units(L)
     log_one_plus_y = math.log1p(math.exp(log_y)) if log_y < 700 else log_y
-    ln = (math.log(2 * (2 * C + 1)) - 2 * math.log(d_x - 1)
-          + (d_x - 1) * (math.log(25) + 0.5 * math.log(eta) - math.log(d_x - 1))
-          + 3 * N * math.log(2) + 4 * d_x * (1 + math.log(2 * d_x + 2 * C + 1))
-          - 2 * log_one_plus_y - 2 * d_x * math.log(d_x))
     return Theorem3Bound(
-        log3_bound=ln / LOG3,
+        log3_bound=theorem3_log3_bound(d_x, L, N, eta, log_y=log_y),
         log3_one_plus_y=log_one_plus_y / LOG3,
         hypotheses=theorem3_hypotheses(d_x, L, N, eta),
         log3_trivial_count=float(log3(trivial_sequential_count(d_x, L, N))),
@@ -202,6 +198,38 @@ def theorem3_bound(
         log3_in_context_pb=float(log3(bidegree_bound(d_x, L))),
         log3_levine_thm4=float(theorem4_upper(d_x, L).log3),
     )
+
+
+def theorem3_log3_bound(width: int, depth: int, n_tokens: int, eta: float, *,
+                        log_y: float = -math.inf) -> float:
+    r""":math:`\log_3` of Theorem 3's explicit bound alone (see :func:`theorem3_bound`, which
+    also computes the comparison counts -- among them the in-context bound PB, a sum over
+    :math:`C(L)` terms that is out of reach for :math:`d_x` in the hundreds).
+
+    References
+    ----------
+    .. [1] 001, Theorem 3 (App. B), the explicit final bound.
+
+    Examples
+    --------
+    >>> round(theorem3_log3_bound(2, 3, 1, 0.5), 2), round(theorem3_log3_bound(768, 16, 1, 1e-4))
+    (37.9, 37061)
+    """
+    d_x = check_int("width d_x", width)
+    if d_x < 2:
+        raise ValueError(f"Theorem 3's explicit bound divides by d_x - 1; it needs d_x >= 2, "
+                         f"got width d_x = {d_x}")
+    L = check_int("depth L", depth, 1)
+    N = check_int("n_tokens N", n_tokens, 0)
+    if not (isinstance(eta, float | int) and math.isfinite(eta) and eta > 0):
+        raise ValueError(f"eta must be a positive finite number, got {eta!r}")
+    C = mixing_units(L)
+    log_one_plus_y = math.log1p(math.exp(log_y)) if log_y < 700 else log_y
+    ln = (math.log(2 * (2 * C + 1)) - 2 * math.log(d_x - 1)
+          + (d_x - 1) * (math.log(25) + 0.5 * math.log(eta) - math.log(d_x - 1))
+          + 3 * N * math.log(2) + 4 * d_x * (1 + math.log(2 * d_x + 2 * C + 1))
+          - 2 * log_one_plus_y - 2 * d_x * math.log(d_x))
+    return ln / LOG3
 
 
 def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from paper_checks.registry import STRICT_LEDGER, Claim, select
+from paper_checks.ledger import STRICT_LEDGER
+from paper_checks.registry import Claim, select
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -24,12 +25,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def test_claim_verdict(paper_claim: Claim) -> None:
+    """The verdict is the registered one; a ``holds`` on a paper reports its margin, and a weak
+    margin (more than 100x of room) says why.  (Kinds and independent recomputations of the
+    other verdicts are enforced by ClaimResult itself.)"""
     result = paper_claim.run()
     assert result.verdict == paper_claim.expected_verdict, (
         f"{paper_claim.id} ({paper_claim.reference}): verdict {result.verdict!r}, expected "
         f"{paper_claim.expected_verdict!r}; measured {result.measured!r} vs reference "
         f"{result.reference_value!r}; details {dict(result.details)!r}"
     )
+    if paper_claim.category == "paper" and result.verdict == "holds":
+        assert result.margin is not None, f"{paper_claim.id}: a holds verdict reports its margin"
+        assert not result.margin.weak or result.margin.note, (
+            f"{paper_claim.id}: weak margin (10^{result.margin.log10_slack:.1f}) without a note "
+            "saying why")
     if result.figures:
         import matplotlib.pyplot as plt
 

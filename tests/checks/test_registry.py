@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from paper_checks import cli, registry
-from paper_checks.registry import ClaimResult, claim, judge, select
+from paper_checks.ledger import perturbed_run
+from paper_checks.registry import (
+    ClaimResult,
+    Independent,
+    Margin,
+    all_claims,
+    claim,
+    claim_quick_full,
+    function_name,
+    judge,
+    register_check,
+    select,
+)
+from paper_checks.report import json_report, kind_counts, markdown_report, summary_table
 from paper_checks.runner import run_claims
+
+AGREEING = Independent("by hand", 1, True)
 
 
 @pytest.fixture
@@ -27,7 +43,54 @@ def test_claim_result_requires_evidence_for_erratum_and_skip() -> None:
         ClaimResult(1, 2, "skipped")
     with pytest.raises(ValueError, match="verdict"):
         ClaimResult(1, 2, "passes")  # type: ignore[arg-type]
-    ClaimResult(1, 2, "erratum", {"printed": "x fails", "corrected": "y holds"})
+    ClaimResult(1, 2, "erratum", {"printed": "x fails", "corrected": "y holds"}, kind="typo",
+                independent=AGREEING)
+
+
+@pytest.mark.parametrize("verdict", ["erratum", "fails", "unproven"])
+def test_every_non_holds_verdict_says_how_and_carries_an_agreeing_recomputation(
+        verdict: str) -> None:
+    details = {"printed": "p", "corrected": "c"}
+    kind = "proof" if verdict == "unproven" else "constant"
+    with pytest.raises(ValueError, match="kind"):
+        ClaimResult(1, 2, verdict, details, independent=AGREEING)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="independent"):
+        ClaimResult(1, 2, verdict, details, kind=kind)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="disagrees"):
+        ClaimResult(1, 2, verdict, details, kind=kind,  # type: ignore[arg-type]
+                    independent=Independent("by hand", 3, False))
+    ClaimResult(1, 2, verdict, details, kind=kind, independent=AGREEING)  # type: ignore[arg-type]
+
+
+def test_kind_rules() -> None:
+    with pytest.raises(ValueError, match="proof"):      # unproven is exactly kind 'proof'
+        ClaimResult(1, 2, "unproven", kind="typo", independent=AGREEING)
+    with pytest.raises(ValueError, match="proof"):
+        ClaimResult(1, 2, "fails", kind="proof", independent=AGREEING)
+    with pytest.raises(ValueError, match="no kind"):
+        ClaimResult(1, 1, "holds", kind="typo")
+    with pytest.raises(ValueError, match="kind must be"):
+        ClaimResult(1, 2, "fails", kind="sloppy", independent=AGREEING)  # type: ignore[arg-type]
+
+
+def test_a_perturbed_statement_needs_no_kind() -> None:
+    with perturbed_run():
+        assert ClaimResult(1, 2, "fails").verdict == "fails"
+    with pytest.raises(ValueError, match="kind"):
+        ClaimResult(1, 2, "fails")
+
+
+def test_margins() -> None:
+    assert Margin.ratio(1, 1000, what="x").weak and not Margin.ratio(1, 99, what="x").weak
+    assert Margin.ratio(2, 1, what="x").log10_slack < 0              # violated upper bound
+    assert Margin.tolerance(1.0, 1.0, 0.1, what="x").log10_slack == pytest.approx(
+        math.log10(1.1))
+    assert Margin.tolerance(1.3, 1.0, 0.1, what="x").log10_slack < 0  # outside the window
+    assert Margin.exact("x").log10_slack == 0 and not Margin.exact("x").weak
+    with pytest.raises(ValueError, match="positive"):
+        Margin.ratio(0, 1, what="x")
+    with pytest.raises(ValueError, match="at least one"):
+        Margin.tightest([])
 
 
 def test_judge_truth_table() -> None:
@@ -96,7 +159,8 @@ def test_cli_reports_and_exit_codes(
            expected_verdict="erratum")
     def _err() -> ClaimResult:
         return ClaimResult(0.5, 0.25, "erratum",
-                           {"printed": "0.25 (fails)", "corrected": "0.5 (holds)"})
+                           {"printed": "0.25 (fails)", "corrected": "0.5 (holds)"},
+                           kind="constant", independent=AGREEING)
 
     report, js, plots = tmp_path / "r.md", tmp_path / "r.json", tmp_path / "plots"
     code = cli.main(["--report", str(report), "--json", str(js), "--plots", str(plots),
@@ -111,7 +175,7 @@ def test_cli_reports_and_exit_codes(
 
     @claim(id="T-bad", paper="003", reference="r", statement="s", expected_verdict="holds")
     def _bad() -> ClaimResult:
-        return ClaimResult(1, 2, "fails")
+        return ClaimResult(1, 2, "fails", kind="statement", independent=AGREEING)
 
     assert cli.main(["--report", str(report), "--no-progress", "--no-plots"]) == 1
     assert cli.main(["--report", str(report), "--no-progress", "--no-plots", "--id", "T-ok"]) == 0
@@ -129,3 +193,79 @@ def test_cli_reports_and_exit_codes(
             monkeypatch_cwd / "paper_checks_report.md").read_text()
     finally:
         os.chdir(old)
+
+
+def test_quick_full_pairs_and_settings_register_functions_named_after_their_ids(
+    empty_registry: dict[str, registry.Claim],
+) -> None:
+    @claim_quick_full(id="T-Sweep", quick={"n": 2}, full={"n": 5}, paper="003", reference="r",
+                      statement="s", perturbation="n + 1")
+    def t_sweep(n: int, perturbed: bool = False) -> ClaimResult:
+        return ClaimResult(n, n, "fails" if perturbed else "holds",
+                           margin=Margin.exact("integers"))
+
+    def setting(k: int) -> ClaimResult:
+        return ClaimResult(k, k, "holds")
+
+    register_check(setting, id="T-Setting-3", args={"k": 3}, paper="004", reference="r",
+                   statement="s", category="consistency")
+    quick, full = registry.get_claim("T-Sweep"), registry.get_claim("T-Sweep-full")
+    assert (quick.profile, full.profile) == ("quick", "full")
+    assert quick.func.__name__ == "t_sweep" and full.func.__name__ == "t_sweep_full"
+    assert quick.run().measured == 2 and full.run().measured == 5
+    with perturbed_run():
+        assert full.run(perturbed=True).verdict == "fails"
+    assert registry.get_claim("T-Setting-3").run().measured == 3
+    with pytest.raises(ValueError, match="perturbed"):
+        register_check(setting, id="T-bad-setting", args={"k": 1}, paper="004",
+                       reference="r", statement="s", perturbation="k + 1")
+    with pytest.raises(ValueError, match="sets the profiles"):
+        claim_quick_full(id="T-x", quick={}, full={}, paper="003", reference="r",
+                         statement="s", profile="full")
+
+
+def test_every_registered_check_is_named_after_its_claim_id() -> None:
+    wrong = {c.id: c.func.__name__ for c in all_claims()
+             if c.func.__name__ != function_name(c.id)}
+    assert not wrong, f"rename these checks after their ids (function_name(id)): {wrong}"
+
+
+def test_reports_group_verdicts_by_kind_and_show_margins_and_consistency_apart(
+    empty_registry: dict[str, registry.Claim],
+) -> None:
+    @claim(id="T-typo", paper="003", reference="r", statement="s", expected_verdict="erratum")
+    def t_typo() -> ClaimResult:
+        return ClaimResult(1, 2, "erratum", {"printed": "p", "corrected": "c"}, kind="typo",
+                           independent=AGREEING)
+
+    @claim(id="T-false", paper="003", reference="r", statement="s", expected_verdict="fails")
+    def t_false() -> ClaimResult:
+        return ClaimResult(1, 2, "fails", kind="statement", independent=AGREEING)
+
+    @claim(id="T-weak", paper="004", reference="r", statement="s", perturbation="p")
+    def t_weak(perturbed: bool = False) -> ClaimResult:
+        return ClaimResult(1, 1000, "holds",
+                           margin=Margin.ratio(1, 1000, what="rank / bound", note="worst case"))
+
+    @claim(id="T-cons", paper="004", reference="r", statement="s", category="consistency")
+    def t_cons() -> ClaimResult:
+        return ClaimResult(1, 1, "holds")
+
+    outcomes = run_claims(select(), progress=False)
+    counts = kind_counts(outcomes)
+    assert counts["erratum"]["typo"] == 1 and counts["fails"]["statement"] == 1
+    assert counts["holds"]["weak"] == 1 and counts["consistency"]["holds"] == 1
+    text = markdown_report(outcomes)
+    assert "## False statements" in text and "## Typos" in text
+    assert text.index("## False statements") < text.index("## Typos")
+    assert "## Weak holds" in text and "worst case" in text
+    assert "## Consistency checks" in text and "`T-cons`" in text.split("## Consistency")[1]
+    assert "independent recomputation" in text and "10^3 weak" in text
+    records = {r["id"]: r for r in json.loads(json_report(outcomes))}
+    assert set(records["T-typo"]) >= {"kind", "margin", "independent", "category"}
+    assert records["T-typo"]["kind"] == "typo" and records["T-cons"]["category"] == "consistency"
+    assert records["T-weak"]["margin"]["weak"] and records["T-weak"]["margin"]["note"]
+    assert records["T-false"]["independent"]["agrees"] is True
+    table = summary_table(outcomes)
+    assert "1 erratum (1 typo)" in table and "1 fails (1 statement)" in table
+    assert "consistency checks: 1" in table

@@ -1,0 +1,253 @@
+"""The truth ledger: what a verdict says, how a statement is wrong, how much room a ``holds`` has.
+
+A check returns a :class:`ClaimResult`.  Its ``verdict`` is one of
+
+``holds``
+    The printed statement was measured and holds.  Its :class:`Margin` says how much room it
+    leaves; a check in the ``paper`` category must be able to fail (a registered perturbation of
+    the statement returns a non-``holds`` verdict, tested).
+``erratum``
+    The printed statement fails *and* a corrected statement holds; ``details`` must contain
+    ``"printed"`` and ``"corrected"`` entries showing what was measured for each.
+``fails``
+    The printed statement fails and no corrected statement is offered.
+``unproven``
+    The statement is not refuted, but a step of its proof is (``kind='proof'``).
+``skipped``
+    Not evaluated; ``details["reason"]`` says why.
+
+Every ``erratum``, ``fails`` and ``unproven`` carries a :data:`Kind` (how the statement is
+wrong) and an :class:`Independent` recomputation -- a second route to the measurement that does
+not call the library function under test (a closed form, mpmath/sympy, a brute-force
+enumeration or a quadrature written in the check) -- which must agree with the measurement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+__all__ = [
+    "KINDS",
+    "STRICT_LEDGER",
+    "VERDICTS",
+    "WEAK_SLACK_LOG10",
+    "ClaimResult",
+    "Independent",
+    "Kind",
+    "Margin",
+    "Verdict",
+    "judge",
+    "perturbed_run",
+]
+
+Verdict = Literal["holds", "erratum", "fails", "unproven", "skipped"]
+#: How a statement is wrong: a slip whose intended statement holds (``typo``); a wrong constant
+#: or rate (``constant``); true only under an added hypothesis or outside its stated domain
+#: (``hypothesis``); false, the correction being a different statement (``statement``); not
+#: refuted but its proof is invalid (``proof``, verdict ``unproven``); only a different but
+#: legitimate reading (``convention``).
+Kind = Literal["typo", "constant", "hypothesis", "statement", "proof", "convention"]
+VERDICTS: tuple[str, ...] = get_args(Verdict)
+KINDS: tuple[str, ...] = get_args(Kind)
+#: Every ``erratum`` / ``fails`` / ``unproven`` must carry ``kind`` and ``independent``.  (False
+#: only while the claims written before the ledger were being graded.)
+STRICT_LEDGER = True
+#: A ``holds`` whose printed statement leaves more than this factor of room (log10) is weak.
+WEAK_SLACK_LOG10 = 2.0
+_PERTURBED: ContextVar[bool] = ContextVar("perturbed_run", default=False)
+
+
+@contextmanager
+def perturbed_run() -> Iterator[None]:
+    """While a check evaluates its registered *perturbed* statement: the non-``holds`` verdict it
+    returns then describes a statement we made up to test the check's power, so it needs no kind
+    and no independent recomputation."""
+    token = _PERTURBED.set(True)
+    try:
+        yield
+    finally:
+        _PERTURBED.reset(token)
+
+
+@dataclass(frozen=True)
+class Independent:
+    """A second route to the measured quantity that does not call the code under test.
+
+    Attributes
+    ----------
+    method : str
+        How it was computed (e.g. "exact Fractions written in the check", "scipy.integrate.quad",
+        "brute-force enumeration of all 2^10 inputs", "mpmath at 50 digits").
+    value : Any
+        What it gave.
+    agrees : bool
+        Whether it agrees with the measurement (the check decides, with its stated tolerance).
+    """
+
+    method: str
+    value: Any
+    agrees: bool
+
+
+@dataclass(frozen=True)
+class Margin:
+    """How much room the printed statement leaves the measurement.
+
+    ``log10_slack`` is :math:`\\log_{10}` of the factor by which the measurement could move
+    before the statement flips: 0 for an identity or a tight bound, negative when violated,
+    above :data:`WEAK_SLACK_LOG10` (100x) for a weak check.  ``what`` says what was compared;
+    ``note`` says why a weak margin is what it is (required for a weak ``holds`` on a paper).
+
+    Examples
+    --------
+    >>> Margin.ratio(3, 3000, what="rank / bound").weak
+    True
+    >>> round(Margin.ratio(2, 1, what="x >= 1", upper=False).log10_slack, 3)
+    0.301
+    >>> Margin.tolerance(0.85493, 0.854, 0.001, what="chi2").log10_slack > 0
+    True
+    >>> Margin.tightest([Margin(1.0, "a"), Margin(0.5, "b")]).what
+    'b'
+    """
+
+    log10_slack: float
+    what: str
+    note: str = ""
+
+    @property
+    def weak(self) -> bool:
+        """More than 100x of room: the check could hardly have failed."""
+        return self.log10_slack > WEAK_SLACK_LOG10
+
+    @classmethod
+    def ratio(cls, measured: float, bound: float, *, what: str, upper: bool = True,
+              note: str = "") -> Margin:
+        """Margin of ``measured <= bound`` (``upper``) or ``measured >= bound``, both > 0."""
+        m, b = float(measured), float(bound)
+        if not (m > 0 and b > 0):
+            raise ValueError(f"Margin.ratio needs positive values, got {measured!r}, {bound!r}")
+        slack = math.log10(b / m) if upper else math.log10(m / b)
+        return cls(slack, what, note)
+
+    @classmethod
+    def log_ratio(cls, log10_measured: float, log10_bound: float, *, what: str,
+                  upper: bool = True, note: str = "") -> Margin:
+        """The same from base-10 logarithms (for numbers beyond float range)."""
+        slack = log10_bound - log10_measured if upper else log10_measured - log10_bound
+        return cls(float(slack), what, note)
+
+    @classmethod
+    def tolerance(cls, measured: float, target: float, tol: float, *, what: str,
+                  note: str = "") -> Margin:
+        """Margin of ``|measured - target| <= tol`` (a printed number to its last digit, an
+        identity to a tolerance): the factor by which ``measured`` may move before it leaves
+        the window, ``log10(1 + (tol - |m - t|)/|m|)``; negative outside the window."""
+        m, t, tol = float(measured), float(target), float(tol)
+        scale = abs(m) if m != 0 else max(abs(t), tol)
+        gap = tol - abs(m - t)
+        slack = math.log10(1 + gap / scale) if gap >= 0 else -math.log10(1 - gap / scale)
+        return cls(slack, what, note)
+
+    @classmethod
+    def exact(cls, what: str, note: str = "") -> Margin:
+        """An identity or an integer equality checked exactly: no room at all."""
+        return cls(0.0, what, note)
+
+    @classmethod
+    def tightest(cls, margins: Iterable[Margin]) -> Margin:
+        """The margin with the least room (a claim checking several inequalities)."""
+        found = list(margins)
+        if not found:
+            raise ValueError("Margin.tightest needs at least one margin")
+        return min(found, key=lambda m: m.log10_slack)
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """What a check measured and its verdict.
+
+    Attributes
+    ----------
+    measured : Any
+        The measured quantity (a number, a tuple, a small dict).
+    reference_value : Any
+        What the paper (or the mathematics) says it should be.
+    verdict : {'holds', 'erratum', 'fails', 'unproven', 'skipped'}
+        See the module docstring.
+    details : Mapping
+        Supporting evidence.  Required keys: ``printed`` and ``corrected`` for ``erratum``,
+        ``reason`` for ``skipped``.
+    figures : Mapping[str, matplotlib.figure.Figure]
+        Optional figures; the runner saves them when asked for plots and closes them.
+    kind : {'typo', 'constant', 'hypothesis', 'statement', 'proof', 'convention'}, optional
+        How the statement is wrong; required for ``erratum``, ``fails`` and ``unproven``
+        (``'proof'`` exactly for ``unproven``), absent for ``holds``.
+    margin : Margin, optional
+        How close the measurement comes to the printed statement.
+    independent : Independent, optional
+        Required (and agreeing) for ``erratum``, ``fails`` and ``unproven``.
+    """
+
+    measured: Any
+    reference_value: Any
+    verdict: Verdict
+    details: Mapping[str, Any] = field(default_factory=dict)
+    figures: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    kind: Kind | None = None
+    margin: Margin | None = None
+    independent: Independent | None = None
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.verdict == "erratum":
+            missing = {"printed", "corrected"} - set(self.details)
+            if missing:
+                raise ValueError(
+                    "an 'erratum' verdict must show both measurements: details lacks "
+                    f"{sorted(missing)} (what the printed statement gave, and the corrected one)"
+                )
+        if self.verdict == "skipped" and "reason" not in self.details:
+            raise ValueError("a 'skipped' verdict needs details['reason']")
+        if self.kind is not None and self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if (self.verdict in ("erratum", "fails", "unproven") and STRICT_LEDGER
+                and not _PERTURBED.get()):
+            if self.kind is None:
+                raise ValueError(f"a {self.verdict!r} verdict must say how the statement is "
+                                 f"wrong: kind= one of {KINDS}")
+            if self.independent is None:
+                raise ValueError(f"a {self.verdict!r} verdict needs an independent "
+                                 "recomputation (independent=Independent(...)) that does not "
+                                 "call the code under test")
+        if (self.independent is not None and self.verdict != "holds"
+                and not self.independent.agrees):
+            raise ValueError(f"the independent recomputation ({self.independent.method}: "
+                             f"{self.independent.value!r}) disagrees with the measurement "
+                             f"{self.measured!r}; resolve that before issuing a verdict")
+        if (self.verdict == "unproven") != (self.kind == "proof"):
+            raise ValueError("kind='proof' goes with verdict 'unproven' and only with it (a "
+                             "refuted proof step does not make the statement false)")
+        if self.verdict in ("holds", "skipped") and self.kind is not None:
+            raise ValueError(f"a {self.verdict!r} verdict has no kind")
+
+
+def judge(printed_holds: bool, corrected_holds: bool | None = None) -> Verdict:
+    """The honest verdict from the two measurements.
+
+    ``printed_holds`` -> ``'holds'``; otherwise ``'erratum'`` if a corrected statement was
+    measured and holds, else ``'fails'``.
+
+    Examples
+    --------
+    >>> judge(True), judge(False, True), judge(False, False), judge(False)
+    ('holds', 'erratum', 'fails', 'fails')
+    """
+    if printed_holds:
+        return "holds"
+    return "erratum" if corrected_holds else "fails"
