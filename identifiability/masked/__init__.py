@@ -5,7 +5,9 @@ determine the parameters of a hidden Markov model (discrete emissions O, or Gaus
 from their optimal predictor.  Implemented: the models with their assumptions (A5-A9), the tasks
 and closed-form optimal predictors, the 3-tensor of Theorems 7-8 with its CP factors, certified
 Kruskal ranks, exact recovery by Jennrich's algorithm, the non-identifiability twins of
-Theorems 4-6 and Lemma 7, and first-order (Jacobian) identifiability.
+Theorems 4-6 and Lemma 7, and first-order (Jacobian) identifiability.  From samples: streamed
+empirical moments, a noise-robust Jennrich with jackknife error bars and a status, projection
+onto the model class, and hmmlearn's EM started at the moment estimate.
 
 """
 
@@ -40,6 +42,19 @@ from identifiability.masked.cp import (
     cp_reconstruct,
     jennrich,
 )
+from identifiability.masked.em import (
+    EMRefinement,
+    hmmlearn_data,
+    refine_em,
+)
+from identifiability.masked.estimation import (
+    GAP_TO_NOISE,
+    SIGMA_TO_NOISE,
+    MomentEstimate,
+    UnreliableEstimateError,
+    estimate_ghmm,
+    estimate_hmm,
+)
 from identifiability.masked.hmm import (
     HMM,
     GaussianHMM,
@@ -59,6 +74,10 @@ from identifiability.masked.local import (
     JacobianDeficiency,
     jacobian_deficiency,
 )
+from identifiability.masked.moments import (
+    TripleMoments,
+    empirical_moments,
+)
 from identifiability.masked.recovery import (
     InvalidRecoveryError,
     Matching,
@@ -66,6 +85,12 @@ from identifiability.masked.recovery import (
     match_permutation,
     recover_ghmm,
     recover_hmm,
+)
+from identifiability.masked.spectral import (
+    SpectralFactors,
+    birkhoff_projection,
+    simplex_projection,
+    spectral_factors,
 )
 from identifiability.masked.tasks import (
     Predictor,
@@ -116,6 +141,11 @@ INDEX = PaperIndex(
         ("Theorem 8, recovery of (M, T)", "recover_ghmm"),
         ("Jennrich's algorithm (after Proposition 1)", "jennrich"),
         ("§A.4 of the notes, local identifiability", "jacobian_deficiency"),
+        ("Theorem 7 from samples: the empirical tensor", "empirical_moments"),
+        ("Theorem 7 from samples: (O, T) estimated", "estimate_hmm"),
+        ("Theorem 8 from samples: (M, T) estimated", "estimate_ghmm"),
+        ("Jennrich with noise: whitened simultaneous diagonalisation", "spectral_factors"),
+        ("maximum likelihood started at the moment estimate", "refine_em"),
     ),
 )
 __doc__ = (__doc__ or "") + INDEX.render()
@@ -124,13 +154,16 @@ __all__ = [
     "ASSUMPTIONS",
     "DEFAULT_ATOL",
     "DEFAULT_RANK_RTOL",
+    "GAP_TO_NOISE",
     "HMM",
     "INDEX",
+    "SIGMA_TO_NOISE",
     "THEOREM6_PRINTED",
     "AssumptionCheck",
     "AssumptionError",
     "AssumptionReport",
     "CPResult",
+    "EMRefinement",
     "GaussianHMM",
     "HouseholderTwin",
     "InvalidRecoveryError",
@@ -139,16 +172,25 @@ __all__ = [
     "KruskalRankResult",
     "MaskedTensor",
     "Matching",
+    "MomentEstimate",
     "Predictor",
     "RecoveredModel",
+    "SpectralFactors",
     "Task",
+    "TripleMoments",
+    "UnreliableEstimateError",
     "als_parafac",
+    "birkhoff_projection",
     "check_assumptions",
     "claim3_pair",
     "claim3_rotation_factor",
     "cp_reconstruct",
+    "empirical_moments",
+    "estimate_ghmm",
+    "estimate_hmm",
     "gaussian_posterior",
     "hmm_tensor_factors",
+    "hmmlearn_data",
     "householder_twin",
     "jacobian_deficiency",
     "jennrich",
@@ -164,9 +206,12 @@ __all__ = [
     "predict_raw",
     "recover_ghmm",
     "recover_hmm",
+    "refine_em",
     "rotation_about_ones",
     "rotation_twin",
+    "simplex_projection",
     "sinkhorn",
+    "spectral_factors",
     "tensor_factors",
     "theorem6_printed",
     "theorem6_regenerated",

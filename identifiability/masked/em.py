@@ -1,0 +1,214 @@
+r"""Baum-Welch refinement of a moment estimate with hmmlearn (004 §2.2, Theorems 7-8).
+
+:func:`~identifiability.masked.estimation.estimate_hmm` gives a consistent estimate in one pass
+over the data; maximum likelihood is statistically more efficient but EM needs a starting
+point and stops at local optima.  :func:`refine_em` starts hmmlearn's EM
+(``CategoricalHMM`` / ``GaussianHMM``, converted by :meth:`HMM.to_hmmlearn` and
+:meth:`GaussianHMM.to_hmmlearn`) at the moment estimate and returns a model of the thesis'
+class:
+
+* the start distribution stays uniform (A5: :math:`h_1` is stationary, hence uniform) -- it is
+  not learned;
+* the G-HMM covariance stays the identity (the model of §2.2.1.1) -- it is not learned;
+* EM's transition matrix is row-stochastic in hmmlearn's convention, not doubly stochastic: it
+  is projected onto the doubly stochastic matrices
+  (:func:`~identifiability.masked.spectral.birkhoff_projection`), and the G-HMM means onto
+  unit vectors (A9).  Both distances are reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from identifiability.masked.estimation import MomentEstimate
+from identifiability.masked.hmm import HMM, GaussianHMM
+from identifiability.masked.spectral import birkhoff_projection
+from seprank.core import (
+    CertifiedResult,
+    SeedLike,
+    as_generator,
+    check_float,
+    check_int,
+    guard_memory,
+)
+
+__all__ = ["EMRefinement", "hmmlearn_data", "refine_em"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, repr=False)
+class EMRefinement(CertifiedResult):
+    """The result of :func:`refine_em`.
+
+    Attributes
+    ----------
+    model : HMM or GaussianHMM
+        EM's parameters projected onto the model class (validated on construction).
+    fitted : hmmlearn model
+        The fitted hmmlearn object (row convention, before the projection).
+    n_iter : int
+        EM iterations run.
+    converged : bool
+        The last log-likelihood gain fell below ``tol`` (hmmlearn's own monitor also calls a
+        run that exhausted ``n_iter`` converged; this flag does not).
+    log_likelihood : float
+        The last log-likelihood of the data under EM's (unprojected) parameters.
+    projection_distance : Mapping
+        Max-abs distance moved by the projections of T and (G-HMM) the means.
+    """
+
+    model: HMM | GaussianHMM
+    fitted: Any
+    n_iter: int
+    converged: bool
+    log_likelihood: float
+    projection_distance: Mapping[str, float]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"kind": self.model.kind, "n_iter": self.n_iter, "converged": self.converged,
+                "log_likelihood": round(self.log_likelihood, 3),
+                "projection_T": float(f"{self.projection_distance['T']:.3g}")}
+
+    def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
+        """Max-abs errors after Hungarian matching of the emission columns."""
+        from identifiability.masked.recovery import match_permutation
+
+        m = match_permutation(self.model.emission, truth.emission)
+        p = m.perm
+        return {"perm": p.tolist(), "emission": m.max_abs_error,
+                "T": float(np.max(np.abs(self.model.T[np.ix_(p, p)] - truth.T)))}
+
+
+def hmmlearn_data(sequences: Any, kind: str, d: int, *, k: int = 8
+                  ) -> tuple[npt.NDArray[Any], list[int]]:
+    """``(X, lengths)`` in hmmlearn's format from the inputs the estimators accept.
+
+    HMM: X is ``(n, 1)`` integer tokens; G-HMM: ``(n, d)``.  The whole sample is materialised
+    (EM needs it): the total, with EM's forward-backward lattices for ``k`` states, is
+    guarded batch by batch before each copy.
+
+    Examples
+    --------
+    >>> X, lengths = hmmlearn_data(np.array([[0, 1, 2], [2, 1, 0]]), "hmm", 3)
+    >>> X.ravel().tolist(), lengths
+    ([0, 1, 2, 2, 1, 0], [3, 3])
+    """
+    from identifiability.masked.moments import _as_stream, _check_batch
+
+    if kind not in ("hmm", "ghmm"):
+        raise ValueError(f"kind must be 'hmm' or 'ghmm', got {kind!r}")
+    d, k = check_int("d", d), check_int("k", k)
+    stream, single = _as_stream(sequences, kind)
+    parts: list[npt.NDArray[Any]] = []
+    lengths: list[int] = []
+    total = 0
+    per_obs = 8 * (d if kind == "ghmm" else 1) * 2 + 8 * 5 * k  # X + copy, EM lattices
+    for index, batch in enumerate(stream):
+        arr = _check_batch(batch, kind, d, -1 if single else index)
+        total += arr.shape[0] * arr.shape[1]
+        guard_memory(total * per_obs, what=f"the EM data ({total:,} observations so far)",
+                     fix="fit EM on fewer sequences (the moment estimator streams any number)")
+        parts.append(arr.reshape(-1, 1) if kind == "hmm" else arr.reshape(-1, d))
+        lengths += [arr.shape[1]] * arr.shape[0]
+    if not parts:
+        raise ValueError("sequences: no observation")
+    return np.concatenate(parts), lengths
+
+
+def refine_em(
+    model: HMM | GaussianHMM | MomentEstimate, sequences: Any, *, n_iter: int = 100,
+    tol: float = 1e-2, smoothing: float = 1e-3, seed: SeedLike = None,
+) -> EMRefinement:
+    r"""Baum-Welch (hmmlearn) started at ``model``; the result projected onto the model class.
+
+    Parameters
+    ----------
+    model : HMM, GaussianHMM or MomentEstimate
+        The starting point (a :class:`MomentEstimate` contributes its ``model``).
+    sequences : array_like or iterable of array_like
+        As for :func:`~identifiability.masked.estimation.estimate_hmm` /
+        :func:`~identifiability.masked.estimation.estimate_ghmm`.
+    n_iter : int, keyword-only
+        EM iteration budget (hmmlearn's ``n_iter``); ``converged`` says whether it sufficed.
+    tol : float, keyword-only
+        hmmlearn's convergence threshold on the log-likelihood gain per iteration.
+    smoothing : float, keyword-only
+        EM never leaves an exact zero (a zero of O or T stays zero, and a token of zero
+        probability makes the forward pass fail), and a projected moment estimate has zeros:
+        the start is :math:`(1-\epsilon)O + \epsilon/d`, :math:`(1-\epsilon)T + \epsilon/k`
+        with :math:`\epsilon` = ``smoothing`` (in [0, 1); 0 keeps the start as it is).
+    seed : keyword-only
+        hmmlearn's ``random_state`` (EM itself is deterministic from a given start).
+
+    Returns
+    -------
+    EMRefinement
+
+    References
+    ----------
+    .. [1] 004, §2.2.1.1 (the model class: A5, A9); Baum-Welch as implemented by hmmlearn.
+
+    Examples
+    --------
+    >>> truth = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]],
+    ...             0.7 * np.eye(3) + 0.1)
+    >>> _, x = truth.sample(100, n_sequences=100, seed=0)
+    >>> from identifiability.masked.estimation import estimate_hmm
+    >>> em = refine_em(estimate_hmm(x, 3, seed=1, check="report"), x, n_iter=20)
+    >>> em.model.k, em.errors_against(truth)["emission"] < 0.1
+    (3, True)
+    """
+    start = model.model if isinstance(model, MomentEstimate) else model
+    if not isinstance(start, HMM | GaussianHMM):
+        raise TypeError(f"model must be an HMM, a GaussianHMM or a MomentEstimate, got "
+                        f"{type(model).__name__}")
+    n_iter = check_int("n_iter", n_iter)
+    tol = check_float("tol", tol, positive=True)
+    smoothing = check_float("smoothing", smoothing, minimum=0.0, maximum=1.0)
+    if smoothing >= 1:
+        raise ValueError(f"smoothing must be below 1, got {smoothing}")
+    rng = as_generator(seed)
+    X, lengths = hmmlearn_data(sequences, start.kind, start.d, k=start.k)
+    if smoothing > 0:
+        eps, k = smoothing, start.k
+        T0 = (1 - eps) * start.T + eps / k
+        start = (HMM((1 - eps) * start.O + eps / start.d, T0) if isinstance(start, HMM)
+                 else GaussianHMM(start.M, T0))
+    h = start.to_hmmlearn()
+    h.params = "te" if start.kind == "hmm" else "tm"
+    h.init_params = ""
+    h.n_iter, h.tol = n_iter, tol
+    h.monitor_.n_iter, h.monitor_.tol = n_iter, tol  # the monitor keeps its own copies
+    h.implementation = "scaling"
+    h.random_state = int(rng.integers(2**31 - 1))
+    h.fit(X, lengths)
+    T_em = np.asarray(h.transmat_, dtype=float).T
+    T, _, ok = birkhoff_projection(T_em)
+    if not ok:
+        raise ValueError("refine_em: EM's transition matrix could not be projected onto the "
+                         "doubly stochastic matrices (Dykstra did not converge)")
+    dist = {"T": float(np.max(np.abs(T - T_em)))}
+    if start.kind == "hmm":
+        O = np.asarray(h.emissionprob_, dtype=float).T
+        out: HMM | GaussianHMM = HMM(O / O.sum(axis=0), T)
+        dist["emission"] = float(np.max(np.abs(O.sum(axis=0) - 1)))
+    else:
+        M_em = np.asarray(h.means_, dtype=float).T
+        M = M_em / np.linalg.norm(M_em, axis=0)
+        dist["emission"] = float(np.max(np.abs(M - M_em)))
+        out = GaussianHMM(M, T)
+    mon = h.monitor_
+    # hmmlearn's monitor calls a run that used up n_iter "converged": judge the last gain
+    hist = list(mon.history)
+    converged = len(hist) >= 2 and hist[-1] - hist[-2] < tol
+    return EMRefinement(out, h, int(mon.iter), converged,
+                        float(mon.history[-1]) if mon.history else float("nan"), dist,
+                        {"params_learned": h.params, "n_observations": int(X.shape[0]),
+                         "n_sequences": len(lengths), "implementation": "scaling"})

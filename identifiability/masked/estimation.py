@@ -1,0 +1,446 @@
+r"""From identifiability to estimation: (O, T) or (M, T) from samples (004 §2.2, Theorems 7-8).
+
+Theorems 7 and 8 say that the optimal predictor of a task :math:`x_{t_2}\otimes x_{t_3}\mid
+x_{t_1}` on three adjacent times determines an HMM's :math:`(O, T)` (or a G-HMM's
+:math:`(M, T)`); :mod:`~identifiability.masked.recovery` inverts the *population* predictor
+exactly.  Here the same tensor is estimated from samples and inverted robustly:
+
+1. **statistics** -- :func:`~identifiability.masked.moments.empirical_moments`: window sums of
+   :math:`x_t\otimes x_{t+1}\otimes x_{t+2}` and the pair products, streamed, in jackknife
+   groups (memory independent of the number of sequences);
+2. **tensor** -- :math:`\hat P_{123} = \tfrac1k\sum_i (ET^\top)_i\otimes E_i\otimes(ET)_i` + noise;
+   the task's conditioning token is the eigenvector mode, its two targets are read out;
+3. **Jennrich, noise-robust** -- :func:`~identifiability.masked.spectral.spectral_factors`:
+   whitening by the pair moments, the widest-gap contraction among ``n_contractions`` random
+   ones, and the eigenvalue read-out of every coordinate (first-order insensitive to the
+   eigenvector error);
+4. **projection** -- the emission matrix onto the model class (columns onto the simplex for O,
+   unit columns for M, A9), :math:`T` by least squares from the target factors, then onto the
+   doubly stochastic matrices (A5).  The distances moved are reported;
+5. **noise and status** -- delete-a-group jackknife over the groups (same contraction): standard
+   errors of every parameter, of the eigenvalues and of :math:`\sigma_k` of the whitening
+   matrices.  The status is ``'too_few_samples'`` when the chosen contraction's eigenvalue gap
+   is below ``GAP_TO_NOISE`` times its noise (the components are then not separated by the
+   data), when :math:`\sigma_k` of a whitening matrix is below ``SIGMA_TO_NOISE`` times its
+   noise (rank k not resolved), or when no contraction had real eigenvalues; ``'invalid'``
+   when the projected parameters still violate an assumption.  Every estimate reports the
+   conditioning it depends on: :math:`\sigma_{\min}(O)` (or M) and :math:`\sigma_{\min}(T)`.
+
+:func:`~identifiability.masked.em.refine_em` hands the estimate to hmmlearn's EM.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
+from identifiability.masked.moments import PAIRS, TripleMoments, empirical_moments
+from identifiability.masked.recovery import match_permutation
+from identifiability.masked.spectral import (
+    SpectralFactors,
+    birkhoff_projection,
+    simplex_projection,
+    spectral_factors,
+)
+from identifiability.masked.tasks import Task
+from seprank.core import (
+    CertifiedResult,
+    SeedLike,
+    as_generator,
+    check_choice,
+    check_float,
+    check_int,
+)
+
+__all__ = ["GAP_TO_NOISE", "SIGMA_TO_NOISE", "MomentEstimate", "UnreliableEstimateError",
+           "estimate_ghmm", "estimate_hmm"]
+
+FloatArray = npt.NDArray[np.float64]
+#: Smallest eigenvalue gap of the chosen contraction, in jackknife standard errors, for the
+#: components to count as separated by the data.
+GAP_TO_NOISE = 3.0
+#: Smallest k-th singular value of a whitening pair matrix, in jackknife standard errors.
+SIGMA_TO_NOISE = 3.0
+STATUSES = ("ok", "too_few_samples", "invalid")
+
+
+class UnreliableEstimateError(ValueError):
+    """The sample does not determine the parameters (or the projected model is invalid);
+    ``estimate`` holds the :class:`MomentEstimate` with its ``status`` and ``problems``."""
+
+    def __init__(self, message: str, estimate: MomentEstimate) -> None:
+        super().__init__(message)
+        self.estimate = estimate
+        self.problems = estimate.problems
+
+
+@dataclass(frozen=True, repr=False)
+class MomentEstimate(CertifiedResult):
+    """A moment estimate of an HMM or G-HMM, with its noise, conditioning and status.
+
+    Attributes
+    ----------
+    model : HMM or GaussianHMM
+        The projected parameters, a valid model of the class when ``status != 'invalid'``.
+    status : {'ok', 'too_few_samples', 'invalid'}
+        See the module docstring; ``meaningful`` is ``status == 'ok'``.  A noisy sample
+        takes precedence: its projected model may also be invalid (``valid`` says).
+    problems : tuple of str
+        Why the status is not ``'ok'``.
+    raw_emission, raw_T : numpy.ndarray
+        The spectral estimates before the projections.
+    stderr : Mapping
+        Jackknife standard errors, max over entries: ``'emission'``, ``'T'`` (and the full
+        arrays ``'emission_entries'``, ``'T_entries'``).
+    conditioning : Mapping
+        ``sigma_min_O`` (or ``sigma_min_M``), ``sigma_min_T``, ``sigma_k_whitening``,
+        ``eigengap``, ``eigengap_to_noise``, ``sigma_k_to_noise``.
+    task : Task
+    n_windows, n_sequences : int
+    """
+
+    model: HMM | GaussianHMM
+    status: str
+    problems: tuple[str, ...]
+    raw_emission: FloatArray
+    raw_T: FloatArray
+    stderr: Mapping[str, Any]
+    conditioning: Mapping[str, float]
+    task: Task
+    n_windows: int
+    n_sequences: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        """True when ``model`` satisfies every assumption of its class (even if noisy)."""
+        return not self.details.get("invalid", False)
+
+    @property
+    def meaningful(self) -> bool:
+        """True when the sample determines the parameters (``status == 'ok'``)."""
+        return self.status == "ok"
+
+    def _repr_info(self) -> dict[str, Any]:
+        name = "O" if self.model.kind == "hmm" else "M"
+        return {"kind": self.model.kind, "d": self.model.d, "k": self.model.k,
+                "status": self.status, "n_windows": self.n_windows,
+                f"stderr_{name}": round(float(self.stderr["emission"]), 6),
+                "stderr_T": round(float(self.stderr["T"]), 6),
+                f"sigma_min_{name}": round(float(self.conditioning[f"sigma_min_{name}"]), 4),
+                "sigma_min_T": round(float(self.conditioning["sigma_min_T"]), 4)}
+
+    def summary(self) -> str:
+        info = self._repr_info()
+        return (f"{info['kind']} moment estimate from {self.n_windows:,} windows: "
+                f"{self.status}; " + ", ".join(f"{k} {v}" for k, v in list(info.items())[5:]))
+
+    def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
+        """Max-abs errors after Hungarian matching of the emission columns."""
+        m = match_permutation(self.model.emission, truth.emission)
+        p = m.perm
+        return {"perm": p.tolist(), "emission": m.max_abs_error,
+                "T": float(np.max(np.abs(self.model.T[np.ix_(p, p)] - truth.T)))}
+
+
+@dataclass(frozen=True)
+class _Fit:
+    E: FloatArray
+    T: FloatArray
+    E_raw: FloatArray
+    T_raw: FloatArray
+    factors: SpectralFactors
+    projected: bool
+
+
+def _pair(Pp: FloatArray, s: int, u: int) -> FloatArray:
+    """E[x_s x_u^T] for window offsets s != u."""
+    p = PAIRS.index((min(s, u), max(s, u)))
+    return np.asarray(Pp[p] if s < u else Pp[p].T)
+
+
+def _fit(mom: TripleMoments, k: int, a: int, rng: np.random.Generator, n_contractions: int,
+         direction: tuple[int, Any] | None = None, leave_out: int | None = None) -> _Fit:
+    P3, Pp = mom.moments(leave_out)
+    b, c = (m for m in (0, 1, 2) if m != a)
+    Q = np.moveaxis(P3, (a, b, c), (0, 1, 2))
+    f = spectral_factors(Q, _pair(Pp, a, b), _pair(Pp, a, c), k, seed=rng,
+                         n_contractions=n_contractions, direction=direction)
+    read = {b: f.B, c: f.C}  # offsets 0, 1, 2: E T^T, E, E T
+    with np.errstate(all="ignore"):
+        E_raw = read[1] if 1 in read else k * _pair(Pp, 1, 2) @ np.linalg.pinv(read[2].T)
+        if mom.kind == "hmm":
+            E = simplex_projection(E_raw) if np.all(np.isfinite(E_raw)) else E_raw
+        else:
+            E = E_raw / np.linalg.norm(E_raw, axis=0)
+        Ts = []
+        if np.all(np.isfinite(E)):
+            if 2 in read:
+                Ts.append(np.linalg.lstsq(E, read[2], rcond=None)[0])
+            if 0 in read:
+                Ts.append(np.linalg.lstsq(E, read[0], rcond=None)[0].T)
+    T_raw = np.mean(Ts, axis=0) if Ts else np.full((k, k), np.nan)
+    if not np.all(np.isfinite(T_raw)):
+        return _Fit(E, T_raw, E_raw, T_raw, f, False)
+    T, _, converged = birkhoff_projection(T_raw)
+    return _Fit(E, T, E_raw, T_raw, f, converged)
+
+
+def _jackknife(mom: TripleMoments, fit: _Fit, k: int, a: int, n_contractions: int
+               ) -> dict[str, Any]:
+    groups = [g for g in range(len(mom.counts)) if mom.counts[g] > 0]
+    reps: list[tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = []
+    if len(groups) >= 2 and len(groups) == len(mom.counts):
+        rng = np.random.default_rng(0)  # unused: the direction is fixed
+        for g in groups:
+            try:
+                r = _fit(mom, k, a, rng, n_contractions, fit.factors.direction, g)
+            except (ValueError, np.linalg.LinAlgError):
+                break
+            if not (np.all(np.isfinite(r.E)) and np.all(np.isfinite(r.T))):
+                break
+            p = match_permutation(r.E, fit.E).perm
+            reps.append((r.E[:, p], r.T[np.ix_(p, p)], r.factors.eigenvalues[p],
+                         np.array(r.factors.sigma_k)))
+    if len(reps) < max(2, len(groups)) or len(groups) < len(mom.counts):
+        inf = np.inf
+        return {"E": np.full(fit.E.shape, inf), "T": np.full(fit.T.shape, inf),
+                "eig": np.full(k, inf), "sigma_k": np.full(2, inf), "groups": len(reps)}
+    n = len(reps)
+
+    def se(i: int) -> FloatArray:
+        X = np.array([r[i] for r in reps])
+        return np.asarray(np.sqrt((n - 1) / n * ((X - X.mean(axis=0)) ** 2).sum(axis=0)))
+
+    return {"E": se(0), "T": se(1), "eig": se(2), "sigma_k": se(3), "groups": n}
+
+
+def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contractions: int,
+              check: str, gap_to_noise: float) -> MomentEstimate:
+    kind = mom.kind
+    rng = as_generator(seed)
+    a = task.given - min(task.times)
+    fit = _fit(mom, k, a, rng, n_contractions)
+    jk = _jackknife(mom, fit, k, a, n_contractions)
+    f = fit.factors
+    lam = f.eigenvalues
+    order = np.argsort(lam)
+    gaps = np.diff(lam[order])
+    gap_noise = np.sqrt(jk["eig"][order][1:] ** 2 + jk["eig"][order][:-1] ** 2)
+    with np.errstate(all="ignore"):
+        gap_ratio = float(np.min(gaps / gap_noise)) if k > 1 else np.inf
+        sig_ratio = float(np.min(np.array(f.sigma_k) / jk["sigma_k"]))
+    noisy, invalid = [], []
+    if not f.real:
+        noisy.append(f"no contraction among {n_contractions} had real eigenvalues (the "
+                     "real parts of the least complex one were used)")
+    if not gap_ratio >= gap_to_noise:
+        noisy.append(f"the eigenvalue gap of the chosen contraction is {gap_ratio:.3g} "
+                     f"jackknife standard errors (< {gap_to_noise:g}): the data do not "
+                     "separate the hidden states")
+    if not sig_ratio >= SIGMA_TO_NOISE:
+        noisy.append(f"sigma_k of a whitening pair matrix is {sig_ratio:.3g} standard errors "
+                     f"(< {SIGMA_TO_NOISE:g}): rank k is not resolved by the data")
+    if jk["groups"] < len(mom.counts):
+        noisy.append("the jackknife failed (a group is empty or a replicate degenerate): "
+                     "no error bar")
+    if not fit.projected:
+        invalid.append("the projection of T onto the doubly stochastic matrices did not "
+                       "converge (or T is not finite)")
+    cls = HMM if kind == "hmm" else GaussianHMM
+    try:
+        model = cls(fit.E, fit.T)
+    except (AssumptionError, ValueError) as err:
+        invalid.append(f"the projected parameters are not a valid model: {err}")
+        model = cls(np.nan_to_num(fit.E), np.nan_to_num(fit.T), require=())
+    status = "too_few_samples" if noisy else "invalid" if invalid else "ok"
+    name = "O" if kind == "hmm" else "M"
+    with np.errstate(all="ignore"):
+        sv = {f"sigma_min_{name}": _smin(fit.E), "sigma_min_T": _smin(fit.T)}
+    conditioning = {**sv, "sigma_k_whitening": float(min(f.sigma_k)),
+                    "eigengap": float(np.min(gaps)) if k > 1 else np.inf,
+                    "eigengap_to_noise": gap_ratio, "sigma_k_to_noise": sig_ratio,
+                    "condition_eigenvectors": f.condition_G}
+    stderr = {"emission": float(np.max(jk["E"])), "T": float(np.max(jk["T"])),
+              "emission_entries": jk["E"], "T_entries": jk["T"]}
+    with np.errstate(all="ignore"):
+        details = {"projection_distance": {
+                       "emission": float(np.max(np.abs(fit.E - fit.E_raw))),
+                       "T": float(np.max(np.abs(fit.T - fit.T_raw)))},
+                   "contraction": {"mode": ("x_t", "x_t+1", "x_t+2")[
+                       [m for m in (0, 1, 2) if m != a][f.direction[0] - 1]],
+                       "real_candidates": f.n_real, "candidates": n_contractions},
+                   "jackknife_groups": jk["groups"], "eigenvalues": lam.tolist(),
+                   "gap_to_noise_required": gap_to_noise, "invalid": bool(invalid)}
+    est = MomentEstimate(model, status, tuple(invalid + noisy), fit.E_raw, fit.T_raw, stderr,
+                         conditioning, task, mom.n_windows, mom.n_sequences, details)
+    if status != "ok" and check == "raise":
+        fname = "estimate_hmm" if kind == "hmm" else "estimate_ghmm"
+        raise UnreliableEstimateError(
+            f"{fname}(k={k}) from {mom.n_windows:,} windows: {status}: "
+            + "; ".join(est.problems) + f". Conditioning: sigma_min({name}) = "
+            f"{sv[f'sigma_min_{name}']:.3g}, sigma_min(T) = {sv['sigma_min_T']:.3g}. Use more "
+            "samples (or check k); check='report' returns the estimate with its status", est)
+    return est
+
+
+def _smin(X: FloatArray) -> float:
+    if not np.all(np.isfinite(X)):
+        return float("nan")
+    return float(np.linalg.svd(X, compute_uv=False)[-1])
+
+
+def _task(task: Any, kind: str) -> Task:
+    t = Task(task)
+    if t.case is None:
+        why = ("pairwise tasks do not identify an HMM (Theorems 4 and 6: rotation twins share "
+               "every x_t|x_1 predictor)" if kind == "hmm" else
+               "this estimator implements the three-token tasks of Theorem 8")
+        raise ValueError(f"task {t} is not x_t2 ⊗ x_t3 | x_t1 on three adjacent times: {why}; "
+                         "use 'x2*x3|x1', 'x1*x3|x2' or 'x1*x2|x3'")
+    return t
+
+
+def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleMoments:
+    if isinstance(sequences, TripleMoments):
+        if sequences.kind != kind:
+            raise ValueError(f"sequences holds {sequences.kind} statistics; this estimator "
+                             f"needs {kind} ones")
+        return sequences
+    if d is None:
+        if kind == "hmm":
+            if not isinstance(sequences, np.ndarray | list | tuple):
+                raise TypeError("d must be given when sequences is a stream (generator); it "
+                                "is the number of tokens")
+            arrays = [np.asarray(s) for s in (sequences if isinstance(sequences, list | tuple)
+                                              and sequences and isinstance(sequences[0],
+                                                                           np.ndarray)
+                                              else [sequences])]
+            if not arrays or any(x.dtype.kind not in "iu" or x.size == 0 for x in arrays):
+                raise TypeError("sequences must hold integer token indices (HMM)")
+            d = int(max(int(x.max()) for x in arrays)) + 1
+        else:
+            it = iter([sequences] if isinstance(sequences, np.ndarray) else sequences)
+            first = np.asarray(next(it))
+            d = int(first.shape[-1])
+            if not isinstance(sequences, np.ndarray):
+                sequences = itertools.chain([first], it)
+    return empirical_moments(sequences, d, kind=kind, n_groups=n_groups)
+
+
+def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any) -> tuple[int, int, float]:
+    check_choice("check", check, ("raise", "report"))
+    return (check_int("k", k), check_int("n_contractions", n_contractions),
+            check_float("gap_to_noise", gap_to_noise, positive=True))
+
+
+def estimate_hmm(
+    sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", d: int | None = None,
+    seed: SeedLike = None, n_groups: int = 10, n_contractions: int = 16,
+    gap_to_noise: float = GAP_TO_NOISE, check: str = "raise",
+) -> MomentEstimate:
+    r"""Estimate an HMM's :math:`(O, T)` from token sequences by the x2⊗x3|x1 moments.
+
+    Parameters
+    ----------
+    sequences : array_like, iterable of array_like, or TripleMoments
+        Integer tokens: one sequence (1-D), a batch (2-D, one sequence per row), or an
+        iterable of such arrays (streamed; memory independent of their number); or the
+        statistics of :func:`~identifiability.masked.moments.empirical_moments`.
+    k : int
+        Number of hidden states (A7: k <= d).
+    task : Task or str, keyword-only
+        A Theorem-7 task (``'x2*x3|x1'``, ``'x1*x3|x2'``, ``'x1*x2|x3'``): its conditioning
+        token is the eigenvector mode.  Pairwise tasks are refused (Theorems 4, 6).
+    d : int, optional, keyword-only
+        Number of tokens; default: the largest token + 1 (pass it when a token may be
+        unobserved; required for a generator).
+    seed : keyword-only
+        The algorithm's stream (candidate contractions); keep it apart from the data's seed.
+    n_groups : int, keyword-only
+        Jackknife groups (see :func:`~identifiability.masked.moments.empirical_moments`).
+    n_contractions : int, keyword-only
+        Random contractions tried; the one with the widest eigenvalue gap is used.
+    gap_to_noise : float, keyword-only
+        Required eigenvalue gap in jackknife standard errors (default :data:`GAP_TO_NOISE`).
+    check : {'raise', 'report'}, keyword-only
+        ``'raise'`` (default): a status other than ``'ok'`` raises
+        :class:`UnreliableEstimateError`; ``'report'`` returns the estimate with its status.
+
+    Returns
+    -------
+    MomentEstimate
+
+    References
+    ----------
+    .. [1] 004, Theorem 7 and its proof (2.36)-(2.41); Anandkumar, Hsu, Kakade (2012).
+
+    Examples
+    --------
+    >>> truth = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]],
+    ...             0.7 * np.eye(3) + 0.1)
+    >>> _, x = truth.sample(200, n_sequences=500, seed=0)
+    >>> est = estimate_hmm(x, 3, seed=1)
+    >>> est.status, est.errors_against(truth)["emission"] < 5 * est.stderr["emission"]
+    ('ok', True)
+    """
+    k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise)
+    t = _task(task, "hmm")
+    n_groups = check_int("n_groups", n_groups, 2)
+    if d is not None:
+        d = check_int("d", d)
+    mom = _moments(sequences, d, "hmm", n_groups)
+    if k > mom.d:
+        raise ValueError(f"k = {k} exceeds d = {mom.d}: A7 needs k <= d")
+    return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise)
+
+
+def estimate_ghmm(
+    sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", seed: SeedLike = None,
+    n_groups: int = 10, n_contractions: int = 16, gap_to_noise: float = GAP_TO_NOISE,
+    check: str = "raise",
+) -> MomentEstimate:
+    r"""Estimate a G-HMM's :math:`(M, T)` (unit means, identity covariance) from samples.
+
+    The cross-time third moment :math:`\mathbb E[x_t\otimes x_{t+1}\otimes x_{t+2}] =
+    \frac1k\sum_i (MT^\top)_i\otimes M_i\otimes(MT)_i` needs no noise correction (the noise is
+    independent across times); the rest is as for :func:`estimate_hmm`, with the means
+    projected onto unit vectors (A9).
+
+    Parameters
+    ----------
+    sequences : array_like, iterable of array_like, or TripleMoments
+        One sequence ``(length, d)``, a batch ``(n_sequences, length, d)``, or an iterable
+        of them (streamed).
+    k, task, seed, n_groups, n_contractions, gap_to_noise, check
+        As for :func:`estimate_hmm` (Theorem-8 tasks).
+
+    Returns
+    -------
+    MomentEstimate
+
+    References
+    ----------
+    .. [1] 004, Theorem 8 and its proof (2.70)-(2.77).
+
+    Examples
+    --------
+    >>> truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    >>> _, x = truth.sample(100, n_sequences=1000, seed=0)
+    >>> est = estimate_ghmm(x, 3, seed=1)
+    >>> est.status, est.errors_against(truth)["emission"] < 0.1
+    ('ok', True)
+    """
+    k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise)
+    t = _task(task, "ghmm")
+    n_groups = check_int("n_groups", n_groups, 2)
+    mom = _moments(sequences, None, "ghmm", n_groups)
+    if k > mom.d:
+        raise ValueError(f"k = {k} exceeds d = {mom.d}: A8 needs k <= d")
+    return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise)
