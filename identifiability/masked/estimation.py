@@ -14,14 +14,19 @@ exactly.  Here the same tensor is estimated from samples and inverted robustly:
    whitening by the pair moments, the widest-gap contraction among ``n_contractions`` random
    ones, and the eigenvalue read-out of every coordinate (first-order insensitive to the
    eigenvector error);
-4. **projection** -- the emission matrix onto the model class (columns onto the simplex for O,
-   unit columns for M, A9), :math:`T` by least squares from the target factors, then onto the
-   doubly stochastic matrices (A5).  The distances moved are reported;
+4. **projection and refinement** -- the emission matrix onto the model class (columns onto the
+   simplex for O, unit columns for M, A9), :math:`T` by least squares from the target factors,
+   then onto the doubly stochastic matrices (A5); then a least-squares fit of the model's
+   moments to the empirical ones started there
+   (:mod:`~identifiability.masked.moment_fit`), projected again and kept when it fits the
+   moments better.  The distances moved are reported;
 5. **noise and status** -- delete-a-group jackknife over the groups (same contraction): standard
    errors of every parameter, of the eigenvalues and of :math:`\sigma_k` of the whitening
-   matrices.  The status is ``'too_few_samples'`` when the chosen contraction's eigenvalue gap
-   is below ``GAP_TO_NOISE`` times its noise (the components are then not separated by the
-   data), when :math:`\sigma_k` of a whitening matrix is below ``SIGMA_TO_NOISE`` times its
+   matrices (the refinement of a replicate starts at the full-sample one: a one-step
+   jackknife).  The status is ``'too_few_samples'`` when the chosen contraction's eigenvalue
+   gap is below ``GAP_TO_NOISE`` times its noise (the components are then not separated by the
+   data), when two emission columns are closer than ``SEPARATION_TO_NOISE`` standard errors,
+   when :math:`\sigma_k` of a whitening matrix is below ``SIGMA_TO_NOISE`` times its
    noise (rank k not resolved), or when no contraction had real eigenvalues; ``'invalid'``
    when the projected parameters still violate an assumption.  Every estimate reports the
    conditioning it depends on: :math:`\sigma_{\min}(O)` (or M) and :math:`\sigma_{\min}(T)`.
@@ -40,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
+from identifiability.masked.moment_fit import fit_moments, moment_residual
 from identifiability.masked.moments import PAIRS, TripleMoments, empirical_moments
 from identifiability.masked.recovery import match_permutation
 from identifiability.masked.spectral import (
@@ -53,6 +59,7 @@ from seprank.core import (
     CertifiedResult,
     SeedLike,
     as_generator,
+    check_bool,
     check_choice,
     check_float,
     check_int,
@@ -67,6 +74,11 @@ FloatArray = npt.NDArray[np.float64]
 GAP_TO_NOISE = 3.0
 #: Smallest k-th singular value of a whitening pair matrix, in jackknife standard errors.
 SIGMA_TO_NOISE = 3.0
+#: Components whose emission columns are closer (max-abs) than this many jackknife standard
+#: errors are not told apart by the data.
+SEPARATION_TO_NOISE = 3.0
+#: Levenberg-Marquardt iterations of the refinement (finite-difference Jacobians).
+REFINE_ITERATIONS = 30
 STATUSES = ("ok", "too_few_samples", "invalid")
 
 
@@ -157,6 +169,9 @@ class _Fit:
     T_raw: FloatArray
     factors: SpectralFactors
     projected: bool
+    E_spectral: FloatArray
+    refinement: dict[str, Any]
+    warm: tuple[FloatArray, FloatArray] | None
 
 
 def _pair(Pp: FloatArray, s: int, u: int) -> FloatArray:
@@ -165,8 +180,24 @@ def _pair(Pp: FloatArray, s: int, u: int) -> FloatArray:
     return np.asarray(Pp[p] if s < u else Pp[p].T)
 
 
+def _project(E_raw: FloatArray, T_raw: FloatArray, kind: str
+             ) -> tuple[FloatArray, FloatArray, bool]:
+    """Emission onto the class (simplex columns / unit columns), T onto the doubly stochastic
+    matrices; False when something is not finite or Dykstra did not converge."""
+    with np.errstate(all="ignore"):
+        if not (np.all(np.isfinite(E_raw)) and np.all(np.isfinite(T_raw))):
+            return E_raw, T_raw, False
+        E = simplex_projection(E_raw) if kind == "hmm" else E_raw / np.linalg.norm(E_raw,
+                                                                                  axis=0)
+    if not np.all(np.isfinite(E)):
+        return E, T_raw, False
+    T, _, converged = birkhoff_projection(T_raw)
+    return E, T, converged
+
+
 def _fit(mom: TripleMoments, k: int, a: int, rng: np.random.Generator, n_contractions: int,
-         direction: tuple[int, Any] | None = None, leave_out: int | None = None) -> _Fit:
+         direction: tuple[int, Any] | None = None, leave_out: int | None = None,
+         refine: bool = True, warm: tuple[FloatArray, FloatArray] | None = None) -> _Fit:
     P3, Pp = mom.moments(leave_out)
     b, c = (m for m in (0, 1, 2) if m != a)
     Q = np.moveaxis(P3, (a, b, c), (0, 1, 2))
@@ -175,38 +206,52 @@ def _fit(mom: TripleMoments, k: int, a: int, rng: np.random.Generator, n_contrac
     read = {b: f.B, c: f.C}  # offsets 0, 1, 2: E T^T, E, E T
     with np.errstate(all="ignore"):
         E_raw = read[1] if 1 in read else k * _pair(Pp, 1, 2) @ np.linalg.pinv(read[2].T)
-        if mom.kind == "hmm":
-            E = simplex_projection(E_raw) if np.all(np.isfinite(E_raw)) else E_raw
-        else:
-            E = E_raw / np.linalg.norm(E_raw, axis=0)
+        E_s, _, _ = _project(E_raw, np.eye(k), mom.kind)
         Ts = []
-        if np.all(np.isfinite(E)):
+        if np.all(np.isfinite(E_s)):
             if 2 in read:
-                Ts.append(np.linalg.lstsq(E, read[2], rcond=None)[0])
+                Ts.append(np.linalg.lstsq(E_s, read[2], rcond=None)[0])
             if 0 in read:
-                Ts.append(np.linalg.lstsq(E, read[0], rcond=None)[0].T)
+                Ts.append(np.linalg.lstsq(E_s, read[0], rcond=None)[0].T)
     T_raw = np.mean(Ts, axis=0) if Ts else np.full((k, k), np.nan)
-    if not np.all(np.isfinite(T_raw)):
-        return _Fit(E, T_raw, E_raw, T_raw, f, False)
-    T, _, converged = birkhoff_projection(T_raw)
-    return _Fit(E, T, E_raw, T_raw, f, converged)
+    E, T, ok = _project(E_raw, T_raw, mom.kind)
+    info: dict[str, Any] = {"used": False}
+    start = warm if warm is not None else ((E, T) if ok else None)
+    new_warm = None
+    if refine and start is not None:
+        mf = fit_moments(start[0], start[1], P3, Pp,
+                         max_iterations=REFINE_ITERATIONS if warm is None else 3)
+        E_r, T_r, ok_r = _project(mf.E, mf.T, mom.kind)
+        info = {"used": False, "evaluations": mf.n_evaluations,
+                "budget_exhausted": mf.budget_exhausted}
+        if ok_r:
+            res_r = moment_residual(E_r, T_r, P3, Pp)
+            res_s = moment_residual(E, T, P3, Pp) if ok else np.inf
+            info.update(residual_spectral=res_s, residual_refined=res_r)
+            if warm is not None or res_r <= res_s:
+                E, T, ok, E_raw, T_raw = E_r, T_r, True, mf.E, mf.T
+                info["used"] = True
+                new_warm = (mf.E, mf.T)
+    return _Fit(E, T, E_raw, T_raw, f, ok, E_s, info, new_warm)
 
 
-def _jackknife(mom: TripleMoments, fit: _Fit, k: int, a: int, n_contractions: int
-               ) -> dict[str, Any]:
+def _jackknife(mom: TripleMoments, fit: _Fit, k: int, a: int, n_contractions: int,
+               refine: bool) -> dict[str, Any]:
     groups = [g for g in range(len(mom.counts)) if mom.counts[g] > 0]
     reps: list[tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = []
     if len(groups) >= 2 and len(groups) == len(mom.counts):
         rng = np.random.default_rng(0)  # unused: the direction is fixed
         for g in groups:
             try:
-                r = _fit(mom, k, a, rng, n_contractions, fit.factors.direction, g)
+                r = _fit(mom, k, a, rng, n_contractions, fit.factors.direction, g,
+                         refine=refine and fit.warm is not None, warm=fit.warm)
             except (ValueError, np.linalg.LinAlgError):
                 break
             if not (np.all(np.isfinite(r.E)) and np.all(np.isfinite(r.T))):
                 break
-            p = match_permutation(r.E, fit.E).perm
-            reps.append((r.E[:, p], r.T[np.ix_(p, p)], r.factors.eigenvalues[p],
+            q = match_permutation(r.E_spectral, fit.E_spectral).perm  # spectral components
+            p = q if fit.warm is None else np.arange(k)  # a warm start keeps the order
+            reps.append((r.E[:, p], r.T[np.ix_(p, p)], r.factors.eigenvalues[q],
                          np.array(r.factors.sigma_k)))
     if len(reps) < max(2, len(groups)) or len(groups) < len(mom.counts):
         inf = np.inf
@@ -222,12 +267,12 @@ def _jackknife(mom: TripleMoments, fit: _Fit, k: int, a: int, n_contractions: in
 
 
 def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contractions: int,
-              check: str, gap_to_noise: float) -> MomentEstimate:
+              check: str, gap_to_noise: float, refine: bool) -> MomentEstimate:
     kind = mom.kind
     rng = as_generator(seed)
     a = task.given - min(task.times)
-    fit = _fit(mom, k, a, rng, n_contractions)
-    jk = _jackknife(mom, fit, k, a, n_contractions)
+    fit = _fit(mom, k, a, rng, n_contractions, refine=refine)
+    jk = _jackknife(mom, fit, k, a, n_contractions, refine)
     f = fit.factors
     lam = f.eigenvalues
     order = np.argsort(lam)
@@ -247,6 +292,10 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     if not sig_ratio >= SIGMA_TO_NOISE:
         noisy.append(f"sigma_k of a whitening pair matrix is {sig_ratio:.3g} standard errors "
                      f"(< {SIGMA_TO_NOISE:g}): rank k is not resolved by the data")
+    sep = _separation(fit.E) / max(float(np.max(jk["E"])), np.finfo(float).tiny)
+    if not sep >= SEPARATION_TO_NOISE:
+        noisy.append(f"the closest two emission columns are {sep:.3g} jackknife standard "
+                     f"errors apart (< {SEPARATION_TO_NOISE:g}): states not told apart")
     if jk["groups"] < len(mom.counts):
         noisy.append("the jackknife failed (a group is empty or a replicate degenerate): "
                      "no error bar")
@@ -266,6 +315,7 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     conditioning = {**sv, "sigma_k_whitening": float(min(f.sigma_k)),
                     "eigengap": float(np.min(gaps)) if k > 1 else np.inf,
                     "eigengap_to_noise": gap_ratio, "sigma_k_to_noise": sig_ratio,
+                    "separation_to_noise": sep,
                     "condition_eigenvectors": f.condition_G}
     stderr = {"emission": float(np.max(jk["E"])), "T": float(np.max(jk["T"])),
               "emission_entries": jk["E"], "T_entries": jk["T"]}
@@ -277,7 +327,8 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
                        [m for m in (0, 1, 2) if m != a][f.direction[0] - 1]],
                        "real_candidates": f.n_real, "candidates": n_contractions},
                    "jackknife_groups": jk["groups"], "eigenvalues": lam.tolist(),
-                   "gap_to_noise_required": gap_to_noise, "invalid": bool(invalid)}
+                   "gap_to_noise_required": gap_to_noise, "invalid": bool(invalid),
+                   "refinement": fit.refinement}
     est = MomentEstimate(model, status, tuple(invalid + noisy), fit.E_raw, fit.T_raw, stderr,
                          conditioning, task, mom.n_windows, mom.n_sequences, details)
     if status != "ok" and check == "raise":
@@ -288,6 +339,15 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
             f"{sv[f'sigma_min_{name}']:.3g}, sigma_min(T) = {sv['sigma_min_T']:.3g}. Use more "
             "samples (or check k); check='report' returns the estimate with its status", est)
     return est
+
+
+def _separation(E: FloatArray) -> float:
+    """Smallest max-abs distance between two columns."""
+    k = E.shape[1]
+    if k < 2 or not np.all(np.isfinite(E)):
+        return float("inf") if k < 2 else float("nan")
+    return float(min(np.max(np.abs(E[:, i] - E[:, j]))
+                     for i in range(k) for j in range(i + 1, k)))
 
 
 def _smin(X: FloatArray) -> float:
@@ -334,8 +394,10 @@ def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleM
     return empirical_moments(sequences, d, kind=kind, n_groups=n_groups)
 
 
-def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any) -> tuple[int, int, float]:
+def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any, refine: Any
+            ) -> tuple[int, int, float]:
     check_choice("check", check, ("raise", "report"))
+    check_bool("refine", refine)
     return (check_int("k", k), check_int("n_contractions", n_contractions),
             check_float("gap_to_noise", gap_to_noise, positive=True))
 
@@ -343,7 +405,7 @@ def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any) -> tuple
 def estimate_hmm(
     sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", d: int | None = None,
     seed: SeedLike = None, n_groups: int = 10, n_contractions: int = 16,
-    gap_to_noise: float = GAP_TO_NOISE, check: str = "raise",
+    gap_to_noise: float = GAP_TO_NOISE, refine: bool = True, check: str = "raise",
 ) -> MomentEstimate:
     r"""Estimate an HMM's :math:`(O, T)` from token sequences by the x2⊗x3|x1 moments.
 
@@ -369,6 +431,10 @@ def estimate_hmm(
         Random contractions tried; the one with the widest eigenvalue gap is used.
     gap_to_noise : float, keyword-only
         Required eigenvalue gap in jackknife standard errors (default :data:`GAP_TO_NOISE`).
+    refine : bool, keyword-only
+        Refine the spectral estimate by least squares on the moments
+        (:mod:`~identifiability.masked.moment_fit`); kept only when the projected result fits
+        the moments better.  ``details['refinement']`` says what happened.
     check : {'raise', 'report'}, keyword-only
         ``'raise'`` (default): a status other than ``'ok'`` raises
         :class:`UnreliableEstimateError`; ``'report'`` returns the estimate with its status.
@@ -390,7 +456,7 @@ def estimate_hmm(
     >>> est.status, est.errors_against(truth)["emission"] < 5 * est.stderr["emission"]
     ('ok', True)
     """
-    k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise)
+    k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "hmm")
     n_groups = check_int("n_groups", n_groups, 2)
     if d is not None:
@@ -398,13 +464,13 @@ def estimate_hmm(
     mom = _moments(sequences, d, "hmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A7 needs k <= d")
-    return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise)
+    return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)
 
 
 def estimate_ghmm(
     sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", seed: SeedLike = None,
     n_groups: int = 10, n_contractions: int = 16, gap_to_noise: float = GAP_TO_NOISE,
-    check: str = "raise",
+    refine: bool = True, check: str = "raise",
 ) -> MomentEstimate:
     r"""Estimate a G-HMM's :math:`(M, T)` (unit means, identity covariance) from samples.
 
@@ -418,7 +484,7 @@ def estimate_ghmm(
     sequences : array_like, iterable of array_like, or TripleMoments
         One sequence ``(length, d)``, a batch ``(n_sequences, length, d)``, or an iterable
         of them (streamed).
-    k, task, seed, n_groups, n_contractions, gap_to_noise, check
+    k, task, seed, n_groups, n_contractions, gap_to_noise, refine, check
         As for :func:`estimate_hmm` (Theorem-8 tasks).
 
     Returns
@@ -437,10 +503,10 @@ def estimate_ghmm(
     >>> est.status, est.errors_against(truth)["emission"] < 0.1
     ('ok', True)
     """
-    k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise)
+    k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "ghmm")
     n_groups = check_int("n_groups", n_groups, 2)
     mom = _moments(sequences, None, "ghmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A8 needs k <= d")
-    return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise)
+    return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)

@@ -182,7 +182,7 @@ def empirical_moments(
     --------
     >>> seq = np.array([0, 1, 1, 0, 1])
     >>> mom = empirical_moments(seq, 2, n_groups=2)
-    >>> mom.n_windows, mom.moments()[0][0, 1, 1]        # windows (0,1,1), (1,1,0), (1,0,1)
+    >>> mom.n_windows, float(mom.moments()[0][0, 1, 1])  # windows (0,1,1), (1,1,0), (1,0,1)
     (3, 0.3333333333333333)
     """
     d = check_int("d", d)

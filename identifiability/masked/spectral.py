@@ -15,10 +15,12 @@ independent given the hidden state, 004 (2.36)/(2.70)) with pair moments
 *same* G.  Following Anandkumar, Hsu and Kakade (2012, "A method of moments for mixture models
 and hidden Markov models", Algorithm B), G is taken from the eigenvectors of one contraction
 :math:`\eta = U\theta` chosen among ``n_contractions`` random unit :math:`\theta` as the one with
-the widest eigenvalue gap (real eigenvalues required), and *every* coordinate of B and C is
-read as :math:`\mathrm{diag}(G^{-1}Y(e_j)G)`.  The read-out is insensitive to first order to
-an error in G (:math:`\mathrm{diag}((I-\Delta)D(I+\Delta)) = \mathrm{diag}(D) + O(\Delta^2)`), it
-carries no scaling ambiguity (no normalisation of columns), and :math:`\sum_j C_{j,:} = \mathbf
+the widest eigenvalue gap (real eigenvalues required); a second pass re-diagonalises along the
+direction that maximises the smallest gap of the first read-out (among 256 random ones).
+*Every* coordinate of B and C is read as :math:`\mathrm{diag}(G^{-1}Y(e_j)G)`.  The read-out
+is insensitive to first order to an error in G
+(:math:`\mathrm{diag}((I-\Delta)D(I+\Delta)) = \mathrm{diag}(D) + O(\Delta^2)`), it carries no
+scaling ambiguity (no normalisation of columns), and :math:`\sum_j C_{j,:} = \mathbf
 1^\top` exactly when :math:`Q(\cdot,\cdot,\mathbf 1) = P_{ab}` (token counts).
 
 Projections (the estimate's distance to the model class is reported, never hidden):
@@ -42,6 +44,8 @@ __all__ = ["SpectralFactors", "birkhoff_projection", "simplex_projection", "spec
 FloatArray = npt.NDArray[np.float64]
 #: An eigenvalue with |imag| above this fraction of the largest one is not real.
 IMAG_RTOL = 1e-9
+#: Directions probed (on the first read-out) for the widest-gap second contraction.
+PROBE_DIRECTIONS = 256
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,8 @@ class SpectralFactors:
 
     ``B``, ``C`` are the d x k factors of modes 2 and 3; ``eigenvalues`` those of the chosen
     contraction (``direction`` = (mode, theta)); ``sigma_k`` the k-th singular values of the
-    two whitening pair matrices; ``real`` says whether the chosen contraction had real
+    two whitening pair matrices (``direction`` = (mode, eta), eta in observation
+    coordinates); ``real`` says whether the chosen contraction had real
     eigenvalues (else the real parts of the least complex one were used); ``condition_G`` is
     the condition number of the eigenvector matrix.
     """
@@ -87,8 +92,9 @@ def spectral_factors(
         Draws the candidate contraction directions (the algorithm's stream).
     n_contractions : int, keyword-only
         Candidate directions, half in the column space of C, half in that of B.
-    direction : (mode, theta), keyword-only
-        Use this contraction instead of choosing one (the jackknife reuses the choice).
+    direction : (mode, eta), keyword-only
+        Use the contraction along ``eta`` (a d-vector, in the observation coordinates, of mode
+        1 = B or 2 = C) instead of choosing one (the jackknife reuses the choice).
 
     Returns
     -------
@@ -126,14 +132,45 @@ def spectral_factors(
         Yb = np.einsum("ir,ijl,ls->jrs", Ua, Qm, Uc) @ np.linalg.pinv(Mb)
     slices, spans = {1: Yb, 2: Yc}, {1: Ub, 2: Uc}
     if direction is None:
-        candidates = [(2 if i % 2 == 0 else 1, _unit(rng.standard_normal(k)))
-                      for i in range(n_contractions)]
+        candidates = [(m, spans[m] @ _unit(rng.standard_normal(k)))
+                      for m in (2 if i % 2 == 0 else 1 for i in range(n_contractions))]
     else:
         candidates = [(int(direction[0]), np.asarray(direction[1], dtype=float))]
+    found = _best_contraction(candidates, slices)
+    if found is None:
+        raise ValueError("every contraction of the whitened tensor is non-finite: the pair "
+                         "moments are singular (is k larger than the number of states?)")
+    idx, vals, vecs, n_real = found
+    chosen = candidates[idx]
+    read = _read(vecs, slices)
+    if direction is None and k > 1 and n_real:  # second pass: widest gap of the first read-out
+        thetas = rng.standard_normal((PROBE_DIRECTIONS, k))
+        thetas /= np.linalg.norm(thetas, axis=1, keepdims=True)
+        best_gap, best = -np.inf, chosen
+        for m in (1, 2):
+            proj = np.sort(thetas @ (spans[m].T @ read[m]), axis=1)  # rows: C^T U theta
+            gaps = np.min(np.diff(proj, axis=1), axis=1)
+            i = int(np.argmax(gaps))
+            if gaps[i] > best_gap:
+                best_gap, best = float(gaps[i]), (m, spans[m] @ thetas[i])
+        again = _best_contraction([best], slices)
+        if again is not None and again[3]:
+            _, vals, vecs, _ = again
+            chosen = best
+            read = _read(vecs, slices)
+    G = np.real(vecs)
+    cond = float(np.linalg.cond(G)) if np.all(np.isfinite(G)) else np.inf
+    return SpectralFactors(read[1], read[2], np.real(vals), chosen, sig, n_real > 0, cond,
+                           n_real)
+
+
+def _best_contraction(candidates: list[tuple[int, FloatArray]], slices: dict[int, FloatArray]
+                      ) -> tuple[int, Any, Any, int] | None:
+    """The candidate with real eigenvalues and the widest gap (else the least complex)."""
     best: tuple[float, int, Any, Any] | None = None
     n_real = 0
-    for idx, (mode, theta) in enumerate(candidates):
-        X = np.tensordot(spans[mode] @ theta, slices[mode], axes=(0, 0))
+    for idx, (mode, eta) in enumerate(candidates):
+        X = np.tensordot(eta, slices[mode], axes=(0, 0))
         if not np.all(np.isfinite(X)):
             continue
         vals, vecs = np.linalg.eig(X)
@@ -141,21 +178,21 @@ def spectral_factors(
         imag = float(np.max(np.abs(vals.imag))) / scale
         real = imag <= IMAG_RTOL
         n_real += real
-        gap = float(np.min(np.diff(np.sort(vals.real)))) if k > 1 else scale
+        gap = float(np.min(np.diff(np.sort(vals.real)))) if len(vals) > 1 else scale
         score = gap if real else -imag  # any real candidate beats every complex one
         if best is None or score > best[0]:
             best = (score, idx, vals, vecs)
     if best is None:
-        raise ValueError("every contraction of the whitened tensor is non-finite: the pair "
-                         "moments are singular (is k larger than the number of states?)")
-    _, idx, vals, vecs = best
+        return None
+    return best[1], best[2], best[3], n_real
+
+
+def _read(vecs: Any, slices: dict[int, FloatArray]) -> dict[int, FloatArray]:
+    """diag(G^-1 Y(e_j) G) for every coordinate j of both read-out modes."""
     G = np.real(vecs)
     with np.errstate(all="ignore"):
         Ginv = np.linalg.pinv(G)
-        read = {m: np.einsum("rs,jst,tr->jr", Ginv, slices[m], G) for m in (1, 2)}
-    cond = float(np.linalg.cond(G)) if np.all(np.isfinite(G)) else np.inf
-    return SpectralFactors(read[1], read[2], np.real(vals), candidates[idx], sig,
-                           n_real > 0, cond, n_real)
+        return {m: np.asarray(np.einsum("rs,jst,tr->jr", Ginv, slices[m], G)) for m in (1, 2)}
 
 
 def _unit(v: FloatArray) -> FloatArray:

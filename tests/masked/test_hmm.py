@@ -193,7 +193,6 @@ def test_sampling_is_seeded() -> None:
 # --- hmmlearn -------------------------------------------------------------------------------
 
 def test_hmmlearn_round_trip_and_posterior_cross_check() -> None:
-    pytest.importorskip("hmmlearn")
     m = HMM.random(4, 3, seed=2)
     h = m.to_hmmlearn()
     back = HMM.from_hmmlearn(h)

@@ -1,0 +1,247 @@
+"""Estimation from samples: streamed moments, the spectral estimator, projections, EM.
+
+Tolerances are named at the top of each test.  Expected values come from brute force written
+here (window counts, sums over hidden paths), closed forms or optimality conditions, never from
+the code under test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import minimize
+
+from identifiability.masked import (
+    HMM,
+    GaussianHMM,
+    TripleMoments,
+    UnreliableEstimateError,
+    birkhoff_projection,
+    empirical_moments,
+    estimate_ghmm,
+    estimate_hmm,
+    hmmlearn_data,
+    refine_em,
+    simplex_projection,
+)
+
+WELL = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]], 0.7 * np.eye(3) + 0.1)
+
+
+# --- streamed statistics -------------------------------------------------------------------
+
+def test_window_counts_match_a_brute_force_count() -> None:
+    _, x = HMM.random(4, 3, seed=0).sample(9, n_sequences=7, seed=1)
+    mom = empirical_moments(x, 4, n_groups=3)
+    brute = np.zeros((4, 4, 4))
+    pairs = np.zeros((3, 4, 4))
+    for row in x:
+        for t in range(len(row) - 2):
+            a, b, c = row[t:t + 3]
+            brute[a, b, c] += 1
+            pairs[0, a, b] += 1
+            pairs[1, a, c] += 1
+            pairs[2, b, c] += 1
+    assert mom.n_windows == 7 * 7
+    assert np.array_equal(mom.triples.sum(axis=0), brute)
+    assert np.array_equal(mom.pairs.sum(axis=0), pairs)
+    assert mom.counts.tolist() == [21, 14, 14]  # rows 0,3,6 / 1,4 / 2,5 round-robin
+
+
+def test_streaming_is_invariant_to_batching_and_one_sequence_is_cut_in_blocks() -> None:
+    _, x = HMM.random(5, 3, seed=2).sample(50, n_sequences=40, seed=3)
+    whole = empirical_moments(x, 5)
+    streamed = empirical_moments((x[i:i + 7] for i in range(0, 40, 7)), 5)
+    assert np.array_equal(whole.triples, streamed.triples)
+    single = empirical_moments(x[0], 5, n_groups=4)
+    assert single.counts.tolist() == [12, 12, 12, 12]           # 48 windows in 4 blocks
+    assert single.triples.sum() == 48
+
+
+def test_gaussian_window_moments_match_einsum() -> None:
+    TOL = 1e-12
+    _, x = GaussianHMM.random(3, 2, seed=0).sample(6, n_sequences=5, seed=1)
+    mom = empirical_moments(x, 3, kind="ghmm", n_groups=2)
+    w = [x[:, t:t + 3] for t in range(4)]
+    brute = sum(np.einsum("ni,nj,nk->ijk", v[:, 0], v[:, 1], v[:, 2]) for v in w)
+    assert np.max(np.abs(mom.triples.sum(axis=0) - brute)) < TOL
+
+
+def test_streaming_memory_does_not_grow_with_the_number_of_batches() -> None:
+    RATIO = 1.5
+    m = HMM.random(6, 3, seed=0)
+    batch = m.sample(100, n_sequences=50, seed=0)[1]
+
+    def peak(n_batches: int) -> int:
+        tracemalloc.start()
+        empirical_moments((batch for _ in range(n_batches)), 6)
+        out = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return out
+
+    assert peak(40) < RATIO * peak(4)
+
+
+def test_moments_refuse_short_sequences_and_bad_tokens() -> None:
+    with pytest.raises(ValueError, match="shorter than 3"):
+        empirical_moments(np.array([[0, 1], [1, 0]]), 2)
+    with pytest.raises(ValueError, match=r"\[0, d\)"):
+        empirical_moments(np.array([0, 1, 5]), 2)
+
+
+# --- the estimator at the population: exact -------------------------------------------------
+
+def _population_moments(E: np.ndarray, T: np.ndarray, kind: str, groups: int = 4
+                        ) -> TripleMoments:
+    """E[x1 x2 x3] by summing over the k^3 hidden paths (uniform h1, column-stochastic T)."""
+    d, k = E.shape
+    P3 = np.zeros((d, d, d))
+    for h1, h2, h3 in itertools.product(range(k), repeat=3):
+        p = T[h2, h1] * T[h3, h2] / k
+        P3 += p * np.einsum("i,j,l->ijl", E[:, h1], E[:, h2], E[:, h3])
+    pairs = np.stack([P3.sum(2), P3.sum(1), P3.sum(0)]) if kind == "hmm" else None
+    if pairs is None:  # cross-time pair moments by the same sum
+        pairs = np.zeros((3, d, d))
+        for h1, h2, h3 in itertools.product(range(k), repeat=3):
+            p = T[h2, h1] * T[h3, h2] / k
+            e = (E[:, h1], E[:, h2], E[:, h3])
+            for q, (s, u) in enumerate(((0, 1), (0, 2), (1, 2))):
+                pairs[q] += p * np.outer(e[s], e[u])
+    n = 1000
+    return TripleMoments(kind, d, np.repeat(n * P3[None], groups, 0),
+                         np.repeat(n * pairs[None], groups, 0), np.full(groups, n), groups,
+                         groups * n)
+
+
+@pytest.mark.parametrize("task", ["x2*x3|x1", "x1*x3|x2", "x1*x2|x3"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_population_moments_give_the_exact_hmm(task: str, seed: int) -> None:
+    TOL = 1e-8
+    truth = HMM.random(6, 4, seed=seed)
+    est = estimate_hmm(_population_moments(truth.O, truth.T, "hmm"), 4, task=task, seed=9)
+    err = est.errors_against(truth)
+    assert est.status == "ok"
+    assert err["emission"] < TOL and err["T"] < TOL
+    assert est.stderr["emission"] == 0.0                 # identical groups: no spread
+
+
+@pytest.mark.parametrize("task", ["x2*x3|x1", "x1*x3|x2", "x1*x2|x3"])
+def test_population_moments_give_the_exact_ghmm(task: str) -> None:
+    TOL = 1e-8
+    truth = GaussianHMM.random(5, 3, seed=4)
+    est = estimate_ghmm(_population_moments(truth.M, truth.T, "ghmm"), 3, task=task, seed=2)
+    err = est.errors_against(truth)
+    assert err["emission"] < TOL and err["T"] < TOL
+
+
+# --- the estimator on samples -------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_samples_give_an_estimate_within_its_error_bar(seed: int) -> None:
+    Z = 5.0  # errors within 5 jackknife standard errors (max over entries)
+    _, x = WELL.sample(100, n_sequences=1000, seed=seed)
+    est = estimate_hmm(x, 3, seed=100 + seed)
+    err = est.errors_against(WELL)
+    assert est.meaningful and est.valid
+    assert err["emission"] < Z * est.stderr["emission"]
+    assert err["T"] < Z * est.stderr["T"]
+    O, T = est.model.O, est.model.T
+    assert np.allclose(O.sum(0), 1) and O.min() >= 0
+    assert np.allclose(T.sum(0), 1) and np.allclose(T.sum(1), 1) and T.min() >= 0
+    assert est.conditioning["sigma_min_O"] > 0 and est.conditioning["sigma_min_T"] > 0
+
+
+def test_error_shrinks_like_one_over_root_n() -> None:
+    """16x more data: the error shrinks by ~4 (between 2 and 8 over a seeded pair)."""
+    errs = []
+    for n_seq in (250, 4000):
+        _, x = WELL.sample(100, n_sequences=n_seq, seed=5)
+        est = estimate_hmm(x, 3, seed=6, check="report")
+        errs.append(max(est.errors_against(WELL)["emission"], est.errors_against(WELL)["T"]))
+    assert 2 < errs[0] / errs[1] < 8
+
+
+def test_a_tiny_sample_is_flagged_and_raises_by_default() -> None:
+    _, x = HMM.random(5, 3, seed=3).sample(20, n_sequences=10, seed=0)
+    est = estimate_hmm(x, 3, seed=1, check="report")
+    assert est.status == "too_few_samples" and est.problems
+    with pytest.raises(UnreliableEstimateError, match="too_few_samples") as info:
+        estimate_hmm(x, 3, seed=1)
+    assert info.value.estimate.status == "too_few_samples"
+
+
+def test_pairwise_tasks_are_refused_with_the_theorem() -> None:
+    _, x = WELL.sample(10, n_sequences=5, seed=0)
+    with pytest.raises(ValueError, match="Theorems 4 and 6"):
+        estimate_hmm(x, 3, task="x2|x1")
+    with pytest.raises(ValueError, match="k = 4 exceeds d = 3"):
+        estimate_hmm(x, 4, d=3)
+
+
+def test_the_ghmm_estimator_on_samples() -> None:
+    TOL = 0.1
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    _, x = truth.sample(100, n_sequences=2000, seed=0)
+    est = estimate_ghmm(x, 3, seed=1)
+    assert est.meaningful
+    assert np.allclose(np.linalg.norm(est.model.M, axis=0), 1)
+    assert est.errors_against(truth)["emission"] < TOL
+
+
+# --- projections ---------------------------------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(-2, 2), min_size=4, max_size=4))
+def test_simplex_projection_is_the_nearest_point(v: list[float]) -> None:
+    TOL = 1e-6
+    p = simplex_projection(np.array(v)[:, None]).ravel()
+    assert p.min() >= 0 and abs(p.sum() - 1) < 1e-12
+    res = minimize(lambda q: np.sum((q - v) ** 2), np.full(4, 0.25), method="SLSQP",
+                   bounds=[(0, 1)] * 4, constraints=[{"type": "eq", "fun": lambda q: q.sum() - 1}],
+                   options={"ftol": 1e-14})
+    assert np.sum((p - v) ** 2) <= res.fun + TOL
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_birkhoff_projection_is_the_nearest_doubly_stochastic_matrix(seed: int) -> None:
+    TOL = 1e-6
+    X = np.random.default_rng(seed).normal(0.33, 0.3, (3, 3))
+    P, _, ok = birkhoff_projection(X)
+    assert ok and P.min() >= 0
+    assert np.allclose(P.sum(0), 1, atol=1e-12) and np.allclose(P.sum(1), 1, atol=1e-12)
+    cons = [{"type": "eq", "fun": lambda q: q.reshape(3, 3).sum(0) - 1},
+            {"type": "eq", "fun": lambda q: q.reshape(3, 3).sum(1)[:2] - 1}]
+    res = minimize(lambda q: np.sum((q - X.ravel()) ** 2), np.full(9, 1 / 3), method="SLSQP",
+                   bounds=[(0, 1)] * 9, constraints=cons, options={"ftol": 1e-14})
+    assert np.sum((P - X) ** 2) <= res.fun + TOL
+    D = 0.6 * np.eye(3) + 0.4 / 3
+    assert np.allclose(birkhoff_projection(D)[0], D)              # a fixed point
+
+
+# --- EM ------------------------------------------------------------------------------------
+
+def test_refine_em_increases_the_likelihood_and_returns_the_model_class() -> None:
+    _, x = HMM.random(5, 3, seed=3).sample(100, n_sequences=200, seed=1)
+    est = estimate_hmm(x, 3, seed=2, check="report")
+    em = refine_em(est, x, n_iter=30, seed=0)
+    X, lengths = hmmlearn_data(x, "hmm", 5, k=3)
+    start = est.model.to_hmmlearn()
+    # EM never decreases the likelihood (the smoothed start is within 1e-3 of est.model)
+    assert em.fitted.score(X, lengths) >= start.score(X, lengths) - 1.0
+    T = em.model.T
+    assert np.allclose(T.sum(0), 1) and np.allclose(T.sum(1), 1)
+    back = HMM.from_hmmlearn(em.model.to_hmmlearn())
+    assert np.allclose(back.O, em.model.O) and np.allclose(back.T, em.model.T)
+
+
+def test_refine_em_for_the_gaussian_model_keeps_unit_means() -> None:
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    _, x = truth.sample(50, n_sequences=100, seed=0)
+    em = refine_em(truth, x, n_iter=5)
+    assert np.allclose(np.linalg.norm(em.model.M, axis=0), 1)
+    assert em.n_iter <= 5 and isinstance(em.converged, bool)
