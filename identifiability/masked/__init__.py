@@ -87,7 +87,6 @@ from identifiability.masked.recovery import (
     recover_hmm,
 )
 from identifiability.masked.spectral import (
-    SpectralFactors,
     birkhoff_projection,
     simplex_projection,
     spectral_factors,
@@ -175,7 +174,6 @@ __all__ = [
     "MomentEstimate",
     "Predictor",
     "RecoveredModel",
-    "SpectralFactors",
     "Task",
     "TripleMoments",
     "UnreliableEstimateError",

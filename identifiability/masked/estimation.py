@@ -46,9 +46,16 @@ import numpy.typing as npt
 
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
 from identifiability.masked.moment_fit import fit_moments, moment_residual
-from identifiability.masked.moments import PAIRS, TripleMoments, empirical_moments
+from identifiability.masked.moments import (
+    PAIRS,
+    TripleMoments,
+    _as_stream,
+    _check_batch,
+    empirical_moments,
+)
 from identifiability.masked.recovery import match_permutation
 from identifiability.masked.spectral import (
+    MAX_CONTRACTIONS,
     SpectralFactors,
     birkhoff_projection,
     simplex_projection,
@@ -386,11 +393,12 @@ def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleM
                 raise TypeError("sequences must hold integer token indices (HMM)")
             d = int(max(int(x.max()) for x in arrays)) + 1
         else:
-            it = iter([sequences] if isinstance(sequences, np.ndarray) else sequences)
-            first = np.asarray(next(it))
-            d = int(first.shape[-1])
-            if not isinstance(sequences, np.ndarray):
-                sequences = itertools.chain([first], it)
+            stream, single = _as_stream(sequences, "ghmm")
+            first = next(stream, None)
+            if first is None:
+                raise ValueError("sequences: no observation")
+            d = int(_check_batch(first, "ghmm", None, -1 if single else 0).shape[-1])
+            sequences = first if single else itertools.chain([first], stream)
     return empirical_moments(sequences, d, kind=kind, n_groups=n_groups)
 
 
@@ -398,7 +406,7 @@ def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any, refine: 
             ) -> tuple[int, int, float]:
     check_choice("check", check, ("raise", "report"))
     check_bool("refine", refine)
-    return (check_int("k", k), check_int("n_contractions", n_contractions),
+    return (check_int("k", k), check_int("n_contractions", n_contractions, 1, MAX_CONTRACTIONS),
             check_float("gap_to_noise", gap_to_noise, positive=True))
 
 

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core import check_array, check_float, check_int
+from seprank.core import SeedLike, as_generator, check_array, check_float, check_int
 
 __all__ = ["SpectralFactors", "birkhoff_projection", "simplex_projection", "spectral_factors"]
 
@@ -46,6 +46,8 @@ FloatArray = npt.NDArray[np.float64]
 IMAG_RTOL = 1e-9
 #: Directions probed (on the first read-out) for the widest-gap second contraction.
 PROBE_DIRECTIONS = 256
+#: Most candidate contractions (each costs one k x k eigendecomposition).
+MAX_CONTRACTIONS = 4096
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def _top(M: FloatArray, k: int) -> FloatArray:
 
 
 def spectral_factors(
-    Q: Any, P_ab: Any, P_ac: Any, k: int, *, seed: np.random.Generator | None = None,
+    Q: Any, P_ab: Any, P_ac: Any, k: int, *, seed: SeedLike = None,
     n_contractions: int = 16, direction: tuple[int, Any] | None = None,
 ) -> SpectralFactors:
     r"""Whitened simultaneous diagonalisation of a d x d x d multi-view tensor.
@@ -88,10 +90,11 @@ def spectral_factors(
         The pair moments :math:`A\,\mathrm{diag}(w)B^\top` and :math:`A\,\mathrm{diag}(w)C^\top`.
     k : int
         Number of components (<= d).
-    seed : numpy.random.Generator, keyword-only
+    seed : int or numpy.random.Generator, keyword-only
         Draws the candidate contraction directions (the algorithm's stream).
     n_contractions : int, keyword-only
-        Candidate directions, half in the column space of C, half in that of B.
+        Candidate directions, half in the column space of C, half in that of B (at most
+        :data:`MAX_CONTRACTIONS`).
     direction : (mode, eta), keyword-only
         Use the contraction along ``eta`` (a d-vector, in the observation coordinates, of mode
         1 = B or 2 = C) instead of choosing one (the jackknife reuses the choice).
@@ -110,7 +113,7 @@ def spectral_factors(
     >>> rng = np.random.default_rng(0)
     >>> A, B, C = rng.random((5, 3)), rng.random((5, 3)), rng.random((5, 3))
     >>> Q = np.einsum("ir,jr,kr->ijk", A, B, C)
-    >>> f = spectral_factors(Q, A @ B.T, A @ C.T, 3, seed=np.random.default_rng(1))
+    >>> f = spectral_factors(Q, A @ B.T, A @ C.T, 3, seed=1)
     >>> from identifiability.masked.recovery import match_permutation
     >>> match_permutation(f.C, C).max_abs_error < 1e-10
     True
@@ -119,8 +122,8 @@ def spectral_factors(
     d = Qm.shape[0]
     k = check_int("k", k, 1, d)
     Pab, Pac = check_array("P_ab", P_ab, shape=(d, d)), check_array("P_ac", P_ac, shape=(d, d))
-    n_contractions = check_int("n_contractions", n_contractions)
-    rng = np.random.default_rng() if seed is None else seed
+    n_contractions = check_int("n_contractions", n_contractions, 1, MAX_CONTRACTIONS)
+    rng = as_generator(seed)
     Ua = _top(Qm.reshape(d, d * d), k)
     Ub = _top(np.moveaxis(Qm, 1, 0).reshape(d, d * d), k)
     Uc = _top(np.moveaxis(Qm, 2, 0).reshape(d, d * d), k)

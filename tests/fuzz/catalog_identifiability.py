@@ -25,6 +25,9 @@ X_OU = OU.simulate(200, 0.5, seed=0)
 PROB = NCE.GaussianMeanNCE(theta_star=4.0)
 W3 = np.einsum("ir,jr,kr->ijk", *np.random.default_rng(0).random((3, 4, 2)))
 P3 = np.array([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.3, 0.3, 0.4]])
+SEQ_HMM = HMM1.sample(20, n_sequences=4, seed=0)[1]
+SEQ_GHMM = GHMM.sample(20, n_sequences=4, seed=0)[1]
+W4 = np.einsum("ir,jr,kr->ijk", *np.random.default_rng(1).random((3, 4, 2)))
 P3h = np.array([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.3, 0.3, 0.4]])
 
 
@@ -79,6 +82,28 @@ ENTRIES: list[Entry] = [
     Entry("recover_ghmm", MP.recover_ghmm, dict(predictor=PRED_GHMM, k=3, method="jennrich",
                                                 seed=0, n_restarts=2, n_check_points=20)),
     Entry("match_permutation", MP.match_permutation, dict(estimate=np.eye(2), truth=np.eye(2))),
+    # -- masked: estimation from samples ---------------------------------------------------------
+    Entry("empirical_moments", MP.empirical_moments,
+          dict(sequences=SEQ_HMM, d=4, kind="hmm", n_groups=2), huge=("d", "n_groups")),
+    Entry("estimate_hmm", MP.estimate_hmm,
+          dict(sequences=SEQ_HMM, k=3, task="x2*x3|x1", d=4, seed=0, n_groups=2,
+               n_contractions=2, gap_to_noise=3.0, refine=False, check="report"),
+          huge=("d", "n_contractions")),
+    Entry("estimate_ghmm", MP.estimate_ghmm,
+          dict(sequences=SEQ_GHMM, k=3, task="x2*x3|x1", seed=0, n_groups=2,
+               n_contractions=2, gap_to_noise=3.0, refine=False, check="report"),
+          huge=("n_contractions",)),
+    Entry("spectral_factors", MP.spectral_factors,
+          dict(Q=W4, P_ab=W4.sum(2), P_ac=W4.sum(1), k=2, seed=0, n_contractions=2),
+          kinds={"direction": "skip"}, huge=("n_contractions",)),
+    Entry("simplex_projection", MP.simplex_projection, dict(V=np.array([[0.7], [0.5]]))),
+    Entry("birkhoff_projection", MP.birkhoff_projection,
+          dict(X=np.array([[1.2, -0.1], [0.0, 0.9]]), tol=1e-13, max_iter=1000),
+          huge=("max_iter",)),
+    Entry("hmmlearn_data", MP.hmmlearn_data, dict(sequences=SEQ_HMM, kind="hmm", d=4, k=3)),
+    Entry("refine_em", MP.refine_em,
+          dict(model=HMM1, sequences=SEQ_HMM, n_iter=2, tol=1e-2, smoothing=1e-3, seed=0),
+          huge=("n_iter",)),
     Entry("kruskal_rank", MP.kruskal_rank, dict(A=[[1, 0, 1], [0, 1, 1]], method="exact",
                                                 engine="minors", seed=0, max_subsets=1000),
           huge=("max_subsets",)),
