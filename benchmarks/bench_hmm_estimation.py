@@ -104,9 +104,13 @@ def run_case(kind: str, d: int, k: int, cond: str, truth: HMM | GaussianHMM, n: 
              restarts: int, n_iter: int, em: bool = True) -> dict[str, Any]:
     load0 = os.getloadavg()[0]
     _, x = truth.sample(LENGTH, n_sequences=max(1, n // LENGTH), seed=n + 7 * d + k)
-    estimate = estimate_hmm if kind == "hmm" else estimate_ghmm
-    extra = {"d": d} if kind == "hmm" else {}
-    tm, cm, est = _timed(lambda: estimate(x, k, seed=ALGO_SEED, check="report", **extra))
+
+    def estimate() -> Any:
+        if kind == "hmm":
+            return estimate_hmm(x, k, d=d, seed=ALGO_SEED, check="report")
+        return estimate_ghmm(x, k, seed=ALGO_SEED, check="report")
+
+    tm, cm, est = _timed(estimate)
     err_m = _err(est.model.emission, est.model.T, truth)
     row: dict[str, Any] = {"kind": kind, "d": d, "k": k, "cond": cond, "n": n,
                            "status": est.status, "err_moment": err_m, "t_moment": tm,

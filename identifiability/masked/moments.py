@@ -258,7 +258,7 @@ def _accumulate(rows: npt.NDArray[Any], kind: str, d: int, triple: FloatArray,
                 x, y = (a, b, c)[s], (a, b, c)[u]
                 pair[p] += np.bincount(x * d + y, minlength=d * d).reshape(d, d)
         else:
-            a, b, c = (x.reshape(m, d) for x in w)
+            a, b, c = (np.reshape(x, (m, d)) for x in w)
             triple += ((a[:, :, None] * b[:, None, :]).reshape(m, d * d).T @ c).reshape(d, d, d)
             for p, (s, u) in enumerate(PAIRS):
                 pair[p] += (a, b, c)[s].T @ (a, b, c)[u]
