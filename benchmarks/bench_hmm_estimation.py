@@ -20,7 +20,7 @@ Wall and CPU (process) times; the load average is printed with every case (share
 Targets at n = 1e5: moment >= 10x faster than one EM run, error <= 3x the best-of-R EM error;
 EM from the moment estimate never worse than the worst default restart.
 
-Usage: ``python -m benchmarks hmm_estimation [--quick] [--kind=hmm|ghmm]
+Usage: ``python -m benchmarks hmm_estimation [--quick] [--kind=hmm|ghmm] [--ns=1e3,1e4]
 [--restarts-1e6=R]`` (``--quick``: (5, 3), n <= 1e4, 3 restarts; default EM at 1e6 is skipped
 unless ``--restarts-1e6`` > 0, and EM at all only for n <= ``--em-max-n`` (default 1e5): on
 this shared machine one EM run at n = 1e6, (d, k) = (20, 8) costs minutes of CPU).  Time
@@ -29,6 +29,8 @@ ratios are given on wall time and on process CPU time (the fair one under load).
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import sys
 import time
@@ -37,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks._util import machine_line, markdown_table, write_result
+from benchmarks._util import RESULTS_DIR, machine_line, markdown_table, write_result
 from identifiability.masked import (
     HMM,
     GaussianHMM,
@@ -199,7 +201,9 @@ def main(argv: list[str]) -> int:
     em_max = [int(float(a.split("=")[1])) for a in argv if a.startswith("--em-max-n=")]
     em_max_n = em_max[0] if em_max else 10**5
     sizes = SIZES[:1] if quick else SIZES
-    ns = NS[:2] if quick else NS
+    ns_arg = [a.split("=")[1] for a in argv if a.startswith("--ns=")]
+    ns = (tuple(int(float(v)) for v in ns_arg[0].split(",")) if ns_arg
+          else NS[:2] if quick else NS)
     restarts, n_iter = (3, 50) if quick else (10, N_ITER)
     name = "hmm_estimation" + ("_quick" if quick else "") + (
         f"_{kinds[0]}" if len(kinds) == 1 else "")
@@ -210,19 +214,19 @@ def main(argv: list[str]) -> int:
             f"moment estimate) for n <= {em_max_n:.0e} only"
             + (f", {r6[0]} default restarts at n = 1e6" if r6 else "") + ".", "",
             conditioning(kinds, sizes), ""]
-    # n = 1e5 (the targets) first, then 1e6 (moment only by default: cheap, for the slope), then
-    # the small n: a run stopped early keeps what matters most
-    for n in sorted(ns, key=lambda v: (v != 10**5, v != 10**6, v)):
-        for kind in kinds:
-            for d, k in sizes:
-                for cond, truth in models(kind, d, k).items():
-                    rr = (r6[0] if r6 else 0) if n >= 10**6 else restarts
-                    rows.append(run_case(kind, d, k, cond, truth, n, rr, n_iter,
-                                         em=n <= em_max_n or bool(r6)))
-                    rows.sort(key=lambda r: (r["kind"], r["d"], r["cond"] != "well", r["n"]))
-                    print(f"{kind} ({d},{k}) {cond} n={n:.0e} done "
-                          f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
-                    write_result(name, "\n".join([*head, table(rows), "", slopes(rows)]))
+    # cheap first (1e6 is moment-only by default), then 1e5 (the targets) by size: a run stopped
+    # early (a shared, loaded machine) keeps the slopes and the small cases
+    cases = sorted(itertools.product(ns, sizes, kinds), key=lambda c: (c[0] == 10**5, c[1], -c[0]))
+    for n, (d, k), kind in cases:
+        for cond, truth in models(kind, d, k).items():
+            rr = (r6[0] if r6 else 0) if n >= 10**6 else restarts
+            rows.append(run_case(kind, d, k, cond, truth, n, rr, n_iter,
+                                 em=n <= em_max_n or bool(r6)))
+            rows.sort(key=lambda r: (r["kind"], r["d"], r["cond"] != "well", r["n"]))
+            print(f"{kind} ({d},{k}) {cond} n={n:.0e} done (load {os.getloadavg()[0]:.1f})",
+                  file=sys.stderr, flush=True)
+            write_result(name, "\n".join([*head, table(rows), "", slopes(rows)]))
+            (RESULTS_DIR / f"{name}.json").write_text(json.dumps(rows, indent=1))
     text = "\n".join([*head, table(rows), "", slopes(rows)])
     print(text)
     print(f"written to {write_result(name, text)}")

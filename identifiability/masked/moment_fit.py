@@ -38,6 +38,7 @@ from identifiability.masked.spectral import (
     simplex_projection,
     spectral_factors,
 )
+from seprank.core import array_bytes, guard_memory
 
 __all__: list[str] = []
 #: Levenberg-Marquardt iterations of the refinement (finite-difference Jacobians).
@@ -81,6 +82,11 @@ def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, 
         M3, Mp = model_moments(p[:d * k].reshape(d, k), p[d * k:].reshape(k, k))
         return np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
 
+    n_res = d ** 3 + 3 * d * d
+    guard_memory(array_bytes((n_res, n_par + 4)),
+                 what=f"the least-squares refinement's Jacobian ({n_res:,} moments x {n_par:,} "
+                      "parameters)",
+                 fix="pass refine=False (the spectral estimate is consistent without it)")
     x0 = np.concatenate([E0.ravel(), T0.ravel()])
     budget = max_iterations * (n_par + 1)
     sol = least_squares(residual, x0, method="lm", max_nfev=budget, xtol=1e-12, ftol=1e-12)
