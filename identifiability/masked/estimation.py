@@ -271,10 +271,7 @@ def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleM
             if not isinstance(sequences, np.ndarray | list | tuple):
                 raise TypeError("d must be given when sequences is a stream (generator); it "
                                 "is the number of tokens")
-            arrays = [np.asarray(s) for s in (sequences if isinstance(sequences, list | tuple)
-                                              and sequences and isinstance(sequences[0],
-                                                                           np.ndarray)
-                                              else [sequences])]
+            arrays = [np.asarray(batch) for batch in _as_stream(sequences, "hmm")[0]]
             if not arrays or any(x.dtype.kind not in "iu" or x.size == 0 for x in arrays):
                 raise TypeError("sequences must hold integer token indices (HMM)")
             d = int(max(int(x.max()) for x in arrays)) + 1

@@ -108,7 +108,10 @@ def _as_stream(sequences: Any, kind: str) -> tuple[Iterator[npt.NDArray[Any]], b
     if isinstance(sequences, np.ndarray) or (
             isinstance(sequences, list | tuple) and sequences
             and not isinstance(sequences[0], np.ndarray)):
-        arr = np.asarray(sequences)
+        try:
+            arr = np.asarray(sequences)
+        except ValueError:  # ragged: a list of sequences of different lengths
+            return iter(sequences), False
         if arr.ndim in single_ndims and arr.dtype != object:
             return iter([arr]), True
     if isinstance(sequences, str | bytes) or not isinstance(sequences, Iterable):

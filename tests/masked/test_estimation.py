@@ -63,6 +63,13 @@ def test_streaming_is_invariant_to_batching_and_one_sequence_is_cut_in_blocks() 
     assert single.triples.sum() == 48
 
 
+def test_ragged_lists_of_sequences_are_streamed_one_by_one() -> None:
+    seqs = [[0, 1, 1, 0], [1, 0, 1], np.array([2, 2, 0, 1, 2])]
+    mom = empirical_moments(seqs, 3, n_groups=2)
+    assert mom.n_windows == 2 + 1 + 3 and mom.n_sequences == 3
+    assert estimate_hmm(seqs * 50, 2, seed=0, check="report").model.d == 3  # d inferred
+
+
 def test_gaussian_window_moments_match_einsum() -> None:
     TOL = 1e-12
     _, x = GaussianHMM.random(3, 2, seed=0).sample(6, n_sequences=5, seed=1)
