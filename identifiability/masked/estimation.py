@@ -22,14 +22,15 @@ exactly.  Here the same tensor is estimated from samples and inverted robustly:
    moments better.  The distances moved are reported;
 5. **noise and status** -- delete-a-group jackknife over the groups (same contraction): standard
    errors of every parameter, of the eigenvalues and of :math:`\sigma_k` of the whitening
-   matrices (the refinement of a replicate starts at the full-sample one: a one-step
-   jackknife).  The status is ``'too_few_samples'`` when the chosen contraction's eigenvalue
-   gap is below ``GAP_TO_NOISE`` times its noise (the components are then not separated by the
-   data), when two emission columns are closer than ``SEPARATION_TO_NOISE`` standard errors,
-   when :math:`\sigma_k` of a whitening matrix is below ``SIGMA_TO_NOISE`` times its
-   noise (rank k not resolved), or when no contraction had real eigenvalues; ``'invalid'``
-   when the projected parameters still violate an assumption.  Every estimate reports the
-   conditioning it depends on: :math:`\sigma_{\min}(O)` (or M) and :math:`\sigma_{\min}(T)`.
+   matrices (the refinement of a replicate is its Gauss-Newton step from the full-sample
+   optimum: a one-step jackknife).  The status is ``'too_few_samples'`` when the chosen
+   contraction's eigenvalue gap is below ``GAP_TO_NOISE`` times its noise (the components are
+   then not separated by the data), when two emission columns are closer than
+   ``SEPARATION_TO_NOISE`` standard errors, when :math:`\sigma_k` of a whitening matrix is
+   below ``SIGMA_TO_NOISE`` times its noise (rank k not resolved), or when no contraction had
+   real eigenvalues; ``'invalid'`` when the projected parameters still violate an assumption.
+   Every estimate reports the conditioning it depends on: :math:`\sigma_{\min}(O)` (or M)
+   and :math:`\sigma_{\min}(T)`.
 
 :func:`~identifiability.masked.em.refine_em` hands the estimate to hmmlearn's EM.
 """

@@ -17,8 +17,8 @@ projected model fits the moments better than the projected spectral estimate.
 
 :func:`fit_spectral` is one pass of the estimator of
 :mod:`~identifiability.masked.estimation` (spectral read-out, projection, refinement) on the
-moments of all groups or all but one; :func:`jackknife` repeats it leaving each group out (the
-refinement of a replicate starts at the full-sample one: a one-step jackknife).
+moments of all groups or all but one; :func:`jackknife` repeats the spectral step leaving each
+group out, and linearises the refinement at the full-sample optimum (a one-step jackknife).
 """
 
 from __future__ import annotations
@@ -69,29 +69,68 @@ class MomentFit:
     budget_exhausted: bool
 
 
+def moment_jacobian(E: FloatArray, T: FloatArray) -> FloatArray:
+    r"""Jacobian of the stacked moments ``[P123, P12, P13, P23]`` (raveled) in ``[E, T]``.
+
+    With :math:`A = ET^\top`, :math:`C = ET` and :math:`P_{123} = \frac1k\sum_h A_{ih}E_{jh}
+    C_{lh}`: :math:`\partial A_{ih}/\partial E_{pm} = \delta_{ip}T_{hm}`,
+    :math:`\partial C_{lh}/\partial E_{pm} = \delta_{lp}T_{mh}`,
+    :math:`\partial A_{ih}/\partial T_{ab} = \delta_{ha}E_{ib}`,
+    :math:`\partial C_{lh}/\partial T_{ab} = \delta_{hb}E_{la}`; the product rule does the
+    rest (checked against finite differences in the tests).
+    """
+    d, k = E.shape
+    A, C = E @ T.T, E @ T
+    eye = np.eye(d)
+    X1 = np.einsum("hm,jh,lh->jlm", T, E, C)       # sum_h T[h,m] E[j,h] C[l,h]
+    X3 = np.einsum("ih,jh,mh->ijm", A, E, T)       # sum_h A[i,h] E[j,h] T[m,h]
+    AC = A[:, None, :] * C[None, :, :]             # A[i,m] C[l,m] -> (i, l, m)
+    # axes (i, j, l, p, m), by broadcasting (numpy's einsum is slow on these outer products)
+    JE3 = (eye[:, None, None, :, None] * X1[None, :, :, None, :]
+           + eye[None, :, None, :, None] * AC[:, None, :, None, :]
+           + eye[None, None, :, :, None] * X3[:, :, None, None, :])
+    EC = E[:, None, :] * C[None, :, :]             # E[j,a] C[l,a] -> (j, l, a)
+    AE = A[:, None, :] * E[None, :, :]             # A[i,b] E[j,b] -> (i, j, b)
+    # axes (i, j, l, a, b)
+    JT3 = (E[:, None, None, None, :] * EC[None, :, :, :, None]
+           + AE[:, :, None, None, :] * E[None, None, :, :, None])
+    JE12 = np.einsum("ip,jm->ijpm", eye, C) + np.einsum("jp,im->ijpm", eye, A)
+    JT12 = np.einsum("ib,ja->ijab", E, E)
+    JE13 = np.einsum("ip,lm->ilpm", eye, C @ T) + np.einsum("lp,im->ilpm", eye, A @ T.T)
+    JT13 = np.einsum("ib,la->ilab", E, C) + np.einsum("ib,la->ilab", A, E)
+    JE23 = np.einsum("jp,lm->jlpm", eye, C) + np.einsum("lp,jm->jlpm", eye, A)
+    JT23 = np.einsum("jb,la->jlab", E, E)
+    rows = [np.concatenate([JE.reshape(-1, d * k), JT.reshape(-1, k * k)], axis=1)
+            for JE, JT in ((JE3, JT3), (JE12, JT12), (JE13, JT13), (JE23, JT23))]
+    return np.asarray(np.concatenate(rows, axis=0) / k)
+
+
 def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, *,
-                max_iterations: int = 30) -> MomentFit:
+                max_iterations: int = REFINE_ITERATIONS) -> MomentFit:
     """Levenberg-Marquardt on the moment residuals from (E0, T0), unconstrained.
 
-    ``max_iterations`` bounds the Jacobian evaluations (finite differences: each costs one
-    residual evaluation per parameter); ``budget_exhausted`` says when it stopped short.
+    ``max_iterations`` bounds the Jacobian evaluations (analytic, :func:`moment_jacobian`);
+    ``budget_exhausted`` says when it stopped short.
     """
     d, k = E0.shape
     n_par = d * k + k * k
-    def residual(p: FloatArray) -> FloatArray:
-        M3, Mp = model_moments(p[:d * k].reshape(d, k), p[d * k:].reshape(k, k))
-        return np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
-
     n_res = d ** 3 + 3 * d * d
-    guard_memory(array_bytes((n_res, n_par + 4)),
+    guard_memory(array_bytes((n_res, n_par)) * 3,
                  what=f"the least-squares refinement's Jacobian ({n_res:,} moments x {n_par:,} "
                       "parameters)",
                  fix="pass refine=False (the spectral estimate is consistent without it)")
+
+    def split(p: FloatArray) -> tuple[FloatArray, FloatArray]:
+        return p[:d * k].reshape(d, k), p[d * k:].reshape(k, k)
+
+    def residual(p: FloatArray) -> FloatArray:
+        M3, Mp = model_moments(*split(p))
+        return np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
+
     x0 = np.concatenate([E0.ravel(), T0.ravel()])
-    budget = max_iterations * (n_par + 1)
-    sol = least_squares(residual, x0, method="lm", max_nfev=budget, xtol=1e-12, ftol=1e-12)
-    return MomentFit(sol.x[:d * k].reshape(d, k), sol.x[d * k:].reshape(k, k), int(sol.nfev),
-                     bool(sol.status == 0))
+    sol = least_squares(residual, x0, jac=lambda p: moment_jacobian(*split(p)), method="lm",
+                        max_nfev=max_iterations, xtol=1e-12, ftol=1e-12)
+    return MomentFit(*split(sol.x), int(sol.njev or sol.nfev), bool(sol.status == 0))
 
 
 @dataclass(frozen=True)
@@ -169,22 +208,46 @@ def fit_spectral(mom: TripleMoments, k: int, a: int, rng: np.random.Generator, n
 
 
 def jackknife(mom: TripleMoments, fit: SpectralFit, k: int, a: int, n_contractions: int,
-               refine: bool) -> dict[str, Any]:
+              refine: bool) -> dict[str, Any]:
+    r"""Delete-a-group jackknife standard errors of the parameters, the chosen contraction's
+    eigenvalues and sigma_k of the whitening matrices.
+
+    The spectral step is repeated on each replicate along the same contraction.  When the
+    refinement was used, a replicate's refined parameters are its one-step (Gauss-Newton)
+    update from the full-sample optimum, :math:`\hat\theta + J^+(\hat m_{-g} - \hat m)`
+    (the linearised jackknife), then projected like the full-sample estimate.
+    """
     groups = [g for g in range(len(mom.counts)) if mom.counts[g] > 0]
     reps: list[tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = []
+    linear = refine and fit.warm is not None
+    if linear and fit.warm is not None:
+        E0, T0 = fit.warm
+        J = moment_jacobian(E0, T0)
+        P3, Pp = mom.moments()
+        dm = np.column_stack([np.concatenate([(Q3 - P3).ravel(), (Qp - Pp).ravel()])
+                              for Q3, Qp in (mom.moments(g) for g in groups)])
+        steps = np.linalg.lstsq(J, dm, rcond=None)[0]
+        theta0 = np.concatenate([E0.ravel(), T0.ravel()])
     if len(groups) >= 2 and len(groups) == len(mom.counts):
         rng = np.random.default_rng(0)  # unused: the direction is fixed
-        for g in groups:
+        for i, g in enumerate(groups):
             try:
                 r = fit_spectral(mom, k, a, rng, n_contractions, fit.factors.direction, g,
-                         refine=refine and fit.warm is not None, warm=fit.warm)
+                                 refine=False)
             except (ValueError, np.linalg.LinAlgError):
                 break
-            if not (np.all(np.isfinite(r.E)) and np.all(np.isfinite(r.T))):
-                break
             q = match_permutation(r.E_spectral, fit.E_spectral).perm  # spectral components
-            p = q if fit.warm is None else np.arange(k)  # a warm start keeps the order
-            reps.append((r.E[:, p], r.T[np.ix_(p, p)], r.factors.eigenvalues[q],
+            if linear:
+                th = theta0 + steps[:, i]
+                d = E0.shape[0]
+                E, T, ok = _project(th[:d * k].reshape(d, k), th[d * k:].reshape(k, k),
+                                    mom.kind)
+                p = np.arange(k)
+            else:
+                E, T, ok, p = r.E, r.T, r.projected, q
+            if not (ok and np.all(np.isfinite(E)) and np.all(np.isfinite(T))):
+                break
+            reps.append((E[:, p], T[np.ix_(p, p)], r.factors.eigenvalues[q],
                          np.array(r.factors.sigma_k)))
     if len(reps) < max(2, len(groups)) or len(groups) < len(mom.counts):
         inf = np.inf
