@@ -200,6 +200,24 @@ def test_the_ghmm_estimator_on_samples() -> None:
     assert est.errors_against(truth)["emission"] < TOL
 
 
+@pytest.mark.parametrize("d,k", [(4, 3), (6, 2)])
+def test_the_refinement_jacobian_matches_finite_differences(d: int, k: int) -> None:
+    TOL = 1e-8
+    from identifiability.masked.moment_fit import model_moments, moment_jacobian
+
+    rng = np.random.default_rng(d)
+    E, T = rng.random((d, k)), rng.random((k, k))
+    p = np.concatenate([E.ravel(), T.ravel()])
+
+    def f(q: np.ndarray) -> np.ndarray:
+        M3, Mp = model_moments(q[:d * k].reshape(d, k), q[d * k:].reshape(k, k))
+        return np.concatenate([M3.ravel(), Mp.ravel()])
+
+    h = 1e-6
+    numeric = np.array([(f(p + h * e) - f(p - h * e)) / (2 * h) for e in np.eye(p.size)]).T
+    assert np.max(np.abs(moment_jacobian(E, T) - numeric)) < TOL
+
+
 # --- projections ---------------------------------------------------------------------------
 
 @settings(max_examples=30, deadline=None)
