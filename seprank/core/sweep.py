@@ -220,6 +220,10 @@ def _lost(exc: BaseException) -> TaskOutcome:
 @contextmanager
 def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
     """A ``distributed.Client`` for ``executor``, and a description; owned ones are closed."""
+    if not (executor is None or isinstance(executor, int | str)
+            or hasattr(executor, "scheduler_address") or hasattr(executor, "submit")):
+        raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
+                        f"address or a distributed.Client, got {executor!r}")
     from distributed import Client, LocalCluster
 
     if isinstance(executor, Client):

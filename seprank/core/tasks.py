@@ -16,12 +16,12 @@ is why sweeps run one task per worker process.
 
 Examples
 --------
->>> out = run_task(divmod, {"a": 7, "b": 2})
+>>> out = run_task(pow, {"base": 7, "exp": 2})
 >>> out.status, out.value, out.seconds >= 0
-('ok', (3, 1), True)
->>> bad = run_task(divmod, {"a": 1, "b": 0})
+('ok', 49, True)
+>>> bad = run_task(pow, {"base": 0.0, "exp": -1})
 >>> bad.status, bad.error
-('error', 'ZeroDivisionError: integer division or modulo by zero')
+('error', 'ZeroDivisionError: 0.0 cannot be raised to a negative power')
 """
 
 from __future__ import annotations
