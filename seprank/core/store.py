@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS results (
 )
 """
 _COLUMNS = ("fn", "params", "seed", "version", "status", "codec", "value", "error", "traceback",
-            "seconds", "cpu_seconds", "peak_rss_bytes", "peak_increase_bytes", "memory_method", "worker",
+            "seconds", "cpu_seconds", "peak_rss_bytes", "peak_increase_bytes", "memory_method",
+            "worker",
             "written")
 
 
@@ -168,7 +169,7 @@ def _decode(codec: str, blob: bytes | None) -> Any:
         return None
     if codec == "json":
         return json.loads(bytes(blob).decode())
-    return pickle.loads(bytes(blob))  # noqa: S301 -- the user's own result file
+    return pickle.loads(bytes(blob))
 
 
 class ResultStore:
@@ -239,7 +240,8 @@ class ResultStore:
         return self._conn
 
     def put(self, key: TaskKey, *, status: Status, value: Any = None, error: str | None = None,
-            traceback: str | None = None, seconds: float | None = None, cpu_seconds: float | None = None,
+            traceback: str | None = None, seconds: float | None = None,
+            cpu_seconds: float | None = None,
             peak_rss_bytes: int | None = None, peak_increase_bytes: int | None = None,
             memory_method: str | None = None, worker: str | None = None) -> bool:
         """Write one result in one transaction; returns whether the row was written.

@@ -193,7 +193,7 @@ class SweepResult:
 
 
 def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    if isinstance(params, Mapping) or isinstance(params, str | bytes):
+    if isinstance(params, Mapping | str | bytes):
         raise TypeError("params must be an iterable of dicts (one per task), not a single "
                         "dict; wrap it in a list")
     out = []
@@ -227,9 +227,9 @@ def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
     from distributed import Client, LocalCluster
 
     if isinstance(executor, Client):
-        yield executor, f"dask cluster at {executor.scheduler.address}"
+        yield executor, f"dask cluster at {executor.scheduler_info().get('address')}"
         return
-    if executor is None or isinstance(executor, int) and not isinstance(executor, bool):
+    if executor is None or (isinstance(executor, int) and not isinstance(executor, bool)):
         n_workers = available_cores() if executor is None else executor
         if n_workers < 1:
             raise ValueError(f"executor={executor!r}: need at least one worker")

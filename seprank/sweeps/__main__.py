@@ -38,9 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-inputs", type=int, default=4)
     p.add_argument("--no-residual", action="store_true", help="only the plain network")
     p.add_argument("--seeds", type=int, nargs="+", default=[0])
-    p.add_argument("--time-budget", type=float, default=10.0, metavar="SECONDS",
-                   help="per case (default: %(default)s)")
-    p.add_argument("--memory-budget", type=float, default=256.0, metavar="MIB",
+    p.add_argument("--time-budget", type=float, default=5.0, metavar="CPU_SECONDS",
+                   help="CPU time per case (default: %(default)s)")
+    p.add_argument("--memory-budget", type=float, default=64.0, metavar="MIB",
                    help="largest grid per case, MiB (default: %(default)s)")
     p.add_argument("--no-progress", action="store_true")
     return p

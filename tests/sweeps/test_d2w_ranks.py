@@ -63,7 +63,7 @@ def test_bound_verdicts_can_fail() -> None:
 
 def test_over_budget_cases_are_recorded_with_their_budget() -> None:
     slow = _case(2, 1, 2, 2, 1, False, time_budget=1e-9)
-    assert slow["status"] == "over_budget" and slow["budget"].startswith("time")
+    assert slow["status"] == "over_budget" and slow["budget"].startswith("CPU time")
     assert slow["rank"] is None and slow["bounds"]["theorem3"]["verdict"] == "no_rank"
     big = _case(3, 1, 2, 3, 1, False, memory_budget=2**16)
     assert big["status"] == "over_budget" and big["budget"].startswith("memory")
