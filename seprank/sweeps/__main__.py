@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-inputs", type=int, default=4)
     p.add_argument("--no-residual", action="store_true", help="only the plain network")
     p.add_argument("--seeds", type=int, nargs="+", default=[0])
-    p.add_argument("--time-budget", type=float, default=5.0, metavar="CPU_SECONDS",
+    p.add_argument("--time-budget", type=float, default=2.0, metavar="CPU_SECONDS",
                    help="CPU time per case (default: %(default)s)")
     p.add_argument("--memory-budget", type=float, default=64.0, metavar="MIB",
                    help="largest grid per case, MiB (default: %(default)s)")

@@ -57,7 +57,7 @@ from seprank.separation.engine import separation_rank
 
 __all__ = ["TimeBudgetExceeded", "bound_entry", "estimated_cost", "rank_case", "rank_cases"]
 
-DEFAULT_TIME_BUDGET = 5.0
+DEFAULT_TIME_BUDGET = 2.0
 DEFAULT_MEMORY_BUDGET = 64 * 1024**2
 
 
@@ -195,7 +195,7 @@ def rank_case(*, width: int, heads: int, depth: int, n_inputs: int, part_with_ou
     seed : int, keyword-only
         Seeds the weights and the rank computation (two independent streams).
     time_budget : float, keyword-only
-        CPU seconds (default 5); past it no new batch of evaluations starts and the case is
+        CPU seconds (default 2); past it no new batch of evaluations starts and the case is
         ``over_budget``.
     memory_budget : int, keyword-only
         Bytes allowed for one grid (default 64 MiB); growth that would exceed it stops the case
