@@ -32,7 +32,7 @@ Examples
 
 On a cluster (an embedded one here; ``executor="tcp://host:8786"`` reaches an existing one):
 
->>> result = sweep(math.factorial, [{"n": n} for n in range(5)],
+>>> result = sweep(pow, [{"base": 3, "exp": e} for e in range(5)],
 ...                executor=2, progress=False)          # doctest: +SKIP
 """
 
@@ -41,7 +41,6 @@ from __future__ import annotations
 import hashlib
 import inspect
 import logging
-import math  # noqa: F401 -- used by the doctest above
 import os
 import sys
 import time
