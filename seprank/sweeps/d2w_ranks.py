@@ -22,9 +22,10 @@ rank was found", never part of the certificate.
 
 Budgets.  Each case runs under a time budget in *CPU seconds* of the process running it
 (checked before every batch of network evaluations; CPU time, not wall time, so that what is
-over budget does not depend on how busy the machine is) and a memory budget (the largest grid, :func:`seprank.core.grid.grid_tensor`'s
-guard); a case that exceeds either is recorded as ``over_budget`` with the budget, the rank
-reached so far (still certified) when there is one, and is never mistaken for a result.
+over budget does not depend on how busy the machine is) and a memory budget (the largest
+grid, :func:`seprank.core.grid.grid_tensor`'s guard); a case that exceeds either is recorded
+as ``over_budget`` with the budget (and, when the memory budget stopped it, the certified rank
+reached so far) and is never mistaken for a result.
 
 References
 ----------
@@ -261,7 +262,8 @@ def iter_rows(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         row.update(status=rec.get("status") if rec.get("status") != "ok"
                    else value.get("status"),
                    rank=value.get("rank"), stop_reason=value.get("stop_reason"),
-                   budget=value.get("budget"), seconds=rec.get("seconds"),
+                   budget=value.get("budget"), version=rec.get("version"),
+                   seconds=rec.get("seconds"),
                    peak_mib=None if rec.get("peak_rss_bytes") is None
                    else rec["peak_rss_bytes"] / 2**20)
         for name, b in (value.get("bounds") or {}).items():
