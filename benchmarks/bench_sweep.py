@@ -8,7 +8,8 @@ the speed-up serial / dask, the rerun as a fraction of the first run, and how bu
 was (load averages before and after each run, and the CPU time the tasks got per second of
 their wall time -- below 1 means they waited for a core).
 
-Usage: ``python -m benchmarks sweep [--quick]``; ``--quick`` sweeps d_x <= 3 only.
+Usage: ``python -m benchmarks sweep [--quick] [--keep=DIR]``; ``--quick`` sweeps d_x <= 3 only;
+``--keep=DIR`` keeps the stores and tables there (default: a temporary folder).
 """
 
 from __future__ import annotations
@@ -48,8 +49,10 @@ def _run(args: list[str], store: Path, out: Path) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     args = QUICK_ARGS if "--quick" in argv else FULL_ARGS
+    keep = [a.split("=", 1)[1] for a in argv if a.startswith("--keep=")]
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(keep[0] if keep else tmp)
+        root.mkdir(parents=True, exist_ok=True)
         serial = _run([*args, "--workers", "0"], root / "serial.sqlite", root / "serial")
         print(f"serial: {serial['seconds']:.1f} s", file=sys.stderr, flush=True)
         dask = _run([*args, "--workers", "2"], root / "dask.sqlite", root / "dask")

@@ -223,6 +223,7 @@ def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
             or hasattr(executor, "scheduler_address") or hasattr(executor, "submit")):
         raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
                         f"address or a distributed.Client, got {executor!r}")
+    import dask
     from distributed import Client, LocalCluster
 
     if isinstance(executor, Client):
@@ -232,10 +233,13 @@ def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
         n_workers = available_cores() if executor is None else executor
         if n_workers < 1:
             raise ValueError(f"executor={executor!r}: need at least one worker")
-        # loopback only; the scheduler's HTTP server on a free port (8787 may be taken)
-        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=":0",
-                               silence_logs=logging.ERROR)
+        # loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
+        # statistical profiler in the workers (it samples the task's thread every 10 ms: CPU
+        # the tasks would lose, and a process CPU time that is not the task's)
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=":0",
+                                   silence_logs=logging.ERROR)
         description = f"local dask cluster, {n_workers} worker processes"
     elif isinstance(executor, str):
         cluster, description = None, f"dask cluster at {executor}"

@@ -20,9 +20,11 @@ therefore *certainly* violated; a lower bound of the paper above it is only *not
 (the measurement is a lower bound).  Stopping at a stable rank is a heuristic for "all of the
 rank was found", never part of the certificate.
 
-Budgets.  Each case runs under a time budget in *CPU seconds* of the process running it
-(checked before every batch of network evaluations; CPU time, not wall time, so that what is
-over budget does not depend on how busy the machine is) and a memory budget (the largest
+Budgets.  Each case runs under a time budget in *CPU seconds of the thread running it*
+(checked before every batch of network evaluations; the thread's CPU time, not wall time nor
+the process's, so that what is over budget depends neither on how busy the machine is nor on
+the threads a dask worker runs beside the task -- GF(p) and flint arithmetic are
+single-threaded) and a memory budget (the largest
 grid, :func:`seprank.core.grid.grid_tensor`'s guard); a case that exceeds either is recorded
 as ``over_budget`` with the budget (and, when the memory budget stopped it, the certified rank
 reached so far) and is never mistaken for a result.
@@ -72,10 +74,10 @@ class _DeadlineEntry:
     def __init__(self, net: LinearAttention, budget: float) -> None:
         self.entry = net.entry(0, 0)
         self.budget = budget
-        self.deadline = time.process_time() + budget
+        self.deadline = time.thread_time() + budget
 
     def __call__(self, X: np.ndarray, *, domain: Domain | None = None) -> np.ndarray:
-        if time.process_time() > self.deadline:
+        if time.thread_time() > self.deadline:
             raise TimeBudgetExceeded(f"CPU-time budget of {self.budget:g} s exceeded")
         return self.entry(X, domain=domain)
 
