@@ -169,7 +169,9 @@ class SweepResult:
         return [r.value for r in self.records]
 
     def to_records(self) -> list[dict[str, Any]]:
-        return [r.as_dict() for r in self.records]
+        """One flat dict per parameter set (see :meth:`SweepRecord.as_dict`), with the
+        function's name and the code version that produced it."""
+        return [{**r.as_dict(), "fn": self.fn, "version": self.version} for r in self.records]
 
     def to_dataframe(self) -> Any:
         """The records as a pandas DataFrame (needs pandas, which is optional)."""
