@@ -47,6 +47,7 @@ Array = npt.NDArray[Any]
 def _exact_nested(a: Array) -> Any:
     from seprank.certificates.build import exact_json
 
+    a = np.asarray(a, dtype=object)
     if a.ndim == 0:
         return exact_json(a.item())
     return [_exact_nested(v) for v in a]

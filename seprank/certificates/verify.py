@@ -41,12 +41,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +161,14 @@ class _Ring:
         return x if self.p is None else x % self.p  # type: ignore[operator]
 
     def dot(self, a: Sequence[Number], b: Sequence[Number]) -> Number:
-        return self.red(sum(x * y for x, y in zip(a, b, strict=True)))
+        return self.red(sum(map(mul, a, b)))
+
+    def matvec(self, W: Sequence[Sequence[Number]], x: Sequence[Number]) -> list[Number]:
+        """W x (W given by rows; the caller checked the lengths)."""
+        if self.p is None:
+            return [sum(map(mul, row, x)) for row in W]
+        p = self.p
+        return [sum(map(mul, row, x)) % p for row in W]
 
 
 def _tensor(value: Any, shape: tuple[int, ...], ring: _Ring, where: str) -> Any:
@@ -174,10 +181,6 @@ def _tensor(value: Any, shape: tuple[int, ...], ring: _Ring, where: str) -> Any:
 
 
 # --- the evaluators ----------------------------------------------------------------------------
-
-
-def _matvec(W: Sequence[Sequence[Number]], x: Sequence[Number], ring: _Ring) -> list[Number]:
-    return [ring.dot(row, x) for row in W]
 
 
 class _Attention:
@@ -204,21 +207,21 @@ class _Attention:
 
     def __call__(self, Z: list[list[Number]], i: int, p: int) -> Number:
         ring = self.ring
+        mv = ring.matvec
         n = len(Z)
         for depth, heads in enumerate(self.layers):
             last = depth == len(self.layers) - 1
             targets = [i] if last else list(range(n))
-            Y = {t: [0] * self.width for t in targets}
+            Y: dict[int, list[Number]] = {t: [0] * self.width for t in targets}
             for Wq, Wk, Wv, Wo in heads:
-                keys = [_matvec(Wk, z, ring) for z in Z]
-                outs = [_matvec(Wo, _matvec(Wv, z, ring), ring) for z in Z]
+                keys = [mv(Wk, z) for z in Z]
+                outs = [mv(Wo, mv(Wv, z)) for z in Z]
                 for t in targets:
-                    q = _matvec(Wq, Z[t], ring)
+                    scores = mv(keys, mv(Wq, Z[t]))  # <W^Q z_t, W^K z_j> for every j
                     acc = Y[t]
-                    for j in range(n):
-                        s = ring.dot(q, keys[j])
+                    for s, out in zip(scores, outs, strict=True):
                         if s:
-                            acc = [a + s * o for a, o in zip(acc, outs[j], strict=True)]
+                            acc = [a + s * o for a, o in zip(acc, out, strict=True)]
                     Y[t] = [ring.red(a) for a in acc]
             if self.residual:
                 Y = {t: [ring.red(a + b) for a, b in zip(Y[t], Z[t], strict=True)]

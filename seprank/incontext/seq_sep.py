@@ -69,7 +69,7 @@ class SeqSepResult(RankValued):
         return {"rank": self.rank, "certifies": self.certifies, "upper_bound": self.upper_bound}
 
     def certificate(self) -> dict[str, Any]:
-        """The certificate of the certified lower bound :math:`\operatorname{seq-sep} \ge r`
+        r"""The certificate of the certified lower bound :math:`\operatorname{seq-sep} \ge r`
         (:func:`seprank.certificates.grid_certificate` of the engine's result: the network,
         embedding, sentences, i, p, templates and a non-zero minor of the a x b grid).  An
         ``'exact'`` verdict adds the all-weights bound PB, a derivation the certificate does
