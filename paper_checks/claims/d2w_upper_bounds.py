@@ -17,6 +17,7 @@ from paper_checks.claims._d2w_common import (
     FULL_CONFIGS,
     QUICK_CONFIGS,
     RESIDUAL_CONFIGS,
+    generic_certificates,
     generic_rank,
 )
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
@@ -74,7 +75,7 @@ def _upper_check(configs: tuple[Config, ...], which: str, residual: bool = False
     margin = Margin(gap * LOG10_3, "min over configurations of bound / certified rank",
                     WEAK_NOTES.get(which, ""))
     return ClaimResult(measured=rows, reference_value="every rank <= bound", verdict=judge(ok),
-                       margin=margin,
+                       margin=margin, certificates=generic_certificates(configs, residual),
                        details={"ranks": "certified GF(p) lower bounds on sep (balanced "
                                          "partition, i = 0, p = 0), one random network each",
                                 "tightest": f"log3 bound - log3 rank = {gap:.4f}"})
