@@ -77,5 +77,5 @@ for _n in HILBERT_SIZES:
         reference="anchors §4.1 (numpy matrix_rank tolerance); Cauchy determinant",
         statement=f"The Hilbert matrix H_{_n} is nonsingular (rank {_n}), although float SVD "
         "ranks may report less",
-        category="consistency",
+        category="consistency", certifies=True,
     )

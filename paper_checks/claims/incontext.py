@@ -154,6 +154,7 @@ def _pb_rank(d_x: int, H: int, L: int, N: int) -> tuple[int, str]:
     statement="Our bidegree bound PB(d_x,L) = sum_k min(m(2k+1), m(2C-2k)) bounds seq-sep of the "
     "in-context representation for all weights, and random weights attain it when H < d_x",
     perturbation="PB - 1 in place of PB",
+    certifies=True,
 )
 def icb_pb_attained(settings: tuple[tuple[int, int, int, int, int], ...],
                     perturbed: bool = False) -> ClaimResult:
@@ -230,6 +231,7 @@ def icb_cor1(perturbed: bool = False) -> ClaimResult:
     reference="Proposition 1 (App. A)",
     statement="seq-sep(y_in-context(S1,S2)) <= sep_([N],[2N]\\[N])(g_W)",
     perturbation="seq-sep <= sep / (the smallest measured ratio x 1.01)",
+    certifies=True,
 )
 def icb_prop1(perturbed: bool = False) -> ClaimResult:
     rows, ok, ratios = [], True, []

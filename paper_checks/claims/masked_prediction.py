@@ -169,7 +169,7 @@ def _rational_hmm(d: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 @claim(id="MP-4", paper=PAPER, reference="Theorem 7 proof after (2.38); Proposition 1",
        statement="Under A5-A7 each component of W forms a matrix of Kruskal rank k, so Kruskal's "
                  "theorem (k_A + k_B + k_C >= 2R + 2) gives identifiability",
-       perturbation="the same with T = J/k (rank one: A7 dropped)")
+       perturbation="the same with T = J/k (rank one: A7 dropped)", certifies=True)
 def mp_4(perturbed: bool = False) -> ClaimResult:
     rows = []
     ok = True
