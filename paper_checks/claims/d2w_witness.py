@@ -110,7 +110,8 @@ for _id, _cases in (("D2W-Lemma6-witness", WITNESS_CASES), ("D2W-Lemma6-witness-
     register_check(d2w_lemma6_witness, id=_id, args={"cases": _cases}, paper=PAPER,
                    reference="Lemma 6 (eq. 28), App. B.2", statement=LEMMA6_STATEMENT,
                    perturbation="the hand-solved constant with the sign (-1)^{(lambda-1)/2}",
-                   certifies=True)
+                   certifies=all(multiset_coefficient((d - H) // 2, 3 ** (L - 2))
+                                 <= CERTIFIED_WITNESS_LIMIT for L, d, H, _ in _cases))
 
 
 def _partial_norm_submatrix(V: np.ndarray, head_cols: slice | None) -> np.ndarray:
