@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,8 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - t, out
 
 
-def _grid_row(name: str, run: Callable[[bool], Any], engine: Callable[[Any], Any]) -> list[Any]:
+def _grid_row(name: str, run: Callable[[bool], Any],
+              engine: Callable[[Any], Any]) -> list[Any]:
     t_plain, plain = _timed(lambda: run(False))
     t_kept, kept = _timed(lambda: run(True))
     res = engine(kept)
@@ -60,45 +62,56 @@ def _grid_row(name: str, run: Callable[[bool], Any], engine: Callable[[Any], Any
             fmt_seconds(v.seconds), f"{v.seconds / t_plain:.1f}"]
 
 
+def _engine_of(r: Any) -> Any:
+    return r.engine
+
+
+def _itself(r: Any) -> Any:
+    return r
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     rows = []
     incontext = [(2, 1, 2, 2), (4, 1, 2, 2), (5, 1, 2, 1)] + ([] if quick else [(6, 3, 2, 2)])
     for d, H, L, N in incontext:
         rep = InContextRepresentation.random(depth=L, width=d, heads=H, n_tokens=N, seed=d)
-        rows.append(_grid_row(
-            f"seq-sep d_x={d} H={H} L={L} N={N}",
-            lambda keep, rep=rep: incontext_seq_sep(rep, seed=7, keep_witness=keep),
-            lambda r: r.engine))
+        def seq(keep: bool, rep: InContextRepresentation = rep) -> Any:
+            return incontext_seq_sep(rep, seed=7, keep_witness=keep)
+
+        rows.append(_grid_row(f"seq-sep d_x={d} H={H} L={L} N={N}", seq, _engine_of))
         print(rows[-1][0], "done", file=sys.stderr, flush=True)
     generic = [(2, 3, 1, 4), (2, 4, 1, 2), (3, 2, 1, 2)] + ([] if quick else [(2, 6, 2, 2)])
     for L, d, H, N in generic:
         net = LinearAttention.random(depth=L, width=d, heads=H, seed=L + d)
         part = (tuple(range(N // 2)), tuple(range(N // 2, N)))
-        rows.append(_grid_row(
-            f"sep L={L} d_x={d} H={H} N={N}",
-            lambda keep, net=net, N=N, part=part: net.separation_rank(
-                i=0, p=0, partition=part, n_inputs=N, seed=3, keep_witness=keep),
-            lambda r: r))
+        def sep(keep: bool, net: LinearAttention = net, N: int = N,
+                part: tuple[tuple[int, ...], tuple[int, ...]] = part) -> Any:
+            return net.separation_rank(i=0, p=0, partition=part, n_inputs=N, seed=3,
+                                       keep_witness=keep)
+
+        rows.append(_grid_row(f"sep L={L} d_x={d} H={H} N={N}", sep, _itself))
         print(rows[-1][0], "done", file=sys.stderr, flush=True)
     header = ["case", "rank", "last grid", "compute", "last round", "witness (kept)",
               "witness / last round", "extra wall time", "certificate later", "verify",
               "verify / compute"]
     other = []
     for L, d, H, N in [(3, 7, 1, 2), (3, 9, 3, 4)] + ([] if quick else [(3, 11, 1, 2)]):
-        t_c, w = _timed(lambda L=L, d=d, H=H, N=N: lemma6_witness(d, L, H, N, seed=1))
+        t_c, w = _timed(partial(lemma6_witness, d, L, H, N, seed=1))
         t_cert, cert = _timed(w.certificate)
         v = verify(cert)
         assert v.ok, v.reason
         other.append([f"Lemma 6 witness L={L} d_x={d} H={H} N={N}", w.rank, fmt_seconds(t_c),
                       fmt_seconds(t_cert), fmt_seconds(v.seconds), f"{v.seconds / t_c:.1f}"])
     for n in (12, 40) + (() if quick else (80,)):
-        H = [[Fraction(1, i + j + 1) for j in range(n)] for i in range(n)]
+        hilbert = [[Fraction(1, i + j + 1) for j in range(n)] for i in range(n)]
         rng = np.random.default_rng(n)
         D = rng.integers(-9, 10, (n, n - 3)) @ rng.integers(-9, 10, (n - 3, n))
-        for name, M in ((f"Hilbert {n}", H), (f"rank {n - 3} of {n}x{n}", D)):
-            t_c, r = _timed(lambda M=M: matrix_rank(M, method="exact"))
-            t_cert, cert = _timed(lambda M=M, r=r: certify(r, matrix=M, seed=0))
+        cases: tuple[tuple[str, Any], ...] = ((f"Hilbert {n}", hilbert),
+                                              (f"rank {n - 3} of {n}x{n}", D))
+        for name, M in cases:
+            t_c, r = _timed(partial(matrix_rank, M, method="exact"))
+            t_cert, cert = _timed(partial(certify, r, matrix=M, seed=0))
             v = verify(cert)
             assert v.ok, v.reason
             other.append([f"exact matrix rank, {name}", r.rank, fmt_seconds(t_c),

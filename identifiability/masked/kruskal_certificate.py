@@ -21,7 +21,6 @@ from typing import Any
 import flint
 import numpy as np
 
-from identifiability.masked.kruskal import KruskalRankResult
 from seprank.certificates import certificate_header, exact_json
 from seprank.core import SeedLike, as_exact_matrix, as_generator, random_prime
 from seprank.core.minors import kernel_basis, nonzero_minor
@@ -32,8 +31,7 @@ __all__ = ["MAX_CERTIFIED_SUBSETS", "kruskal_certificate"]
 MAX_CERTIFIED_SUBSETS = 1_000_000
 
 
-def kruskal_certificate(A: Any, result: KruskalRankResult, *,
-                        seed: SeedLike = None) -> dict[str, Any]:
+def kruskal_certificate(A: Any, result: Any, *, seed: SeedLike = None) -> dict[str, Any]:
     r"""The certificate of an exact or modular Kruskal rank of ``A`` (module docstring).
 
     Parameters
@@ -60,8 +58,9 @@ def kruskal_certificate(A: Any, result: KruskalRankResult, *,
     >>> cert["claim"]["value"], cert["upper"]["cols"], verify(cert).ok
     (2, [0, 1, 2], True)
     """
-    if not isinstance(result, KruskalRankResult):
-        raise TypeError(f"result must be a KruskalRankResult, got {type(result).__name__}")
+    if not all(hasattr(result, a) for a in ("k_rank", "witness", "certifies", "details")):
+        raise TypeError(f"result must be a KruskalRankResult (from kruskal_rank), got "
+                        f"{type(result).__name__}")
     if result.certifies == "none":
         raise ValueError("an SVD Kruskal rank certifies nothing: use method='exact'")
     exact = as_exact_matrix(A, "A")
@@ -129,7 +128,7 @@ def _lower(exact: Any, k: int, rng: np.random.Generator) -> dict[str, Any]:
     return {"prime": int(p), "projection": P.tolist(), "exceptions": exceptions}
 
 
-def _upper(exact: Any, values: Any, result: KruskalRankResult) -> dict[str, Any] | None:
+def _upper(exact: Any, values: Any, result: Any) -> dict[str, Any] | None:
     W = result.witness
     if W is None:
         return None
