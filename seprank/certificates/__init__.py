@@ -9,14 +9,14 @@ a schema version.  :func:`verify` re-checks it with Python integers and fraction
 its own evaluator of the attention network: :mod:`seprank.certificates.verify` imports
 nothing but the standard library (tested), so it can be copied out and run alone.
 
-==================================  ==========================================================
-:func:`certify`                     any certified result -> its certificate
-:func:`matrix_certificate`          ``matrix_rank`` / ``rank_mod_p`` (minor; kernel if exact)
-:func:`grid_certificate`            ``separation_rank`` (minor of the last grid matrix)
-:meth:`seprank.SeqSepResult.certificate`  in-context seq-sep
-:meth:`seprank.WitnessResult.certificate`  the Lemma 6 witness of 003
-:func:`verify`                      the independent checker -> :class:`Verification`
-==================================  ==========================================================
+* :func:`certify` -- any certified result -> its certificate;
+* :func:`matrix_certificate` -- ``matrix_rank`` / ``rank_mod_p`` (a minor; a kernel basis for an
+  exact rank below full);
+* :func:`grid_certificate` -- ``separation_rank`` (a minor of the last grid matrix);
+* :meth:`seprank.SeqSepResult.certificate` -- in-context seq-sep;
+  :meth:`seprank.WitnessResult.certificate` -- the Lemma 6 witness of 003;
+  ``identifiability.masked.kruskal_certificate`` -- Kruskal ranks, both sides;
+* :func:`verify` -- the independent checker -> :class:`Verification`.
 
 Finding the witness costs one echelon form of the matrix mod p (the price of the rank) plus
 one of an r x m matrix; a separation rank computed with ``keep_witness=True`` finds it from
