@@ -1,7 +1,8 @@
 """``paper-checks``: run the registered claims and write a report.
 
-Exit status: 0 when every verdict equals its registered expectation, 1 otherwise (a verdict
-changed or a check raised), 2 for bad arguments or an empty selection.
+Exit status: 0 when every verdict equals its registered expectation (and, with
+``--certificates`` / ``--verify``, every certificate verifies), 1 otherwise (a verdict changed, a
+check raised, a certificate was rejected), 2 for bad arguments or an empty selection.
 """
 
 from __future__ import annotations
@@ -11,6 +12,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from paper_checks.certificates import (
+    attach_records,
+    format_records,
+    verify_directory,
+    write_certificates,
+)
 from paper_checks.registry import PAPERS, select
 from paper_checks.report import json_report, markdown_report, summary_table
 from paper_checks.runner import run_claims, run_claims_parallel
@@ -40,6 +47,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="save the checks' figures as PNG in DIR, linked from the report "
                         "(default: %(default)s)")
     p.add_argument("--no-plots", action="store_true", help="do not save figures")
+    p.add_argument("--certificates", metavar="DIR",
+                   help="write the certificates of every claim that certifies a rank to "
+                        "DIR/<claim id>/<name>.json, re-check each with the independent checker "
+                        "(seprank.certificates.verify) and say in the report which verdicts "
+                        "rest on verified certificates")
+    p.add_argument("--verify", metavar="DIR",
+                   help="re-check the certificates in DIR (written by --certificates) with the "
+                        "independent checker and report per claim; runs no claim")
     p.add_argument("--list", action="store_true", help="list the selected claims and exit")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     where = p.add_mutually_exclusive_group()
@@ -54,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.verify and not args.certificates:
+        return _verify_only(args.verify)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -76,6 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             plots_dir=plots, progress=not args.no_progress)
     else:
         outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)
+    rejected = 0
+    if args.certificates:
+        records = write_certificates(outcomes, args.certificates)
+        outcomes = attach_records(outcomes, records)
+        rejected = sum(not r.verified for recs in records.values() for r in recs)
+        print(format_records(records))
+        print(f"certificates written to {args.certificates}")
     print(summary_table(outcomes))
     report = Path(args.report)
     report.parent.mkdir(parents=True, exist_ok=True)
@@ -89,7 +113,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "raised an error" if o.error else f"gave {o.verdict}"
         print(f"UNEXPECTED: {o.claim.id} {what} (expected {o.claim.expected_verdict})",
               file=sys.stderr)
-    return 1 if bad else 0
+    if rejected:
+        print(f"REJECTED: {rejected} certificate(s) failed the independent check",
+              file=sys.stderr)
+    return 1 if bad or rejected else 0
+
+
+def _verify_only(directory: str) -> int:
+    try:
+        records = verify_directory(directory)
+    except FileNotFoundError as err:
+        print(f"paper-checks: {err}", file=sys.stderr)
+        return 2
+    print(format_records(records))
+    return 0 if all(r.verified for recs in records.values() for r in recs) else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

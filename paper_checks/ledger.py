@@ -60,6 +60,8 @@ STRICT_LEDGER = True
 #: A ``holds`` whose printed statement leaves more than this factor of room (log10) is weak.
 WEAK_SLACK_LOG10 = 2.0
 _PERTURBED: ContextVar[bool] = ContextVar("perturbed_run", default=False)
+#: The ``schema`` of a certificate (:data:`seprank.certificates.verify.SCHEMA`).
+CERTIFICATE_SCHEMA = "seprank.certificate"
 
 
 @contextmanager
@@ -191,6 +193,11 @@ class ClaimResult:
         How close the measurement comes to the printed statement.
     independent : Independent, optional
         Required (and agreeing) for ``erratum``, ``fails`` and ``unproven``.
+    certificates : Mapping[str, Mapping], optional
+        The certificates of the certified ranks the verdict rests on, by name
+        (:func:`seprank.certificates.certify`); ``paper-checks --certificates DIR`` writes
+        them and re-checks them with the independent checker, ``--verify DIR`` re-checks a
+        directory.
     """
 
     measured: Any
@@ -201,8 +208,14 @@ class ClaimResult:
     kind: Kind | None = None
     margin: Margin | None = None
     independent: Independent | None = None
+    certificates: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        for name, cert in self.certificates.items():
+            if not isinstance(cert, Mapping) or cert.get("schema") != CERTIFICATE_SCHEMA:
+                raise ValueError(f"certificates[{name!r}] is not a certificate (a mapping with "
+                                 f"schema {CERTIFICATE_SCHEMA!r}; build it with "
+                                 "seprank.certificates.certify)")
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.verdict == "erratum":

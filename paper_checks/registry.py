@@ -156,6 +156,7 @@ class Claim:
     module: str = ""
     category: Category = "paper"
     perturbation: str | None = None
+    certifies: bool = False
 
     @property
     def paper_info(self) -> Paper:
@@ -177,6 +178,11 @@ class Claim:
             result = self.func()
         if not isinstance(result, ClaimResult):
             raise TypeError(f"check {self.id} returned {type(result).__name__}, not ClaimResult")
+        if bool(result.certificates) != self.certifies and result.verdict != "skipped":
+            raise ValueError(
+                f"check {self.id} returned {len(result.certificates)} certificate(s) but is "
+                f"registered with certifies={self.certifies}: a claim that ships certificates "
+                "says so (claim(..., certifies=True)) and ships them on every run")
         return result
 
 
@@ -193,6 +199,7 @@ def claim(
     profile: Profile = "quick",
     category: Category = "paper",
     perturbation: str | None = None,
+    certifies: bool = False,
 ) -> Callable[[Callable[..., ClaimResult]], Callable[..., ClaimResult]]:
     """Register a check (decorator).
 
@@ -218,6 +225,10 @@ def claim(
         rank"); the check must then accept ``perturbed: bool = False`` and return a
         non-``holds`` verdict for ``perturbed=True``.  Every ``paper`` claim expected to hold
         needs one (its power is tested).
+    certifies : bool
+        The check returns the certificates of the certified ranks its verdict rests on
+        (``ClaimResult(certificates=...)``, :func:`seprank.certificates.certify`);
+        ``paper-checks --certificates DIR`` writes and re-checks them.
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
@@ -243,7 +254,7 @@ def claim(
             )
         _REGISTRY[id] = Claim(
             id, paper, reference, statement.strip(), expected_verdict, profile, func,
-            func.__module__, category, perturbation,
+            func.__module__, category, perturbation, bool(certifies),
         )
         return func
 

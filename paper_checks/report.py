@@ -187,6 +187,9 @@ def _details(o: ClaimOutcome, link: Any) -> list[str]:
                        f"{'agrees' if r.independent.agrees else 'DISAGREES'}")
         if r.margin is not None:
             out.append(f"- **margin**: {format_margin(r.margin)} ({r.margin.what})")
+        line = _certificate_line(o)
+        if line:
+            out.append(line)
         for key, value in r.details.items():
             out.append(f"- **{key}**: {format_value(value, 400)}")
         out.append("")
@@ -267,6 +270,7 @@ def markdown_report(
             out.append(f"| `{o.claim.id}` | {format_value(o.claim.reference, 40)} | "
                        f"{format_value(o.claim.statement)} | {o.verdict} | {o.seconds:.2f}s |")
         out.append("")
+    out += _certificates_section(outcomes)
     figs = [o for o in outcomes if o.figure_paths and o.verdict == "holds"]
     if figs:
         out += ["## Figures", ""]
@@ -275,6 +279,55 @@ def markdown_report(
                 out.append(f"- `{o.claim.id}`: ![{o.claim.id}]({link(path)})")
         out.append("")
     return "\n".join(out)
+
+
+def _certificates_json(o: ClaimOutcome) -> list[dict[str, Any]] | None:
+    """What the claim's certificates claim and whether the independent checker verified them
+    (None when the claim ships none)."""
+    if o.certificates:
+        return [r.as_dict() for r in o.certificates]
+    names = o.certificate_names
+    if not names:
+        return None
+    assert o.result is not None
+    return [{"name": n, "claim": o.result.certificates[n].get("claim"), "verified": None}
+            for n in names]
+
+
+def _certificate_line(o: ClaimOutcome) -> str | None:
+    names = o.certificate_names
+    if not names:
+        return None
+    if not o.certificates:
+        return (f"- **certificates**: {len(names)} shipped, not verified in this run "
+                "(`paper-checks --certificates DIR`)")
+    good = sum(bool(r.verified) for r in o.certificates)
+    seconds = sum(r.seconds or 0.0 for r in o.certificates)
+    bad = [f"{r.name}: {r.reason}" for r in o.certificates if not r.verified]
+    return (f"- **certificates**: {good} of {len(o.certificates)} verified by the independent "
+            f"checker ({seconds:.2f} s)" + ("; REJECTED " + "; ".join(bad) if bad else ""))
+
+
+def _certificates_section(outcomes: Sequence[ClaimOutcome]) -> list[str]:
+    shipped = [o for o in outcomes if o.certificate_names]
+    if not shipped:
+        return []
+    out = ["## Verdicts resting on certificates", "",
+           "Certified ranks these verdicts rest on, each with a certificate re-checked by "
+           "`seprank.certificates.verify` (standard library only: recomputes the entries, "
+           "checks the minor and the kernel).", "",
+           "| id | verdict | certificates | verified | checker time |", "|---|---|---|---|---|"]
+    for o in shipped:
+        n = len(o.certificate_names)
+        if o.certificates:
+            good = sum(bool(r.verified) for r in o.certificates)
+            verified = "all" if o.rests_on_verified_certificates else f"{good} of {n}"
+            seconds = f"{sum(r.seconds or 0.0 for r in o.certificates):.2f}s"
+        else:
+            verified, seconds = "not checked in this run", ""
+        out.append(f"| `{o.claim.id}` | {o.verdict} | {n} | {verified} | {seconds} |")
+    out.append("")
+    return out
 
 
 def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
@@ -306,5 +359,6 @@ def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
             "details": None if r is None else to_jsonable(r.details),
             "error": o.error,
             "figures": list(o.figure_paths),
+            "certificates": _certificates_json(o),
         })
     return json.dumps(records, indent=2)

@@ -8,6 +8,7 @@ import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -25,6 +26,20 @@ class ClaimOutcome:
     error: str | None
     seconds: float
     figure_paths: tuple[str, ...] = ()
+    #: The verification records of the certificates the claim ships
+    #: (:class:`paper_checks.certificates.CertificateRecord`), once they were checked.
+    certificates: tuple[Any, ...] = ()
+
+    @property
+    def certificate_names(self) -> tuple[str, ...]:
+        """Names of the certificates the check returned."""
+        return () if self.result is None else tuple(self.result.certificates)
+
+    @property
+    def rests_on_verified_certificates(self) -> bool:
+        """The claim ships certificates and the independent checker verified all of them."""
+        return bool(self.certificates) and all(r.verified for r in self.certificates) and \
+            len(self.certificates) == len(self.certificate_names)
 
     @property
     def verdict(self) -> str:

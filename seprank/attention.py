@@ -44,6 +44,15 @@ __all__ = ["LinearAttention", "OutputEntry"]
 Array = npt.NDArray[Any]
 
 
+def _exact_nested(a: Array) -> Any:
+    from seprank.certificates.build import exact_json
+
+    a = np.asarray(a, dtype=object)
+    if a.ndim == 0:
+        return exact_json(a.item())
+    return [_exact_nested(v) for v in a]
+
+
 def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:
     kinds = {a.dtype.kind for a in arrays}
     if "c" in kinds:
@@ -66,6 +75,13 @@ class OutputEntry:
 
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
         return self.net(X, domain=domain)[..., self.i, self.p]
+
+    def certificate_function(self) -> dict[str, Any]:
+        """This entry as a certificate's function (:mod:`seprank.certificates`): the exact
+        weights, ``residual``, ``i`` and ``p``, from which the independent checker recomputes
+        every grid entry."""
+        return {"type": "linear_attention", "network": self.net.exact_weights(),
+                "i": self.i, "p": self.p}
 
 
 @dataclass(eq=False)
@@ -315,6 +331,24 @@ class LinearAttention:
                     Y = dom.add(Y, dom.matmul(scores, dom.matmul(Z, vo[layer, h])))
             Z = dom.add(Z, Y) if self.residual else Y
         return Z
+
+    def exact_weights(self) -> dict[str, Any]:
+        """The weights as JSON-ready exact numbers (ints, ``"a/b"`` strings) and ``residual``:
+        the network of a certificate (:mod:`seprank.certificates`).  Float weights are
+        refused.
+
+        Examples
+        --------
+        >>> LinearAttention.random(depth=1, width=1, seed=0).exact_weights()["query"]
+        [[[[35]]]]
+        """
+        if self.weight_kind != "exact":
+            raise TypeError(f"a certificate needs exact weights; this network has "
+                            f"{self.weight_kind} weights")
+        out: dict[str, Any] = {name: _exact_nested(getattr(self, name))
+                               for name in ("query", "key", "value", "output")}
+        out["residual"] = bool(self.residual)
+        return out
 
     def cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
         """The association with fewer scalar multiplications per layer (see ``__call__``)."""

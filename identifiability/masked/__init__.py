@@ -66,6 +66,7 @@ from identifiability.masked.kruskal import (
     kruskal_condition,
     kruskal_rank,
 )
+from identifiability.masked.kruskal_certificate import kruskal_certificate
 from identifiability.masked.kruskal_screen import (
     level_by_minors,
     level_by_subsets,
@@ -129,6 +130,7 @@ INDEX = PaperIndex(
         ("(2.35), optimal predictor", "optimal_predictor"),
         ("Proposition 1 (Kruskal)", "kruskal_condition"),
         ("Kruskal rank", "kruskal_rank"),
+        ("Kruskal rank, its certificate", "kruskal_certificate"),
         ("Theorems 4 and 6, rotation twins", "rotation_twin"),
         ("Theorem 4, pairwise twin", "pairwise_twin"),
         ("Theorem 6, example (2.47)", "theorem6_printed"),
@@ -192,6 +194,7 @@ __all__ = [
     "householder_twin",
     "jacobian_deficiency",
     "jennrich",
+    "kruskal_certificate",
     "kruskal_condition",
     "kruskal_rank",
     "lemma7_translation",

@@ -97,6 +97,13 @@ class KruskalRankResult(CertifiedResult):
         """Size of the smallest dependent column set (inf if there is none)."""
         return math.inf if self.witness is None else self.k_rank + 1
 
+    def certificate(self, *, matrix: Any, seed: SeedLike = None) -> dict[str, Any]:
+        """The certificate of this k-rank of ``matrix`` (both sides; see
+        :func:`~identifiability.masked.kruskal_certificate.kruskal_certificate`)."""
+        from identifiability.masked.kruskal_certificate import kruskal_certificate
+
+        return kruskal_certificate(matrix, self, seed=seed)
+
     def summary(self) -> str:
         w = "all columns independent" if self.witness is None else f"dependent {self.witness}"
         return f"k-rank {self.k_rank} ({self.method}, certifies {self.certifies}; {w})"

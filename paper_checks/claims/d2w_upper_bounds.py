@@ -17,6 +17,7 @@ from paper_checks.claims._d2w_common import (
     FULL_CONFIGS,
     QUICK_CONFIGS,
     RESIDUAL_CONFIGS,
+    generic_certificates,
     generic_rank,
 )
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
@@ -74,7 +75,7 @@ def _upper_check(configs: tuple[Config, ...], which: str, residual: bool = False
     margin = Margin(gap * LOG10_3, "min over configurations of bound / certified rank",
                     WEAK_NOTES.get(which, ""))
     return ClaimResult(measured=rows, reference_value="every rank <= bound", verdict=judge(ok),
-                       margin=margin,
+                       margin=margin, certificates=generic_certificates(configs, residual),
                        details={"ranks": "certified GF(p) lower bounds on sep (balanced "
                                          "partition, i = 0, p = 0), one random network each",
                                 "tightest": f"log3 bound - log3 rank = {gap:.4f}"})
@@ -87,7 +88,7 @@ def _register_upper(name: str, which: str, reference: str, statement: str) -> No
     check.__name__ = f"d2w_{name.lower().replace('-', '_')}"
     claim_quick_full(id=f"D2W-{name}", quick={"configs": QUICK_CONFIGS},
                      full={"configs": FULL_CONFIGS}, paper=PAPER, reference=reference,
-                     statement=statement, perturbation=TIGHTEN)(check)
+                     statement=statement, perturbation=TIGHTEN, certifies=True)(check)
 
 
 _register_upper("Thm3", "theorem3", "Theorem 3 (App. A.2)",
@@ -102,14 +103,14 @@ _register_upper("Thm4", "theorem4", "Theorem 4 (eq. 19)",
 
 @claim(id="D2W-Thm5", paper=PAPER, reference="Theorem 5 (App. A.4)",
        statement="residual network: log_3 Sep(y_p^{L,i}) <= L log_3 L + (4 log_3 d_x + log_3 N "
-       "- log_3 H) (3^L - 1)/2", perturbation=TIGHTEN)
+       "- log_3 H) (3^L - 1)/2", perturbation=TIGHTEN, certifies=True)
 def d2w_thm5(perturbed: bool = False) -> ClaimResult:
     return _upper_check(RESIDUAL_CONFIGS, "theorem5", True, perturbed)
 
 
 @claim(id="D2W-Thm6", paper=PAPER, reference="Theorem 6 (App. A.4)",
        statement="residual network: sep <= d_x (C(L)+1)^2 ((d_x 2C(L))) (2C(L)/d_x + 1)^{d_x}",
-       perturbation=TIGHTEN)
+       perturbation=TIGHTEN, certifies=True)
 def d2w_thm6(perturbed: bool = False) -> ClaimResult:
     return _upper_check(RESIDUAL_CONFIGS, "theorem6", True, perturbed)
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from paper_checks.registry import ClaimResult, Margin, judge, register_check
 from seprank import matrix_rank
+from seprank.certificates import matrix_certificate
 
 HILBERT_SIZES = (8, 12, 14, 16)
 
@@ -50,6 +51,8 @@ def fnd_hilbert(n: int) -> ClaimResult:
     sv = svd.details["singular_values"]
     holds = exact.rank == n and det_ok and modular.rank == n
     return ClaimResult(
+        certificates={f"H_{n} exact rank": matrix_certificate(H, exact, seed=n),
+                      f"H_{n} modular rank": matrix_certificate(H, modular)},
         measured={"exact_rank": exact.rank, "svd_rank": svd.rank},
         reference_value=n,
         verdict=judge(holds),
@@ -74,5 +77,5 @@ for _n in HILBERT_SIZES:
         reference="anchors §4.1 (numpy matrix_rank tolerance); Cauchy determinant",
         statement=f"The Hilbert matrix H_{_n} is nonsingular (rank {_n}), although float SVD "
         "ranks may report less",
-        category="consistency",
+        category="consistency", certifies=True,
     )

@@ -169,21 +169,27 @@ def _rational_hmm(d: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 @claim(id="MP-4", paper=PAPER, reference="Theorem 7 proof after (2.38); Proposition 1",
        statement="Under A5-A7 each component of W forms a matrix of Kruskal rank k, so Kruskal's "
                  "theorem (k_A + k_B + k_C >= 2R + 2) gives identifiability",
-       perturbation="the same with T = J/k (rank one: A7 dropped)")
+       perturbation="the same with T = J/k (rank one: A7 dropped)", certifies=True)
 def mp_4(perturbed: bool = False) -> ClaimResult:
     rows = []
     ok = True
+    certificates = {}
     for d, k, seed in ((5, 3, 0), (4, 4, 1), (6, 4, 2), (7, 5, 3)):
         O, T = _rational_hmm(d, k, seed)
         if perturbed:
             T = np.full((k, k), Fraction(1, k), dtype=object)
         for task in ("x2*x3|x1", "x1*x3|x2", "x1*x2|x3"):
-            c = kruskal_condition(hmm_tensor_factors(O, T, task), method="exact", seed=seed)
+            factors = hmm_tensor_factors(O, T, task)
+            c = kruskal_condition(factors, method="exact", seed=seed)
             rows.append({"d": d, "k": k, "task": task, "k_ranks": c.k_ranks, "lhs": c.lhs,
                          "rhs": c.rhs, "certified": c.verdict_certified})
             ok &= c.k_ranks == (k, k, k) and c.holds and c.verdict_certified
+            for name, F, r in zip("ABC", factors, c.ranks, strict=True):
+                certificates[f"k-rank {name} d={d} k={k} {task}"] = r.certificate(matrix=F,
+                                                                                 seed=seed)
     return ClaimResult(
         measured=[r["k_ranks"] for r in rows], reference_value="(k, k, k)", verdict=judge(ok),
+        certificates=certificates,
         margin=Margin.exact("exact integer Kruskal ranks (3k - (2k + 2) = k - 2 >= 1 here)"),
         details={"exact_kruskal_ranks": rows,
                  "note": "exact rational O, T; for k = 1 the inequality 3 >= 4 fails although "

@@ -23,6 +23,8 @@ results                         :data:`Method`, :data:`Certificate`, :class:`Cer
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
 markov                          :func:`stochastic_power`: P^n stays stochastic for any n
+minors                          :func:`nonzero_minor`, :func:`kernel_basis`: the witnesses of
+                                a rank's two sides (for :mod:`seprank.certificates`)
 gaussian_rationals              exact a + bi (:class:`GaussianRational`)
 ==============================  ==============================================================
 """
@@ -65,6 +67,7 @@ from seprank.core.log3 import (
     to_mpf,
 )
 from seprank.core.markov import stochastic_power
+from seprank.core.minors import kernel_basis, nonzero_minor
 from seprank.core.memory import (
     MemoryBudgetError,
     array_bytes,
@@ -155,7 +158,9 @@ __all__ = [
     "log3_e",
     "log3_multiset_coefficient",
     "matricize",
+    "kernel_basis",
     "matrix_rank",
+    "nonzero_minor",
     "memory_limit",
     "random_prime",
     "random_small_prime",

@@ -358,6 +358,16 @@ class _PairFunction:
 
     rep: InContextRepresentation
 
+    def certificate_function(self) -> dict[str, Any]:
+        """Z_in as a certificate's function (:mod:`seprank.certificates`): the network's exact
+        weights, the embedding, the sentences, i and p."""
+        from seprank.certificates.build import exact_json
+
+        rep = self.rep
+        return {"type": "incontext", "network": rep.net.exact_weights(),
+                "embedding": [[exact_json(v) for v in row] for row in np.asarray(rep.embedding)],
+                "first": list(rep.first), "second": list(rep.second), "i": rep.i, "p": rep.p}
+
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
         X = np.asarray(X)
         if isinstance(domain, ModularDomain) and domain.p < 2**25:

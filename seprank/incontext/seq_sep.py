@@ -68,6 +68,33 @@ class SeqSepResult(RankValued):
     def _repr_info(self) -> dict[str, Any]:
         return {"rank": self.rank, "certifies": self.certifies, "upper_bound": self.upper_bound}
 
+    def certificate(self) -> dict[str, Any]:
+        r"""The certificate of the certified lower bound :math:`\operatorname{seq-sep} \ge r`
+        (:func:`seprank.certificates.grid_certificate` of the engine's result: the network,
+        embedding, sentences, i, p, templates and a non-zero minor of the a x b grid).  An
+        ``'exact'`` verdict adds the all-weights bound PB, a derivation the certificate does
+        not check (it is stated in the claim).
+
+        Examples
+        --------
+        >>> from seprank.certificates import verify
+        >>> rep = InContextRepresentation.random(depth=1, width=2, seed=0)
+        >>> cert = incontext_seq_sep(rep, seed=0, keep_witness=True).certificate()
+        >>> cert["function"]["type"], verify(cert).ok
+        ('incontext', True)
+        """
+        from seprank.certificates.build import grid_certificate
+
+        if self.engine is None or self.engine.evidence is None:
+            raise ValueError(f"a {self.certifies!r} result of this method has no grid minor to "
+                             "certify (use method='modular' or 'exact')")
+        note = (f"; with the all-weights bidegree bound PB = {self.upper_bound} (our "
+                "derivation, not checked by this certificate) seq-sep is exactly that"
+                if self.rank == self.upper_bound else "")
+        return grid_certificate(
+            self.engine, statement=f"seq-sep(y_in) = sep_(a,b)(Z_in) >= {self.rank}: a non-zero "
+            f"minor of the a x b grid of Z_in (001, Lemma 13; 003, Claim 1){note}")
+
     def summary(self) -> str:
         return self.statement
 
@@ -81,6 +108,7 @@ def incontext_seq_sep(
     progress: bool | None = None,
     max_bytes: int | None = None,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    keep_witness: bool = False,
 ) -> SeqSepResult:
     r"""Certified :math:`\operatorname{seq-sep}(y_{in\text{-}context}) = \operatorname{sep}_{(a,b)}
     (Z_{in})`.
@@ -109,6 +137,9 @@ def incontext_seq_sep(
         evaluator's temporaries and the rank step, estimated before allocating) and the time
         budget (default 300 s).  A growth stopped by either says "not saturated" in the
         statement.
+    keep_witness : bool, keyword-only
+        Keep a non-zero minor of the last grid for :meth:`SeqSepResult.certificate` (one
+        echelon form more; see :func:`seprank.separation_rank`).
 
     Returns
     -------
@@ -139,7 +170,7 @@ def incontext_seq_sep(
         rep.grid_function, n_inputs=2, dim=rep.width, partition=([0], [1]), method=method,
         seed=seed, upper_bound=None if n_templates is not None else pb,
         n_templates=n_templates, progress=progress, max_bytes=max_bytes,
-        max_seconds=max_seconds,
+        max_seconds=max_seconds, keep_witness=keep_witness,
         grid_matrix=_StructuredGrid(rep, progress) if method == "modular" else None,
     )
     rank = engine.rank

@@ -27,6 +27,8 @@ from seprank.separation.growth import (
     plan_templates,
 )
 from seprank.separation.result import (
+    GridEvidence,
+    GridMinor,
     RoundRecord,
     SeparationRankResult,
     StopReason,
@@ -36,6 +38,8 @@ from seprank.separation.result import (
 from seprank.separation.symbolic import coefficient_matrix, symbolic_separation_rank
 
 __all__ = [
+    "GridEvidence",
+    "GridMinor",
     "GrowthBudget",
     "GrowthOutcome",
     "RoundRecord",

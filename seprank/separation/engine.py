@@ -42,6 +42,7 @@ from seprank.separation.growth import (
 )
 from seprank.separation.result import SeparationRankResult, accepts_domain, validate_partition
 from seprank.separation.symbolic import symbolic_separation_rank
+from seprank.separation.witness import GridWitness
 
 __all__ = ["separation_rank"]
 
@@ -67,6 +68,7 @@ def separation_rank(
     grid_matrix: Callable[[Array, Domain], Array] | None = None,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_rounds: int | None = None,
+    keep_witness: bool = False,
 ) -> SeparationRankResult:
     r"""Separation rank of ``f`` w.r.t. the partition (A, B), with its certificate.
 
@@ -133,6 +135,11 @@ def separation_rank(
         after it is not started, and the result says ``'time_limit'`` (not saturated).
     max_rounds : int or None, keyword-only
         Most growth rounds (stop reason ``'max_rounds'``).
+    keep_witness : bool, keyword-only
+        Find a non-zero minor of the last grid matrix before it is released (one more echelon
+        form of it; :func:`seprank.core.minors.nonzero_minor`), so that
+        :func:`seprank.certificates.grid_certificate` needs no re-evaluation.  Without it a
+        certificate re-evaluates the last round's grid.
 
     Returns
     -------
@@ -180,7 +187,7 @@ def separation_rank(
     budget = GrowthBudget(max_seconds=max_seconds, max_rounds=max_rounds)
     if grid_matrix is not None:
         check_callable("grid_matrix", grid_matrix, "a function (templates, domain) -> matrix")
-    prime_rng, template_rng = spawn(seed, 2)
+    prime_rng, template_rng, witness_rng = spawn(seed, 3)  # the first two as spawn(seed, 2)
     domain = domain_for(method, prime_rng, rtol=rtol)
     plan = plan_templates(domain, template_rng, dim=dim, smaller_side=min(len(A), len(B)),
                           templates=templates, n_templates=n_templates, upper_bound=upper_bound,
@@ -190,8 +197,11 @@ def separation_rank(
         matrix_of = _GenericGrid(f, domain, n_inputs, A, B, limit, progress)
     else:
         matrix_of = _CallerGrid(grid_matrix, domain, len(A), len(B), limit)
-    outcome = grow_until_stable(matrix_of, plan, upper_bound=upper_bound, patience=patience,
-                                max_templates=max_templates, budget=budget, progress=progress)
+    witness = GridWitness(f, n_inputs, dim, domain, matrix_of, (len(A), len(B)), witness_rng)
+    outcome = grow_until_stable(
+        matrix_of, plan, upper_bound=upper_bound, patience=patience,
+        max_templates=max_templates, budget=budget, progress=progress,
+        on_final=witness.on_final if keep_witness and witness.certified else None)
     details: dict[str, Any] = {"domain": repr(domain), **outcome.notes}
     if isinstance(domain, ModularDomain):
         details["prime"] = domain.p
@@ -205,7 +215,7 @@ def separation_rank(
         method=method, partition=(A, B), stop_reason=outcome.stop,
         n_templates=outcome.n_templates, matrix_shape=outcome.matrix_shape,
         history=outcome.history, seconds=time.perf_counter() - start,
-        upper_bound=upper_bound, details=details,
+        upper_bound=upper_bound, details=details, evidence=witness.evidence(outcome),
     )
 
 
@@ -272,6 +282,8 @@ class _GenericGrid:
         self.limit, self.progress = limit, progress
         #: Bit size of the exact values seen so far (ExactDomain: entries grow with it).
         self.bits = 64
+        #: Rows and columns of the last matrix in the full matricization (after de-duplication).
+        self.kept: tuple[Array, Array] | None = None
 
     def peak_bytes(self, m: int) -> int:
         dedupe = max(len(self.A), len(self.B)) > 1
@@ -300,8 +312,9 @@ class _GenericGrid:
                              progress=self.progress)
         E = matricize(tensor, self.A, self.B)
         del tensor
+        self.kept = None
         if max(len(self.A), len(self.B)) > 1:  # symmetric positions repeat rows/columns
-            E = _dedupe(E)
+            E, self.kept = _dedupe(E)
         if exact:  # the real sizes, before the rank step allocates its copies
             self.bits = max(self.bits, _bits(E))
             need = _round_bytes(E.shape[0], E.shape[1], self.domain, copies=1, bits=self.bits)
@@ -340,14 +353,22 @@ class _CallerGrid:
         return E
 
 
-def _dedupe(E: Array) -> Array:
-    """Drop repeated rows and columns (exact equality); the rank is unchanged."""
+def _dedupe(E: Array) -> tuple[Array, tuple[Array, Array]]:
+    """Drop repeated rows and columns (exact equality; the rank is unchanged); also return the
+    indices of the kept rows and columns."""
     if E.dtype == object:
-        rows = list(dict.fromkeys(tuple(r) for r in E))
-        E = np.array(rows, dtype=object)
-        cols = list(dict.fromkeys(tuple(c) for c in E.T))
-        return np.array(cols, dtype=object).T
-    return np.unique(np.unique(E, axis=0).T, axis=0).T
+        first_row: dict[tuple[Any, ...], int] = {}
+        for k, r in enumerate(E):
+            first_row.setdefault(tuple(r), k)
+        rows = np.fromiter(first_row.values(), dtype=np.int64, count=len(first_row))
+        first_col: dict[tuple[Any, ...], int] = {}
+        for k, c in enumerate(E[rows].T):
+            first_col.setdefault(tuple(c), k)
+        cols = np.fromiter(first_col.values(), dtype=np.int64, count=len(first_col))
+    else:
+        rows = np.unique(E, axis=0, return_index=True)[1]
+        cols = np.unique(E[rows].T, axis=0, return_index=True)[1]
+    return E[np.ix_(rows, cols)], (rows, cols)
 
 
 #: Template tuples evaluated to measure the size of exact values before a round is sized.

@@ -188,6 +188,11 @@ class GrowthOutcome:
     stop: StopReason
     matrix_shape: tuple[int, int]
     notes: dict[str, Any] = field(default_factory=dict)
+    #: The templates of the last completed round (the rows/columns of its grid matrix).
+    templates: Array | None = field(default=None, repr=False)
+    #: What ``on_final(E, templates, rank)`` returned for the last round's matrix E (a
+    #: certificate's witness), or None.
+    witness: Any = field(default=None, repr=False)
 
     @property
     def n_templates(self) -> int:
@@ -208,7 +213,9 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
                       upper_bound: int | None = None, patience: int = 2,
                       max_templates: int | None = None, budget: GrowthBudget | None = None,
                       progress: bool | None = None,
-                      description: str = "separation rank") -> GrowthOutcome:
+                      description: str = "separation rank",
+                      on_final: Callable[[Array, Array, RankResult], Any] | None = None,
+                      ) -> GrowthOutcome:
     """Run the growth loop (module docstring) with the grid evaluator ``matrix_of``.
 
     Parameters
@@ -230,6 +237,11 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
         Progress bar (default: on terminals, after two seconds).
     description : str
         The bar's label.
+    on_final : callable, optional
+        ``on_final(E, templates, rank)`` is called once with the last round's grid matrix
+        before it is released (e.g. to find a non-zero minor for a certificate, at the price
+        of one echelon form); its value is :attr:`GrowthOutcome.witness`.  Not called when
+        the loop stops because the next round raised a memory error after E was released.
 
     Examples
     --------
@@ -260,11 +272,13 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
     last: RankResult | None = None
     shape = (0, 0)
     stop: StopReason = "fixed"
+    E: Array | None = None
     bar = tqdm(desc=description, unit="round", disable=None if progress is None else not progress,
                delay=0 if progress else 2, leave=False)
     try:
         while True:
             t0 = time.perf_counter()
+            E = None  # the previous round's matrix is released before the next one is built
             try:
                 E = matrix_of(current)
                 last = plan.domain.rank(E)
@@ -283,7 +297,6 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
                 stop = "memory_limit"
                 break
             shape = (int(E.shape[0]), int(E.shape[1]))
-            del E
             history.append(RoundRecord(len(current), shape[0], shape[1], last.rank,
                                        time.perf_counter() - t0))
             bar.update(1)
@@ -329,7 +342,10 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
     finally:
         bar.close()
     assert last is not None
-    return GrowthOutcome(last, tuple(history), stop, shape, notes)
+    final = current[:history[-1].n_templates]
+    witness = None if on_final is None or E is None else on_final(E, final, last)
+    return GrowthOutcome(last, tuple(history), stop, shape, notes, templates=final,
+                         witness=witness)
 
 
 def _first_round(matrix_of: Callable[[Array], Array], plan: TemplatePlan,

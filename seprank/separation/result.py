@@ -17,6 +17,8 @@ from seprank.core.results import Certificate, RankValued, SeparationMethod
 from seprank.core.validation import check_int
 
 __all__ = [
+    "GridEvidence",
+    "GridMinor",
     "RoundRecord",
     "SeparationRankResult",
     "StopReason",
@@ -40,6 +42,74 @@ class RoundRecord:
     cols: int
     rank: int
     seconds: float
+
+
+@dataclass(frozen=True)
+class GridMinor:
+    """A non-zero minor of a grid matrix: the witness of a certified lower bound.
+
+    Attributes
+    ----------
+    rows, cols : tuple of tuple of int
+        For each row (column) of the minor, the template index at each position of A (of B),
+        in the order of the partition.
+    entries : tuple of tuple
+        The engine's values of the minor (residues mod p, or exact rationals).
+    prime : int
+        A prime modulo which the minor's determinant is non-zero.
+    seconds : float
+        Time spent finding it (echelon forms; plus the grid when it was re-evaluated).
+    """
+
+    rows: tuple[tuple[int, ...], ...]
+    cols: tuple[tuple[int, ...], ...]
+    entries: tuple[tuple[Any, ...], ...]
+    prime: int
+    seconds: float
+
+
+@dataclass(frozen=True, eq=False)
+class GridEvidence:
+    """What a grid rank rests on: the function, the last round's templates, the arithmetic,
+    and a non-zero minor of its matrix (found during the computation with
+    ``separation_rank(..., keep_witness=True)``, otherwise on demand by re-evaluating the last
+    grid).  :func:`seprank.certificates.grid_certificate` turns it into a certificate.
+
+    Attributes
+    ----------
+    function : callable
+        The batch function f.
+    n_inputs, dim : int
+        N and the dimension of a template.
+    templates : numpy.ndarray
+        The last round's templates (residues for GF(p), integers for exact).
+    prime : int or None
+        The prime of the GF(p) evaluation (None: f was evaluated exactly over Q).
+    """
+
+    function: Callable[..., Any]
+    n_inputs: int
+    dim: int
+    templates: Any
+    prime: int | None
+    kept_minor: GridMinor | None = None
+    finder: Callable[[], GridMinor] | None = None
+    _cache: dict[str, GridMinor] = field(default_factory=dict, repr=False)
+
+    @property
+    def arithmetic(self) -> str:
+        """``'GF(p)'`` or ``'Q'``."""
+        return "Q" if self.prime is None else "GF(p)"
+
+    def minor(self) -> GridMinor:
+        """The kept minor, or one found now (one grid evaluation and one echelon form)."""
+        if self.kept_minor is not None:
+            return self.kept_minor
+        if "minor" not in self._cache:
+            if self.finder is None:
+                raise ValueError("this result kept no way to find its minor")
+            self._cache["minor"] = self.finder()
+        return self._cache["minor"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -76,6 +146,9 @@ class SeparationRankResult(RankValued):
         The bound given by the caller.
     details : Mapping
         Prime, domain, templates range, the rank result of the last round, notes.
+    evidence : GridEvidence or None
+        What a certificate needs (grid methods 'modular' and 'exact'):
+        :func:`seprank.certificates.grid_certificate`.
     """
 
     rank: int
@@ -89,6 +162,7 @@ class SeparationRankResult(RankValued):
     seconds: float
     upper_bound: int | None = None
     details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    evidence: GridEvidence | None = field(default=None, compare=False)
 
     @property
     def reached_upper_bound(self) -> bool:

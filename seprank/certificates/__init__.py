@@ -1,0 +1,65 @@
+r"""Certificates anyone can check: every certified rank ships the witness that proves it.
+
+A certified rank is the output of a flint call on a matrix the reader never sees.  A
+certificate makes it checkable: what is claimed (``rank(M) >= r``, ``rank(M) = r``,
+``sep_(A,B)(f) >= r``, ``k-rank = k``) and the data that proves it -- a prime and the rows
+and columns of a non-zero r x r minor, the integer templates and the function's integer
+parameters (so the entries can be recomputed), kernel vectors for upper sides -- as JSON with
+a schema version.  :func:`verify` re-checks it with Python integers and fractions only, with
+its own evaluator of the attention network: :mod:`seprank.certificates.verify` imports
+nothing but the standard library (tested), so it can be copied out and run alone.
+
+* :func:`certify` -- any certified result -> its certificate;
+* :func:`matrix_certificate` -- ``matrix_rank`` / ``rank_mod_p`` (a minor; a kernel basis for an
+  exact rank below full);
+* :func:`grid_certificate` -- ``separation_rank`` (a minor of the last grid matrix);
+* :meth:`seprank.SeqSepResult.certificate` -- in-context seq-sep;
+  :meth:`seprank.WitnessResult.certificate` -- the Lemma 6 witness of 003;
+  ``identifiability.masked.kruskal_certificate`` -- Kruskal ranks, both sides;
+* :func:`verify` -- the independent checker -> :class:`Verification`.
+
+Finding the witness costs one echelon form of the matrix mod p (the price of the rank) plus
+one of an r x m matrix; a separation rank computed with ``keep_witness=True`` finds it from
+its last grid matrix, otherwise the certificate re-evaluates that grid once
+(``benchmarks/bench_certificates.py`` measures both and the verification time).
+"""
+
+from __future__ import annotations
+
+from seprank.certificates.build import (
+    MATRIX_ENTRIES_LIMIT,
+    certificate_header,
+    certify,
+    exact_json,
+    function_spec,
+    grid_certificate,
+    load_certificate,
+    matrix_certificate,
+    polynomial_function,
+    save_certificate,
+)
+from seprank.certificates.verify import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    Verification,
+    evaluate_function,
+    verify,
+)
+
+__all__ = [
+    "MATRIX_ENTRIES_LIMIT",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "Verification",
+    "certificate_header",
+    "certify",
+    "evaluate_function",
+    "exact_json",
+    "function_spec",
+    "grid_certificate",
+    "load_certificate",
+    "matrix_certificate",
+    "polynomial_function",
+    "save_certificate",
+    "verify",
+]

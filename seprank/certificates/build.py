@@ -1,0 +1,366 @@
+r"""Building certificates: a certified rank and the data that proves it, as JSON.
+
+A certificate (schema :data:`~seprank.certificates.verify.SCHEMA`, version
+:data:`~seprank.certificates.verify.SCHEMA_VERSION`) says what is claimed -- ``rank(M) >= r``,
+``rank(M) = r``, ``sep_(A,B)(f) >= r``, ``k-rank = k`` -- and carries what proves it: the
+prime and the row and column indices of a non-zero r x r minor with its entries, the integer
+templates and the function's integer parameters (network weights, embeddings, i, p) so that
+every entry can be recomputed, kernel vectors for the upper side.  Numbers are JSON integers,
+rationals are strings ``"a/b"``.  :func:`seprank.certificates.verify.verify` checks them
+without this library.
+
+Where the witness comes from: :func:`seprank.core.minors.nonzero_minor` (one echelon form of
+the matrix mod p plus one of an r x m matrix), :func:`seprank.core.minors.kernel_basis`
+(flint's nullspace) and, for separation ranks, the result's
+:class:`~seprank.separation.result.GridEvidence` (kept during the computation with
+``keep_witness=True``, or found by re-evaluating the last grid).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import numbers
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from seprank.certificates.verify import SCHEMA, SCHEMA_VERSION
+from seprank.core.inputs import as_exact_matrix, to_rational
+from seprank.core.minors import kernel_basis, nonzero_minor
+from seprank.core.random import SeedLike, as_generator, random_prime
+from seprank.core.rank import RankResult
+from seprank.separation.result import SeparationRankResult
+
+__all__ = [
+    "MATRIX_ENTRIES_LIMIT",
+    "certificate_header",
+    "certify",
+    "exact_json",
+    "function_spec",
+    "grid_certificate",
+    "load_certificate",
+    "matrix_certificate",
+    "polynomial_function",
+    "save_certificate",
+]
+
+#: Lower-bound matrix certificates include the whole matrix up to this many entries (beyond
+#: it only the minor's entries; an exact rank below full always includes the matrix).
+MATRIX_ENTRIES_LIMIT = 250_000
+_PRIME_ATTEMPTS = 8
+
+
+def exact_json(x: Any) -> int | str:
+    """An exact number as JSON: an ``int``, or the string ``"a/b"`` for a non-integer rational.
+
+    Examples
+    --------
+    >>> exact_json(np.int64(3)), exact_json(Fraction(-1, 2)), exact_json(Fraction(4, 2))
+    (3, '-1/2', 2)
+    """
+    q = to_rational(x)
+    if isinstance(q, Fraction):
+        return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    return int(q)
+
+
+def _json_array(a: Any) -> Any:
+    arr = np.asarray(a, dtype=object)
+    if arr.ndim == 0:
+        return exact_json(arr.item())
+    return [_json_array(v) for v in arr]
+
+
+def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -> dict[str, Any]:
+    """The fields every certificate starts with: schema, version, kind, claim, provenance.
+
+    Examples
+    --------
+    >>> h = certificate_header("matrix_rank", {"relation": ">=", "value": 2})
+    >>> h["schema"], h["version"], h["kind"]
+    ('seprank.certificate', 1, 'matrix_rank')
+    """
+    try:
+        version = importlib.metadata.version("seprank-identifiability")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - source checkout
+        version = "unknown"
+    return {"schema": SCHEMA, "version": SCHEMA_VERSION, "kind": kind, "claim": dict(claim),
+            "provenance": {"library": f"seprank {version}", **provenance}}
+
+
+def _exact_object(M: Any) -> Any:
+    """M as an object array of ints and Fractions (row denominators put back)."""
+    exact = as_exact_matrix(M, "M")
+    m, n = exact.shape
+    out = np.empty((m, n), dtype=object)
+    for i in range(m):
+        den = exact.row_denominators[i]
+        for j in range(n):
+            v = int(exact.numerators[i, j])
+            out[i, j] = v if den == 1 else Fraction(v, den)
+    return out
+
+
+def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
+                       include_matrix: bool | None = None) -> dict[str, Any]:
+    r"""The certificate of a certified matrix rank (``matrix_rank`` exact or modular,
+    ``rank_mod_p``).
+
+    Lower side: a prime p (the one that reached the rank for ``'modular'``, a fresh 62-bit
+    prime for ``'exact'``) and the rows I and columns J of a non-zero minor
+    (:func:`~seprank.core.minors.nonzero_minor`).  Upper side of an exact rank below
+    min(m, n): a kernel basis of dimension n - r on the right (or m - r on the left, the
+    smaller), with the whole matrix.
+
+    Parameters
+    ----------
+    M : array_like
+        The matrix the result was computed from.
+    result : RankResult
+        Its certified rank (``certifies`` 'exact' or 'lower_bound').
+    seed : int or Generator, optional, keyword-only
+        Seeds the prime of an exact rank.
+    include_matrix : bool, optional, keyword-only
+        Put the whole matrix in (so the verifier checks the minor is M's); default when it has
+        at most :data:`MATRIX_ENTRIES_LIMIT` entries, always for an exact rank below full.
+
+    Examples
+    --------
+    >>> from seprank import matrix_rank
+    >>> from seprank.certificates import verify
+    >>> M = [[1, 2, 3], [2, 4, 6], [1, 0, 1]]
+    >>> cert = matrix_certificate(M, matrix_rank(M, method="exact"), seed=0)
+    >>> cert["claim"]["relation"], cert["claim"]["value"], cert["upper"]["vectors"]
+    ('=', 2, [[-1, -1, 1]])
+    >>> verify(cert).ok
+    True
+    """
+    if not isinstance(result, RankResult):
+        raise TypeError(f"result must be a RankResult (from seprank.matrix_rank), got "
+                        f"{type(result).__name__}")
+    if result.certifies not in ("exact", "lower_bound"):
+        raise ValueError("an SVD rank certifies nothing: use method='modular' or 'exact'")
+    exact = as_exact_matrix(M, "M")
+    m, n = exact.shape
+    if (m, n) != tuple(result.details.get("shape", (m, n))):
+        raise ValueError(f"M has shape {(m, n)} but the result is of a "
+                         f"{result.details['shape']} matrix")
+    r = result.rank
+    relation = "=" if result.certifies == "exact" else ">="
+    p, rows, cols = _minor_prime(M, exact, result, seed)
+    if len(rows) != r:
+        raise ValueError(f"M has rank {len(rows)} modulo {p}, not the result's {r}: is this "
+                         "the matrix the result was computed from?")
+    values = _exact_object(M)
+    need_kernel = relation == "=" and r < min(m, n)
+    if include_matrix is None:
+        include_matrix = m * n <= MATRIX_ENTRIES_LIMIT
+    cert = certificate_header("matrix_rank", {"quantity": "rank(M)", "relation": relation,
+                                              "value": r},
+                              method=result.method, summary=result.summary())
+    cert["shape"] = [m, n]
+    if include_matrix or need_kernel:
+        cert["matrix"] = _json_array(values)
+    if r:
+        cert["lower"] = {"prime": int(p), "rows": list(rows), "cols": list(cols),
+                         "entries": _json_array(values[np.ix_(rows, cols)])}
+    if need_kernel:
+        side = "right" if n <= m else "left"
+        basis = kernel_basis(values if side == "right" else values.T)
+        cert["upper"] = {"side": side, "vectors": basis}
+    return cert
+
+
+def _minor_prime(M: Any, exact: Any, result: RankResult,
+                 seed: SeedLike) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    if result.method == "modular":
+        primes = result.details.get("primes", ())
+        ranks = result.details.get("ranks_per_prime", ())
+        p = next((q for q, rk in zip(primes, ranks, strict=True) if rk == result.rank), None)
+        if p is None:
+            raise ValueError("the modular result records no prime that reached its rank")
+        return (p, *nonzero_minor(exact.numerators, p))
+    rng = as_generator(seed)
+    for _ in range(_PRIME_ATTEMPTS):
+        p = random_prime(rng, 62)
+        if exact.denominators_divisible_by(p):
+            continue
+        rows, cols = nonzero_minor(exact.numerators, p)
+        if len(rows) == result.rank:
+            return p, rows, cols
+    raise ValueError(f"no prime in {_PRIME_ATTEMPTS} kept the rank {result.rank}: is this "
+                     "the matrix the result was computed from?")
+
+
+def function_spec(f: Any) -> dict[str, Any]:
+    """A certificate's description of a batch function: ``f.certificate_function()`` when f
+    has it (network entries, the in-context representation), else ``{'type': 'opaque'}``
+    (arbitrary code: the verifier cannot recompute its values).
+
+    Examples
+    --------
+    >>> from seprank import LinearAttention
+    >>> net = LinearAttention.random(depth=1, width=2, seed=0, low=-2, high=2)
+    >>> function_spec(net.entry(0, 1))["type"]
+    'linear_attention'
+    >>> function_spec(lambda X: X[:, 0, 0])["type"]
+    'opaque'
+    """
+    spec = getattr(f, "certificate_function", None)
+    if callable(spec):
+        return dict(spec())
+    return {"type": "opaque", "description": repr(f)[:200]}
+
+
+def polynomial_function(expr: Any, *, n_inputs: int, dim: int) -> dict[str, Any]:
+    """A polynomial in the symbols ``x{j}_{k}`` (position j, coordinate k; the names of
+    :meth:`seprank.LinearAttention.polynomial`) as a certificate's function: its monomials
+    with rational coefficients.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> x00, x10 = sympy.symbols("x0_0 x1_0")
+    >>> polynomial_function((x00 * x10) ** 5, n_inputs=2, dim=1)["terms"]
+    [[1, [[0, 0, 5], [1, 0, 5]]]]
+    """
+    import sympy
+
+    symbols = [sympy.Symbol(f"x{j}_{k}") for j in range(n_inputs) for k in range(dim)]
+    poly = sympy.Poly(sympy.expand(expr), *symbols)
+    if not poly.domain.is_QQ and not poly.domain.is_ZZ:
+        raise ValueError(f"the polynomial has coefficients in {poly.domain}, not Q; certificates "
+                         "need rational coefficients")
+    terms = []
+    for monomial, coef in poly.terms():
+        factors = [[idx // dim, idx % dim, int(e)] for idx, e in enumerate(monomial) if e]
+        terms.append([exact_json(Fraction(int(coef.p), int(coef.q))), factors])
+    return {"type": "polynomial", "terms": terms}
+
+
+def grid_certificate(result: SeparationRankResult, *, function: Mapping[str, Any] | None = None,
+                     statement: str | None = None) -> dict[str, Any]:
+    r"""The certificate of a certified separation rank (``separation_rank`` with method
+    ``'modular'`` or ``'exact'``): :math:`\operatorname{sep}_{(A,B)}(f) \ge r`.
+
+    It carries the function's parameters (:func:`function_spec`), the templates, the template
+    tuples of the rows and columns of a non-zero r x r minor of the last grid matrix, the
+    engine's values of that minor and the prime.  The minor was kept during the computation
+    (``keep_witness=True``) or is found now by re-evaluating the last grid.
+
+    Parameters
+    ----------
+    result : SeparationRankResult
+        A grid result (``result.evidence`` is set for 'modular' and 'exact').
+    function : Mapping, optional, keyword-only
+        Describe f yourself (e.g. :func:`polynomial_function`) when it is opaque code.
+    statement : str, optional, keyword-only
+        What the bound means for the caller (default: the generic sentence).
+
+    Examples
+    --------
+    >>> from seprank import LinearAttention
+    >>> from seprank.certificates import verify
+    >>> net = LinearAttention.random(depth=1, width=2, seed=0)
+    >>> r = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
+    ...                         keep_witness=True)
+    >>> cert = grid_certificate(r)
+    >>> cert["claim"]["value"] == r.rank, len(cert["rows"]) == r.rank
+    (True, True)
+    >>> v = verify(cert)
+    >>> v.ok, v.recomputed
+    (True, True)
+    """
+    if not isinstance(result, SeparationRankResult):
+        raise TypeError(f"result must be a SeparationRankResult, got {type(result).__name__}")
+    ev = result.evidence
+    if ev is None:
+        raise ValueError(f"a {result.method!r} separation rank has no grid evidence: only the "
+                         "grid methods 'modular' and 'exact' certify a rank with a minor")
+    minor = ev.minor()
+    A, B = result.partition
+    claim = {"quantity": "sep_(A,B)(f)", "relation": ">=", "value": result.rank,
+             "statement": statement or (f"sep_({A},{B})(f) >= {result.rank}: a non-zero "
+                                        f"{result.rank} x {result.rank} minor of a grid "
+                                        "matricization (003, Claim 1)")}
+    cert = certificate_header("grid_rank", claim, method=result.method,
+                              stop_reason=result.stop_reason, seconds=result.seconds,
+                              witness_seconds=minor.seconds,
+                              witness_kept=ev.kept_minor is not None)
+    cert.update({
+        "function": dict(function) if function is not None else function_spec(ev.function),
+        "n_inputs": ev.n_inputs, "dim": ev.dim, "partition": [list(A), list(B)],
+        "arithmetic": ev.arithmetic, "prime": minor.prime,
+        "templates": _json_array(ev.templates),
+        "rows": [list(t) for t in minor.rows], "cols": [list(t) for t in minor.cols],
+        "entries": [[exact_json(v) for v in row] for row in minor.entries],
+    })
+    return cert
+
+
+def certify(obj: Any, **kwargs: Any) -> dict[str, Any]:
+    """The certificate of any certified result: ``RankResult`` (pass ``matrix=M``),
+    ``SeparationRankResult``, or a result with a ``certificate()`` method
+    (:class:`~seprank.SeqSepResult`, :class:`~seprank.WitnessResult`,
+    ``identifiability.masked.KruskalRankResult`` with ``matrix=A``).
+
+    Examples
+    --------
+    >>> from seprank import matrix_rank
+    >>> certify(matrix_rank([[1, 2], [3, 4]]), matrix=[[1, 2], [3, 4]])["claim"]["value"]
+    2
+    """
+    if isinstance(obj, RankResult):
+        if "matrix" not in kwargs:
+            raise TypeError("a RankResult does not keep its matrix: certify(result, matrix=M)")
+        return matrix_certificate(kwargs.pop("matrix"), obj, **kwargs)
+    if isinstance(obj, SeparationRankResult):
+        return grid_certificate(obj, **kwargs)
+    method = getattr(obj, "certificate", None)
+    if callable(method):
+        return dict(method(**kwargs))
+    raise TypeError(f"{type(obj).__name__} has no certificate: certify RankResult, "
+                    "SeparationRankResult, SeqSepResult, WitnessResult or KruskalRankResult")
+
+
+def save_certificate(cert: Mapping[str, Any], path: str | Path) -> Path:
+    """Write a certificate as compact JSON (big integers exact); returns the path.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = save_certificate({"schema": SCHEMA}, os.path.join(tempfile.mkdtemp(), "c.json"))
+    >>> load_certificate(path)["schema"]
+    'seprank.certificate'
+    """
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(cert, separators=(",", ":"), default=_refuse), encoding="utf-8")
+    return out
+
+
+def _refuse(value: Any) -> Any:
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    raise TypeError(f"a certificate holds only JSON numbers, strings and lists; got "
+                    f"{type(value).__name__}")
+
+
+def load_certificate(path: str | Path) -> dict[str, Any]:
+    """Read a certificate written by :func:`save_certificate`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = save_certificate({"kind": "matrix_rank"}, os.path.join(tempfile.mkdtemp(), "c"))
+    >>> load_certificate(path)
+    {'kind': 'matrix_rank'}
+    """
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a certificate (a JSON object)")
+    return data

@@ -1,0 +1,46 @@
+r"""The independent checker of rank certificates: Python integers and fractions, nothing else.
+
+This package imports **only the standard library** -- its modules import each other
+relatively and nothing else (tested: no seprank engine, numpy or flint) -- so a reader can
+check a certificate without trusting the engine that produced it: copy this folder and run
+``python -m verify certificate.json`` (or ``python -m seprank.certificates.verify``).  It
+
+1. reads a certificate (JSON, schema ``seprank.certificate`` version 1);
+2. **recomputes** every matrix entry the certificate uses from the function's integer
+   parameters with its own evaluators, written for this purpose: the linearized attention
+   network by the explicit sums of 003 eq. 3 (scores first, head by head -- not the Gram form
+   the engine uses), the in-context representation of 000/001 eqs. 4 and 8 on top of it, and
+   polynomials given by their monomials; a recomputed entry that differs from the engine's
+   rejects the certificate with the first differing entry;
+3. checks the proof: an r x r minor that is non-zero modulo the prime (Gaussian elimination
+   over GF(p) on Python ints) for the lower side; for the upper side a kernel basis
+   (``M v = 0`` exactly with :class:`fractions.Fraction`, and the basis independent), or a
+   dependent column set with its kernel vector (Kruskal rank);
+4. says what it verified and how long it took (:class:`Verification`).
+
+Certificate kinds
+-----------------
+``matrix_rank``
+    ``rank(M) >= r`` (a non-zero minor mod p, its entries given) or ``rank(M) = r`` (adds the
+    whole matrix and a kernel basis of dimension ``n - r``, or nothing when r = min(m, n)).
+``grid_rank``
+    ``sep_(A,B)(f) >= r``: the r x r minor of a grid matricization of f at the given templates
+    is non-zero mod p, so the grid matrix has rank >= r, and (003, Claim 1) every grid
+    matricization has rank at most the separation rank.  ``arithmetic`` says whether f was
+    evaluated over GF(p) (templates are residues) or exactly over Q.
+``kruskal_rank``
+    ``k_A = k``: every k columns independent (all k x k minors of P A mod p are non-zero for
+    the given projection P, a listed exception by its own minor of A) and, unless k = n, k + 1
+    columns with a kernel vector.
+
+A certificate of an *opaque* function (arbitrary Python code) cannot be recomputed here: the
+verification then says so (``recomputed=False``) and checks only the minor of the values the
+engine reported.
+"""
+
+from __future__ import annotations
+
+from .checker import SCHEMA, SCHEMA_VERSION, Verification, main, verify
+from .evaluators import evaluate_function
+
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "Verification", "evaluate_function", "main", "verify"]
