@@ -24,7 +24,7 @@ from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.random import SeedLike
 from seprank.core.results import Certificate, RankValued, SeparationMethod
 from seprank.core.validation import check_array, check_float
-from seprank.incontext.modular import modular_grid, modular_grid_bytes
+from seprank.incontext.modular import modular_grid, modular_grid_balanced, modular_grid_bytes
 from seprank.incontext.representation import InContextRepresentation
 from seprank.separation.engine import separation_rank
 from seprank.separation.growth import DEFAULT_MAX_SECONDS
@@ -216,6 +216,12 @@ class _StructuredGrid:
         assert isinstance(domain, ModularDomain)
         show = len(templates) >= 1000 if self.progress is None else self.progress
         return modular_grid(self.rep, templates, templates, domain, progress=show)
+
+    def rectangular(self, a_templates: Array, b_templates: Array, domain: Domain) -> Array:
+        """The rectangular grid [Z_in(a_r, b_s)] as balanced float64 residues (the degree
+        blocks' scaled grids), by the compiled kernel."""
+        assert isinstance(domain, ModularDomain)
+        return modular_grid_balanced(self.rep, a_templates, b_templates, domain)
 
 
 @dataclass(frozen=True)

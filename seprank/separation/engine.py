@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,13 @@ from seprank.core.memory import RANK_STEP_FACTOR, resolve_limit
 from seprank.core.random import SeedLike, spawn
 from seprank.core.results import SeparationMethod
 from seprank.core.validation import check_callable, check_int, check_tolerance
+from seprank.separation.blocks import (
+    block_separation_rank,
+    rect_from_batch,
+    rect_from_grid_matrix,
+    resolve_structure,
+)
+from seprank.separation.degree import DegreeStructure
 from seprank.separation.growth import (
     DEFAULT_MAX_SECONDS,
     GrowthBudget,
@@ -67,6 +74,7 @@ def separation_rank(
     grid_matrix: Callable[[Array, Domain], Array] | None = None,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_rounds: int | None = None,
+    structure: DegreeStructure | Literal["auto", "dense", "degree"] = "auto",
 ) -> SeparationRankResult:
     r"""Separation rank of ``f`` w.r.t. the partition (A, B), with its certificate.
 
@@ -133,6 +141,20 @@ def separation_rank(
         after it is not started, and the result says ``'time_limit'`` (not saturated).
     max_rounds : int or None, keyword-only
         Most growth rounds (stop reason ``'max_rounds'``).
+    structure : {'auto', 'dense', 'degree'} or DegreeStructure, keyword-only
+        Split by degree (:mod:`seprank.separation.degree`, ``method='modular'`` only): if
+        :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A-degrees and
+        distinct B-degrees, sep(f) is the sum of the blocks' separation ranks; each block's
+        grid comes from evaluations at a few scalings of the A-inputs (interpolation mod p),
+        is sized to its own bound and runs its own growth loop, and the result
+        (:class:`~seprank.separation.degree.BlockSeparationRankResult`) lists every block
+        (bidegree, bound, certified rank).  ``'degree'``: the structure ``f`` declares
+        (``f.degree_structure(A, B)``, as network entries and the in-context representation
+        do); a :class:`~seprank.separation.degree.DegreeStructure`: the one given;
+        ``'auto'`` (default): ``'degree'`` when ``f`` declares one and the method is
+        ``'modular'`` without fixed templates, else ``'dense'``; ``'dense'``: one grid.  A
+        declared structure is tested at random points first and a function that does not
+        have it is refused (:class:`~seprank.separation.degree.DegreeStructureError`).
 
     Returns
     -------
@@ -180,8 +202,24 @@ def separation_rank(
     budget = GrowthBudget(max_seconds=max_seconds, max_rounds=max_rounds)
     if grid_matrix is not None:
         check_callable("grid_matrix", grid_matrix, "a function (templates, domain) -> matrix")
+    declared = resolve_structure(structure, f, (A, B), method,
+                                 fixed=templates is not None or n_templates is not None,
+                                 rectangular=grid_matrix is None
+                                 or hasattr(grid_matrix, "rectangular"))
     prime_rng, template_rng = spawn(seed, 2)
     domain = domain_for(method, prime_rng, rtol=rtol)
+    if declared is not None:
+        assert isinstance(domain, ModularDomain)
+        rect = (rect_from_batch(_domain_evaluator(f, domain), n_inputs, A, B, limit)
+                if grid_matrix is None or max(len(A), len(B)) > 1
+                else rect_from_grid_matrix(grid_matrix, domain))
+        return block_separation_rank(
+            rect, declared, domain=domain,
+            template_seed=np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist()),
+            check_rng=template_rng.spawn(1)[0], partition=(A, B), dim=dim, method=method,
+            upper_bound=upper_bound, size_to_bounds=upper_bound is not None,
+            patience=patience, max_templates=max_templates, budget=budget, limit=limit,
+            progress=progress, dedupe=_dedupe, start=start)
     plan = plan_templates(domain, template_rng, dim=dim, smaller_side=min(len(A), len(B)),
                           templates=templates, n_templates=n_templates, upper_bound=upper_bound,
                           max_templates=max_templates)
