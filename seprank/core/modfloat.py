@@ -25,14 +25,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import flint
+import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.rank import RankResult
+from seprank.core.results import Certificate
 from seprank.core.validation import check_int
 
-__all__ = ["MAX_PRIME", "from_balanced", "matmul_mod", "max_terms", "reduce_balanced",
-           "residue_bound", "to_balanced"]
+__all__ = ["MAX_PRIME", "float_rank_mod_p", "from_balanced", "matmul_mod", "max_terms",
+           "reduce_balanced", "residue_bound", "to_balanced"]
 
 Array = npt.NDArray[Any]
 
@@ -144,3 +148,149 @@ def matmul_mod(a: Array, b: Array, p: int) -> Array:
         out += a[..., start:start + step] @ b[..., start:start + step, :]
         reduce_balanced(out, p, out=out)
     return out
+
+
+def float_rank_mod_p(M: npt.ArrayLike, p: int) -> RankResult:
+    r"""Rank over GF(p) (:math:`p < 2^{26}`) by blocked Gaussian elimination on BLAS, exactly.
+
+    Right-looking blocked LU with row pivoting: a panel of :func:`max_terms` columns is
+    eliminated column by column (any nonzero pivot; a column without one is dependent and
+    skipped), its pivot rows' trailing part is solved against the panel's unit lower triangle,
+    and the trailing matrix is updated by one ``dgemm`` whose inner dimension (the panel's
+    pivots) is at most :math:`K(p)` -- so every value stays an integer below :math:`2^{53}-p`
+    and float64 computes it exactly (module docstring); each step is reduced to balanced
+    residues.  Same answer as flint's ``nmod_mat.rank`` (tested), several times faster on large
+    matrices (one BLAS product per panel instead of flint's generic elimination, and no
+    entry-by-entry conversion to an ``nmod_mat``).
+
+    ``details`` holds ``pivot_rows`` and ``pivot_cols``: the ``rank x rank`` minor on those
+    rows and columns of ``M`` is nonzero mod p (a witness of the rank).
+
+    Parameters
+    ----------
+    M : array_like
+        Integer residues (any representatives) or balanced float64 residues.
+    p : int
+        A prime below :math:`2^{26}`.
+
+    Examples
+    --------
+    >>> float_rank_mod_p([[1, 2], [3, 4]], 2).rank   # det = -2 vanishes mod 2
+    1
+    >>> r = float_rank_mod_p(np.outer([1, 2, 3], [4, 5, 6]) + np.eye(3, dtype=int), 7)
+    >>> r.rank, r.certifies
+    (3, 'exact')
+    """
+    p = _check_prime(p)
+    if not flint.fmpz(p).is_prime():
+        raise ValueError(f"p = {p} is not prime")
+    arr = np.asarray(M)
+    if arr.ndim != 2:
+        raise ValueError(f"M must be a 2-D matrix, got shape {arr.shape}")
+    guard_memory(2.5 * array_bytes(arr.shape, np.float64),
+                 what=f"the {arr.shape[0]:,} x {arr.shape[1]:,} rank step mod p",
+                 fix="use a smaller matrix")
+    if arr.dtype == np.float64:
+        h = residue_bound(p)
+        if arr.size and (not np.all(np.abs(arr) <= h) or not np.all(np.rint(arr) == arr)):
+            raise ValueError("float input must be balanced residues: integers of magnitude "
+                             f"<= {h}")
+        A = np.array(arr, dtype=np.float64, order="C")
+    else:
+        A = to_balanced(arr, p)
+    rank, rows, cols = _eliminate(A, p)
+    m, n = arr.shape
+    certifies: Certificate = "exact" if rank == min(m, n) else "lower_bound"
+    return RankResult(rank, "modular", certifies, {
+        "primes": (p,), "ranks_per_prime": (rank,), "shape": (m, n), "pivot_rows": rows,
+        "pivot_cols": cols, "algorithm": "blocked LU in float64 on BLAS (seprank.core.modfloat)"})
+
+
+@nb.njit(cache=True)
+def _subtract_reduce(out: Array, tmp: Array, p: float) -> None:  # pragma: no cover - compiled
+    """``out <- reduce(out - tmp)`` in one pass (both balanced-bounded as in the docstring)."""
+    pinv = 1.0 / p
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            x = out[i, j] - tmp[i, j]
+            out[i, j] = x - p * np.rint(x * pinv)
+
+
+#: Columns eliminated one by one at the leaves of the recursion.
+_BASE_COLUMNS = 16
+#: Bytes of one column strip of a trailing update.
+_STRIP_BYTES = 32 * 2**20
+
+
+def _sub_product(out: Array, L: Array, U: Array, p: int, K: int) -> None:
+    """``out -= L @ U`` mod p in place (balanced), inner dimension in chunks of ``K`` with a
+    reduction after each (so every value stays below 2**53 - p), in column strips."""
+    if L.shape[1] == 0 or out.size == 0:
+        return
+    step = max(1, _STRIP_BYTES // max(1, 8 * out.shape[0]))
+    for s0 in range(0, out.shape[1], step):
+        strip = out[:, s0:s0 + step]
+        tmp = np.empty(strip.shape)
+        for k0 in range(0, L.shape[1], K):
+            np.matmul(L[:, k0:k0 + K], U[k0:k0 + K, s0:s0 + step], out=tmp)
+            _subtract_reduce(strip, tmp, float(p))
+
+
+def _eliminate(A: Array, p: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """Recursive LU of A (balanced residues, in place) with full-row swaps, skipping columns
+    without a pivot: rank, pivot rows (original indices), pivot columns.  The multipliers are
+    stored below each pivot (LAPACK's layout); swaps move whole rows, multipliers included."""
+    m, n = A.shape
+    perm = np.arange(m)
+    K = max_terms(p)
+    pivots: list[int] = []
+
+    def base(r: int, c0: int, c1: int) -> int:
+        k = 0
+        for c in range(c0, c1):
+            if r + k >= m:
+                break
+            nz = np.flatnonzero(A[r + k:, c])
+            if nz.size == 0:
+                continue
+            i = r + k + int(nz[0])
+            if i != r + k:
+                A[[r + k, i]] = A[[i, r + k]]
+                perm[[r + k, i]] = perm[[i, r + k]]
+            inv = pow(int(A[r + k, c]) % p, -1, p)
+            below = A[r + k + 1:, c]
+            reduce_balanced(below * float(inv if inv <= p // 2 else inv - p), p, out=below)
+            if c + 1 < c1:
+                rest = A[r + k + 1:, c + 1:c1]
+                rest -= np.outer(below, A[r + k, c + 1:c1])
+                reduce_balanced(rest, p, out=rest)
+            pivots.append(c)
+            k += 1
+        return k
+
+    def solve_unit_lower(L: Array, B: Array) -> None:
+        """B <- L^{-1} B for unit lower triangular L (k x k), in place, blocks of K rows."""
+        k = L.shape[0]
+        for t0 in range(0, k, K):
+            t1 = min(k, t0 + K)
+            _sub_product(B[t0:t1], L[t0:t1, :t0], B[:t0], p, K)
+            for t in range(t0 + 1, t1):
+                B[t] -= L[t, t0:t] @ B[t0:t]
+                reduce_balanced(B[t], p, out=B[t])
+
+    def rec(r: int, c0: int, c1: int) -> int:
+        if r >= m or c0 >= c1:
+            return 0
+        if c1 - c0 <= _BASE_COLUMNS:
+            return base(r, c0, c1)
+        mid = (c0 + c1) // 2
+        k1 = rec(r, c0, mid)
+        if k1:
+            cols = pivots[-k1:]
+            solve_unit_lower(A[r:r + k1][:, cols], A[r:r + k1, mid:c1])
+            _sub_product(A[r + k1:, mid:c1], np.ascontiguousarray(A[r + k1:][:, cols]),
+                         A[r:r + k1, mid:c1], p, K)
+        return k1 + rec(r + k1, mid, c1)
+
+    rank = rec(0, 0, n)
+    return rank, tuple(int(x) for x in perm[:rank]), tuple(pivots)
