@@ -148,11 +148,11 @@ def interpolation_nodes(structure: DegreeStructure, domain: ModularDomain,
     n = len(degrees)
     if n >= p - 1:
         raise ValueError(f"{n} blocks need {n} distinct nonzero scalings mod p = {p}")
-    candidates: list[tuple[int, ...]] = [tuple(range(1, n + 1))]
-    for _ in range(16):
-        candidates.append(tuple(int(x) for x in rng.choice(np.arange(1, min(p, 2**31)),
-                                                          n, replace=False)))
-    for nodes in candidates:
+    for attempt in range(17):
+        nodes = (tuple(range(1, n + 1)) if attempt == 0
+                 else tuple(int(x) for x in rng.integers(1, p, n)))
+        if len(set(nodes)) < n:
+            continue
         V = flint.nmod_mat([[pow(t, j, p) for j in degrees] for t in nodes], p)
         if V.rank() == n:
             inv = V.inv()
