@@ -175,7 +175,7 @@ def float_rank_mod_p(M: npt.ArrayLike, p: int) -> RankResult:
 
     Examples
     --------
-    >>> float_rank_mod_p([[1, 2], [3, 4]], 2).rank   # det = -2 vanishes mod 2
+    >>> float_rank_mod_p([[1, 2], [2, 1]], 3).rank   # det = -3 vanishes mod 3
     1
     >>> r = float_rank_mod_p(np.outer([1, 2, 3], [4, 5, 6]) + np.eye(3, dtype=int), 7)
     >>> r.rank, r.certifies

@@ -139,7 +139,7 @@ def interpolation_nodes(structure: DegreeStructure, domain: ModularDomain,
     Examples
     --------
     >>> F = ModularDomain(101)
-    >>> nodes, W = interpolation_nodes(DegreeStructure(((1, 0), (3, 0))), F,
+    >>> nodes, W = interpolation_nodes(DegreeStructure(((1, 2), (3, 0))), F,
     ...                                np.random.default_rng(0))
     >>> nodes, [int(x) for x in (W @ [2 + 3, 2 * 2 + 3 * 8]) % 101]   # f = 2t + 3t^3
     ((1, 2), [2, 3])
@@ -181,8 +181,8 @@ def check_structure(evaluate: Callable[[Array, Array], Array], structure: Degree
     --------
     >>> F = ModularDomain(16777259)
     >>> def grid(a, b):        # f = <a, b> (a + b)_0: bidegrees (2, 1) and (1, 2)
-    ...     inner = np.einsum("rd,sd->rs", a[:, 0], b[:, 0])
-    ...     return inner * (a[:, 0, :1] + b[None, :, 0, 0]) % F.p
+    ...     inner = np.einsum("rd,sd->rs", a[:, 0], b[:, 0]) % F.p
+    ...     return inner * ((a[:, 0, :1] + b[None, :, 0, 0]) % F.p) % F.p
     >>> s = DegreeStructure(((1, 2), (2, 1)))
     >>> nodes, W = interpolation_nodes(s, F, np.random.default_rng(0))
     >>> check_structure(grid, s, F, nodes, W, 1, 1, 2, np.random.default_rng(1))["passed"]
