@@ -52,6 +52,10 @@ Array = npt.NDArray[Any]
 #: for a_points of shape (R, |A|, dim) and b_points of shape (S, |B|, dim).
 RectEvaluator = Callable[[Array, Array], Array]
 
+#: Extra rows and columns over a block's bound in its first round.  A GF(p) grid of a
+#: bound-rank block with 8 spare rows/columns falls short of the bound only if all its
+#: bound-size minors vanish mod p; when it does, the block's growth loop adds a round.
+BLOCK_MARGIN = 8
 #: Bytes of one sweep chunk's temporaries (scaled grids and their block values).
 CHUNK_BYTES = 96 * 2**20
 
@@ -277,7 +281,7 @@ def block_separation_rank(
         return plan_templates(domain, np.random.default_rng(template_seed), dim=dim,
                               smaller_side=min(n_a, n_b),
                               upper_bound=bounds[k] if size_to_bounds else None,
-                              max_templates=max_templates)
+                              max_templates=max_templates, margin=BLOCK_MARGIN)
 
     plans = [plan(k) for k in range(len(bounds))]
     sizes = {k: pl.first_size for k, pl in enumerate(plans) if bounds[k] > 0}
