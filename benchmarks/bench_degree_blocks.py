@@ -29,7 +29,7 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -68,6 +68,7 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
     from seprank.incontext.seq_sep import incontext_seq_sep
 
     load = os.getloadavg()[0]
+    out: dict[str, Any]
     if name in ("dense", "blocks", "frontier"):
         d_x, L = int(args[0]), int(args[1])
         rep = _rep(d_x, L)
@@ -88,7 +89,7 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
             r = incontext_seq_sep(rep, seed=1, structure="degree", max_seconds=None,
                                   max_bytes=20 * GIB)
             total = _since(t)
-            e = r.engine
+            e: Any = r.engine
             rank = r.rank
             out = {"total": total, "grid_wall": e.details["sweep_seconds"],
                    "rank_wall": sum(h.seconds for h in e.history),
@@ -110,7 +111,7 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
         r = incontext_seq_sep(rep, seed=1, structure="degree", max_seconds=None,
                               max_bytes=20 * GIB)
         out = {"time": _since(t), "d_x": d_x, "H": H, "L": L, "rank": r.rank,
-               "block_bound": r.engine.block_bound, "certifies": r.certifies,
+               "block_bound": getattr(r.engine, "block_bound", None), "certifies": r.certifies,
                "thm3": str(theorem3_upper(d_x, L, H).value),
                "log3_thm2_upper": float(theorem2_upper(d_x, L, H).log3),
                "log3_thm2_lower": float(theorem2_lower(d_x, L, H).log3)}
@@ -142,9 +143,10 @@ def _evaluator(d_x: int, L: int, z: int) -> dict[str, Any]:
     T = F.templates(np.random.default_rng(0), z, d_x)
     modular_grid(rep, T[:8], T[:8], F)  # compile / load the kernel
     out: dict[str, Any] = {"fma_per_eval": _fma_count(d_x, L), "evals": z * z}
-    for kernel in ("numpy", "compiled"):
+    kernels: tuple[Literal["numpy", "compiled"], ...] = ("numpy", "compiled")
+    for kernel in kernels:
         t = _clock()
-        modular_grid(rep, T, T, F, kernel=kernel)  # type: ignore[arg-type]
+        modular_grid(rep, T, T, F, kernel=kernel)
         out[kernel] = _since(t)
     with threadpool_limits(1):
         n = 1500

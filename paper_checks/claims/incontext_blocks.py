@@ -55,7 +55,7 @@ def icb_pb_blocks(perturbed: bool = False) -> ClaimResult:
         ranks = [b.rank for b in blocks.blocks]
         attained = ranks == terms
         ok &= blocks.rank == dense and all(r <= t for r, t in zip(ranks, terms, strict=True))
-        ok &= attained or H == d_x
+        ok &= attained or d_x == H
         rows.append({"d_x": d_x, "H": H, "L": L, "N": N, "dense": dense,
                      "blocks": blocks.rank, "block ranks": ranks, "terms of PB": terms})
     return ClaimResult(

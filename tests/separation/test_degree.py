@@ -49,7 +49,7 @@ def test_incontext_blocks_equal_dense_and_pb(d_x: int, H: int, L: int, N: int, p
     assert isinstance(blocks.engine, BlockSeparationRankResult)
     assert blocks.rank == dense.rank
     assert blocks.engine.block_bound == pb == rep.bound()
-    if H < d_x:
+    if d_x > H:
         assert blocks.rank == pb and blocks.certifies == "exact"
     C = (3**L - 1) // 2
     parity = 1 if i_in_first else 0
