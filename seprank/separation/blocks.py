@@ -249,13 +249,16 @@ class _BlockMatrix:
 
 def block_separation_rank(
     evaluate: RectEvaluator, structure: DegreeStructure, *, domain: ModularDomain,
-    template_seed: np.random.SeedSequence, check_rng: np.random.Generator,
-    partition: tuple[tuple[int, ...], tuple[int, ...]], dim: int, method: str,
-    upper_bound: int | None, size_to_bounds: bool, patience: int,
+    template_rng: np.random.Generator, partition: tuple[tuple[int, ...], tuple[int, ...]],
+    dim: int, method: str, upper_bound: int | None, patience: int,
     max_templates: int | None, budget: GrowthBudget, limit: int, progress: bool | None,
     dedupe: Callable[[Array], Array] | None, start: float,
 ) -> BlockSeparationRankResult:
     """Run the block engine (module docstring); called by :func:`seprank.separation_rank`.
+
+    Every block draws its templates from one stream seeded from ``template_rng`` (so block k's
+    are the first ones of every other block's); the structure check uses another stream.  With
+    ``upper_bound`` given, each block's first round is sized to its own bound (+8).
 
     Examples
     --------
@@ -269,6 +272,9 @@ def block_separation_rank(
     """
     A, B = partition
     n_a, n_b = len(A), len(B)
+    size_to_bounds = upper_bound is not None
+    template_seed = np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist())
+    check_rng = template_rng.spawn(1)[0]
     node_rng = np.random.default_rng(template_seed.spawn(1)[0])
     nodes, inverse = interpolation_nodes(structure, domain, node_rng)
     checked = check_structure(evaluate, structure, domain, nodes, inverse, n_a, n_b, dim,

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.domains import ModularDomain
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.rank import RankResult
 from seprank.core.validation import check_int
 from seprank.separation.result import RoundRecord, SeparationRankResult, StopReason
@@ -106,8 +107,10 @@ class DegreeStructure:
                     source: str = "") -> DegreeStructure:
         """f homogeneous of ``total_degree``; A-degrees of one parity if ``a_parity`` is 0/1."""
         D = check_int("total_degree", total_degree, 0)
-        if a_parity not in (None, 0, 1):
+        if a_parity is not None and (isinstance(a_parity, bool) or a_parity not in (0, 1)):
             raise ValueError(f"a_parity must be None, 0 or 1, got {a_parity!r}")
+        guard_memory(array_bytes((D + 1, 2), object), what=f"the {D + 1:,} bidegrees of a "
+                     f"degree-{D:,} form", fix="use a smaller total_degree")
         return cls(tuple((j, D - j) for j in range(D + 1)
                          if a_parity is None or j % 2 == a_parity), source)
 

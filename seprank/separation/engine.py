@@ -142,19 +142,16 @@ def separation_rank(
     max_rounds : int or None, keyword-only
         Most growth rounds (stop reason ``'max_rounds'``).
     structure : {'auto', 'dense', 'degree'} or DegreeStructure, keyword-only
-        Split by degree (:mod:`seprank.separation.degree`, ``method='modular'`` only): if
-        :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A-degrees and
-        distinct B-degrees, sep(f) is the sum of the blocks' separation ranks; each block's
-        grid comes from evaluations at a few scalings of the A-inputs (interpolation mod p),
-        is sized to its own bound and runs its own growth loop, and the result
-        (:class:`~seprank.separation.degree.BlockSeparationRankResult`) lists every block
-        (bidegree, bound, certified rank).  ``'degree'``: the structure ``f`` declares
-        (``f.degree_structure(A, B)``, as network entries and the in-context representation
-        do); a :class:`~seprank.separation.degree.DegreeStructure`: the one given;
-        ``'auto'`` (default): ``'degree'`` when ``f`` declares one and the method is
-        ``'modular'`` without fixed templates, else ``'dense'``; ``'dense'``: one grid.  A
-        declared structure is tested at random points first and a function that does not
-        have it is refused (:class:`~seprank.separation.degree.DegreeStructureError`).
+        Split by degree (``method='modular'``; :mod:`seprank.separation.degree`): when
+        :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A- and B-degrees,
+        sep(f) is the sum of the blocks' ranks, each certified on its own grid (values by
+        interpolation mod p, sized to its bound, its own growth loop); the
+        :class:`~seprank.separation.degree.BlockSeparationRankResult` lists every block.
+        ``'degree'``: the structure ``f.degree_structure(A, B)`` declares (network entries,
+        the in-context representation); a ``DegreeStructure``: that one; ``'auto'``
+        (default): ``'degree'`` when ``f`` declares one (modular, no fixed templates), else
+        ``'dense'`` (one grid).  A declared structure is tested at random points first: a
+        function without it is refused (``DegreeStructureError``).
 
     Returns
     -------
@@ -202,9 +199,8 @@ def separation_rank(
     budget = GrowthBudget(max_seconds=max_seconds, max_rounds=max_rounds)
     if grid_matrix is not None:
         check_callable("grid_matrix", grid_matrix, "a function (templates, domain) -> matrix")
-    declared = resolve_structure(structure, f, (A, B), method,
-                                 fixed=templates is not None or n_templates is not None,
-                                 rectangular=grid_matrix is None
+    declared = resolve_structure(structure, f, (A, B), method, fixed=templates is not None
+                                 or n_templates is not None, rectangular=grid_matrix is None
                                  or hasattr(grid_matrix, "rectangular"))
     prime_rng, template_rng = spawn(seed, 2)
     domain = domain_for(method, prime_rng, rtol=rtol)
@@ -214,12 +210,10 @@ def separation_rank(
                 if grid_matrix is None or max(len(A), len(B)) > 1
                 else rect_from_grid_matrix(grid_matrix, domain))
         return block_separation_rank(
-            rect, declared, domain=domain,
-            template_seed=np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist()),
-            check_rng=template_rng.spawn(1)[0], partition=(A, B), dim=dim, method=method,
-            upper_bound=upper_bound, size_to_bounds=upper_bound is not None,
-            patience=patience, max_templates=max_templates, budget=budget, limit=limit,
-            progress=progress, dedupe=_dedupe, start=start)
+            rect, declared, domain=domain, template_rng=template_rng, partition=(A, B), dim=dim,
+            method=method, upper_bound=upper_bound, patience=patience,
+            max_templates=max_templates, budget=budget, limit=limit, progress=progress,
+            dedupe=_dedupe, start=start)
     plan = plan_templates(domain, template_rng, dim=dim, smaller_side=min(len(A), len(B)),
                           templates=templates, n_templates=n_templates, upper_bound=upper_bound,
                           max_templates=max_templates)

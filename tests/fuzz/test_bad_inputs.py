@@ -70,7 +70,7 @@ _RESULT_SUFFIXES = ("Result", "Record", "Outcome", "Chain", "Bounds", "Bound", "
                     "Trace", "Check", "Report", "Spectrum", "Regime", "Epsilon", "Twin",
                     "Construction", "Weights", "Packing", "Corpus", "Matching", "Fit", "Tensor",
                     "Architecture", "Deficiency", "Condition", "Inequality", "Plan",
-                    "Budget", "Task", "Kernel", "Predictor", "Corollary1Bounds")
+                    "Budget", "Task", "Kernel", "Predictor", "Corollary1Bounds", "Block")
 #: Protocols, type aliases and plotting functions: nothing to validate.
 _NOT_ENTRY_POINTS = {
     "Domain", "Method", "Certificate", "SeparationMethod", "SeedLike", "StopReason",
