@@ -41,14 +41,18 @@ def _reduce(buf: Array, n: int, p: float, pinv: float) -> None:  # pragma: no co
 
 @nb.njit(parallel=True, cache=True, fastmath={"contract"})
 def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT: Array,
-                    maps: Array, iu: Array, ju: Array, i_out: int, p_out: int, p: float,
-                    K: int, out: Array) -> None:  # pragma: no cover - compiled
-    """Fill ``out[r, s]`` with :math:`Z_{in}(a_r, b_s)` (balanced residues), depth >= 2.
+                    maps: Array, kq: Array, vo: Array, iu: Array, ju: Array, gidx: Array,
+                    use_heads: bool, i_out: int, p_out: int, p: float, K: int,
+                    out: Array) -> None:  # pragma: no cover - compiled
+    r"""Fill ``out[r, s]`` with :math:`Z_{in}(a_r, b_s)` (balanced residues), depth >= 2.
 
     ``U, uMa``: (Ra, N, d), ``Ma``: (Ra, d, d) -- the a-side layer-1 arrays; ``VT, vMbT``:
-    (N, d, Sb), ``MbT``: (d, d, Sb) with ``MbT[k, c, s] = M_b[s][k, c]``; ``maps``:
-    (L - 1, d*d, tri) the mixing maps of layers 2..L; all balanced float64 residues.
-    ``K`` is :func:`seprank.core.modfloat.max_terms` of ``p``.
+    (N, d, Sb), ``MbT``: (d, d, Sb) with ``MbT[k, c, s] = M_b[s][k, c]``; layers 2..L either
+    through ``maps`` (L - 1, d*d, tri), :math:`\mathrm{mix} = T\,\mathrm{gram}`, or, with
+    ``use_heads``, head by head through ``kq, vo`` (L - 1, H, d, d):
+    :math:`y_t = \sum_h ((x_t\,KQ_h)\,G)\,VO_h` (``gidx[k, c]``: the Gram entry of (k, c)),
+    whichever needs fewer multiply-adds; all balanced float64 residues.  ``K`` is
+    :func:`seprank.core.modfloat.max_terms` of ``p``.
     """
     Ra, N, d = U.shape
     Sb = VT.shape[2]
@@ -61,7 +65,10 @@ def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT
         Y = np.empty((n2, d, TILE))
         gram = np.empty((tri, TILE))
         mix = np.empty((d * d, TILE))
+        P = np.empty((d, TILE))
+        Q = np.empty((d, TILE))
         acc = np.empty(TILE)
+        H = kq.shape[1]
         for s0 in range(0, Sb, TILE):
             ts = min(TILE, Sb - s0)
             # layer 1: x_j = u_j Ma_r + u_j Mb_s (S1), x_{N+j} = v_j Mb_s + v_j Ma_r (S2)
@@ -101,6 +108,54 @@ def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT
                     for s in range(ts):
                         gram[q, s] = acc[s] - p * np.rint(acc[s] * pinv)
                 last = layer == nl - 1
+                if use_heads:
+                    rows = 1 if last else n2
+                    for t0 in range(rows):
+                        t = i_out if last else t0
+                        for c in range(d if not last else 1):
+                            for s in range(ts):
+                                Y[t, c, s] = 0.0
+                        for h in range(H):
+                            for c in range(d):  # P = x_t KQ_h
+                                for s in range(ts):
+                                    acc[s] = 0.0
+                                for k in range(d):
+                                    w = kq[layer, h, k, c]
+                                    for s in range(ts):
+                                        acc[s] += X[t, k, s] * w
+                                    if (k + 1) % K == 0:
+                                        _reduce(acc, ts, p, pinv)
+                                for s in range(ts):
+                                    P[c, s] = acc[s] - p * np.rint(acc[s] * pinv)
+                            for c in range(d):  # Q = P G
+                                for s in range(ts):
+                                    acc[s] = 0.0
+                                for k in range(d):
+                                    g = gidx[k, c]
+                                    for s in range(ts):
+                                        acc[s] += P[k, s] * gram[g, s]
+                                    if (k + 1) % K == 0:
+                                        _reduce(acc, ts, p, pinv)
+                                for s in range(ts):
+                                    Q[c, s] = acc[s] - p * np.rint(acc[s] * pinv)
+                            for c in range(1 if last else d):  # y_t += Q VO_h
+                                cc = p_out if last else c
+                                for s in range(ts):
+                                    acc[s] = Y[t, c, s]
+                                for k in range(d):
+                                    w = vo[layer, h, k, cc]
+                                    for s in range(ts):
+                                        acc[s] += Q[k, s] * w
+                                    if (k + 1) % K == 0:
+                                        _reduce(acc, ts, p, pinv)
+                                for s in range(ts):
+                                    Y[t, c, s] = acc[s] - p * np.rint(acc[s] * pinv)
+                    if last:
+                        for s in range(ts):
+                            out[r, s0 + s] = Y[i_out, 0, s]
+                    else:
+                        X, Y = Y, X
+                    continue
                 n_out = d if last else d * d
                 for o in range(n_out):
                     row = o * d + p_out if last else o

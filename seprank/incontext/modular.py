@@ -240,8 +240,10 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
         return to_balanced(modular_grid(rep, a_templates, b_templates, domain,
                                         kernel="numpy"), p)
     maps = _mix_maps(rep, domain)
-    d = rep.width
+    d, n2, H = rep.width, 2 * rep.n_tokens, rep.net.heads
     iu, ju = np.triu_indices(d)
+    gidx = np.zeros((d, d), dtype=np.int64)
+    gidx[iu, ju] = gidx[ju, iu] = np.arange(len(iu))
     E = domain.asarray(rep.embedding)
     E1, E2 = E[:, list(rep.first)].T, E[:, list(rep.second)].T
     U, Ma, uMa = _side_arrays(rep, checked["a_templates"], E1, maps[0], p)
@@ -249,13 +251,24 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
     out = np.empty((U.shape[0], V.shape[0]), dtype=np.float64)
     if out.size == 0:
         return out
+    # multiply-adds per pair of layers 2..L: the map T (d^2 x tri) or head by head
+    tri = len(iu)
+    L = rep.net.depth
+    by_map = (L - 2) * (d * d * tri + n2 * d * d) + d * tri
+    by_heads = (L - 2) * 3 * n2 * H * d * d + H * (2 * d * d + d)
+    q, k, v, o = (domain.asarray(w)[1:] for w in (rep.net.query, rep.net.key, rep.net.value,
+                                                   rep.net.output))
+    kq = domain.matmul(np.swapaxes(q, -1, -2), k)  # (L - 1, H, d, d)
+    vo = domain.matmul(np.swapaxes(v, -1, -2), np.swapaxes(o, -1, -2))
     zin_grid_kernel(to_balanced(U, p), to_balanced(uMa, p), to_balanced(Ma, p),
                     np.ascontiguousarray(to_balanced(V, p).transpose(1, 2, 0)),
                     np.ascontiguousarray(to_balanced(vMb, p).transpose(1, 2, 0)),
                     np.ascontiguousarray(to_balanced(Mb, p).transpose(1, 2, 0)),
                     np.ascontiguousarray(to_balanced(np.stack(maps[1:]), p)),
-                    iu.astype(np.int64), ju.astype(np.int64), int(rep.i), int(rep.p),
-                    float(p), int(max_terms(p)), out)
+                    np.ascontiguousarray(to_balanced(kq, p)),
+                    np.ascontiguousarray(to_balanced(vo, p)),
+                    iu.astype(np.int64), ju.astype(np.int64), gidx, bool(by_heads < by_map),
+                    int(rep.i), int(rep.p), float(p), int(max_terms(p)), out)
     return out
 
 

@@ -16,7 +16,9 @@ P_LARGE, P_SMALL = 33554393, 16777259
 
 @pytest.mark.parametrize(("depth", "width", "heads", "n_tokens", "i"),
                          [(2, 3, 1, 2, 0), (2, 3, 3, 2, 3), (3, 2, 1, 1, 1), (2, 8, 2, 1, 0),
-                          (4, 2, 1, 1, 0), (2, 4, 2, 20, 25), (1, 3, 1, 2, 2)])
+                          (4, 2, 1, 1, 0), (2, 4, 2, 20, 25), (1, 3, 1, 2, 2),
+                          # head by head (fewer multiply-adds than the map T):
+                          (3, 5, 1, 1, 1), (3, 6, 2, 1, 0), (3, 3, 1, 1, 0), (2, 8, 2, 1, 1)])
 @pytest.mark.parametrize("p", [P_LARGE, P_SMALL])
 def test_compiled_grid_equals_numpy_and_network(depth: int, width: int, heads: int,
                                                 n_tokens: int, i: int, p: int) -> None:
