@@ -125,12 +125,14 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
     return out
 
 
-def _fma_count(d: int, L: int) -> int:
-    """Multiply-adds of one Z_in evaluation (N = 1) in the kernel: layer 1's cross terms, the
-    Gram, mixing and output products of layers 2..L-1, and the last layer's one column."""
-    tri = d * (d + 1) // 2
-    middle = 2 * tri + d * d * tri + 2 * d * d
-    return 2 * d * d + (L - 2) * middle + 2 * tri + d * tri + d
+def _fma_count(d: int, L: int, heads: int = 1) -> int:
+    """Multiply-adds of one Z_in evaluation (N = 1) in the kernel: layer 1's cross terms, each
+    later layer's Gram entries, and layers 2..L by the map T or head by head, whichever the
+    kernel picks (the cheaper, :func:`seprank.incontext.modular.modular_grid_balanced`)."""
+    tri, n2 = d * (d + 1) // 2, 2
+    by_map = (L - 2) * (d * d * tri + n2 * d * d) + d * tri
+    by_heads = (L - 2) * 3 * n2 * heads * d * d + heads * (2 * d * d + d)
+    return 2 * d * d + (L - 1) * n2 * tri + min(by_map, by_heads)
 
 
 def _evaluator(d_x: int, L: int, z: int) -> dict[str, Any]:
