@@ -115,6 +115,8 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
                "thm3": str(theorem3_upper(d_x, L, H).value),
                "log3_thm2_upper": float(theorem2_upper(d_x, L, H).log3),
                "log3_thm2_lower": float(theorem2_lower(d_x, L, H).log3)}
+    elif name == "project":
+        out = _project(int(args[0]), int(args[1]))
     elif name == "evaluator":
         out = _evaluator(int(args[0]), int(args[1]), int(args[2]))
     elif name == "primes":
@@ -159,6 +161,45 @@ def _evaluator(d_x: int, L: int, z: int) -> dict[str, Any]:
             X @ X
         out["fma_per_s_one_core"] = 3 * n**3 / _since(t)["wall"]
     return out
+
+
+def _project(d_x: int, L: int) -> dict[str, Any]:
+    """Projected CPU time and memory of the blocks at (d_x, L) from measured rates: the
+    compiled kernel's time per evaluation on a (C+1)*300 x 300 scaled grid and flint's rank
+    and build times on a 2000-square matrix (rank ~ n^3, build ~ n^2)."""
+    from seprank.core.domains import ModularDomain
+    from seprank.incontext.bounds import monomial_count
+    from seprank.incontext.modular import modular_grid_balanced
+
+    rep, F = _rep(d_x, L), ModularDomain(16777259)
+    C = (3**L - 1) // 2
+    sizes = [min(monomial_count(d_x, 2 * k + 1), monomial_count(d_x, 2 * C - 2 * k)) + 8
+             for k in range(C + 1)]
+    z = 300
+    T = F.templates(np.random.default_rng(0), z, d_x)
+    modular_grid_balanced(rep, T[:4], T[:4], F)
+    scaled = np.concatenate([np.mod(T * t, F.p) for t in range(1, C + 2)])
+    t = _clock()
+    modular_grid_balanced(rep, scaled, T, F)
+    per_eval = _since(t)["cpu"] / (len(scaled) * z)
+    from seprank.core.inputs import as_exact_matrix
+
+    n = 2000
+    M = np.random.default_rng(1).integers(0, F.p, (n, n))
+    t = _clock()
+    A = as_exact_matrix(M).modular_matrix(F.p)
+    build = _since(t)["cpu"] / n**2
+    t = _clock()
+    A.rank()
+    rank = _since(t)["cpu"] / n**3
+    n_max = max(sizes)
+    return {"d_x": d_x, "L": L, "blocks": C + 1, "largest": n_max - 8,
+            "evaluations": (C + 1) * n_max**2, "cpu_per_eval_us": per_eval * 1e6,
+            "sweep_cpu_s": (C + 1) * n_max**2 * per_eval,
+            "rank_cpu_s": sum(m**3 for m in sizes) * rank,
+            "build_cpu_s": sum(m**2 for m in sizes) * build,
+            "store_GiB": 4 * sum(m**2 for m in sizes) / GIB,
+            "largest_rank_step_GiB": n_max**2 * 8 * 3.5 / GIB}
 
 
 def _primes(n: int) -> dict[str, Any]:

@@ -180,7 +180,15 @@ def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
     copies) plus, on the numpy path, one block of pairs (counted generously: every int64 array
     a block holds at once, and the fancy-indexed copies ``_remaining_layers`` makes), and on
     the compiled path the float64 output converted to int64 residues (checked against
-    ``tracemalloc`` in the tests)."""
+    ``tracemalloc`` in the tests).
+
+    Examples
+    --------
+    >>> from seprank.incontext.representation import InContextRepresentation
+    >>> rep = InContextRepresentation.random(depth=3, width=5, seed=0)
+    >>> modular_grid_bytes(rep, 2388, 2388) / 2**20 < 64   # MiB beyond the 44 MiB output
+    True
+    """
     d, n = rep.width, rep.n_tokens
     tri = d * (d + 1) // 2
     per_template = 8 * (d + 4 * n * d + 3 * d * d + tri) + 8 * (2 * n * d + d * d)
