@@ -33,6 +33,7 @@ from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_int
+from seprank.separation.degree import DegreeStructure
 from seprank.separation.engine import separation_rank
 from seprank.separation.result import SeparationRankResult
 
@@ -82,6 +83,30 @@ class OutputEntry:
         every grid entry."""
         return {"type": "linear_attention", "network": self.net.exact_weights(),
                 "i": self.i, "p": self.p}
+
+    def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:
+        r"""The bidegrees of :math:`y^i_p` in :math:`(x_A, x_B)` (for
+        ``separation_rank(..., structure='degree')``), or None for a residual network.
+
+        Without residual connections every layer is cubic, so :math:`y^i_p` is homogeneous of
+        degree :math:`3^L` (003, eq. 12); in each term of a layer the output position enters
+        once and the summed position twice, so by induction the degree in :math:`x_A` is odd
+        when :math:`i \in A` and even otherwise.  A residual network mixes degrees
+        :math:`1, 3, \dots, 3^L` and has no block-diagonal structure.
+
+        Examples
+        --------
+        >>> net = LinearAttention.random(depth=1, width=2, seed=0)
+        >>> net.entry(0, 0).degree_structure((0,), (1,)).bidegrees
+        ((1, 2), (3, 0))
+        """
+        if self.net.residual:
+            return None
+        D = 3**self.net.depth
+        return DegreeStructure.homogeneous(
+            D, a_parity=int(self.i in tuple(A)),
+            source=f"003, eq. 12: no residual, homogeneous of degree 3^L = {D}; A-degree odd "
+                   "iff the output position is in A")
 
 
 @dataclass(eq=False)

@@ -67,7 +67,6 @@ from seprank.core.log3 import (
     to_mpf,
 )
 from seprank.core.markov import stochastic_power
-from seprank.core.minors import kernel_basis, nonzero_minor
 from seprank.core.memory import (
     MemoryBudgetError,
     array_bytes,
@@ -76,6 +75,7 @@ from seprank.core.memory import (
     memory_limit,
     set_memory_limit,
 )
+from seprank.core.minors import kernel_basis, nonzero_minor
 from seprank.core.random import (
     SeedLike,
     as_generator,
@@ -154,14 +154,14 @@ __all__ = [
     "grid_tensor",
     "guard_memory",
     "is_prime",
+    "kernel_basis",
     "log3",
     "log3_e",
     "log3_multiset_coefficient",
     "matricize",
-    "kernel_basis",
     "matrix_rank",
-    "nonzero_minor",
     "memory_limit",
+    "nonzero_minor",
     "random_prime",
     "random_small_prime",
     "rank_mod_p",

@@ -19,7 +19,7 @@ fits in int64; every sum here has fewer terms than that (checked).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +27,8 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
 
-__all__ = ["PairRepresentation", "modular_grid", "modular_grid_bytes", "modular_pair_values"]
+__all__ = ["PairRepresentation", "modular_grid", "modular_grid_balanced", "modular_grid_bytes",
+           "modular_pair_values"]
 
 Array = npt.NDArray[Any]
 
@@ -175,29 +176,131 @@ def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
 
 def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
     """Peak bytes of :func:`modular_grid`'s temporaries (beyond its ``(n_a, n_b)`` output)
-    for ``n_a`` x ``n_b`` templates: per-template arrays plus one block of pairs (counted
-    generously: every int64 array a block holds at once, and the fancy-indexed copies
-    ``_remaining_layers`` makes; checked against ``tracemalloc`` in the tests)."""
+    for ``n_a`` x ``n_b`` templates: per-template arrays (int64 and their balanced float64
+    copies) plus, on the numpy path, one block of pairs (counted generously: every int64 array
+    a block holds at once, and the fancy-indexed copies ``_remaining_layers`` makes), and on
+    the compiled path the float64 output converted to int64 residues (checked against
+    ``tracemalloc`` in the tests).
+
+    Examples
+    --------
+    >>> from seprank.incontext.representation import InContextRepresentation
+    >>> rep = InContextRepresentation.random(depth=3, width=5, seed=0)
+    >>> modular_grid_bytes(rep, 2388, 2388) / 2**20 < 64   # MiB beyond the 44 MiB output
+    True
+    """
     d, n = rep.width, rep.n_tokens
     tri = d * (d + 1) // 2
-    per_template = 8 * (d + 4 * n * d + 3 * d * d + tri)
+    per_template = 8 * (d + 4 * n * d + 3 * d * d + tri) + 8 * (2 * n * d + d * d)
     rows = max(1, _BLOCK * 4 // max(n_b, 1))
     pairs = min(n_a, rows) * n_b
     if rep.net.depth == 1:  # only x_i . (Ma + Mb)[:, p] per pair
         per_pair = 8 * 4 * d
     else:
         per_pair = 8 * (14 * n * d + 4 * n * tri + 2 * tri + 3 * d * d)
-    return per_template * (n_a + n_b) + 8 * d * d * n_b + per_pair * pairs
+    compiled = 8 * n_a * n_b
+    return per_template * (n_a + n_b) + 8 * d * d * n_b + max(per_pair * pairs, compiled)
+
+
+def _side_arrays(rep: PairRepresentation, templates: Array, E_side: Array,
+                 T1: Array, p: int) -> tuple[Array, Array, Array]:
+    """One side's layer-1 arrays: :math:`u_j = E(w^j)\\odot a` (Z, N, d), the side mix
+    :math:`M = T_1(\\sum_j u_j u_j^T)` (Z, d, d) and :math:`u_j M` (Z, N, d), mod p."""
+    d = rep.width
+    iu, ju = np.triu_indices(d)
+    U = np.mod(E_side[None] * templates[:, None, :], p)
+    gram = np.mod(np.einsum("zjs,zjs->zs", U[:, :, iu], U[:, :, ju]), p)
+    M = np.mod(gram @ T1.T, p).reshape(-1, d, d)
+    uM = np.mod(np.einsum("rjk,rkl->rjl", U, M), p)
+    return U, M, uM
+
+
+def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templates: Array,
+                          domain: ModularDomain) -> Array:
+    r"""The grid :math:`[Z_{in}(a^{(r)}, b^{(s)})]` as balanced float64 residues (|r| <= p/2 + 2),
+    computed by the compiled kernel :func:`seprank.incontext.kernel.zin_grid_kernel`.
+
+    The layer-1 arrays are formed per template (as in :func:`modular_grid`); layers 1..L run
+    per pair in the kernel, both cores.  Exact: see :mod:`seprank.core.modfloat`.
+
+    References
+    ----------
+    .. [1] 000, eqs. 1, 4, 8; 003, eq. 12 (Gram form).
+
+    Examples
+    --------
+    >>> from seprank.incontext.representation import InContextRepresentation
+    >>> from seprank.core.modfloat import from_balanced
+    >>> rep = InContextRepresentation.random(depth=2, width=3, n_tokens=2, seed=0)
+    >>> F = ModularDomain(16777259)
+    >>> A, B = np.random.default_rng(1).integers(0, F.p, (2, 4, 3))
+    >>> G = modular_grid_balanced(rep, A, B, F)
+    >>> bool(np.all(from_balanced(G, F.p) == rep.grid(A, B, domain=F)))
+    True
+    """
+    from seprank.core.modfloat import max_terms, to_balanced
+    from seprank.incontext.kernel import zin_grid_kernel
+
+    checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
+    p = domain.p
+    _check_sizes(rep, p)
+    if rep.net.depth == 1:
+        return to_balanced(modular_grid(rep, a_templates, b_templates, domain,
+                                        kernel="numpy"), p)
+    maps = _mix_maps(rep, domain)
+    d, n2, H = rep.width, 2 * rep.n_tokens, rep.net.heads
+    iu, ju = np.triu_indices(d)
+    gidx = np.zeros((d, d), dtype=np.int64)
+    gidx[iu, ju] = gidx[ju, iu] = np.arange(len(iu))
+    E = domain.asarray(rep.embedding)
+    E1, E2 = E[:, list(rep.first)].T, E[:, list(rep.second)].T
+    U, Ma, uMa = _side_arrays(rep, checked["a_templates"], E1, maps[0], p)
+    V, Mb, vMb = _side_arrays(rep, checked["b_templates"], E2, maps[0], p)
+    out = np.empty((U.shape[0], V.shape[0]), dtype=np.float64)
+    if out.size == 0:
+        return out
+    # multiply-adds per pair of layers 2..L: the map T (d^2 x tri) or head by head
+    tri = len(iu)
+    L = rep.net.depth
+    by_map = (L - 2) * (d * d * tri + n2 * d * d) + d * tri
+    by_heads = (L - 2) * 3 * n2 * H * d * d + H * (2 * d * d + d)
+    q, k, v, o = (domain.asarray(w)[1:] for w in (rep.net.query, rep.net.key, rep.net.value,
+                                                   rep.net.output))
+    kq = domain.matmul(np.swapaxes(q, -1, -2), k)  # (L - 1, H, d, d)
+    vo = domain.matmul(np.swapaxes(v, -1, -2), np.swapaxes(o, -1, -2))
+    zin_grid_kernel(to_balanced(U, p), to_balanced(uMa, p), to_balanced(Ma, p),
+                    np.ascontiguousarray(to_balanced(V, p).transpose(1, 2, 0)),
+                    np.ascontiguousarray(to_balanced(vMb, p).transpose(1, 2, 0)),
+                    np.ascontiguousarray(to_balanced(Mb, p).transpose(1, 2, 0)),
+                    np.ascontiguousarray(to_balanced(np.stack(maps[1:]), p)),
+                    np.ascontiguousarray(to_balanced(kq, p)),
+                    np.ascontiguousarray(to_balanced(vo, p)),
+                    iu.astype(np.int64), ju.astype(np.int64), gidx, bool(by_heads < by_map),
+                    int(rep.i), int(rep.p), float(p), int(max_terms(p)), out)
+    return out
 
 
 def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
-                 domain: ModularDomain, *, progress: bool = False) -> Array:
+                 domain: ModularDomain, *, progress: bool = False,
+                 kernel: Literal["compiled", "numpy"] = "compiled") -> Array:
     r"""The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})] \bmod p`, shape ``(Z_a, Z_b)``.
 
     Layer 1 is factorised over the grid: its Gram matrix is
     :math:`G = G_a + G_b` (one part per side), so :math:`\mathrm{mix}_1 = M_a + M_b` is
     precomputed per template and only the cross terms :math:`u_j M_b`, :math:`v_j M_a` are
-    formed per pair (as two integer matrix products); layers 2..L run per pair.
+    formed per pair; layers 2..L run per pair.
+
+    Parameters
+    ----------
+    rep, a_templates, b_templates, domain
+        The representation, the ``(Z_a, d_x)`` and ``(Z_b, d_x)`` integer templates and the
+        field GF(p) (p < 2**25).
+    progress : bool, keyword-only
+        A progress bar (numpy path).
+    kernel : {'compiled', 'numpy'}, keyword-only
+        ``'compiled'`` (default): the numba float64 kernel
+        (:func:`modular_grid_balanced`), several times faster; ``'numpy'``: vectorised int64
+        numpy (the reference it is tested against).  Both are exact.
 
     References
     ----------
@@ -214,26 +317,24 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     """
     from tqdm.auto import tqdm
 
+    if kernel not in ("compiled", "numpy"):
+        raise ValueError(f"kernel must be 'compiled' or 'numpy', got {kernel!r}")
     checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
     p = domain.p
     _check_sizes(rep, p)
+    if kernel == "compiled" and rep.net.depth > 1:
+        from seprank.core.modfloat import from_balanced
+
+        return from_balanced(modular_grid_balanced(rep, checked["a_templates"],
+                                                   checked["b_templates"], domain), p)
     maps = _mix_maps(rep, domain)
     d, n = rep.width, rep.n_tokens
-    iu, ju = np.triu_indices(d)
     E = domain.asarray(rep.embedding)
     E1, E2 = E[:, list(rep.first)].T, E[:, list(rep.second)].T  # (N, d)
     A, B = checked["a_templates"], checked["b_templates"]
-    U = np.mod(E1[None] * A[:, None, :], p)  # (Za, N, d)
-    V = np.mod(E2[None] * B[:, None, :], p)  # (Zb, N, d)
-
-    def side_mix(W: Array) -> Array:  # (Z, N, d) -> (Z, d, d): T_1 applied to sum_j w_j w_j^T
-        gram = np.mod(np.einsum("zjs,zjs->zs", W[:, :, iu], W[:, :, ju]), p)
-        return np.mod(gram @ maps[0].T, p).reshape(-1, d, d)
-
-    Ma, Mb = side_mix(U), side_mix(V)
+    U, Ma, uMa = _side_arrays(rep, A, E1, maps[0], p)  # (Za, N, d), (Za, d, d), (Za, N, d)
+    V, Mb, vMb = _side_arrays(rep, B, E2, maps[0], p)
     Za, Zb = A.shape[0], B.shape[0]
-    uMa = np.mod(np.einsum("rjk,rkl->rjl", U, Ma), p)  # (Za, N, d)
-    vMb = np.mod(np.einsum("sjk,skl->sjl", V, Mb), p)  # (Zb, N, d)
     Mb_flat = np.ascontiguousarray(np.transpose(Mb, (1, 0, 2)).reshape(d, Zb * d))
     out = np.empty((Za, Zb), dtype=np.int64)
     rows = max(1, _BLOCK * 4 // max(Zb, 1))
@@ -256,4 +357,3 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
                             np.transpose(X2, (1, 3, 2, 0)).reshape(n, d, ra * Zb)])
         out[r0:r1] = _remaining_layers(X, maps[1:], rep, p).reshape(ra, Zb)
     return out
-

@@ -46,6 +46,7 @@ from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_index, check_int
 from seprank.incontext.bounds import bidegree_bound
 from seprank.incontext.modular import modular_pair_values
+from seprank.separation.degree import DegreeStructure
 
 __all__ = [
     "InContextRepresentation",
@@ -373,5 +374,16 @@ class _PairFunction:
         if isinstance(domain, ModularDomain) and domain.p < 2**25:
             return modular_pair_values(self.rep, X[:, 0], X[:, 1], domain)
         return self.rep(X[:, 0], X[:, 1], domain=domain)
+
+    def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:
+        """Bidegrees of Z_in in (a, b) (our derivation, notes §1.7; tested by the claim
+        ICB-bidegree-structure): homogeneous of degree 3^L, the a-degree odd when the output
+        position i is in S1 and even when it is in S2."""
+        D = 3**self.rep.net.depth
+        parity = int(self.rep.output_in_first) if tuple(A) == (0,) else int(
+            not self.rep.output_in_first)
+        return DegreeStructure.homogeneous(
+            D, a_parity=parity, source=f"Z_in is homogeneous of degree 3^L = {D}, a-degree odd "
+            "iff i is in S1 (our derivation, notes §1.7)")
 
 

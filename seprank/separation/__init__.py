@@ -12,12 +12,21 @@ bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactl
                                        with its :class:`GrowthBudget` (time, rounds)
 :func:`plan_templates`                 sizes the first round in a domain
 :func:`symbolic_separation_rank`       exact rank of the coefficient matrix (sympy)
+:class:`DegreeStructure`               declared bidegrees: split sep into degree blocks
+                                       (``separation_rank(..., structure='degree')``)
+:class:`BlockSeparationRankResult`     the sum of certified block ranks, every block listed
 :class:`SeparationRankResult`          the answer and what it certifies
 =====================================  =============================================
 """
 
 from __future__ import annotations
 
+from seprank.separation.degree import (
+    BlockSeparationRankResult,
+    DegreeBlock,
+    DegreeStructure,
+    DegreeStructureError,
+)
 from seprank.separation.engine import separation_rank
 from seprank.separation.growth import (
     GrowthBudget,
@@ -38,6 +47,10 @@ from seprank.separation.result import (
 from seprank.separation.symbolic import coefficient_matrix, symbolic_separation_rank
 
 __all__ = [
+    "BlockSeparationRankResult",
+    "DegreeBlock",
+    "DegreeStructure",
+    "DegreeStructureError",
     "GridEvidence",
     "GridMinor",
     "GrowthBudget",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +33,14 @@ from seprank.core.inputs import to_rational
 from seprank.core.memory import RANK_STEP_FACTOR, resolve_limit
 from seprank.core.random import SeedLike, spawn
 from seprank.core.results import SeparationMethod
-from seprank.core.validation import check_callable, check_int, check_tolerance
+from seprank.core.validation import check_bool, check_callable, check_int, check_tolerance
+from seprank.separation.blocks import (
+    block_separation_rank,
+    rect_from_batch,
+    rect_from_grid_matrix,
+    resolve_structure,
+)
+from seprank.separation.degree import DegreeStructure
 from seprank.separation.growth import (
     DEFAULT_MAX_SECONDS,
     GrowthBudget,
@@ -69,6 +76,7 @@ def separation_rank(
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     max_rounds: int | None = None,
     keep_witness: bool = False,
+    structure: DegreeStructure | Literal["auto", "dense", "degree"] = "auto",
 ) -> SeparationRankResult:
     r"""Separation rank of ``f`` w.r.t. the partition (A, B), with its certificate.
 
@@ -139,7 +147,19 @@ def separation_rank(
         Find a non-zero minor of the last grid matrix before it is released (one more echelon
         form of it; :func:`seprank.core.minors.nonzero_minor`), so that
         :func:`seprank.certificates.grid_certificate` needs no re-evaluation.  Without it a
-        certificate re-evaluates the last round's grid.
+        certificate re-evaluates the last round's grid.  With ``structure='auto'`` it selects
+        the dense grid; with a degree split it is refused (blocks have no certificate yet).
+    structure : {'auto', 'dense', 'degree'} or DegreeStructure, keyword-only
+        Split by degree (``method='modular'``; :mod:`seprank.separation.degree`): when
+        :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A- and B-degrees,
+        sep(f) is the sum of the blocks' ranks, each certified on its own grid (values by
+        interpolation mod p, sized to its bound, its own growth loop); the
+        :class:`~seprank.separation.degree.BlockSeparationRankResult` lists every block.
+        ``'degree'``: the structure ``f.degree_structure(A, B)`` declares (network entries,
+        the in-context representation); a ``DegreeStructure``: that one; ``'auto'``
+        (default): ``'degree'`` when ``f`` declares one (modular, no fixed templates), else
+        ``'dense'`` (one grid).  A declared structure is tested at random points first: a
+        function without it is refused (``DegreeStructureError``).
 
     Returns
     -------
@@ -187,8 +207,28 @@ def separation_rank(
     budget = GrowthBudget(max_seconds=max_seconds, max_rounds=max_rounds)
     if grid_matrix is not None:
         check_callable("grid_matrix", grid_matrix, "a function (templates, domain) -> matrix")
+    keep_witness = check_bool("keep_witness", keep_witness)
+    if keep_witness and isinstance(structure, str) and structure == "auto":
+        structure = "dense"       # a certificate is a minor of one dense grid
+    declared = resolve_structure(structure, f, (A, B), method, fixed=templates is not None
+                                 or n_templates is not None, rectangular=grid_matrix is None
+                                 or hasattr(grid_matrix, "rectangular"))
     prime_rng, template_rng, witness_rng = spawn(seed, 3)  # the first two as spawn(seed, 2)
     domain = domain_for(method, prime_rng, rtol=rtol)
+    if declared is not None:
+        if keep_witness:
+            raise ValueError("keep_witness=True keeps a minor of one dense grid for a "
+                             "certificate; degree blocks have no certificate yet: pass "
+                             "structure='dense' (or keep_witness=False)")
+        assert isinstance(domain, ModularDomain)
+        rect = (rect_from_batch(_domain_evaluator(f, domain), n_inputs, A, B, limit)
+                if grid_matrix is None or max(len(A), len(B)) > 1
+                else rect_from_grid_matrix(grid_matrix, domain))
+        return block_separation_rank(
+            rect, declared, domain=domain, template_rng=template_rng, partition=(A, B), dim=dim,
+            method=method, upper_bound=upper_bound, patience=patience,
+            max_templates=max_templates, budget=budget, limit=limit, progress=progress,
+            dedupe=_dedupe_matrix, start=start)
     plan = plan_templates(domain, template_rng, dim=dim, smaller_side=min(len(A), len(B)),
                           templates=templates, n_templates=n_templates, upper_bound=upper_bound,
                           max_templates=max_templates)
@@ -369,6 +409,11 @@ def _dedupe(E: Array) -> tuple[Array, tuple[Array, Array]]:
         rows = np.unique(E, axis=0, return_index=True)[1]
         cols = np.unique(E[rows].T, axis=0, return_index=True)[1]
     return E[np.ix_(rows, cols)], (rows, cols)
+
+
+def _dedupe_matrix(E: Array) -> Array:
+    """:func:`_dedupe` without the kept indices (what the degree blocks need)."""
+    return _dedupe(E)[0]
 
 
 #: Template tuples evaluated to measure the size of exact values before a round is sized.

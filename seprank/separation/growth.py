@@ -147,10 +147,12 @@ class TemplatePlan:
 def plan_templates(domain: Domain, rng: np.random.Generator, *, dim: int, smaller_side: int,
                    templates: npt.ArrayLike | None = None, n_templates: int | None = None,
                    upper_bound: int | None = None,
-                   max_templates: int | None = None) -> TemplatePlan:
+                   max_templates: int | None = None,
+                   margin: int | None = None) -> TemplatePlan:
     """Size the first round: given ``templates``, ``n_templates`` of them, or enough for the
-    smaller matrix side to reach ``upper_bound`` plus a margin (default: about
-    :data:`INITIAL_SIDE`).  Nothing is sampled here (:meth:`TemplatePlan.initial`)."""
+    smaller matrix side to reach ``upper_bound`` plus a margin (``margin`` rows; default
+    ``max(8, upper_bound // 20)``), or about :data:`INITIAL_SIDE`.  Nothing is sampled here
+    (:meth:`TemplatePlan.initial`)."""
     dim = check_int("dim", dim)
     smaller_side = check_int("smaller_side", smaller_side)
     default_size = max(2, math.ceil(INITIAL_SIDE ** (1 / smaller_side) - 1e-9))
@@ -172,7 +174,10 @@ def plan_templates(domain: Domain, rng: np.random.Generator, *, dim: int, smalle
         upper_bound = check_int("upper_bound", upper_bound, minimum=0)
     if max_templates is not None:
         max_templates = check_int("max_templates", max_templates)
-    target_side = INITIAL_SIDE if upper_bound is None else upper_bound + max(8, upper_bound // 20)
+    if margin is None:
+        margin = 8 if upper_bound is None else max(8, upper_bound // 20)
+    margin = check_int("margin", margin, minimum=0)
+    target_side = INITIAL_SIDE if upper_bound is None else upper_bound + margin
     m0 = max(2, math.ceil(target_side ** (1 / smaller_side) - 1e-9))
     if max_templates is not None:
         m0 = min(m0, max_templates)

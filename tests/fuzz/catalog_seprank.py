@@ -16,6 +16,7 @@ import seprank.core as C
 import seprank.d2w as D
 import seprank.incontext as I
 from seprank.separation import (
+    DegreeStructure,
     GrowthBudget,
     coefficient_matrix,
     grow_until_stable,
@@ -111,6 +112,16 @@ ENTRIES: list[Entry] = [
     Entry("separation_rank(n_templates)", seprank.separation_rank,
           dict(f=inner, n_inputs=2, dim=2, partition=([0], [1]), n_templates=4, seed=0),
           kinds={"partition": "skip"}, huge=("n_templates",)),
+    Entry("separation_rank(degree)", seprank.separation_rank,
+          dict(f=NET.entry(0, 0), n_inputs=2, dim=2, partition=([0], [1]), seed=0,
+               structure="degree", upper_bound=3, patience=2, max_templates=40,
+               max_bytes=10**8, max_seconds=60.0, max_rounds=10),
+          kinds={"partition": "skip"}, huge=("max_templates", "max_rounds")),
+    Entry("DegreeStructure", DegreeStructure, dict(bidegrees=((1, 2), (3, 0)), source="x"),
+          kinds={"source": "skip"}),
+    Entry("DegreeStructure.homogeneous", DegreeStructure.homogeneous,
+          dict(total_degree=3, a_parity=1, source="x"), kinds={"source": "skip"},
+          huge=("total_degree",)),
     Entry("separation_rank(svd)", seprank.separation_rank,
           dict(f=inner, n_inputs=2, dim=2, partition=([0], [1]), method="svd", rtol=1e-9,
                seed=0), kinds={"partition": "skip"}),

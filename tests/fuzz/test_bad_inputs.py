@@ -71,7 +71,7 @@ _RESULT_SUFFIXES = ("Result", "Record", "Outcome", "Chain", "Bounds", "Bound", "
                     "Construction", "Weights", "Packing", "Corpus", "Matching", "Fit", "Tensor",
                     "Architecture", "Deficiency", "Condition", "Inequality", "Plan",
                     "Budget", "Task", "Kernel", "Predictor", "Corollary1Bounds", "Evidence",
-                    "Minor")
+                    "Minor", "Block")
 #: Protocols, type aliases and plotting functions: nothing to validate.
 _NOT_ENTRY_POINTS = {
     "Domain", "Method", "Certificate", "SeparationMethod", "SeedLike", "StopReason",

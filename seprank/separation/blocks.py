@@ -1,0 +1,350 @@
+r"""The block engine: a separation rank as the sum of its degree blocks' certified ranks.
+
+:func:`block_separation_rank` is what :func:`seprank.separation_rank` runs with
+``structure='degree'`` (or a :class:`~seprank.separation.degree.DegreeStructure`):
+
+1. interpolation nodes :math:`t_i` and weights mod p
+   (:func:`~seprank.separation.degree.interpolation_nodes`);
+2. the declared structure is tested at random points
+   (:func:`~seprank.separation.degree.check_structure`; a wrong one is refused);
+3. one **sweep** evaluates f at the scaled grids :math:`f(t_i\,a_r, b_s)` once for all blocks --
+   every block uses a prefix of one shared template stream, block k the first :math:`m_k`
+   templates, sized to its own bound -- and extracts each block's grid (a GF(p) matrix product
+   with the interpolation weights, :func:`seprank.core.modfloat.matmul_mod`);
+4. each block runs the ordinary growth loop :func:`~seprank.separation.growth.grow_until_stable`
+   with its own plan (same template stream), memory guard and the remaining time budget: its
+   first round is served from the sweep, later rounds (rare: a block that did not reach its
+   bound) evaluate the scaled grids again for that block only.
+
+The result's rank is the sum of the block ranks, a certified lower bound on sep under the
+declared structure; when every block reaches its size bound it is sep exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.core.domains import ModularDomain
+from seprank.core.grid import GridTooLargeError
+from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
+from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
+from seprank.separation.degree import (
+    BlockSeparationRankResult,
+    DegreeBlock,
+    DegreeStructure,
+    check_structure,
+    interpolation_nodes,
+)
+from seprank.separation.growth import GrowthBudget, grow_until_stable, plan_templates
+from seprank.separation.result import SATURATED_STOPS, RoundRecord, StopReason
+
+__all__ = ["block_separation_rank", "rect_from_batch", "rect_from_grid_matrix",
+           "resolve_structure"]
+
+Array = npt.NDArray[Any]
+#: ``evaluate(a_points, b_points)`` -> the grid [f(a_r, b_s)] mod p (int64 or balanced float64)
+#: for a_points of shape (R, |A|, dim) and b_points of shape (S, |B|, dim).
+RectEvaluator = Callable[[Array, Array], Array]
+
+#: Extra rows and columns over a block's bound in its first round.  A GF(p) grid of a
+#: bound-rank block with 8 spare rows/columns falls short of the bound only if all its
+#: bound-size minors vanish mod p; when it does, the block's growth loop adds a round.
+BLOCK_MARGIN = 8
+#: Bytes of one sweep chunk's temporaries (scaled grids and their block values).
+CHUNK_BYTES = 96 * 2**20
+
+
+def _tuples(m: int, k: int) -> Array:
+    """All k-tuples over range(m) in lexicographic order, shape (m**k, k)."""
+    if k == 1:
+        return np.arange(m)[:, None]
+    return np.array(list(itertools.product(range(m), repeat=k)), dtype=np.int64).reshape(-1, k)
+
+
+def resolve_structure(structure: Any, f: Any, partition: tuple[tuple[int, ...], tuple[int, ...]],
+                      method: str, *, fixed: bool, rectangular: bool) -> DegreeStructure | None:
+    """The degree structure to split by, or None for one dense grid (see
+    :func:`seprank.separation_rank`, ``structure=``).
+
+    Examples
+    --------
+    >>> resolve_structure("dense", len, ((0,), (1,)), "modular", fixed=False, rectangular=True)
+    >>> resolve_structure("degree", len, ((0,), (1,)), "modular", fixed=False, rectangular=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: structure='degree': f declares no degree structure ...;
+    """
+    if isinstance(structure, DegreeStructure):
+        declared: DegreeStructure | None = structure
+    elif structure == "dense":
+        return None
+    elif structure in ("auto", "degree"):
+        declare = getattr(f, "degree_structure", None)
+        declared = declare(*partition) if callable(declare) else None
+        if structure == "auto":
+            return declared if (declared is not None and method == "modular" and not fixed
+                                and rectangular) else None
+        if declared is None:
+            raise ValueError("structure='degree': f declares no degree structure (no "
+                             "f.degree_structure(A, B)); pass a DegreeStructure(...) or use "
+                             "structure='dense'")
+    else:
+        raise ValueError(f"structure must be 'auto', 'dense', 'degree' or a DegreeStructure, "
+                         f"got {structure!r}")
+    if not isinstance(declared, DegreeStructure):
+        raise TypeError(f"f.degree_structure(A, B) must return a DegreeStructure or None, got "
+                        f"{type(declared).__name__}")
+    if method != "modular":
+        raise ValueError(f"structure={structure!r} (split by degree) needs method='modular' "
+                         f"(interpolation mod p), got method={method!r}")
+    if fixed:
+        raise ValueError("a degree split sizes each block's templates itself: drop templates= "
+                         "and n_templates= (or use structure='dense')")
+    return declared
+
+
+def rect_from_batch(evaluate: Callable[[Array], Array], n_inputs: int, A: tuple[int, ...],
+                    B: tuple[int, ...], limit: int) -> RectEvaluator:
+    """A rectangular grid evaluator from a batch evaluator ``X (batch, N, dim) -> (batch,)``
+    (residues): rows are the A-points, columns the B-points, evaluated in memory-bounded
+    batches.
+
+    Examples
+    --------
+    >>> rect = rect_from_batch(lambda X: X[:, 0, 0] * X[:, 1, 0], 2, (0,), (1,), 2**20)
+    >>> rect(np.array([[[2]], [[3]]]), np.array([[[5]], [[7]]])).tolist()
+    [[10, 14], [15, 21]]
+    """
+    def rect(a_pts: Array, b_pts: Array) -> Array:
+        R, S, dim = len(a_pts), len(b_pts), a_pts.shape[-1]
+        guard_memory(array_bytes((R, S), np.int64), what=f"a {R:,} x {S:,} scaled grid",
+                     fix="use fewer templates", max_bytes=limit)
+        out = np.empty((R, S), dtype=np.int64)
+        rows = max(1, CHUNK_BYTES // max(1, 3 * 8 * S * n_inputs * dim))
+        for r0 in range(0, R, rows):
+            r1 = min(R, r0 + rows)
+            X = np.empty((r1 - r0, S, n_inputs, dim), dtype=np.int64)
+            X[:, :, list(A)] = a_pts[r0:r1, None]
+            X[:, :, list(B)] = b_pts[None]
+            out[r0:r1] = np.asarray(evaluate(X.reshape(-1, n_inputs, dim))).reshape(r1 - r0, S)
+        return out
+
+    return rect
+
+
+def rect_from_grid_matrix(grid_matrix: Any, domain: ModularDomain) -> RectEvaluator:
+    """The caller's structured evaluator ``grid_matrix.rectangular(a, b, domain)`` (one
+    position per side) as a rectangular grid evaluator.
+
+    Examples
+    --------
+    >>> class G:
+    ...     def rectangular(self, a, b, domain):
+    ...         return np.mod(a @ b.T, domain.p)
+    >>> rect_from_grid_matrix(G(), ModularDomain(7))(np.ones((2, 1, 3), int),
+    ...                                             np.ones((1, 1, 3), int)).tolist()
+    [[3], [3]]
+    """
+    def rect(a_pts: Array, b_pts: Array) -> Array:
+        return np.asarray(grid_matrix.rectangular(a_pts[:, 0], b_pts[:, 0], domain))
+
+    return rect
+
+
+class _Sweep:
+    """Evaluates the scaled grids of f and extracts block matrices (int32 residues)."""
+
+    def __init__(self, evaluate: RectEvaluator, domain: ModularDomain, nodes: tuple[int, ...],
+                 inverse: Array, n_a: int, n_b: int,
+                 dedupe: Callable[[Array], Array] | None) -> None:
+        self.evaluate, self.p, self.nodes = evaluate, domain.p, nodes
+        self.weights = to_balanced(inverse, domain.p)
+        self.n_a, self.n_b, self.dedupe = n_a, n_b, dedupe
+        self.cache: dict[int, tuple[Array, Array]] = {}  # block -> (templates, matrix)
+        self.seconds = 0.0
+
+    def shape(self, m: int) -> tuple[int, int]:
+        return m ** self.n_a, m ** self.n_b
+
+    def temp_bytes(self, m: int) -> int:
+        rows, cols = self.shape(m)
+        return min(CHUNK_BYTES, 4 * 8 * len(self.nodes) * rows * cols) + 32 * (rows + cols)
+
+    def cached_bytes(self, exclude: int | None = None) -> int:
+        return sum(M.nbytes for k, (_, M) in self.cache.items() if k != exclude)
+
+    def run(self, templates: Array, sizes: dict[int, int]) -> dict[int, Array]:
+        """Block matrices over the first ``sizes[k]`` templates, for every requested k."""
+        start = time.perf_counter()
+        p, blocks = self.p, sorted(sizes)
+        m_max = max(sizes.values())
+        rows_all, cols_all = _tuples(m_max, self.n_a), _tuples(m_max, self.n_b)
+        a_pts, b_pts = templates[rows_all], templates[cols_all]
+        sel_rows = {k: np.flatnonzero(rows_all.max(1) < sizes[k]) for k in blocks}
+        sel_cols = {k: np.flatnonzero(cols_all.max(1) < sizes[k]) for k in blocks}
+        out = {k: np.empty((len(sel_rows[k]), len(sel_cols[k])), dtype=np.int32)
+               for k in blocks}
+        W = self.weights[blocks]
+        n_nodes, S = len(self.nodes), len(cols_all)
+        chunk = max(1, CHUNK_BYTES // (4 * 8 * n_nodes * S))
+        for r0 in range(0, len(rows_all), chunk):
+            r1 = min(len(rows_all), r0 + chunk)
+            pts = np.concatenate([np.mod(a_pts[r0:r1] * t, p) for t in self.nodes])
+            F = np.asarray(self.evaluate(pts, b_pts))
+            F = F if F.dtype == np.float64 else to_balanced(F, p)
+            values = matmul_mod(W, F.reshape(n_nodes, -1), p).reshape(len(blocks), r1 - r0, S)
+            for idx, k in enumerate(blocks):
+                rows = sel_rows[k]
+                local = rows[(rows >= r0) & (rows < r1)]
+                if local.size == 0:
+                    continue
+                part = values[idx][local - r0][:, sel_cols[k]]
+                out[k][np.searchsorted(rows, local)] = from_balanced(part, p)
+        if self.dedupe is not None and max(self.n_a, self.n_b) > 1:
+            out = {k: self.dedupe(M) for k, M in out.items()}
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+class _BlockMatrix:
+    """Block k's grid evaluator for the growth loop: served from the sweep when its templates
+    are the sweep's prefix, else evaluated for this block alone; memory-checked."""
+
+    def __init__(self, sweep: _Sweep, k: int, limit: int) -> None:
+        self.sweep, self.k, self.limit = sweep, k, limit
+        #: The templates of the last round (what a certificate of the block needs).
+        self.last: Array | None = None
+
+    def peak_bytes(self, m: int) -> int:
+        rows, cols = self.sweep.shape(m)
+        held = self.sweep.cached_bytes(exclude=self.k)
+        return int(held + rows * cols * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"]))
+                   + self.sweep.temp_bytes(m))
+
+    def fits(self, m: int) -> bool:
+        return self.peak_bytes(m) <= self.limit
+
+    def __call__(self, templates: Array) -> Array:
+        m = len(templates)
+        self.last = templates
+        hit = self.sweep.cache.pop(self.k, None)
+        if hit is not None and len(hit[0]) == m and np.array_equal(hit[0], templates):
+            return hit[1].astype(np.int64)
+        need = self.peak_bytes(m)
+        if need > self.limit:
+            rows, cols = self.sweep.shape(m)
+            raise GridTooLargeError(
+                f"block grid {rows:,} x {cols:,} ({m} templates) needs about "
+                f"{need / 2**30:.3g} GiB with its rank step, above the limit of "
+                f"{self.limit / 2**30:.3g} GiB. Raise it with max_bytes= if the machine has "
+                "the memory", needed=need, limit=self.limit, what="a degree block's grid")
+        return self.sweep.run(templates, {self.k: m})[self.k].astype(np.int64)
+
+
+def block_separation_rank(
+    evaluate: RectEvaluator, structure: DegreeStructure, *, domain: ModularDomain,
+    template_rng: np.random.Generator, partition: tuple[tuple[int, ...], tuple[int, ...]],
+    dim: int, method: str, upper_bound: int | None, patience: int,
+    max_templates: int | None, budget: GrowthBudget, limit: int, progress: bool | None,
+    dedupe: Callable[[Array], Array] | None, start: float,
+) -> BlockSeparationRankResult:
+    """Run the block engine (module docstring); called by :func:`seprank.separation_rank`.
+
+    Every block draws its templates from one stream seeded from ``template_rng`` (so block k's
+    are the first ones of every other block's); the structure check uses another stream.  With
+    ``upper_bound`` given, each block's first round is sized to its own bound (+8).
+
+    Examples
+    --------
+    >>> from seprank import separation_rank
+    >>> def f(X):                       # <x1, x2>^3 in dimension 2: homogeneous of degree 6
+    ...     return np.einsum("bi,bi->b", X[:, 0], X[:, 1]) ** 3
+    >>> r = separation_rank(f, n_inputs=2, dim=2, partition=([0], [1]), seed=0,
+    ...                     structure=DegreeStructure.homogeneous(6))
+    >>> r.rank, [(b.a_degree, b.rank) for b in r.blocks if b.rank]
+    (4, [(3, 4)])
+    """
+    A, B = partition
+    n_a, n_b = len(A), len(B)
+    size_to_bounds = upper_bound is not None
+    template_seed = np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist())
+    check_rng = template_rng.spawn(1)[0]
+    node_rng = np.random.default_rng(template_seed.spawn(1)[0])
+    nodes, inverse = interpolation_nodes(structure, domain, node_rng)
+    checked = check_structure(evaluate, structure, domain, nodes, inverse, n_a, n_b, dim,
+                              check_rng)
+    sweep = _Sweep(evaluate, domain, nodes, inverse, n_a, n_b, dedupe)
+    bounds = [structure.block_bound(k, n_a * dim, n_b * dim)
+              for k in range(len(structure.bidegrees))]
+
+    def plan(k: int) -> Any:
+        return plan_templates(domain, np.random.default_rng(template_seed), dim=dim,
+                              smaller_side=min(n_a, n_b),
+                              upper_bound=bounds[k] if size_to_bounds else None,
+                              max_templates=max_templates, margin=BLOCK_MARGIN)
+
+    plans = [plan(k) for k in range(len(bounds))]
+    sizes = {k: pl.first_size for k, pl in enumerate(plans) if bounds[k] > 0}
+    m_max = max(sizes.values(), default=0)
+    store = sum(4 * sweep.shape(m)[0] * sweep.shape(m)[1] for m in sizes.values())
+    biggest = max((_BlockMatrix(sweep, k, limit).peak_bytes(m) for k, m in sizes.items()),
+                  default=0)
+    notes: dict[str, Any] = {"structure_check": checked}
+    if sizes and store + biggest <= limit:  # one sweep for every block's first round
+        shared = plan(0).sample(m_max)  # a fresh copy of the shared stream
+        for k, M in sweep.run(shared, sizes).items():
+            sweep.cache[k] = (shared[:sizes[k]], M)
+    elif sizes:
+        notes["sweep"] = (f"the blocks' first rounds together ({store / 2**30:.3g} GiB) exceed "
+                          "the memory limit: blocks evaluated one at a time")
+    blocks: list[DegreeBlock] = []
+    history: list[RoundRecord] = []
+    for k, (j, kk) in enumerate(structure.bidegrees):
+        if bounds[k] == 0:
+            continue
+        remaining = (None if budget.max_seconds is None
+                     else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
+        matrix_of = _BlockMatrix(sweep, k, limit)
+        out = grow_until_stable(matrix_of, plans[k], upper_bound=bounds[k],
+                                patience=patience, max_templates=max_templates,
+                                budget=GrowthBudget(max_seconds=remaining,
+                                                    max_rounds=budget.max_rounds),
+                                progress=progress, description=f"block ({j}, {kk})")
+        templates = matrix_of.last if matrix_of.last is not None else np.empty((0, dim))
+        blocks.append(DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop, out.n_templates,
+                                  out.matrix_shape, out.history, out.last, templates))
+        history.extend(out.history)
+        sweep.cache.pop(k, None)
+    rank = sum(b.rank for b in blocks)
+    stop = _combined_stop(blocks)
+    pinned = all(b.rank == b.bound for b in blocks)
+    largest = max(blocks, key=lambda b: b.matrix_shape[0] * b.matrix_shape[1])
+    details: dict[str, Any] = {
+        "domain": repr(domain), "prime": domain.p, "structure": structure.bidegrees,
+        "structure_source": structure.source, "nodes": nodes, "sweep_seconds": sweep.seconds,
+        "block_table": [b.row() for b in blocks], "pinned_by_block_bounds": pinned, **notes}
+    if upper_bound is not None and rank > upper_bound:
+        details["exceeds_upper_bound"] = True
+    return BlockSeparationRankResult(
+        rank=rank, certifies="exact" if pinned else "lower_bound", method=method,  # type: ignore[arg-type]
+        partition=partition, stop_reason=stop, n_templates=max(b.n_templates for b in blocks),
+        matrix_shape=largest.matrix_shape, history=tuple(history),
+        seconds=time.perf_counter() - start, upper_bound=upper_bound, details=details,
+        blocks=tuple(blocks), structure=structure, nodes=nodes, inverse=inverse)
+
+
+def _combined_stop(blocks: list[DegreeBlock]) -> StopReason:
+    """'upper_bound' when every block reached its bound, 'saturated' when every block stopped
+    growing, else the first limit that stopped a block (the sum is then not saturated)."""
+    if all(b.stop_reason == "upper_bound" for b in blocks):
+        return "upper_bound"
+    for b in blocks:
+        if b.stop_reason not in SATURATED_STOPS:
+            return b.stop_reason
+    return "saturated"

@@ -1,0 +1,43 @@
+"""The compiled Z_in grid kernel equals the int64 numpy evaluator and the network itself."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seprank.core.domains import ModularDomain
+from seprank.core.modfloat import residue_bound
+from seprank.incontext.modular import modular_grid, modular_grid_balanced
+from seprank.incontext.representation import InContextRepresentation
+
+#: p near 2**25: max_terms = 32, so d_x = 8 (36 Gram entries) exercises the chunked sums.
+P_LARGE, P_SMALL = 33554393, 16777259
+
+
+@pytest.mark.parametrize(("depth", "width", "heads", "n_tokens", "i"),
+                         [(2, 3, 1, 2, 0), (2, 3, 3, 2, 3), (3, 2, 1, 1, 1), (2, 8, 2, 1, 0),
+                          (4, 2, 1, 1, 0), (2, 4, 2, 20, 25), (1, 3, 1, 2, 2),
+                          # head by head (fewer multiply-adds than the map T):
+                          (3, 5, 1, 1, 1), (3, 6, 2, 1, 0), (3, 3, 1, 1, 0), (2, 8, 2, 1, 1)])
+@pytest.mark.parametrize("p", [P_LARGE, P_SMALL])
+def test_compiled_grid_equals_numpy_and_network(depth: int, width: int, heads: int,
+                                                n_tokens: int, i: int, p: int) -> None:
+    rep = InContextRepresentation.random(depth=depth, width=width, heads=heads,
+                                         n_tokens=n_tokens, i=i, p=width - 1, seed=depth + i)
+    F = ModularDomain(p)
+    rng = np.random.default_rng(width)
+    A, B = rng.integers(0, p, (2, 9, width))
+    A[0], B[0] = p - 1, p // 2   # extreme residues
+    compiled = modular_grid(rep, A, B, F)
+    assert np.array_equal(compiled, modular_grid(rep, A, B, F, kernel="numpy"))
+    assert np.array_equal(compiled[:3, :2], rep.grid(A[:3], B[:2], domain=F))
+    balanced = modular_grid_balanced(rep, A, B, F)
+    assert np.all(np.abs(balanced) <= residue_bound(p))
+    assert np.array_equal(np.mod(balanced.astype(np.int64), p), compiled)
+
+
+def test_kernel_choice_is_validated() -> None:
+    rep = InContextRepresentation.random(depth=2, width=2, seed=0)
+    with pytest.raises(ValueError, match="kernel"):
+        modular_grid(rep, np.ones((1, 2), int), np.ones((1, 2), int), ModularDomain(7),
+                     kernel="fast")  # type: ignore[arg-type]
