@@ -240,7 +240,8 @@ class OneStep:
         return majority_coefficient(self.init.d, len(self.support) - 1, method="closed_form")
 
     def deviation_from_targets(self) -> tuple[float, float]:
-        """max |w1 - Lemma 63 target| on S and off S."""
+        """The largest deviation ``max |w1 - target|`` from the Lemma 63 targets, on S and off
+        S."""
         dev = np.abs(self.w1 - lemma63_targets(self.init, self.support))
         mask = np.zeros(self.init.d, dtype=bool)
         mask[list(self.support)] = True

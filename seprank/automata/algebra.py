@@ -90,13 +90,13 @@ class Footnote17Result:
 
 
 def footnote17() -> Footnote17Result:
-    r"""The least |Q| of a non-solvable semiautomaton: 5 (footnote 17 prints 60).
+    r"""The least :math:`|Q|` of a non-solvable semiautomaton: 5 (footnote 17 prints 60).
 
-    Proof computed here: a maximal subgroup of a semigroup of transformations of |Q| points
-    permutes the image of an idempotent, so it is a subgroup of :math:`S_r`, r <= |Q|; the
-    derived series of :math:`S_1..S_4` reaches the trivial group, so every such group is
-    solvable when |Q| <= 4.  With 5 states the inputs :math:`(1\,2\,3)`, :math:`(1\,2\,3\,4\,5)`
-    generate :math:`A_5` (order 60, perfect).
+    Proof computed here: a maximal subgroup of a semigroup of transformations of :math:`|Q|`
+    points permutes the image of an idempotent, so it is a subgroup of :math:`S_r`,
+    :math:`r \le |Q|`; the derived series of :math:`S_1..S_4` reaches the trivial group, so
+    every such group is solvable when :math:`|Q| \le 4`.  With 5 states the inputs
+    :math:`(1\,2\,3)`, :math:`(1\,2\,3\,4\,5)` generate :math:`A_5` (order 60, perfect).
 
     References
     ----------
@@ -149,7 +149,8 @@ def subgroups(elements: tuple[Element, ...], identity: Element,
 
 def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], ...]:
     r"""All ways to write a finite group as :math:`N \rtimes H` with smaller groups: pairs
-    (|N|, |H|) with N normal, :math:`1 < |N| < |G|`, :math:`N\cap H = 1`, :math:`|N||H|=|G|`.
+    :math:`(|N|, |H|)` with N normal, :math:`1 < |N| < |G|`, :math:`N\cap H = 1`,
+    :math:`|N||H|=|G|`.
 
     Raises ValueError when ``group`` is not a group.  Empty for :math:`Q_8` (004 §3.3.1).
 
@@ -185,8 +186,9 @@ def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], .
 
 
 def rubik_wreath_bound() -> tuple[int, int, Fraction]:
-    r"""Example 7: (|G|, :math:`|C_3\wr S_8|\cdot|C_2\wr S_{12}| = 3^8 8!\, 2^{12} 12!`,
-    bound / |G|) with |G| by Schreier-Sims (sympy) on the 48 moving stickers.
+    r"""Example 7: (:math:`|G|`, :math:`|C_3\wr S_8|\cdot|C_2\wr S_{12}| = 3^8 8!\, 2^{12}
+    12!`, bound / :math:`|G|`) with :math:`|G|` by Schreier-Sims (sympy) on the 48 moving
+    stickers.
 
     Examples
     --------

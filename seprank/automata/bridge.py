@@ -13,7 +13,7 @@ both with the proven upper bounds of :func:`cut_rank_bound`:
 
 * *bond dimension*: the positions split into m maximal blocks of one part; inserting
   :math:`I = \sum_r e_re_r^\top` between blocks gives rank :math:`\le |Q|^{m-1}` -- at most
-  |Q| for a contiguous cut (a matrix-product state of bond dimension |Q|);
+  :math:`|Q|` for a contiguous cut (a matrix-product state of bond dimension :math:`|Q|`);
 * *semigroup*: f depends on the B part only through the maps of its blocks, so rank
   :math:`\le \prod_{\beta\subset B}|\mathcal T_{|\beta|}|` (maps realised by words of that length;
   the first block counts reachable states, not maps), and the same for A;

@@ -1,26 +1,27 @@
 r"""The semiautomata of 004 Chapter 3: Examples 1-7, Definitions 4-5, 9-11, §3.4.5's test suite.
 
-============================  ====================================================  ===========
-constructor                   semiautomaton                                         where
-============================  ====================================================  ===========
-:func:`parity`                :math:`Q=\Sigma=\{0,1\}`                              Example 1
-:func:`flip_flop`             two forms (``"example2"``, ``"definition11"``)         Ex. 2, Def. 11
-:func:`gridworld`             :math:`\{0..S\}`, inputs L, ⊥, R                      Example 3
-:func:`modular_counter`       :math:`C_n` (Definition 4)                            Ex. 4, Def. 4
-:func:`direct_product`        Definition 10 (identity inputs adjoined)              Ex. 5, Def. 10
-:func:`cascade_product`       Definition 6 (feed-forward dependency)                Def. 6
-:func:`dihedral`              :math:`C_S \rtimes C_2` on :math:`\{0..S-1\}\times\{\pm1\}`  Example 6
-:func:`rubik`                 the cube's 6 face turns on 48 stickers (sympy)        Example 7
-:func:`memory`                memory unit (Definition 5)                            Def. 5
-:func:`canonical_group_automaton`  :math:`Q=\Sigma=G`, :math:`\delta(g,h)=hg`     Definition 9
-:func:`symmetric_group`,      :math:`S_n` (transposition + n-cycle), :math:`A_n`     §3.4.5
-:func:`alternating_group`     (3-cycles :math:`(1\,2\,i)`)
-:func:`quaternion_group`      :math:`Q_8` by left multiplication (regular rep.)     §3.3.1, §3.4.5
-:func:`dihedral_group`        :math:`D_{2n}` on n points (sympy)                    §3.4.5
-:func:`dyck`                  bracket stack of depth <= D, k types, reject sink    §3.4.5
-:func:`abab_star`             the 5-state (abab)* automaton                         §3.4.5
-:func:`smallest_nonsolvable`  5 states, inputs (1 2 3), (1 2 3 4 5): :math:`A_5`   fn. 17 fix
-============================  ====================================================  ===========
+=================================  =================================================  ==============
+constructor                        semiautomaton                                      where
+=================================  =================================================  ==============
+:func:`parity`                     :math:`Q=\Sigma=\{0,1\}`                           Example 1
+:func:`flip_flop`                  two forms (``"example2"``, ``"definition11"``)     Ex. 2, Def. 11
+:func:`gridworld`                  :math:`\{0..S\}`, inputs L, ⊥, R                   Example 3
+:func:`modular_counter`            :math:`C_n` (Definition 4)                         Ex. 4, Def. 4
+:func:`direct_product`             Definition 10 (identity inputs adjoined)           Ex. 5, Def. 10
+:func:`cascade_product`            Definition 6 (feed-forward dependency)             Def. 6
+:func:`dihedral`                   :math:`C_S \rtimes C_2` on                         Example 6
+                                   :math:`\{0..S-1\}\times\{\pm1\}`
+:func:`rubik`                      the cube's 6 face turns on 48 stickers (sympy)     Example 7
+:func:`memory`                     memory unit (Definition 5)                         Def. 5
+:func:`canonical_group_automaton`  :math:`Q=\Sigma=G`, :math:`\delta(g,h)=hg`         Definition 9
+:func:`symmetric_group`,           :math:`S_n` (transposition, n-cycle), :math:`A_n`  §3.4.5
+:func:`alternating_group`          (3-cycles :math:`(1\,2\,i)`)
+:func:`quaternion_group`           :math:`Q_8` by left multiplication                 §3.3.1, §3.4.5
+:func:`dihedral_group`             :math:`D_{2n}` on n points (sympy)                 §3.4.5
+:func:`dyck`                       bracket stack of depth <= D, k types, reject sink  §3.4.5
+:func:`abab_star`                  the 5-state (abab)* automaton                      §3.4.5
+:func:`smallest_nonsolvable`       5 states; (1 2 3), (1 2 3 4 5) give :math:`A_5`    fn. 17 fix
+=================================  =================================================  ==============
 """
 
 from __future__ import annotations

@@ -174,7 +174,7 @@ class FlipFlopNetwork:
         return self.round1(a2[..., 0:1] - 0.5)[..., 0]
 
     def errors(self, strings: npt.ArrayLike) -> tuple[int, int, float]:
-        """(wrong reads, reads, largest |output - bit| over reads) on deterministic FFL."""
+        """(wrong reads, reads, largest ``|output - bit|`` over reads) on deterministic FFL."""
         S = np.asarray(strings, dtype=np.int64)
         seq, pos, bit = read_targets(S)
         out = self.forward(S)[seq, pos]

@@ -87,9 +87,9 @@ def lemma13_bound(T: int, gamma: float) -> float:
 def lemma14_mlp(n_states: int, *, bias_shift: float = 0.0) -> MLP:
     r"""Lemma 14's 3-layer composition gadget on the slots ``[(q, L)]_q ++ [(q, R)]_q``.
 
-    For maps g (left slot) and f (right slot) with values in 1..|Q|, the output's right slot is
-    :math:`f\circ g`.  Layer 1: the Lemma 10 indicators :math:`\mathbf 1[g(q) = q']` (4 ReLUs
-    each, :math:`\Delta = 1`) and |Q| pass-through units for f -- width
+    For maps g (left slot) and f (right slot) with values in :math:`1..|Q|`, the output's right
+    slot is :math:`f\circ g`.  Layer 1: the Lemma 10 indicators :math:`\mathbf 1[g(q) = q']` (4
+    ReLUs each, :math:`\Delta = 1`) and :math:`|Q|` pass-through units for f -- width
     :math:`4|Q|^2 + |Q|` (the statement says :math:`|Q|^2+|Q|`, the width of
     :math:`W_2'`'s output); layer 2 (width :math:`|Q|^2`):
     :math:`[W_2''W_2'z - |Q|]_+ = \mathbf 1[g(q)=q']\,f(q')`; layer 3 sums over q'.
@@ -236,8 +236,8 @@ def theorem10_network(automaton: Semiautomaton, q0: object, T: int, *,
     Parameters
     ----------
     automaton : Semiautomaton
-        Any; a 1-state automaton gets a dummy state as in the proof (|Q| >= 2 needed for the
-        2-dimensional heads).
+        Any; a 1-state automaton gets a dummy state as in the proof (:math:`|Q| \ge 2` needed
+        for the 2-dimensional heads).
     q0 : state
     T : int
         Length; the network is built for :math:`2^{\lceil\log_2T\rceil}`.
