@@ -60,7 +60,22 @@ def derived_series_orders(group: PermutationGroup) -> tuple[int, ...]:
 
 
 def composition_length(group: PermutationGroup) -> int:
-    """The number of composition factors of a finite group (Jordan-Hölder, Theorem 14)."""
+    """The number of composition factors of a finite solvable group (Jordan-Hölder, Theorem 14).
+
+    sympy computes composition series of solvable groups only: a non-solvable group is refused
+    with a ValueError.
+
+    Examples
+    --------
+    >>> from sympy.combinatorics.named_groups import CyclicGroup, SymmetricGroup
+    >>> composition_length(SymmetricGroup(4))     # S4 > A4 > V4 > C2 > 1
+    4
+    >>> composition_length(CyclicGroup(12))       # solvable: prime factors of 12 = 2 * 2 * 3
+    3
+    """
+    if not group.is_solvable:
+        raise ValueError(f"composition_length needs a solvable group (sympy's composition "
+                         f"series); got a non-solvable group of order {group.order()}")
     return len(group.composition_series()) - 1
 
 
@@ -121,7 +136,15 @@ def footnote17() -> Footnote17Result:
 def subgroups(elements: tuple[Element, ...], identity: Element,
               mul: dict[tuple[Element, Element], Element]) -> tuple[frozenset[Element], ...]:
     """Every subgroup of a finite group given by its multiplication table (joins of cyclic
-    subgroups until nothing new appears; fine for orders up to a few dozen)."""
+    subgroups until nothing new appears; fine for orders up to a few dozen).
+
+    Examples
+    --------
+    >>> Z4 = (0, 1, 2, 3)
+    >>> table = {(a, b): (a + b) % 4 for a in Z4 for b in Z4}
+    >>> sorted(sorted(H) for H in subgroups(Z4, 0, table))    # one subgroup per divisor of 4
+    [[0], [0, 1, 2, 3], [0, 2]]
+    """
     def closure(gens: set[Element]) -> frozenset[Element]:
         group = {identity} | gens
         frontier = list(group)
@@ -269,7 +292,15 @@ def monoid_census(order: int) -> MonoidCensus:
 
 def monoid_table(semigroup: TransformationSemigroup) -> tuple[tuple[int, ...], ...]:
     """The multiplication table of :math:`\\mathcal T^1` with the identity as element 0 and the
-    product "apply the row, then the column" (word order)."""
+    product "apply the row, then the column" (word order).
+
+    Examples
+    --------
+    >>> from seprank.automata import flip_flop
+    >>> F = monoid_table(flip_flop("definition11").transformation_semigroup())
+    >>> F                                  # identity, "set 0", "set 1": the later write wins
+    ((0, 1, 2), (1, 1, 2), (2, 1, 2))
+    """
     els = [semigroup.identity] + [f for f in semigroup.elements if f != semigroup.identity]
     index = {f: i for i, f in enumerate(els)}
     return tuple(tuple(index[semigroup.product(a, b)] for b in els) for a in els)
@@ -278,7 +309,16 @@ def monoid_table(semigroup: TransformationSemigroup) -> tuple[tuple[int, ...], .
 def isomorphic_tables(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...],
                       *, anti: bool = False) -> bool:
     """Whether two monoid tables (identity 0) are isomorphic (``anti=True``:
-    anti-isomorphic, :math:`\\phi(xy) = \\phi(y)\\phi(x)`)."""
+    anti-isomorphic, :math:`\\phi(xy) = \\phi(y)\\phi(x)`).
+
+    Examples
+    --------
+    >>> from seprank.automata import flip_flop
+    >>> F = monoid_table(flip_flop("definition11").transformation_semigroup())
+    >>> opposite = tuple(zip(*F))          # x*y -> y*x: the left-zero monoid
+    >>> isomorphic_tables(F, opposite), isomorphic_tables(F, opposite, anti=True)
+    (False, True)
+    """
     if len(a) != len(b):
         return False
     target = tuple(tuple(b[j][i] for j in range(len(b))) for i in range(len(b))) if anti else b
@@ -286,6 +326,14 @@ def isomorphic_tables(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], 
 
 
 def cycle_generators(n: int) -> list[Permutation]:
-    """The 3-cycles :math:`(1\\,2\\,i)`, i = 3..n (0-based points), of §3.4.5."""
+    """The 3-cycles :math:`(1\\,2\\,i)`, i = 3..n (0-based points), of §3.4.5.
+
+    Examples
+    --------
+    >>> from sympy.combinatorics import PermutationGroup
+    >>> gens = cycle_generators(5)
+    >>> len(gens), PermutationGroup(gens).order()   # (1 2 3), (1 2 4), (1 2 5) generate A_5
+    (3, 60)
+    """
     m = check_int("n", n, minimum=3)
     return [Permutation(0, 1, i, size=m) for i in range(2, m)]
