@@ -72,7 +72,16 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
     r""":math:`\max_{t\ne t'}\langle p_t, p_{t'}\rangle` (or of its absolute value) over the T
     equally spaced points :math:`p_t = (\cos\frac{2\pi t}{T}, \sin\frac{2\pi t}{T})`; the
     inner product is :math:`\cos\frac{2\pi(t-t')}{T}`, so the maximum runs over the T - 1
-    differences."""
+    differences.
+
+    Examples
+    --------
+    >>> import math
+    >>> circle_gram_max(10) == math.cos(2 * math.pi / 10)       # nearest neighbours
+    True
+    >>> round(circle_gram_max(4), 12), circle_gram_max(4, absolute=True)  # antipodes give -1
+    (0.0, 1.0)
+    """
     n = check_int("T", T, minimum=2)
     values = np.cos(2 * np.pi * np.arange(1, n) / n)
     return float((np.abs(values) if absolute else values).max())
@@ -80,7 +89,17 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
 
 def lemma13_bound(T: int, gamma: float) -> float:
     r"""Lemma 13: :math:`\|\mathrm{softmax}(z) - e_{t^*}\|_1 \le 2Te^{-\gamma}` when every other
-    score is at least :math:`\gamma` below the maximum."""
+    score is at least :math:`\gamma` below the maximum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([5.0, 0.0, 0.0, -1.0])                     # gap gamma = 5, T = 4
+    >>> w = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    >>> l1 = float(np.abs(w - np.eye(4)[0]).sum())
+    >>> bool(l1 <= lemma13_bound(4, 5.0)), round(lemma13_bound(4, 5.0), 6)
+    (True, 0.053904)
+    """
     return 2 * check_int("T", T) * math.exp(-float(gamma))
 
 
