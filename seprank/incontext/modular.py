@@ -177,7 +177,22 @@ def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
     """Peak bytes of :func:`modular_grid`'s temporaries (beyond its ``(n_a, n_b)`` output)
     for ``n_a`` x ``n_b`` templates: per-template arrays plus one block of pairs (counted
     generously: every int64 array a block holds at once, and the fancy-indexed copies
-    ``_remaining_layers`` makes; checked against ``tracemalloc`` in the tests)."""
+    ``_remaining_layers`` makes; checked against ``tracemalloc`` in the tests).
+
+    Examples
+    --------
+    >>> import tracemalloc
+    >>> from seprank.incontext.representation import InContextRepresentation
+    >>> rep = InContextRepresentation.random(depth=2, width=3, n_tokens=2, seed=0)
+    >>> F = ModularDomain(16777259)
+    >>> A, B = np.random.default_rng(1).integers(0, F.p, (2, 40, 3))
+    >>> tracemalloc.start()
+    >>> _ = modular_grid(rep, A, B, F)
+    >>> peak = tracemalloc.get_traced_memory()[1]
+    >>> tracemalloc.stop()
+    >>> bool(peak <= modular_grid_bytes(rep, 40, 40) + 8 * 40 * 40)   # estimate + the output
+    True
+    """
     d, n = rep.width, rep.n_tokens
     tri = d * (d + 1) // 2
     per_template = 8 * (d + 4 * n * d + 3 * d * d + tri)
