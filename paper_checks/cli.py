@@ -13,7 +13,7 @@ from pathlib import Path
 
 from paper_checks.registry import PAPERS, select
 from paper_checks.report import json_report, markdown_report, summary_table
-from paper_checks.runner import run_claims
+from paper_checks.runner import run_claims, run_claims_parallel
 
 __all__ = ["main"]
 
@@ -42,6 +42,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="do not save figures")
     p.add_argument("--list", action="store_true", help="list the selected claims and exit")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N",
+                       help="run the claims in parallel on a local dask cluster of N worker "
+                            "processes (same report, same order)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run the claims on an existing dask cluster, e.g. "
+                            "tcp://127.0.0.1:8786")
     return p
 
 
@@ -60,7 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{c.category:11s} [{c.paper}] {c.reference}")
         return 0
     plots = None if args.no_plots else args.plots
-    outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)
+    if args.workers is not None and args.workers < 1:
+        print("paper-checks: --workers must be >= 1", file=sys.stderr)
+        return 2
+    if args.workers is not None or args.scheduler is not None:
+        outcomes = run_claims_parallel(
+            claims, executor=args.scheduler if args.scheduler else args.workers,
+            plots_dir=plots, progress=not args.no_progress)
+    else:
+        outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)
     print(summary_table(outcomes))
     report = Path(args.report)
     report.parent.mkdir(parents=True, exist_ok=True)

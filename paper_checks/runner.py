@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from paper_checks.registry import Claim, ClaimResult
 
-__all__ = ["ClaimOutcome", "run_claim", "run_claims"]
+__all__ = ["ClaimOutcome", "run_claim", "run_claims", "run_claims_parallel"]
 
 
 @dataclass(frozen=True)
@@ -83,4 +83,51 @@ def run_claims(
     for claim in bar:
         bar.set_postfix_str(claim.id, refresh=False)
         outcomes.append(run_claim(claim, plots_dir=plots_dir))
+    return outcomes
+
+
+def _run_claim_on_worker(claim_id: str, plots_dir: str | None) -> ClaimOutcome:
+    """Run one claim by id in a worker; the figures are saved there and dropped (the report
+    only links their files), the claim is re-attached by the caller."""
+    import dataclasses
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from paper_checks.registry import get_claim
+
+    outcome = run_claim(get_claim(claim_id), plots_dir=plots_dir)
+    if outcome.result is not None and outcome.result.figures:
+        outcome = dataclasses.replace(
+            outcome, result=dataclasses.replace(outcome.result, figures={}))
+    return outcome
+
+
+def run_claims_parallel(
+    claims: Iterable[Claim], *, executor: object = None, plots_dir: str | Path | None = None,
+    progress: bool = True,
+) -> list[ClaimOutcome]:
+    """:func:`run_claims` on dask workers (:func:`seprank.core.sweep.sweep`), same order.
+
+    ``executor``: None (a local cluster, one worker per core), a number of workers, a
+    scheduler address or a ``distributed.Client``.  Outcomes come back in the order of
+    ``claims`` whatever the order of completion, so the report is the serial run's; a check
+    that raises is reported as in :func:`run_claim`; a claim whose worker died repeatedly is
+    reported as an error with the scheduler's message.
+    """
+    from seprank.core.sweep import sweep
+
+    claims = list(claims)
+    plots = None if plots_dir is None else str(plots_dir)  # as run_claim writes it
+    result = sweep(_run_claim_on_worker, [{"claim_id": c.id, "plots_dir": plots} for c in claims],
+                   executor=executor, progress=progress)
+    outcomes = []
+    for claim, record in zip(claims, result.records, strict=True):
+        if record.status == "ok":
+            got: ClaimOutcome = record.value
+            outcomes.append(ClaimOutcome(claim, got.result, got.error, got.seconds,
+                                         got.figure_paths))
+        else:  # the worker itself failed (run_claim catches the check's own exceptions)
+            outcomes.append(ClaimOutcome(claim, None, record.traceback or record.error,
+                                         record.seconds or 0.0))
     return outcomes

@@ -15,3 +15,19 @@ def domain(request: pytest.FixtureRequest) -> Domain:
     """Every number domain in turn: the 'one code path' promise is tested once per domain."""
     return {"svd": FloatDomain(), "modular": ModularDomain(TEST_PRIME),
             "exact": ExactDomain()}[request.param]
+
+
+@pytest.fixture(scope="session")
+def dask_client():  # type: ignore[no-untyped-def]
+    """One local dask cluster (2 single-threaded worker processes) for every test that needs
+    one: starting a cluster costs seconds, so the tests share it."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

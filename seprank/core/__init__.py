@@ -17,6 +17,8 @@ memory                          the one memory policy: :func:`set_memory_limit`,
 validation                      argument checks that name the argument
 random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
                                 :func:`random_prime`
+sweep, store                    :func:`sweep` on dask.distributed, the resumable SQLite
+                                :class:`ResultStore`
 results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
@@ -87,6 +89,8 @@ from seprank.core.results import (
     RankValued,
     SeparationMethod,
 )
+from seprank.core.store import ResultStore
+from seprank.core.sweep import SweepResult, sweep
 from seprank.core.validation import (
     check_array,
     check_bool,
@@ -121,8 +125,10 @@ __all__ = [
     "ModularDomain",
     "RankResult",
     "RankValued",
+    "ResultStore",
     "SeedLike",
     "SeparationMethod",
+    "SweepResult",
     "array_bytes",
     "as_exact_matrix",
     "as_float_matrix",
@@ -160,6 +166,7 @@ __all__ = [
     "split_seed",
     "sqrt_minus_one_mod",
     "stochastic_power",
+    "sweep",
     "to_mpf",
     "to_rational",
     "validated",

@@ -1,0 +1,405 @@
+r"""Parameter sweeps on dask.distributed, resumable through a result store.
+
+:func:`sweep` runs ``fn(**p)`` for every parameter set ``p``:
+
+* on **dask.distributed** -- by default an embedded ``LocalCluster`` of worker *processes*
+  (one per core, one thread each), or an existing cluster given by its scheduler address (or a
+  ``distributed.Client``); both go through the same code: submit one task per parameter set,
+  collect them with ``distributed.as_completed``.  A worker that dies mid-task is replaced by
+  its nanny and the scheduler runs the task again elsewhere (after
+  ``distributed.scheduler.allowed-failures`` deaths it gives up with ``KilledWorker``, which is
+  recorded as that task's failure);
+* each task through :func:`seprank.core.tasks.run_task`: wall and CPU time and peak memory are
+  recorded, and an exception becomes that task's recorded failure -- the sweep completes and
+  lists its failures;
+* with a :class:`~seprank.core.store.ResultStore` (or a path to one), every result is written
+  as it arrives, keyed by function, parameters, seed and code version, so a rerun of an
+  interrupted sweep computes only what is missing (and starts no cluster when nothing is).
+
+``executor='serial'`` runs the same tasks in this process, one after the other: the baseline
+for speed-ups and the easiest way to debug a task.
+
+Examples
+--------
+>>> def power(base, exponent, seed=None):
+...     return base ** exponent
+>>> result = sweep(power, [{"base": b, "exponent": 2} for b in range(4)],
+...                executor="serial", progress=False, version="example")
+>>> result.values()
+[0, 1, 4, 9]
+>>> result.n_computed, result.failures
+(4, ())
+
+On a cluster (an embedded one here; ``executor="tcp://host:8786"`` reaches an existing one):
+
+>>> result = sweep(pow, [{"base": 3, "exp": e} for e in range(5)],
+...                executor=2, progress=False)          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import logging
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from tqdm import tqdm
+
+from seprank.core.store import ResultStore, TaskKey
+from seprank.core.tasks import TaskOutcome, run_task
+
+__all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
+
+Source = Literal["computed", "store"]
+
+
+def available_cores() -> int:
+    """The CPU cores this process may use (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def qualified_name(fn: Callable[..., Any]) -> str:
+    """``module.qualname`` of a function (what a store records as the function)."""
+    qual = getattr(fn, "__qualname__", None)
+    if qual is None:
+        raise TypeError(f"{fn!r} has no __qualname__ (a functools.partial?); pass name=")
+    return f"{getattr(fn, '__module__', None) or '__main__'}.{qual}"
+
+
+def code_version(fn: Callable[..., Any]) -> str:
+    """A version of the code behind ``fn``: a digest of its whole top-level package.
+
+    For a function of an installed or importable package (e.g. ``seprank``) this hashes every
+    ``.py`` file of that package, so that *any* change of the code invalidates stored results;
+    for a function defined in a script or notebook, its own source.  Pass ``version=`` to
+    :func:`sweep` to pin a version by hand instead.
+    """
+    module = inspect.getmodule(fn)
+    top = (module.__name__ if module else "__main__").split(".")[0]
+    package = sys.modules.get(top)
+    paths = list(getattr(package, "__path__", [])) if top != "__main__" else []
+    digest = hashlib.sha256()
+    if paths:
+        for root in paths:
+            for path in sorted(Path(root).rglob("*.py")):
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    elif module is not None and top != "__main__" and getattr(module, "__file__", None):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    else:
+        try:
+            digest.update(inspect.getsource(fn).encode())
+        except (OSError, TypeError) as exc:
+            raise ValueError(f"cannot read the source of {fn!r} to version its results; pass "
+                             "version='...' to sweep()") from exc
+    return f"{top}-{digest.hexdigest()[:16]}"
+
+
+@dataclass(frozen=True)
+class SweepRecord:
+    """One parameter set of a sweep and its result (computed now or loaded from the store)."""
+
+    params: Mapping[str, Any]
+    key: TaskKey
+    status: Literal["ok", "error"]
+    value: Any
+    error: str | None
+    traceback: str | None
+    seconds: float | None
+    cpu_seconds: float | None
+    peak_rss_bytes: int | None
+    peak_increase_bytes: int | None
+    memory_method: str | None
+    worker: str | None
+    source: Source
+
+    def as_dict(self) -> dict[str, Any]:
+        """The parameters, then value, status, error and the measurements, flat."""
+        out = dict(self.params)
+        out.update(value=self.value, status=self.status, error=self.error,
+                   seconds=self.seconds, cpu_seconds=self.cpu_seconds,
+                   peak_rss_bytes=self.peak_rss_bytes,
+                   peak_increase_bytes=self.peak_increase_bytes,
+                   memory_method=self.memory_method, worker=self.worker, source=self.source)
+        return out
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Every parameter set's record, in the order the parameter sets were given."""
+
+    fn: str
+    version: str
+    records: tuple[SweepRecord, ...]
+    wall_seconds: float
+    executor: str
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[SweepRecord]:
+        return iter(self.records)
+
+    @property
+    def failures(self) -> tuple[SweepRecord, ...]:
+        """The records whose task raised (or whose worker kept dying)."""
+        return tuple(r for r in self.records if r.status == "error")
+
+    @property
+    def n_computed(self) -> int:
+        return sum(r.source == "computed" for r in self.records)
+
+    @property
+    def n_loaded(self) -> int:
+        return sum(r.source == "store" for r in self.records)
+
+    def values(self) -> list[Any]:
+        """The values in parameter order (None where the task failed)."""
+        return [r.value for r in self.records]
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per parameter set (see :meth:`SweepRecord.as_dict`), with the
+        function's name and the code version that produced it."""
+        return [{**r.as_dict(), "fn": self.fn, "version": self.version} for r in self.records]
+
+    def to_dataframe(self) -> Any:
+        """The records as a pandas DataFrame (needs pandas, which is optional)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:
+            raise ImportError("to_dataframe() needs pandas (pip install pandas); "
+                              "to_records() gives the same rows as dicts") from exc
+        return pd.DataFrame.from_records(self.to_records())
+
+    def summary(self) -> str:
+        computed = [r for r in self.records if r.source == "computed" and r.seconds is not None]
+        task_time = sum(r.seconds or 0.0 for r in computed)
+        text = (f"{self.fn}: {len(self)} tasks ({self.n_computed} computed, {self.n_loaded} "
+                f"from the store), {len(self.failures)} failed; {self.wall_seconds:.2f} s wall "
+                f"on {self.executor}, {task_time:.2f} s in tasks")
+        for r in self.failures:
+            text += f"\n  FAILED {dict(r.params)}: {r.error}"
+        return text
+
+
+def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if isinstance(params, Mapping | str | bytes):
+        raise TypeError("params must be an iterable of dicts (one per task), not a single "
+                        "dict; wrap it in a list")
+    out = []
+    for i, p in enumerate(params):
+        if not isinstance(p, Mapping) or not all(isinstance(k, str) for k in p):
+            raise TypeError(f"parameter set #{i} must be a dict of keyword arguments, got {p!r}")
+        out.append(dict(p))
+    return out
+
+
+def _record(params: dict[str, Any], key: TaskKey, outcome: TaskOutcome) -> SweepRecord:
+    return SweepRecord(params, key, outcome.status, outcome.value, outcome.error,
+                       outcome.traceback, outcome.seconds, outcome.cpu_seconds,
+                       outcome.peak_rss_bytes, outcome.peak_increase_bytes,
+                       outcome.memory_method, outcome.worker, "computed")
+
+
+def _lost(exc: BaseException) -> TaskOutcome:
+    """The outcome of a task that did not come back (its worker kept dying, or it was lost)."""
+    return TaskOutcome("error", None, f"{type(exc).__name__}: {exc}", None, 0.0, 0.0, None,
+                       None, "process_peak", "")
+
+
+@contextmanager
+def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
+    """A ``distributed.Client`` for ``executor``, and a description; owned ones are closed."""
+    if not (executor is None or isinstance(executor, int | str)
+            or hasattr(executor, "scheduler_address") or hasattr(executor, "submit")):
+        raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
+                        f"address or a distributed.Client, got {executor!r}")
+    import dask
+    from distributed import Client, LocalCluster
+
+    if isinstance(executor, Client):
+        yield executor, f"dask cluster at {executor.scheduler_info().get('address')}"
+        return
+    if executor is None or (isinstance(executor, int) and not isinstance(executor, bool)):
+        n_workers = available_cores() if executor is None else executor
+        if n_workers < 1:
+            raise ValueError(f"executor={executor!r}: need at least one worker")
+        # loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
+        # statistical profiler in the workers (it samples the task's thread every 10 ms: CPU
+        # the tasks would lose, and a process CPU time that is not the task's)
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=":0",
+                                   silence_logs=logging.ERROR)
+        description = f"local dask cluster, {n_workers} worker processes"
+    elif isinstance(executor, str):
+        cluster, description = None, f"dask cluster at {executor}"
+    elif hasattr(executor, "scheduler_address"):
+        cluster, description = None, f"dask cluster at {executor.scheduler_address}"
+    else:
+        raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
+                        f"address or a distributed.Client, got {executor!r}")
+    client = Client(cluster if cluster is not None else executor)
+    try:
+        yield client, description
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str, Any]],
+                 keys: Sequence[TaskKey], order: Sequence[int],
+                 deliver: Callable[[int, TaskOutcome], None]) -> None:
+    from distributed import as_completed
+
+    token = uuid.uuid4().hex[:8]
+    futures = {}
+    for rank, i in enumerate(order):
+        digest = hashlib.sha256(repr(keys[i].as_tuple()).encode()).hexdigest()[:16]
+        future = client.submit(run_task, fn, params[i], key=f"sweep-{token}-{digest}",
+                               priority=len(order) - rank)
+        futures[future] = i
+    try:
+        for future in as_completed(list(futures)):
+            try:
+                outcome = future.result()
+            except Exception as exc:  # KilledWorker, a lost or unpicklable result
+                outcome = _lost(exc)
+            deliver(futures[future], outcome)
+            future.release()
+    finally:
+        pending = [f for f in futures if not f.done()]
+        if pending:
+            client.cancel(pending)
+
+
+def sweep(
+    fn: Callable[..., Any],
+    params: Iterable[Mapping[str, Any]],
+    *,
+    executor: Any = None,
+    store: ResultStore | str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    name: str | None = None,
+    version: str | None = None,
+    priority: Callable[[Mapping[str, Any]], float] | None = None,
+    retry_failed: bool = True,
+) -> SweepResult:
+    """Run ``fn(**p)`` for every parameter set ``p``, in parallel, resumably.
+
+    Parameters
+    ----------
+    fn : callable
+        The task, called with each parameter set as keyword arguments.  On a cluster it must be
+        importable by the workers (a module-level function) or picklable by cloudpickle.  A
+        ``seed`` parameter is stored as the task's seed.
+    params : iterable of dict
+        The parameter sets (JSON data: numbers, strings, lists); each must be distinct.
+    executor : None, int, str or distributed.Client, keyword-only
+        ``None``: an embedded ``LocalCluster`` with one single-threaded worker process per
+        available core; an int: that many worker processes; a scheduler address
+        (``"tcp://host:8786"``) or a ``distributed.Client``: an existing cluster (its workers
+        need this package installed); ``"serial"``: this process, one task after the other.
+    store : ResultStore or path, optional, keyword-only
+        Where results are written as they arrive and looked up first (a path opens or creates
+        an SQLite file).  Without one nothing is kept.
+    progress : bool, keyword-only
+        Show a progress bar (tqdm).
+    name, version : str, optional, keyword-only
+        The function's name and code version in the store (default:
+        :func:`qualified_name` and :func:`code_version`).
+    priority : callable, optional, keyword-only
+        ``priority(p)`` -> number; higher starts first.  Give an estimated cost so that the
+        longest tasks do not start last (they would leave workers idle at the end).
+    retry_failed : bool, keyword-only
+        Whether a failure stored by an earlier run is computed again (default True).
+
+    Returns
+    -------
+    SweepResult
+        One :class:`SweepRecord` per parameter set, in the given order; ``failures`` lists
+        the tasks that raised.
+
+    References
+    ----------
+    .. [1] dask.distributed documentation: ``LocalCluster``, ``Client.submit``,
+       ``as_completed``, and "Resilience" (tasks of a dead worker are rerun).
+    """
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {fn!r}")
+    param_sets = _validated_params(params)
+    fname = name if name is not None else qualified_name(fn)
+    ver = version if version is not None else code_version(fn)
+    keys = [TaskKey.of(fname, p, version=ver) for p in param_sets]
+    first: dict[TaskKey, int] = {}
+    for i, key in enumerate(keys):
+        if key in first:
+            raise ValueError(f"parameter set #{i} {param_sets[i]} repeats #{first[key]}; "
+                             "give each task once")
+        first[key] = i
+    if isinstance(store, str | os.PathLike):
+        store = ResultStore(store)
+    elif store is not None and not isinstance(store, ResultStore):
+        raise TypeError(f"store must be a ResultStore, a path or None, got {store!r}")
+    start = time.perf_counter()
+    stored = store.lookup(fname, ver) if store is not None else {}
+    records: list[SweepRecord | None] = [None] * len(keys)
+    todo = []
+    for i, key in enumerate(keys):
+        hit = stored.get(key)
+        if hit is not None and (hit.status == "ok" or not retry_failed):
+            records[i] = SweepRecord(param_sets[i], key, hit.status, hit.value, hit.error,
+                                     hit.traceback,
+                                     hit.seconds, hit.cpu_seconds, hit.peak_rss_bytes,
+                                     hit.peak_increase_bytes, hit.memory_method, hit.worker,
+                                     "store")
+        else:
+            todo.append(i)
+    if priority is not None:
+        todo.sort(key=lambda i: -float(priority(param_sets[i])))
+    bar = tqdm(total=len(keys), initial=len(keys) - len(todo), unit="task",
+               desc=fname.rsplit(".", 1)[-1], disable=not progress)
+
+    def deliver(i: int, outcome: TaskOutcome) -> None:
+        if store is not None:
+            store.put(keys[i], status=outcome.status, value=outcome.value,
+                      error=outcome.error, traceback=outcome.traceback,
+                      seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds,
+                      peak_rss_bytes=outcome.peak_rss_bytes,
+                      peak_increase_bytes=outcome.peak_increase_bytes,
+                      memory_method=outcome.memory_method, worker=outcome.worker)
+        records[i] = _record(param_sets[i], keys[i], outcome)
+        if outcome.status == "error":
+            n_failed = sum(r is not None and r.status == "error" for r in records)
+            bar.set_postfix_str(f"{n_failed} failed", refresh=False)
+        bar.update(1)
+
+    try:
+        if not todo:
+            description = "nothing to compute"
+        elif executor == "serial":
+            description = "this process, serially"
+            for i in todo:
+                deliver(i, run_task(fn, param_sets[i]))
+        else:
+            with _dask_client(executor) as (client, description):
+                _run_on_dask(client, fn, param_sets, keys, todo, deliver)
+    finally:
+        bar.close()
+    missing = [i for i, r in enumerate(records) if r is None]
+    if missing:  # pragma: no cover - as_completed returns every future
+        raise RuntimeError(f"sweep lost the results of parameter sets {missing}")
+    return SweepResult(fname, ver, tuple(r for r in records if r is not None),
+                       time.perf_counter() - start, description)

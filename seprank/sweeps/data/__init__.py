@@ -1,0 +1,1 @@
+"""Tables written by the shipped sweeps (``python -m seprank.sweeps ... --out``)."""
