@@ -55,6 +55,7 @@ from tqdm import tqdm
 
 from seprank.core.store import ResultStore, TaskKey
 from seprank.core.tasks import TaskOutcome, run_task
+from seprank.core.validation import check_bool
 
 __all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
 
@@ -339,6 +340,8 @@ def sweep(
     """
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {fn!r}")
+    progress = check_bool("progress", progress)
+    retry_failed = check_bool("retry_failed", retry_failed)
     param_sets = _validated_params(params)
     fname = name if name is not None else qualified_name(fn)
     ver = version if version is not None else code_version(fn)
