@@ -95,6 +95,12 @@ def _plain(value: Any, where: str) -> Any:
 def canonical_params(params: Mapping[str, Any]) -> str:
     """Canonical JSON of a parameter set: sorted keys, no spaces, tuples as lists.
 
+    Examples
+    --------
+    Two spellings of one parameter set have one key:
+
+    >>> canonical_params({"b": (1, 2), "a": 0.1}) == canonical_params({"a": 0.1, "b": [1, 2]})
+    True
     >>> canonical_params({"b": (1, 2), "a": 0.1})
     '{"a":0.1,"b":[1,2]}'
     """

@@ -63,7 +63,14 @@ Source = Literal["computed", "store"]
 
 
 def available_cores() -> int:
-    """The CPU cores this process may use (its affinity mask where the OS has one)."""
+    """The CPU cores this process may use (its affinity mask where the OS has one).
+
+    Examples
+    --------
+    >>> import os
+    >>> 1 <= available_cores() <= (os.cpu_count() or 1)
+    True
+    """
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -85,6 +92,14 @@ def code_version(fn: Callable[..., Any]) -> str:
     ``.py`` file of that package, so that *any* change of the code invalidates stored results;
     for a function defined in a script or notebook, its own source.  Pass ``version=`` to
     :func:`sweep` to pin a version by hand instead.
+
+    Examples
+    --------
+    A function of this package is versioned by the whole package (stable between calls):
+
+    >>> v = code_version(sweep)
+    >>> v.startswith("seprank-") and v == code_version(available_cores)
+    True
     """
     module = inspect.getmodule(fn)
     top = (module.__name__ if module else "__main__").split(".")[0]
@@ -332,6 +347,22 @@ def sweep(
     SweepResult
         One :class:`SweepRecord` per parameter set, in the given order; ``failures`` lists
         the tasks that raised.
+
+    Examples
+    --------
+    A failing task is recorded, not raised; a store makes the rerun a lookup:
+
+    >>> def inverse(x):
+    ...     return 1 / x
+    >>> store = ResultStore(":memory:")
+    >>> first = sweep(inverse, [{"x": 2}, {"x": 0}], executor="serial", store=store,
+    ...               progress=False, version="example")
+    >>> first.values()[0], first.failures[0].error
+    (0.5, 'ZeroDivisionError: division by zero')
+    >>> again = sweep(inverse, [{"x": 2}], executor="serial", store=store, progress=False,
+    ...               version="example")
+    >>> again.n_loaded, again.n_computed
+    (1, 0)
 
     References
     ----------
