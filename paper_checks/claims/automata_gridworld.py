@@ -151,8 +151,8 @@ def aut_thm12_score_gap() -> ClaimResult:
     ratio = float(np.min(gap / spread))
     import mpmath
 
-    mpmath.mp.dps = 40
-    hp = float(1 - mpmath.cos(mpmath.pi / 20) - mpmath.pi**2 / 800)
+    with mpmath.workdps(40):                           # never the process-wide precision
+        hp = float(1 - mpmath.cos(mpmath.pi / 20) - mpmath.pi**2 / 800)
     return ClaimResult(
         measured={"T in 1..10^4 with 1 - cos(pi/2T) < pi^2/8T^2": printed_fail,
                   "T with gap <= pi^2/16T^2": corrected_fail,
