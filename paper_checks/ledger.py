@@ -68,7 +68,17 @@ CERTIFICATE_SCHEMA = "seprank.certificate"
 def perturbed_run() -> Iterator[None]:
     """While a check evaluates its registered *perturbed* statement: the non-``holds`` verdict it
     returns then describes a statement we made up to test the check's power, so it needs no kind
-    and no independent recomputation."""
+    and no independent recomputation.
+
+    Examples
+    --------
+    >>> ClaimResult(1, 2, "fails")                  # a verdict on a paper must say how it is wrong
+    Traceback (most recent call last):
+    ValueError: ...kind...
+    >>> with perturbed_run():                       # a made-up statement needs no kind
+    ...     ClaimResult(1, 2, "fails").verdict
+    'fails'
+    """
     token = _PERTURBED.set(True)
     try:
         yield

@@ -25,7 +25,8 @@ independent recomputations are defined in :mod:`paper_checks.ledger` and re-expo
 A ``quick``/``full`` pair of the same check (a small and a large sweep) is registered through
 :func:`claim_quick_full`; one check registered under several ids (one per setting) through
 :func:`register_check`.  Either way the registered function is named after its claim id
-(:func:`function_name`), so a traceback or a profile names the claim.
+(:func:`function_name`), so a traceback or a profile names the claim.  Examples and tests
+register into a :func:`scratch_registry`.
 
 Categories
 ----------
@@ -44,7 +45,8 @@ import importlib
 import inspect
 import pkgutil
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
@@ -86,6 +88,7 @@ __all__ = [
     "judge",
     "load_all",
     "register_check",
+    "scratch_registry",
     "select",
 ]
 
@@ -264,6 +267,8 @@ def claim(
 def function_name(claim_id: str) -> str:
     """The name a check registered as ``claim_id`` carries: lower case, ``_`` for the rest.
 
+    Examples
+    --------
     >>> function_name("D2W-Thm1-positivity"), function_name("CL-2-eq2.2-B-bound")
     ('d2w_thm1_positivity', 'cl_2_eq2_2_b_bound')
     """
@@ -277,6 +282,19 @@ def register_check(check: Callable[..., ClaimResult], *, id: str,
 
     The registered function is a wrapper named ``function_name(id)`` that forwards
     ``perturbed`` when the claim registers a perturbation; ``claim_kwargs`` go to :func:`claim`.
+
+    Examples
+    --------
+    >>> def at_least(n: int, bound: int, perturbed: bool = False) -> ClaimResult:
+    ...     b = bound + 1 if perturbed else bound          # the perturbed statement: n >= bound + 1
+    ...     return ClaimResult(n, b, judge(n >= b),
+    ...                        margin=Margin.ratio(n, b, what="n / bound", upper=False))
+    >>> with scratch_registry():
+    ...     f = register_check(at_least, id="EX-Count-3", args={"n": 3, "bound": 3}, paper="003",
+    ...                        reference="Lemma 1", statement="n >= 3", perturbation="n >= 4")
+    ...     c = get_claim("EX-Count-3")
+    ...     f.__name__, c.run().verdict, c.run(perturbed=True).verdict
+    ('ex_count_3', 'holds', 'fails')
     """
     bound = dict(args or {})
     perturbable = claim_kwargs.get("perturbation") is not None
@@ -301,6 +319,19 @@ def claim_quick_full(*, id: str, quick: Mapping[str, Any], full: Mapping[str, An
 
     The check should be named after ``id`` (``function_name(id)``); ``claim_kwargs`` (paper,
     reference, statement, expected verdict, category, perturbation) are shared.
+
+    Examples
+    --------
+    >>> with scratch_registry():
+    ...     @claim_quick_full(id="EX-Odd-sum", quick={"n": 2}, full={"n": 50}, paper="003",
+    ...                       reference="-", statement="1 + 3 + ... + (2n - 1) = n^2",
+    ...                       perturbation="n^2 + 1")
+    ...     def ex_odd_sum(n: int, perturbed: bool = False) -> ClaimResult:
+    ...         total, target = sum(range(1, 2 * n, 2)), n * n + int(perturbed)
+    ...         return ClaimResult(total, target, judge(total == target),
+    ...                            margin=Margin.exact("integers"))
+    ...     [(c.id, c.profile, c.func.__name__, c.run().measured) for c in all_claims()]
+    [('EX-Odd-sum', 'quick', 'ex_odd_sum', 4), ('EX-Odd-sum-full', 'full', 'ex_odd_sum_full', 2500)]
     """
     if "profile" in claim_kwargs:
         raise ValueError("claim_quick_full sets the profiles itself")
@@ -311,6 +342,35 @@ def claim_quick_full(*, id: str, quick: Mapping[str, Any], full: Mapping[str, An
         return check
 
     return register
+
+
+@contextmanager
+def scratch_registry() -> Iterator[Mapping[str, Claim]]:
+    """A temporary, empty registry (examples, tests of the registry): claims registered inside
+    the block exist only there; at exit the registry is back as it was.  Every claim module is
+    loaded first, so none of them registers into the scratch registry.
+
+    Examples
+    --------
+    >>> before = len(all_claims())
+    >>> with scratch_registry() as scratch:
+    ...     @claim(id="EX-One", paper="003", reference="-", statement="1 = 1",
+    ...            category="consistency")
+    ...     def ex_one() -> ClaimResult:
+    ...         return ClaimResult(1, 1, judge(True))
+    ...     sorted(scratch), [c.id for c in all_claims()]
+    (['EX-One'], ['EX-One'])
+    >>> len(all_claims()) == before and "EX-One" not in {c.id for c in all_claims()}
+    True
+    """
+    load_all()
+    saved = dict(_REGISTRY)
+    _REGISTRY.clear()
+    try:
+        yield MappingProxyType(_REGISTRY)
+    finally:
+        _REGISTRY.clear()
+        _REGISTRY.update(saved)
 
 
 def load_all() -> None:

@@ -93,7 +93,26 @@ def format_margin(margin: Margin | None) -> str:
 
 def kind_counts(outcomes: Sequence[ClaimOutcome]) -> dict[str, Counter[str]]:
     """Verdict counts of the paper claims, split by kind: ``{"holds": {"": n, "weak": w},
-    "erratum": {"typo": ..}, ...}``; consistency checks under ``"consistency"``."""
+    "erratum": {"typo": ..}, ...}``; consistency checks under ``"consistency"``.
+
+    Examples
+    --------
+    >>> from paper_checks.ledger import ClaimResult, Independent, Margin
+    >>> from paper_checks.registry import Claim
+    >>> def outcome(cid, result, category="paper"):
+    ...     c = Claim(cid, "003", "-", "s", result.verdict, "quick", lambda: result,
+    ...               category=category)
+    ...     return ClaimOutcome(c, result, None, 0.0)
+    >>> agree = Independent("by hand", 2, True)
+    >>> counts = kind_counts([
+    ...     outcome("A", ClaimResult(1, 1, "holds", margin=Margin.ratio(1, 1000, what="x"))),
+    ...     outcome("B", ClaimResult(1, 1, "holds", margin=Margin.exact("x"))),
+    ...     outcome("C", ClaimResult(1, 2, "erratum", {"printed": "p", "corrected": "c"},
+    ...                              kind="typo", independent=agree)),
+    ...     outcome("D", ClaimResult(1, 1, "holds"), category="consistency")])
+    >>> {verdict: dict(c) for verdict, c in counts.items()}
+    {'holds': {'weak': 1, '': 1}, 'erratum': {'typo': 1}, 'consistency': {'holds': 1}}
+    """
     out: dict[str, Counter[str]] = {}
     for o in outcomes:
         if not o.is_paper_verdict:

@@ -129,6 +129,16 @@ def run_claims_parallel(
     ``claims`` whatever the order of completion, so the report is the serial run's; a check
     that raises is reported as in :func:`run_claim`; a claim whose worker died repeatedly is
     reported as an error with the scheduler's message.
+
+    Examples
+    --------
+    ``executor="serial"`` runs the same tasks in this process (the baseline of a speed-up):
+
+    >>> from paper_checks.registry import select
+    >>> claims = select(profile="quick", id_glob=["FND-Hilbert-8", "D2W-Table1-1T"])
+    >>> [(o.claim.id, o.result.verdict) for o in run_claims_parallel(
+    ...     claims, executor="serial", progress=False)]
+    [('D2W-Table1-1T', 'erratum'), ('FND-Hilbert-8', 'holds')]
     """
     from seprank.core.sweep import sweep
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from seprank.core import Domain, ExactDomain, FloatDomain, ModularDomain
@@ -31,3 +33,17 @@ def dask_client():  # type: ignore[no-untyped-def]
     yield client
     client.close()
     cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def _global_numeric_state_is_restored() -> Iterator[None]:
+    """A test (or a claim it runs) that changes mpmath's process-wide precision leaks it into
+    every later computation (a claim once set ``mp.dps = 40``; later claims' last digits
+    depended on the test order). Fail the test that does it."""
+    import mpmath
+
+    before = mpmath.mp.prec
+    yield
+    after = mpmath.mp.prec
+    mpmath.mp.prec = before
+    assert after == before, f"mpmath.mp.prec changed from {before} to {after}; use workdps()"

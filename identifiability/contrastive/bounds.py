@@ -33,7 +33,7 @@ from scipy.special import logsumexp
 from identifiability.contrastive.kernels import (
     FloatArray,
     GaussianKernel,
-    check_kernel,
+    _check_kernel,
     gaussian_exponential_integral,
 )
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
@@ -273,7 +273,7 @@ def _log_gaussian_factor_term(p_star: GaussianKernel, q: GaussianKernel,
     return gaussian_exponential_integral(Qm, lin, const)
 
 
-@validated(p_star=check_kernel, q=check_kernel, stationary=check_kernel)
+@validated(p_star=_check_kernel, q=_check_kernel, stationary=_check_kernel)
 def theorem3_factor_gaussian(p_star: GaussianKernel, q: GaussianKernel,
                              stationary: GaussianKernel) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi,z'\\sim p_*(\\cdot|z)}(p_*+q)^4/q^2` in closed form (+inf if

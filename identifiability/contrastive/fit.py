@@ -51,7 +51,7 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
-    check_density,
+    _check_density,
     gaussian_exponential_integral,
 )
 from identifiability.contrastive.task import ContrastiveTask, ImpliedKernel, kernel_from_logit
@@ -276,7 +276,7 @@ def check_task(name: str, value: object) -> ContrastiveTask:
                                "contrastive_task_from_process(process, horizon, eta, q)")
 
 
-@validated(task=check_task, contrast=check_density, n_restarts="count0", seed="seed",
+@validated(task=check_task, contrast=_check_density, n_restarts="count0", seed="seed",
            max_iter="count", gtol="tolerance")
 def fit_gaussian_kernel(task: ContrastiveTask, contrast: ConditionalDensity, *,
                         loss: Loss = "cross_entropy", family: Literal["affine", "ou"] = "affine",

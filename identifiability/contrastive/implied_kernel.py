@@ -41,7 +41,7 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
-    check_density,
+    _check_density,
     gauss_hermite_rule,
 )
 from seprank.core import check_array, check_callable, check_choice
@@ -176,7 +176,7 @@ def kernel_from_logit(logit_fn: Callable[[FloatArray, FloatArray], Any],
                       normalize: Literal["none", "per_z"] = "none") -> ImpliedKernel:
     """Eq. 2.12 from a logit function (numerically safer than from h when h is near 1)."""
     check_callable("logit_fn", logit_fn, "a function logit(z, z_prime)")
-    check_density("contrast", contrast, sample=False)
+    _check_density("contrast", contrast, sample=False)
     check_choice("normalize", normalize, ("none", "per_z"))
     return ImpliedKernel(logit_fn, contrast, normalize)
 

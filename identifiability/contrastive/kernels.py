@@ -47,8 +47,6 @@ from seprank.core import (
 __all__ = [
     "ConditionalDensity",
     "GaussianKernel",
-    "check_density",
-    "check_kernel",
     "gauss_hermite_rule",
     "gaussian_exponential_integral",
     "gaussian_tv_1d",
@@ -241,14 +239,14 @@ class GaussianKernel:
         return float(0.5 * (np.trace(P @ other.S) - d + logdet_ratio + quad))
 
 
-def check_kernel(name: str, value: Any) -> GaussianKernel:
+def _check_kernel(name: str, value: Any) -> GaussianKernel:
     """``value`` if it is a :class:`GaussianKernel` (a TypeError naming ``name`` otherwise)."""
     return check_instance(name, value, GaussianKernel, expected="a GaussianKernel",
                           hint="e.g. OrnsteinUhlenbeck(A).kernel(eta), .stationary, or "
                                "GaussianKernel.global_gaussian(mean, cov)")
 
 
-def check_density(name: str, value: Any, *, sample: bool = True) -> Any:
+def _check_density(name: str, value: Any, *, sample: bool = True) -> Any:
     """``value`` if it has a callable ``logpdf`` (and ``sample`` when ``sample``): a
     :class:`ConditionalDensity` such as a :class:`GaussianKernel`."""
     needs = ("logpdf", "sample") if sample else ("logpdf",)

@@ -25,7 +25,7 @@ from identifiability.contrastive.fit import (
     _minimise,
     check_task,
 )
-from identifiability.contrastive.kernels import ConditionalDensity, FloatArray, check_density
+from identifiability.contrastive.kernels import ConditionalDensity, FloatArray, _check_density
 from identifiability.contrastive.task import ContrastiveTask
 from seprank.core import check_array, validated
 
@@ -54,7 +54,7 @@ def _quadratic_from_weights(w: FloatArray, D: int) -> tuple[float, FloatArray, F
     return float(w[0]), w[1:1 + D].copy(), Gam
 
 
-@validated(task=check_task, contrast=check_density, l2_penalty="nonnegative", max_iter="count",
+@validated(task=check_task, contrast=_check_density, l2_penalty="nonnegative", max_iter="count",
            gtol="tolerance")
 def fit_quadratic_logistic(task: ContrastiveTask, contrast: ConditionalDensity, *,
                            loss: Loss = "cross_entropy", l2_penalty: float = 0.0,

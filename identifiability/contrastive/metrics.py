@@ -36,8 +36,8 @@ from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
     GaussianKernel,
-    check_density,
-    check_kernel,
+    _check_density,
+    _check_kernel,
     gauss_hermite_rule,
 )
 from seprank.core import validated
@@ -56,7 +56,7 @@ class _HasLogpdf(Protocol):
 
 
 def _check_estimate(name: str, value: Any) -> Any:
-    return check_density(name, value, sample=False)
+    return _check_density(name, value, sample=False)
 
 
 def _check_stationary(stationary: GaussianKernel) -> None:
@@ -77,7 +77,7 @@ def _pair_nodes(stationary: GaussianKernel, inner: GaussianKernel, n_nodes: int
     return Z, ZP, W
 
 
-@validated(p_star=check_kernel, p_hat=_check_estimate, stationary=check_kernel, n_nodes="count")
+@validated(p_star=_check_kernel, p_hat=_check_estimate, stationary=_check_kernel, n_nodes="count")
 def expected_kl(p_star: GaussianKernel, p_hat: Any, stationary: GaussianKernel, *,
                 n_nodes: int = 40) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi}\\mathrm{KL}(p_*(\\cdot|z)\\|\\hat p(\\cdot|z))`.
@@ -105,7 +105,7 @@ def expected_kl(p_star: GaussianKernel, p_hat: Any, stationary: GaussianKernel, 
     return float(W @ diff)
 
 
-@validated(p_star=check_kernel, p_hat=_check_estimate, stationary=check_kernel, n_nodes="count")
+@validated(p_star=_check_kernel, p_hat=_check_estimate, stationary=_check_kernel, n_nodes="count")
 def expected_abs_error(p_star: GaussianKernel, p_hat: _HasLogpdf, stationary: GaussianKernel,
                        *, n_nodes: int = 60) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi, z'\\sim p_*(\\cdot|z)}|\\hat p(z,z') - p_*(z,z')|` (eq. 2.15).
@@ -126,8 +126,8 @@ def expected_abs_error(p_star: GaussianKernel, p_hat: _HasLogpdf, stationary: Ga
                             - p_star.pdf(Z, ZP)))
 
 
-@validated(p_star=check_kernel, logit_fn="callable", contrast=check_density,
-           stationary=check_kernel, n_nodes="count")
+@validated(p_star=_check_kernel, logit_fn="callable", contrast=_check_density,
+           stationary=_check_kernel, n_nodes="count")
 def excess_risk(p_star: GaussianKernel, logit_fn: Callable[[FloatArray, FloatArray], Any],
                 contrast: ConditionalDensity, stationary: GaussianKernel, *,
                 loss: Literal["l2", "cross_entropy"] = "l2", n_nodes: int = 40) -> float:
@@ -170,8 +170,8 @@ def excess_risk(p_star: GaussianKernel, logit_fn: Callable[[FloatArray, FloatArr
     return max(total, 0.0)
 
 
-@validated(logit_fn="callable", p_star=check_kernel, contrast=check_kernel,
-           stationary=check_kernel, n_nodes="count")
+@validated(logit_fn="callable", p_star=_check_kernel, contrast=_check_kernel,
+           stationary=_check_kernel, n_nodes="count")
 def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: GaussianKernel,
                     contrast: GaussianKernel, stationary: GaussianKernel, *,
                     loss: Literal["l2", "cross_entropy"] = "cross_entropy",
@@ -205,8 +205,8 @@ def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: G
     return total
 
 
-@validated(p_star=check_kernel, p_hat=_check_estimate, contrast=check_kernel,
-           stationary=check_kernel, n_nodes="count")
+@validated(p_star=_check_kernel, p_hat=_check_estimate, contrast=_check_kernel,
+           stationary=_check_kernel, n_nodes="count")
 def theorem3_factor(p_star: GaussianKernel, p_hat: _HasLogpdf, contrast: GaussianKernel,
                     stationary: GaussianKernel, *, n_nodes: int = 60) -> float:
     """:math:`\\mathbb E_{z\\sim\\pi,z'\\sim p_*}(\\max\\{\\hat p, p_*\\} + q)^4/q^2` (eq. 2.32's

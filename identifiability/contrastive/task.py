@@ -53,7 +53,7 @@ from identifiability.contrastive.implied_kernel import (
 from identifiability.contrastive.kernels import (
     ConditionalDensity,
     FloatArray,
-    check_density,
+    _check_density,
 )
 from identifiability.contrastive.processes import check_eta
 from seprank.core import (
@@ -213,7 +213,7 @@ def make_contrastive_task(observations: npt.ArrayLike, eta: float, contrast: Con
         raise ValueError(f"pairs must be 'disjoint' (the thesis' task, §2.1.1.2) or 'sliding' "
                          f"(every transition, our variant); got {pairs!r}")
     e = check_eta(eta)
-    check_density("contrast", contrast)
+    _check_density("contrast", contrast)
     x = _points(observations, "observations")
     if x.shape[0] < 2:
         raise ValueError("need at least 2 observations to form one pair")
@@ -292,7 +292,7 @@ def contrastive_task_from_process(process: _Simulates, horizon: float, eta: floa
         raise TypeError(f"process must have simulate(n_obs, eta, seed=...) (an "
                         f"OrnsteinUhlenbeck, LangevinDiffusion or FiniteStateChain), got "
                         f"{type(process).__name__}")
-    check_density("contrast", contrast)
+    _check_density("contrast", contrast)
     dim = int(getattr(process, "dim", 1))
     n_obs = horizon / e
     # trajectory, pairs (z, z'), labels and the negatives: ~6 arrays of n_obs x dim floats

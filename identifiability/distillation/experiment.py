@@ -122,7 +122,19 @@ def train_teacher(cfg: DistillationConfig, *, init_seed: np.random.Generator,
                   data_seed: np.random.Generator,
                   test: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]) -> TeacherRun:
     """Train the teacher on the labels until it is perfect on the test set with loss < 0.02
-    (or ``max_steps``), saving a checkpoint every ``checkpoint_every`` steps."""
+    (or ``max_steps``), saving a checkpoint every ``checkpoint_every`` steps.
+
+    Examples
+    --------
+    >>> from seprank.core import split_seed
+    >>> cfg = DistillationConfig(d=6, k=2, teacher_width=32, student_width=8, lr=0.05,
+    ...                          max_steps=20_000, test_size=256)
+    >>> init, data, test_stream = split_seed(0, 3)
+    >>> x = test_stream.choice([-1.0, 1.0], size=(256, 6))
+    >>> run = train_teacher(cfg, init_seed=init, data_seed=data, test=(x, x[:, 0] * x[:, 1]))
+    >>> run.accuracies[-1], run.losses[-1] < 0.02, run.steps[-1] == run.steps_to_perfect
+    (1.0, True, True)
+    """
     run = TeacherRun()
     model = TwoLayerReLU.init(cfg.d, cfg.teacher_width, seed=init_seed)
 
@@ -239,7 +251,20 @@ class MethodSummary:
 
 def summarize(results: Sequence[SeedResult], max_steps: int) -> dict[str, MethodSummary]:
     """Per-method summaries: ``'direct'``, ``'one_shot_best'``, ``'one_shot_tau=...'``,
-    ``'progressive'`` and ``'teacher'``."""
+    ``'progressive'`` and ``'teacher'``.
+
+    Examples
+    --------
+    >>> rows = [SeedResult(seed=s, teacher_steps=500, exit_step=100, exit_accuracy=0.5,
+    ...                    exit_degree_one=(0.1, 0.0), switch_step=100, direct=d,
+    ...                    one_shot={1.0: 300}, progressive=200)
+    ...         for s, d in ((0, 100), (1, None))]        # seed 1: direct stopped short
+    >>> s = summarize(rows, max_steps=1000)["direct"]
+    >>> s.steps, s.mean, s.stopped_short                  # None counted at max_steps
+    ((100, None), 550.0, 1)
+    >>> round(s.standard_error, 9)              # sd / sqrt(n) = (900 / sqrt 2) / sqrt 2
+    450.0
+    """
     if not results:
         raise ValueError("no results to summarise")
     columns: dict[str, list[int | None]] = {

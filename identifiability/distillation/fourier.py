@@ -134,7 +134,7 @@ def fourier_coefficient(values: npt.ArrayLike, support: Iterable[int], d: int) -
 
 def krawtchouk(d: int, i: int) -> list[int]:
     """:math:`K_w(i) = \\sum_t(-1)^t\\binom it\\binom{d-i}{w-t}` for w = 0..d: the sum of
-    :math:`\\chi_S(x)` (|S| = i) over the points with w coordinates equal to -1.
+    :math:`\\chi_S(x)` (:math:`|S| = i`) over the points with w coordinates equal to -1.
 
     Examples
     --------

@@ -4,8 +4,9 @@ r"""The masked-prediction plumbing of 004 §4.2.3: Definition 24 (masking) and D
 * **Definition 24** (mask rate p): every position enters :math:`\mathcal M` independently with
   probability p; a masked token is replaced by the special token C (80 %), a random token of the
   vocabulary (10 %) or kept (10 %).  A "random token" drawn uniformly from the vocabulary equals
-  the original with probability 1/|v|, so a masked position is *unchanged* with probability
-  :math:`0.1 + 0.1/|v|` (13.3 % for the PCFGs' |v| = 3) -- :func:`mask_sequence` reports both
+  the original with probability :math:`1/|v|`, so a masked position is *unchanged* with
+  probability :math:`0.1 + 0.1/|v|` (13.3 % for the PCFGs' :math:`|v| = 3`) --
+  :func:`mask_sequence` reports both
   the action drawn and whether the token changed.
 * **Definition 25**: :math:`n\text{-gram}(i) = \{j: \max(i - \lceil\frac{n-1}2\rceil, 0)\le j
   \le\min(i + \lfloor\frac{n-1}2\rfloor, h)\}`.  The clip bounds 0 and h cannot both be

@@ -43,7 +43,17 @@ CHUNK = 2048
 
 
 def sigmoid(t: npt.ArrayLike) -> FloatArray:
-    """The logistic function, overflow-free (via tanh)."""
+    """The logistic function, overflow-free (via tanh).
+
+    Examples
+    --------
+    >>> t = np.array([0.0, 2.0, -2.0, 1000.0, -1000.0])
+    >>> sigmoid(t)                                        # no overflow at +-1000
+    array([0.5       , 0.88079708, 0.11920292, 1.        , 0.        ])
+    >>> bool(np.allclose(sigmoid(t) + sigmoid(-t), 1.0)), bool(np.isclose(sigmoid(2.0),
+    ...                                                              1 / (1 + np.exp(-2.0))))
+    (True, True)
+    """
     return np.asarray(0.5 * (1.0 + np.tanh(0.5 * np.asarray(t, dtype=np.float64))))
 
 
@@ -124,6 +134,20 @@ def train_online(model: TwoLayerReLU, support: Sequence[int], schedule: Sequence
     Every ``eval_every`` steps ``on_eval(step, model)`` is called, then ``stop(model)``; the
     first step at which ``stop`` is true is returned, or None if ``max_steps`` passed first
     (the run stopped short).  Raises if a parameter becomes non-finite (lower ``lr``).
+
+    Examples
+    --------
+    >>> net = TwoLayerReLU.init(4, 16, seed=0)
+    >>> x = np.array([[a, b, c, d] for a in (-1, 1) for b in (-1, 1) for c in (-1, 1)
+    ...               for d in (-1, 1)], dtype=float)          # all of {-1, 1}^4
+    >>> perfect = lambda m: bool(np.all(np.sign(m(x)) == x[:, 0] * x[:, 1]))
+    >>> step = train_online(net, (0, 1), [Segment(None)], lr=0.05, max_steps=20_000,
+    ...                     data_seed=1, stop=perfect)
+    >>> step is not None and step % 100 == 0 and perfect(net)   # checked every eval_every steps
+    True
+    >>> train_online(TwoLayerReLU.init(4, 16, seed=0), (0, 1), [Segment(None)], lr=0.05,
+    ...              max_steps=50, data_seed=1, eval_every=10, stop=lambda m: False) is None
+    True
     """
     max_steps = check_int("max_steps", max_steps, minimum=1)
     eval_every = check_int("eval_every", eval_every, minimum=1)

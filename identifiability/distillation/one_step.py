@@ -194,7 +194,19 @@ def lemma63_targets(init: SymmetricInit, support: tuple[int, ...] | list[int]
     r"""Lemma 63's :math:`w^{(1)}` as printed: :math:`\operatorname{sign}(a_i\zeta_{k-1})
     \operatorname{sign}\chi_{S\setminus\{j\}}(w_i^{(0)})/(2k)` on S and
     :math:`\frac{\zeta_{k+1}}{|\zeta_{k-1}|}\operatorname{sign}(a_i)
-    \operatorname{sign}\chi_{S\cup\{j\}}(w_i^{(0)})/(2k)` off S."""
+    \operatorname{sign}\chi_{S\cup\{j\}}(w_i^{(0)})/(2k)` off S.
+
+    Examples
+    --------
+    >>> init = SymmetricInit.draw(11, 2, 4, seed=0)       # d = 11, m = 4 neurons
+    >>> t = lemma63_targets(init, (0, 1))                 # k = 2
+    >>> bool(np.all(np.abs(t[:, :2]) == 1 / 4))          # 1/(2k) on S
+    True
+    >>> bool(np.allclose(np.abs(t[:, 2:]), 1 / 36))       # |zeta_3/zeta_1|/(2k) = (7/63)/4 off S
+    True
+    >>> first_stage_step(init, (0, 1)).deviation_from_targets()   # the cancelling decay hits them
+    (0.0, 0.0)
+    """
     s = _check_support(init, support)
     k = len(s)
     if k < 2:
@@ -240,7 +252,8 @@ class OneStep:
         return majority_coefficient(self.init.d, len(self.support) - 1, method="closed_form")
 
     def deviation_from_targets(self) -> tuple[float, float]:
-        """max |w1 - Lemma 63 target| on S and off S."""
+        """The largest deviation ``max |w1 - target|`` from the Lemma 63 targets, on S and off
+        S."""
         dev = np.abs(self.w1 - lemma63_targets(self.init, self.support))
         mask = np.zeros(self.init.d, dtype=bool)
         mask[list(self.support)] = True

@@ -102,7 +102,18 @@ def lemma65_second_stage_steps(d: int, k: int, eps: float, delta: float, *,
 def lemma65_stated_total(d: int, k: int, eps: float, delta: float, *,
                          corollary5: bool = False) -> float:
     r"""Lemma 65's stated :math:`\Theta(d^{k-1}k^2\log(dk/\varepsilon) +
-    2^kd^2k^4\varepsilon^{-2}\log(k/\delta))` (Corollary 5: :math:`d^{k+7/3}` first term)."""
+    2^kd^2k^4\varepsilon^{-2}\log(k/\delta))` (Corollary 5: :math:`d^{k+7/3}` first term).
+
+    Examples
+    --------
+    >>> d, k, eps, delta = 10, 2, 0.5, 0.1
+    >>> by_hand = d**(k - 1) * k**2 * math.log(d * k / eps) \
+    ...     + 2**k * d**2 * k**4 * math.log(k / delta) / eps**2
+    >>> bool(math.isclose(lemma65_stated_total(d, k, eps, delta), by_hand))
+    True
+    >>> lemma65_stated_total(d, k, eps, delta, corollary5=True) > by_hand   # d^(k + 7/3)
+    True
+    """
     d = check_int("d", d, minimum=3)
     k = check_int("k", k, minimum=2, maximum=d - 1)
     eps = _check_positive("eps", eps, 1.0)
@@ -112,18 +123,36 @@ def lemma65_stated_total(d: int, k: int, eps: float, delta: float, *,
 
 
 def theorem22_student_width(k: int) -> float:
-    """Theorem 22 (informal): student size :math:`2^k` (up to polylog factors)."""
+    """Theorem 22 (informal): student size :math:`2^k` (up to polylog factors).
+
+    Examples
+    --------
+    >>> theorem22_student_width(6), theorem23_student_width(6)     # 2^k vs 2^k k
+    (64.0, 384.0)
+    """
     return float(2 ** check_int("k", k, minimum=1))
 
 
 def theorem23_student_width(k: int) -> float:
-    """Theorem 23 (formal): student size :math:`2^kk` (up to polylog factors)."""
+    """Theorem 23 (formal): student size :math:`2^kk` (up to polylog factors).
+
+    Examples
+    --------
+    >>> [theorem23_student_width(k) / theorem22_student_width(k) for k in (1, 2, 6)]   # k
+    [1.0, 2.0, 6.0]
+    """
     k = check_int("k", k, minimum=1)
     return float(2**k * k)
 
 
 def theorem22_progressive(d: int, k: int, eps: float) -> float:
-    r"""Theorem 22 (informal): :math:`2^kd^2\varepsilon^{-2} + k^3` samples."""
+    r"""Theorem 22 (informal): :math:`2^kd^2\varepsilon^{-2} + k^3` samples.
+
+    Examples
+    --------
+    >>> round(theorem22_progressive(100, 6, 0.1), 6)   # 2^6 100^2 / 0.1^2 + 6^3
+    64000216.0
+    """
     d = check_int("d", d, minimum=2)
     k = check_int("k", k, minimum=1, maximum=d - 1)
     eps = _check_positive("eps", eps, 1.0)
@@ -152,7 +181,15 @@ def theorem23_progressive(d: int, k: int, eps: float, delta: float) -> float:
 def theorem23_one_shot(d: int, k: int, c: float, *, per_width: bool = False) -> float:
     r"""Theorem 23's one-shot lower bound :math:`d^{\min(2c, k-1)}` (teacher loss
     :math:`d^{-c}`); ``per_width=True`` divides by :math:`\tilde m = 2^kk` as the end of its
-    proof does (:math:`\Omega(d^{\min(2c,k-1)}/\tilde m)`)."""
+    proof does (:math:`\Omega(d^{\min(2c,k-1)}/\tilde m)`).
+
+    Examples
+    --------
+    >>> theorem23_one_shot(100, 6, 1.0), theorem23_one_shot(100, 6, 3.0)   # d^min(2c, k-1)
+    (10000.0, 10000000000.0)
+    >>> theorem23_one_shot(100, 6, 1.0, per_width=True) == 10000 / (2**6 * 6)
+    True
+    """
     d = check_int("d", d, minimum=2)
     k = check_int("k", k, minimum=1, maximum=d - 1)
     c = _check_positive("c", c)

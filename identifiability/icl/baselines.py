@@ -76,6 +76,15 @@ def sklearn_predict(prompts: PromptBatch, method: Baseline,
     C : float, keyword-only
         Inverse regularisation strength of the logistic regression and SVMs (sklearn's
         default 1).
+
+    Examples
+    --------
+    >>> from identifiability.icl import in_domain_patterns, sample_prompts
+    >>> b = sample_prompts(in_domain_patterns(), [(0, 1)], 50, 20, 1.0, noise=0.0, seed=0)
+    >>> bool(np.array_equal(sklearn_predict(b, "1-NN"), knn_predict(b, 1)))   # two routes
+    True
+    >>> float((sklearn_predict(b, "logistic") == b.z).mean())   # noiseless, decisive contexts
+    1.0
     """
     from sklearn.linear_model import LogisticRegression
     from sklearn.neighbors import KNeighborsClassifier

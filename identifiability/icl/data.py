@@ -264,6 +264,17 @@ def theorem34_conditions(base: Patterns, ood: Patterns, *, atol: float = 1e-9) -
     ----------
     atol : float, keyword-only
         Tolerance (relative to beta) for the span residuals and for :math:`S_j \\ge 1`.
+
+    Examples
+    --------
+    >>> base = in_domain_patterns()
+    >>> c = theorem34_conditions(base, ood_patterns(base))        # the §5 patterns
+    >>> c.holds, [round(float(s), 4) for s in c.sums]              # S_j = sum_i k_ji >= 1
+    (True, [1.28, 1.4142, 1.4142])
+    >>> r = 2 ** -0.5
+    >>> theorem34_conditions(base, ood_patterns_from_coefficients(
+    ...     base, [[r, -r, 0, 0, 0, 0]])).holds                    # (mu_1 - mu_2)/sqrt 2: S = 0
+    False
     """
     atol = check_positive("atol", atol)
     if ood.d_x != base.d_x:

@@ -261,7 +261,19 @@ def neuron_alignment(params: ICLParams, patterns: Patterns) -> NeuronAlignment:
 
 def label_feature_basis(patterns: Patterns) -> FloatArray:
     """Orthonormal rows spanning :math:`\\{[\\mu_j; 0]\\} \\cup \\{[0; q]\\}` in
-    :math:`\\mathbb R^D` (the directions Lemmas B.5-B.7 confine the updates to)."""
+    :math:`\\mathbb R^D` (the directions Lemmas B.5-B.7 confine the updates to).
+
+    Examples
+    --------
+    >>> from identifiability.icl import in_domain_patterns
+    >>> pat = in_domain_patterns()
+    >>> B = label_feature_basis(pat)                    # M1 + 1 = 7 directions in R^D, D = 60
+    >>> B.shape, bool(np.allclose(B @ B.T, np.eye(7)))
+    ((7, 60), True)
+    >>> row = np.concatenate([pat.relevant[2], np.zeros(pat.D - pat.d_x)])
+    >>> bool(np.allclose(B.T @ (B @ row), row))         # [mu_3; 0] lies in the span
+    True
+    """
     rows = np.zeros((patterns.M1 + 1, patterns.D))
     rows[:patterns.M1, :patterns.d_x] = patterns.relevant
     rows[patterns.M1, patterns.d_x:] = patterns.q

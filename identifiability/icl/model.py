@@ -238,7 +238,18 @@ def _forward(params: ICLParams, P: Array, self_attend: bool) -> Forward:
 
 def attention_weights(params: ICLParams, P: Any, *, self_attend: bool = True) -> Array:
     """The attention map :math:`\\mathrm{attn}(\\Psi; P, i)`, shape ``(n, l+1)`` (last column:
-    the query) or ``(n, l)`` with ``self_attend=False``."""
+    the query) or ``(n, l)`` with ``self_attend=False``.
+
+    Examples
+    --------
+    >>> from identifiability.icl import in_domain_patterns, sample_prompts
+    >>> b = sample_prompts(in_domain_patterns(), [(0, 1)], 3, 5, 0.8, seed=0)
+    >>> p = initialize(30, 30, seed=1)
+    >>> A = attention_weights(p, b.P)                   # 5 contexts + the query itself
+    >>> A.shape, bool(np.allclose(A.sum(axis=1), 1)), attention_weights(p, b.P,
+    ...                                                               self_attend=False).shape
+    ((3, 6), True, (3, 5))
+    """
     return forward(params, P, self_attend=self_attend).A
 
 

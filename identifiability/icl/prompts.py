@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int, check_positive
 from identifiability.icl.data import Patterns
-from identifiability.icl.tasks import check_tasks
+from identifiability.icl.tasks import _check_tasks
 from seprank.core.random import SeedLike, as_generator
 
 __all__ = [
@@ -197,7 +197,7 @@ def sample_prompts(patterns: Patterns, tasks: Iterable[Sequence[int]], n: int, l
     ((4, 60, 4), True, False)
     """
     M = patterns.M1
-    task_list = check_tasks(tasks, M)
+    task_list = _check_tasks(tasks, M)
     if not task_list:
         raise ValueError("tasks is empty")
     n = check_int("n", n, 1)

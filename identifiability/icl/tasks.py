@@ -37,7 +37,6 @@ __all__ = [
     "Condition32",
     "Task",
     "all_tasks",
-    "check_tasks",
     "condition_32",
     "condition_32_subset_counts",
     "cyclic_tasks",
@@ -52,7 +51,7 @@ Task = tuple[int, int]
 MAX_ENUMERATED_TASKS = 20
 
 
-def check_tasks(tasks: Iterable[Sequence[int]], M1: int) -> list[Task]:
+def _check_tasks(tasks: Iterable[Sequence[int]], M1: int) -> list[Task]:
     """``tasks`` validated as distinct ordered pairs ``(a, b)``, ``a != b``, of indices < M1."""
     out: list[Task] = []
     for t in tasks:
@@ -114,7 +113,7 @@ def unseen_tasks(M1: int, training: Iterable[Sequence[int]]) -> list[Task]:
     >>> len(unseen_tasks(6, cyclic_tasks(6))), len(unseen_tasks(6, shift_tasks(6, 4)))
     (24, 6)
     """
-    seen = set(check_tasks(training, check_int("M1", M1, 2)))
+    seen = set(_check_tasks(training, check_int("M1", M1, 2)))
     return [t for t in all_tasks(M1) if t not in seen]
 
 
@@ -155,7 +154,7 @@ def condition_32(tasks: Iterable[Sequence[int]], M1: int) -> Condition32:
     False
     """
     M1 = check_int("M1", M1, 2)
-    checked = check_tasks(tasks, M1)
+    checked = _check_tasks(tasks, M1)
     pos = np.zeros(M1, dtype=np.int64)
     neg = np.zeros(M1, dtype=np.int64)
     for a, b in checked:

@@ -44,7 +44,7 @@ from identifiability.icl.model import (
     initialize,
 )
 from identifiability.icl.prompts import PromptBatch, sample_prompts
-from identifiability.icl.tasks import Task, check_tasks, cyclic_tasks
+from identifiability.icl.tasks import Task, _check_tasks, cyclic_tasks
 from seprank.core.random import SeedLike, split_seed
 
 __all__ = ["Evaluation", "TrainedModel", "TrainingConfig", "evaluate", "sample_and_evaluate",
@@ -101,7 +101,7 @@ class TrainingConfig:
             object.__setattr__(self, "tasks", tuple((int(a), int(b)) for a, b in self.tasks))
 
     def training_tasks(self, M1: int) -> tuple[Task, ...]:
-        return tuple(check_tasks(self.tasks if self.tasks is not None else cyclic_tasks(M1),
+        return tuple(_check_tasks(self.tasks if self.tasks is not None else cyclic_tasks(M1),
                                   M1))
 
 
@@ -260,6 +260,16 @@ def evaluate(params: ICLParams, prompts: PromptBatch, *, self_attend: bool = Tru
 def sample_and_evaluate(params: ICLParams, patterns: Patterns, tasks: Sequence[Task], *,
                         n: int, length: int, alpha: float, noise: float = 0.5,
                         self_attend: bool = True, seed: SeedLike = None) -> Evaluation:
-    """:func:`evaluate` on ``n`` fresh prompts from :func:`sample_prompts`."""
+    """:func:`evaluate` on ``n`` fresh prompts from :func:`sample_prompts`.
+
+    Examples
+    --------
+    >>> from identifiability.icl import in_domain_patterns
+    >>> from identifiability.icl.model import initialize
+    >>> ev = sample_and_evaluate(initialize(30, 30, seed=0), in_domain_patterns(),
+    ...                          [(0, 1), (1, 0)], n=500, length=20, alpha=0.8, seed=0)
+    >>> 0.3 < ev.error < 0.7, ev.n                     # untrained: about chance
+    (True, 500)
+    """
     batch = sample_prompts(patterns, tasks, n, length, alpha, noise=noise, seed=seed)
     return evaluate(params, batch, self_attend=self_attend)

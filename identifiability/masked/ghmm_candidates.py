@@ -26,7 +26,18 @@ MAX_SIGN_COMPONENTS = 12
 
 
 def sign_candidates(U: FloatArray, T0: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
-    """Signs s with S T0 S >= 0 (BFS on the significant entries), times per-component flips."""
+    """Signs s with S T0 S >= 0 (BFS on the significant entries), times per-component flips.
+
+    Examples
+    --------
+    >>> U = np.eye(3)
+    >>> T0 = np.array([[0.6, -0.3, 0.0], [-0.4, 0.6, 0.0], [0.0, 0.0, 0.9]])  # blocks {0, 1}, {2}
+    >>> cands = sign_candidates(U, T0)
+    >>> len(cands), all(bool(np.all(T >= 0)) for _, T in cands)   # 2^2 flips, all S T0 S >= 0
+    (4, True)
+    >>> sorted(np.diag(V).tolist() for V, _ in cands)              # the signs found
+    [[-1.0, 1.0, -1.0], [-1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [1.0, -1.0, 1.0]]
+    """
     k = T0.shape[0]
     thresh = 1e-8 * float(np.max(np.abs(T0)))
     s = np.zeros(k)
@@ -71,7 +82,24 @@ def _reach(T0: FloatArray, root: int, thresh: float) -> list[int]:
 
 def translation_candidates(K: list[FloatArray], A_true: FloatArray, X: FloatArray,
                       roles: list[str]) -> list[tuple[FloatArray, FloatArray]]:
-    """Lemma 7 made constructive: M in col(MT) up to translation, two unit-norm solutions."""
+    """Lemma 7 made constructive: M in col(MT) up to translation, two unit-norm solutions.
+
+    Examples
+    --------
+    >>> from identifiability.masked.hmm import gaussian_posterior
+    >>> rng = np.random.default_rng(0)
+    >>> d, k = 4, 3
+    >>> M = rng.standard_normal((d, k))
+    >>> M /= np.linalg.norm(M, axis=0)                           # unit means (A9)
+    >>> T = np.array([[0.6, 0.3, 0.1], [0.1, 0.6, 0.3], [0.3, 0.1, 0.6]])
+    >>> K = [np.outer(rng.standard_normal(d), (M @ T)[:, i]) for i in range(k)]  # b_i (M t_i)^T
+    >>> X = rng.standard_normal((d, k))                           # k points, posteriors at them
+    >>> cands = translation_candidates(K, X @ gaussian_posterior(M, X.T), X, ["middle", "last"])
+    >>> [bool(np.allclose(Mc, M) and np.allclose(Tc, T)) for Mc, Tc in cands]   # truth + twin
+    [True, False]
+    >>> all(bool(np.allclose(np.linalg.norm(Mc, axis=0), 1)) for Mc, _ in cands)
+    True
+    """
     k = len(K)
     last = roles.index("last")
     Qh = np.column_stack([np.linalg.svd(Ki if last == 1 else Ki.T)[2][0] for Ki in K])

@@ -49,7 +49,15 @@ MAX_MINOR_COLUMNS = 64
 def minors_peak_bytes(r: int, n: int) -> int:
     """Peak bytes of :func:`level_by_minors` at level r with n columns: the int64 tables of all
     j x j minors of the r x (n - r) block, two sizes at a time, plus the temporaries of one
-    Laplace step (estimated before anything is allocated)."""
+    Laplace step (estimated before anything is allocated).
+
+    Examples
+    --------
+    >>> minors_peak_bytes(2, 4)      # 2 x 2 block: j = 1 tables, 8 (5 * 2 * 2 + 1 * (2 + 2))
+    192
+    >>> minors_peak_bytes(0, 4), minors_peak_bytes(4, 4)          # nothing to screen
+    (0, 0)
+    """
     a, b = r, n - r
     if a <= 0 or b <= 0:
         return 0

@@ -75,7 +75,7 @@ def _derived_orders_bruteforce(gens: list[Perm]) -> list[int]:
        statement="the flip-flop's transformation monoid is its generator set (3 elements); C_S "
        "has S elements; Example 6's transformation semigroup C_S x| C_2 has 2S elements",
        perturbation="every reference size increased by 1")
-def _closure_sizes(perturbed: bool = False) -> ClaimResult:
+def aut_closure_sizes(perturbed: bool = False) -> ClaimResult:
     cases = {"flip-flop (Ex. 2)": (flip_flop(), 3), "flip-flop (Def. 11)":
              (flip_flop("definition11"), 3)}
     cases |= {f"C_{S}": (modular_counter(S, alphabet="generator"), S) for S in range(2, 9)}
@@ -105,7 +105,7 @@ def _grid_sizes() -> dict[str, int]:
        statement="the dihedral semiautomaton's transformation semigroup is C_S x| C_2 with "
        "phi_h(g) = g^{-1} (reverse conjugates advance to its inverse), non-abelian",
        perturbation="phi_h(g) = g (the direct product C_S x C_2) instead of g^{-1}")
-def _semidirect(perturbed: bool = False) -> ClaimResult:
+def aut_ex6_semidirect(perturbed: bool = False) -> ClaimResult:
     rows, ok = {}, True
     for S in range(3, 9):
         T = dihedral(S).transformation_semigroup()
@@ -129,7 +129,7 @@ def _semidirect(perturbed: bool = False) -> ClaimResult:
        statement="gridworld semigroups are aperiodic (s^k = s^{k+1} for some k, no group "
        "inside); so is the flip-flop monoid",
        perturbation="the same test on the wrap-around gridworld (moves mod S+1, i.e. C_{S+1})")
-def _aperiodic(perturbed: bool = False) -> ClaimResult:
+def aut_aperiodic_gridworld(perturbed: bool = False) -> ClaimResult:
     rows, ok = {}, True
     for S in range(1, 9):
         A = modular_counter(S + 1) if perturbed else gridworld(S)
@@ -151,7 +151,7 @@ def _aperiodic(perturbed: bool = False) -> ClaimResult:
        statement="A_4, S_4 (and D_8, Q_8) are solvable, A_5, S_5 are not; A_4's normal subgroup "
        "of double transpositions; the 3-cycles (1 2 i) generate A_n",
        perturbation="A_5 declared solvable")
-def _solvable(perturbed: bool = False) -> ClaimResult:
+def aut_solvable_groups(perturbed: bool = False) -> ClaimResult:
     expect = {"A_4": True, "S_4": True, "D_8": True, "Q_8": True, "A_5": perturbed,
               "S_5": False}
     autos = {"A_4": alternating_group(4), "S_4": symmetric_group(4), "D_8": dihedral_group(4),
@@ -176,7 +176,7 @@ def _solvable(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-fn17-smallest-nonsolvable", paper=PAPER, reference="§3.4.1.2, footnote 17",
        statement="The smallest example of a non-solvable semiautomaton has |Q| = 60 states, "
        "whose transitions generate A_5", expected_verdict="erratum")
-def _fn17() -> ClaimResult:
+def aut_fn17_smallest_nonsolvable() -> ClaimResult:
     r = footnote17()
     gens = [tuple(int(v) for v in row) for row in r.example.table]
     brute: dict[str, Any] = {"|<(123),(12345)>|": len(_closure(gens)),
@@ -203,7 +203,7 @@ def _fn17() -> ClaimResult:
 @claim(id="AUT-Q8-nonsplit", paper=PAPER, reference="§3.3.1 (group extensions), §3.4.5",
        statement="Q_8 cannot be realized as a semidirect product of smaller groups",
        perturbation="the same enumeration for D_8")
-def _q8(perturbed: bool = False) -> ClaimResult:
+def aut_q8_nonsplit(perturbed: bool = False) -> ClaimResult:
     G = (dihedral_group(4) if perturbed else quaternion_group()).transformation_semigroup()
     splits = split_extensions(G)
     return ClaimResult(measured={"|G|": G.size, "complemented normal pairs": len(splits)},
@@ -215,7 +215,7 @@ def _q8(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-Q8-smallest-nonsplit", paper=PAPER, reference="§3.3.1, group extensions",
        statement="not all extensions are split extensions; the smallest example is the "
        "quaternion group Q_8", expected_verdict="erratum")
-def _q8_smallest() -> ClaimResult:
+def aut_q8_smallest_nonsplit() -> ClaimResult:
     c4 = modular_counter(4, alphabet="generator").transformation_semigroup()
     c4_splits = split_extensions(c4)
     # Z/4 by hand: subgroups {0}, {0,2}, Z/4; the only candidate complement to {0,2} has
@@ -243,7 +243,7 @@ def _q8_smallest() -> ClaimResult:
 @claim(id="AUT-Rubik-factor-12", paper=PAPER, reference="§3.3.1 Example 7",
        statement="G <= (C_3 wr S_8) x (C_2 wr S_12); the size bound is off by a factor of 12",
        perturbation="off by a factor of 24")
-def _rubik(perturbed: bool = False) -> ClaimResult:
+def aut_rubik_factor_12(perturbed: bool = False) -> ClaimResult:
     order, bound, ratio = _rubik_cached()
     known = math.factorial(8) * 3**7 * math.factorial(12) * 2**11 // 2
     target = 24 if perturbed else 12
@@ -263,7 +263,7 @@ def _rubik_cached() -> tuple[int, int, object]:
        statement="the flip-flop monoid (table of Def. 11) is the smallest monoid that is "
        "non-commutative and non-invertible",
        perturbation="'non-commutative' dropped (smallest non-invertible monoid)")
-def _flipflop_monoid(perturbed: bool = False) -> ClaimResult:
+def aut_flipflop_smallest_monoid(perturbed: bool = False) -> ClaimResult:
     census = {n: monoid_census(n) for n in (1, 2, 3)}
     if perturbed:
         smallest = min(n for n, c in census.items() if c.non_invertible)
@@ -295,7 +295,7 @@ def _flipflop_monoid(perturbed: bool = False) -> ClaimResult:
        reference="§3.4.4.3.3, proof of Theorem 16", expected_verdict="erratum",
        statement="iterating these recursive inequalities l <= floor(log2 T) times gives the "
        "desired bounds (l = length of the composition series)")
-def _thm16() -> ClaimResult:
+def aut_thm16_composition_length() -> ClaimResult:
     groups = {f"C_{n}": modular_counter(n, alphabet="generator") for n in (2, 3, 4, 6, 8)}
     groups |= {"S_3": dihedral(3), "D_8": dihedral_group(4), "Q_8": quaternion_group(),
                "A_4": alternating_group(4), "S_4": symmetric_group(4)}
@@ -335,7 +335,7 @@ def _factorize(n: int) -> list[tuple[int, int]]:
 @claim(id="AUT-abab-traces", paper=PAPER, reference="§3.4.5.2 (abab)*",
        statement="ababababa gives 000100010, and ababababa gives 000111111, i.e. the sequence "
        "enters the absorbing state at position 5 and never recovers", expected_verdict="erratum")
-def _abab() -> ClaimResult:
+def aut_abab_traces() -> ClaimResult:
     A = abab_star()
     nxt = {(3, "a"): 0, (0, "b"): 1, (1, "a"): 2, (2, "b"): 3}
 

@@ -77,7 +77,7 @@ def _contiguous() -> dict[str, dict[str, Any]]:
        statement="(ours) across a contiguous cut of the input sequence, the final-state "
        "indicator 1[q_T = q] has separation rank <= |Q|",
        perturbation="the bound |Q| - 1")
-def _contiguous_claim(perturbed: bool = False) -> ClaimResult:
+def aut_bridge_contiguous(perturbed: bool = False) -> ClaimResult:
     res = _contiguous()
     ok = all(v["max rank"] <= v["|Q|"] - int(perturbed) and v["GF(p) grid reaches it"]
              for v in res.values())
@@ -109,7 +109,7 @@ def _interleaved() -> dict[str, dict[int, tuple[int, int, bool]]]:
        "the proven bounds; it exceeds the contiguous bound |Q| for non-commutative automata and "
        "stays <= |T^1| for commutative ones (modular counters: <= n for every cut)",
        perturbation="the contiguous bound |Q| claimed for every cut")
-def _interleaved_claim(perturbed: bool = False) -> ClaimResult:
+def aut_bridge_interleaved(perturbed: bool = False) -> ClaimResult:
     res = _interleaved()
     commutative = {"parity": 2, "C_3": 3}
     ok = True
@@ -160,7 +160,7 @@ def _exact(W: np.ndarray, scale: float = 1.0) -> list[list[Fraction]]:
        statement="(ours) the pre-softmax score x^T W_Q W_K^T y of each construction has "
        "separation rank (query | key) = rank(W_Q W_K^T) <= head dimension k; the softmax kernel "
        "on the tokens actually used can be larger")
-def _kernels() -> ClaimResult:
+def aut_bridge_kernels() -> ClaimResult:
     rows: dict[str, tuple[Any, ...]] = {}
     ok = True
     net10 = theorem10_network(symmetric_group(3), 0, 8)

@@ -50,7 +50,7 @@ def _attention_mismatch(gamma: str) -> float:
 @claim(id="AUT-Lemma15-gamma", paper=PAPER, reference="§3.4.4.3.1 Lemma 15 (F2)",
        statement="gamma_t := log(2Tt) is such that 1/(e^{gamma_t} + t) = 1/(2T), so the "
        "attention output is s = (1/2T) sum_t sigma_t", expected_verdict="erratum")
-def _lemma15_gamma() -> ClaimResult:
+def aut_lemma15_gamma() -> ClaimResult:
     printed = _counter_errors("printed", "corrected")
     corrected = _counter_errors("corrected", "corrected")
     mis_p, mis_c = _attention_mismatch("printed"), _attention_mismatch("corrected")
@@ -79,7 +79,7 @@ def _lemma15_gamma() -> ClaimResult:
 @claim(id="AUT-Lemma15-target", paper=PAPER, reference="§3.4.4.3.1 Lemma 15 (F2)",
        statement="the MLP simply needs to memorize the function s e_1 -> (Ts mod n) e_1",
        expected_verdict="erratum")
-def _lemma15_target() -> ClaimResult:
+def aut_lemma15_target() -> ClaimResult:
     printed = _counter_errors("corrected", "printed")
     no_q0 = _counter_errors("corrected", "without_q0")
     corrected = _counter_errors("corrected", "corrected")
@@ -104,7 +104,7 @@ def _lemma15_target() -> ClaimResult:
        statement="a depth-1 Transformer with embedding dimension 3, one head (k = 1), width "
        "4nT and weight norms <= 4nT + 2 continuously simulates the mod-n counter",
        perturbation="the ⊥ pad removed (attention averages over t tokens)")
-def _lemma15(perturbed: bool = False) -> ClaimResult:
+def aut_lemma15_counter(perturbed: bool = False) -> ClaimResult:
     res = _counter_errors("corrected", "corrected", pad=not perturbed)
     sizes, ok = {}, all(w == 0 for w, _ in res.values())
     for n, T in COUNTER_CASES:
@@ -138,7 +138,7 @@ def _memory_errors(**kw: float) -> dict[str, tuple[int, int]]:
        statement="a depth-1 Transformer with embedding dimension 4, one head (k = 2) and MLP "
        "width 4|Q| continuously simulates the memory semiautomaton",
        perturbation="the position code P_t = (t/T) e_3 removed")
-def _lemma16(perturbed: bool = False) -> ClaimResult:
+def aut_lemma16_memory(perturbed: bool = False) -> ClaimResult:
     res = _memory_errors(positional=0.0) if perturbed else _memory_errors()
     widths = {n: memory_network(n, 1, T).mlp.widths[0] for n, T in MEMORY_CASES}
     ok = all(w == 0 for w, _ in res.values()) and all(w == 4 * n for n, w in widths.items())
@@ -150,7 +150,7 @@ def _lemma16(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-Lemma16-score", paper=PAPER, reference="§3.4.4.3.1 Lemma 16 (notes §3 item 3)",
        statement="with W_Q = [-2e_4 e_4], W_K = [c e_2 c e_3] the unnormalized attention score "
        "for position i attending to j is c(j/T - 1[sigma_j = ⊥])", expected_verdict="erratum")
-def _lemma16_score() -> ClaimResult:
+def aut_lemma16_score() -> ClaimResult:
     n, q0, T = 3, 2, 5
     net = memory_network(n, q0, T)
     W_Q, W_K = net.weights[0], net.weights[1]
@@ -182,7 +182,7 @@ def _lemma16_score() -> ClaimResult:
 @claim(id="AUT-Lemma16-norm", paper=PAPER, reference="§3.4.4.3.1 Lemma 16",
        statement="infinity-weight norms at most 2T log(|Q|T) (c = T log(16|Q|T), Lemma 10 with "
        "Delta = 1/2)", expected_verdict="erratum")
-def _lemma16_norm() -> ClaimResult:
+def aut_lemma16_norm() -> ClaimResult:
     rows, printed_ok, corrected_ok = {}, True, True
     for n in (2, 4, 8):
         for T in (1, 2, 4, 16, 64):

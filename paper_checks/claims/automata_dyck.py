@@ -33,7 +33,7 @@ PAPER = "004"
 @claim(id="AUT-Dyck-stack-states", paper=PAPER, reference="§3.4.5, footnote 29",
        statement="Dyck_{n,k} has sum_{i=0}^n k^i distinct stack states ((k+1)^n classes); "
        "n = 4, k = 2 in the experiments", perturbation="one state more than printed")
-def _stacks(perturbed: bool = False) -> ClaimResult:
+def aut_dyck_stack_states(perturbed: bool = False) -> ClaimResult:
     rows, ok, ind = {}, True, {}
     for depth, types in ((4, 2), (4, 8), (3, 3), (2, 5)):
         reach, classes = reachable_stacks(types, depth)
@@ -55,7 +55,7 @@ def _stacks(perturbed: bool = False) -> ClaimResult:
        statement="the balance condition (3.28) is a set of linear constraints on M = W_K^T W_Q "
        "with infinitely many solutions (M = 0, uniform attention, among them)",
        perturbation="the solution space claimed one dimension larger")
-def _balance_space(perturbed: bool = False) -> ClaimResult:
+def aut_dyck_balance_space(perturbed: bool = False) -> ClaimResult:
     rows, ok = {}, True
     for k, D in ((1, 2), (2, 2), (2, 3), (2, 4), (3, 2)):
         for emb in ("one_hot", "type_depth"):
@@ -111,7 +111,7 @@ def _invariance(violation: float) -> tuple[float, float, int]:
        statement="if M satisfies the balance condition, W_V E = O (3.45)-(3.46) makes the last "
        "attention column depend only on the unmatched brackets (3.51)",
        perturbation="M + 0.3 x Gaussian (the balance condition violated)")
-def _thm1(perturbed: bool = False) -> ClaimResult:
+def aut_dyck_thm1_sufficiency(perturbed: bool = False) -> ClaimResult:
     worst, dev, cases = _invariance(0.3 if perturbed else 0.0)
     tol = 1e-11
     return ClaimResult(
@@ -128,7 +128,7 @@ def _thm1(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-Dyck-eq337-collision", paper=PAPER, reference="§3.6.3.1 eq. (3.37)",
        statement="e(tau_{t,d}) = o_{(t-1)D+d} in R^{2kD} is the standard one-hot embedding of "
        "tau_{t,d}", expected_verdict="erratum")
-def _eq337() -> ClaimResult:
+def aut_dyck_eq337_collision() -> ClaimResult:
     rows = {f"k={k}, D={D}": printed_embedding_collisions(k, D)
             for k, D in ((1, 2), (2, 3), (2, 4), (3, 2))}
     rank_ok = True
@@ -154,7 +154,7 @@ def _eq337() -> ClaimResult:
 @claim(id="AUT-Dyck-b-index", paper=PAPER, reference="§3.6.4.1 eq. (3.45) and U'",
        statement="O_{:,r(2t,d-1)} = -exp(a_{t,d}) b_{tD+d}, O_{:,r(2t-1,d)} = b_{tD+d}, and "
        "U' = sum_{j=1}^{Dk} o_j b_j^T reads them", expected_verdict="erratum")
-def _b_index() -> ClaimResult:
+def aut_dyck_b_index() -> ClaimResult:
     rows, printed_ok, corrected_ok = {}, True, True
     for k, D in ((1, 2), (2, 3), (2, 4), (3, 2)):
         printed = {t * D + d for t in range(1, k + 1) for d in range(1, D + 1)}
@@ -192,7 +192,7 @@ def _cor1(start_token: bool, N_max: int = 8) -> tuple[int, int]:
        statement="a uniform-attention first layer with a start token (no positions) outputs, "
        "after LayerNorm and the residual, a vector determined by (type, depth) without "
        "repetition", perturbation="the start token removed (footnote 53)")
-def _cor1_claim(perturbed: bool = False) -> ClaimResult:
+def aut_dyck_cor1_uniform(perturbed: bool = False) -> ClaimResult:
     classes, outputs = _cor1(not perturbed)
     ok = outputs == classes
     return ClaimResult(measured={"(type, depth) classes": classes,
@@ -206,7 +206,7 @@ def _cor1_claim(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-Dyck-random-baseline", paper=PAPER, reference="§3.6.3.1, footnote 61",
        statement="the random baseline of the average attention variation on "
        "[[[0]]](((()))) is 2.85", perturbation="full (non-causal) random patterns")
-def _baseline(perturbed: bool = False) -> ClaimResult:
+def aut_dyck_random_baseline(perturbed: bool = False) -> ClaimResult:
     causal = not perturbed
     exact, _ = random_attention_variation(15, causal=causal)
     draws = [random_attention_variation(15, causal=causal, seed=s)[1] for s in range(200)]
@@ -244,7 +244,7 @@ def _lemma24_worst(R_of: object, n: int = 20000, d: int = 4) -> float:
        statement="||r|| >= R_eps max(||a||, ||b||) implies ||(a+r)/||a+r|| - (b+r)/||b+r|| || "
        "<= eps, with R_eps := 4 r_0/eps + 1 (r_0 = max(||a||, ||b||))",
        expected_verdict="erratum")
-def _lemma24() -> ClaimResult:
+def aut_lemma24_constant() -> ClaimResult:
     printed = _lemma24_worst(lambda eps, r0: 4 * r0 / eps + 1)
     corrected = _lemma24_worst(lambda eps, r0: 4 / eps + 1)
     # by hand: r = 0.5 e1, a = 0.1 e2 = -b, eps = 0.1: printed R = 5, ||r|| = R r0 = 0.5, and

@@ -12,7 +12,7 @@ from functools import cache
 import numpy as np
 from scipy import stats
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge, register_check
 from seprank.automata import (
     all_ffl_strings,
     dilution_bound,
@@ -41,7 +41,8 @@ def _prop3(lengths: tuple[int, ...], n_random: int, c_factor: float) -> dict[str
     return out
 
 
-def _prop3_claim(lengths: tuple[int, ...], n_random: int, perturbed: bool) -> ClaimResult:
+def _prop3_claim(lengths: tuple[int, ...], n_random: int, perturbed: bool = False
+                 ) -> ClaimResult:
     if perturbed:                      # the perturbed construction fails on a few strings
         n_random = min(n_random, 4)
     res = _prop3(lengths, n_random, 1.0 if perturbed else 0.0)
@@ -58,26 +59,25 @@ def _prop3_claim(lengths: tuple[int, ...], n_random: int, perturbed: bool) -> Cl
                  "Lemma 12 (width 2)", "max |output - bit| over reads": dev})
 
 
-@claim(id="AUT-Prop3-flipflop", paper=PAPER, reference="§3.5.7.1 Proposition 3",
-       statement="a 2-layer 1-head Transformer with residual connections can represent "
-       "'deterministic' FFL (construction with d = 7, k = 2, c = O(T log T))",
-       perturbation="c = T (score gaps O(1): attention dilutes)")
-def _prop3_quick(perturbed: bool = False) -> ClaimResult:
-    return _prop3_claim((4, 6, 8, 10, 12), 4, perturbed)
-
-
-claim(id="AUT-Prop3-flipflop-testset", paper=PAPER, reference="§3.5.7.1 Proposition 3",
-      statement="a 2-layer 1-head Transformer can represent deterministic FFL (all strings of "
-      "length 14; 300 strings of length 512 from each of three distributions)",
-      perturbation="c = T", profile="full")(
-    lambda perturbed=False: _prop3_claim((14,), 300, perturbed))
+register_check(_prop3_claim, id="AUT-Prop3-flipflop",
+               args={"lengths": (4, 6, 8, 10, 12), "n_random": 4},
+               paper=PAPER, reference="§3.5.7.1 Proposition 3",
+               statement="a 2-layer 1-head Transformer with residual connections can represent "
+               "'deterministic' FFL (construction with d = 7, k = 2, c = O(T log T))",
+               perturbation="c = T (score gaps O(1): attention dilutes)")
+register_check(_prop3_claim, id="AUT-Prop3-flipflop-testset",
+               args={"lengths": (14,), "n_random": 300},
+               paper=PAPER, reference="§3.5.7.1 Proposition 3",
+               statement="a 2-layer 1-head Transformer can represent deterministic FFL (all "
+               "strings of length 14; 300 strings of length 512 from each of three "
+               "distributions)", perturbation="c = T", profile="full")
 
 
 @claim(id="AUT-Prop4-dilution", paper=PAPER, reference="§3.5.7.2 Proposition 4",
        statement="with latent norms <= 1 and sigma_max the top singular value of W_K^T W_Q, "
        "every softmax weight is <= 1 - (T-1)/(T-1+exp(2 sigma_max))",
        perturbation="exp(2 sigma_max) replaced by exp(1.9 sigma_max)")
-def _prop4(perturbed: bool = False) -> ClaimResult:
+def aut_prop4_dilution(perturbed: bool = False) -> ClaimResult:
     rng = np.random.default_rng(4)
     exponent = 1.9 if perturbed else 2.0
     worst = -np.inf
@@ -111,7 +111,7 @@ def _prop4(perturbed: bool = False) -> ClaimResult:
        statement="10^3 sequences of FFL(512, p_i = 0.98) contain 3567 reads, 10^5 contain "
        "353875; training on 10^4 steps x 16 x 512 = 81,920,000 tokens",
        perturbation="p_r = 0.02 instead of 0.01")
-def _reads(perturbed: bool = False) -> ClaimResult:
+def aut_ffl_read_counts(perturbed: bool = False) -> ClaimResult:
     p_r = 0.02 if perturbed else 0.01
     rows, zs = {}, []
     for n, printed in ((1000, 3567), (100_000, 353_875)):

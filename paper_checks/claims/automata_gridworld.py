@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge, register_check
 from seprank.automata import algorithm1, gridworld, theorem12_network
 
 PAPER = "004"
@@ -44,7 +44,7 @@ def _alg1(n_pads_offset: int, include_z0: bool) -> dict[str, tuple[int, int, int
        statement="Algorithm 1 (pad with L's, prefix sums, last min/max of the shortest suffix "
        "with S+1 distinct values) computes the final gridworld state",
        perturbation="S pads instead of S + 1 (and no z_0)")
-def _alg1_claim(perturbed: bool = False) -> ClaimResult:
+def aut_alg1_gridworld(perturbed: bool = False) -> ClaimResult:
     res = _alg1(-1, False) if perturbed else _alg1(0, False)
     z0 = "not run" if perturbed else _alg1(-1, True)
     ok = all(w == 0 and u == 0 for _, w, u in res.values())
@@ -70,7 +70,7 @@ def _thm12(cases: tuple[tuple[int, int], ...], bot_code: str = "gamma0",
     return out
 
 
-def _thm12_claim(cases: tuple[tuple[int, int], ...], perturbed: bool) -> ClaimResult:
+def _thm12_claim(cases: tuple[tuple[int, int], ...], perturbed: bool = False) -> ClaimResult:
     res = _thm12(cases, recency=3.0 if perturbed else 1.0)
     ok = all(w == 0 for w, _ in res.values())
     S, T = cases[-1]
@@ -86,19 +86,17 @@ def _thm12_claim(cases: tuple[tuple[int, int], ...], perturbed: bool) -> ClaimRe
                  "prefix sum (AUT-Thm12-construction-as-printed)"})
 
 
-@claim(id="AUT-Thm12-gridworld", paper=PAPER, reference="§3.4.4.4 Theorem 12 (formal)",
-       statement="for each T, Transformers simulate the (S+1)-state gridworld with 2 attention "
-       "layers (2S+1 heads in layer 2)",
-       perturbation="recency weight c tripled (its spread then exceeds the score gap of an "
-       "unmatched value)")
-def _thm12_quick(perturbed: bool = False) -> ClaimResult:
-    return _thm12_claim(THM12_QUICK, perturbed)
-
-
-claim(id="AUT-Thm12-gridworld-long", paper=PAPER, reference="§3.4.4.4 Theorem 12 (formal)",
-      statement="for each T, Transformers simulate the (S+1)-state gridworld with 2 attention "
-      "layers (T up to 8)", perturbation="recency weight c tripled", profile="full")(
-    lambda perturbed=False: _thm12_claim(THM12_FULL, perturbed))
+register_check(_thm12_claim, id="AUT-Thm12-gridworld", args={"cases": THM12_QUICK},
+               paper=PAPER, reference="§3.4.4.4 Theorem 12 (formal)",
+               statement="for each T, Transformers simulate the (S+1)-state gridworld with 2 "
+               "attention layers (2S+1 heads in layer 2)",
+               perturbation="recency weight c tripled (its spread then exceeds the score gap of "
+               "an unmatched value)")
+register_check(_thm12_claim, id="AUT-Thm12-gridworld-long", args={"cases": THM12_FULL},
+               paper=PAPER, reference="§3.4.4.4 Theorem 12 (formal)",
+               statement="for each T, Transformers simulate the (S+1)-state gridworld with 2 "
+               "attention layers (T up to 8)", perturbation="recency weight c tripled",
+               profile="full")
 
 
 @claim(id="AUT-Thm12-construction-as-printed", paper=PAPER,
@@ -106,7 +104,7 @@ claim(id="AUT-Thm12-gridworld-long", paper=PAPER, reference="§3.4.4.4 Theorem 1
        statement="with P_⊥ = 0, each layer-2 head selects the last position matching its value "
        "and selects t if there is none (Lemma 23: unmatched heads give log(2T - t))",
        expected_verdict="unproven")
-def _thm12_printed() -> ClaimResult:
+def aut_thm12_construction_as_printed() -> ClaimResult:
     printed_bot = _thm12(THM12_QUICK, bot_code="printed")
     positions = _thm12(THM12_QUICK, readout="positions")
     corrected = _thm12(THM12_QUICK)
@@ -144,7 +142,7 @@ def _thm12_printed() -> ClaimResult:
 @claim(id="AUT-Thm12-score-gap", paper=PAPER, reference="§3.4.4.4 proof of Theorem 12",
        statement="the score of head s on an unmatched position i is <= 1 - c log(2T - i) - "
        "pi^2/(8T^2), so matched beats unmatched by >= pi^2/(16T^2)", expected_verdict="erratum")
-def _score_gap() -> ClaimResult:
+def aut_thm12_score_gap() -> ClaimResult:
     Ts = np.arange(1, 10001)
     gap = 2 * np.sin(np.pi / (4 * Ts)) ** 2            # 1 - cos(pi/2T), without cancellation
     printed_fail = int(np.sum(gap < np.pi**2 / (8 * Ts**2)))
@@ -153,8 +151,8 @@ def _score_gap() -> ClaimResult:
     ratio = float(np.min(gap / spread))
     import mpmath
 
-    mpmath.mp.dps = 40
-    hp = float(1 - mpmath.cos(mpmath.pi / 20) - mpmath.pi**2 / 800)
+    with mpmath.workdps(40):                           # never the process-wide precision
+        hp = float(1 - mpmath.cos(mpmath.pi / 20) - mpmath.pi**2 / 800)
     return ClaimResult(
         measured={"T in 1..10^4 with 1 - cos(pi/2T) < pi^2/8T^2": printed_fail,
                   "T with gap <= pi^2/16T^2": corrected_fail,

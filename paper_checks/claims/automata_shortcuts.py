@@ -16,7 +16,7 @@ from functools import cache
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge, register_check
 from seprank.automata import (
     Semiautomaton,
     bump_mlp,
@@ -38,7 +38,7 @@ PAPER = "004"
 @claim(id="AUT-Prop2-circle", paper=PAPER, reference="§3.4.4.1 Proposition 2 (F1)",
        statement="for T equally spaced points on the circle and t != t', |<p_t, p_t'>| <= "
        "1 - 2 pi^2 / T^2 < 1 - 19.7 / T^2", expected_verdict="erratum")
-def _prop2() -> ClaimResult:
+def aut_prop2_circle() -> ClaimResult:
     Ts = range(2, 1001)
     printed_fail = [T for T in Ts if circle_gram_max(T, absolute=True) > proposition2_bound(T)]
     corrected_fail = [T for T in Ts if circle_gram_max(T) > proposition2_bound(T, corrected=True)
@@ -70,7 +70,7 @@ def _prop2() -> ClaimResult:
 @claim(id="AUT-Lemma13-softmax", paper=PAPER, reference="§3.4.4.1 Lemma 13",
        statement="if z_t' <= z_t* - gamma for all t' != t*, then ||softmax(z) - e_t*||_1 <= "
        "2T e^{-gamma}", perturbation="the bound halved to T e^{-gamma}")
-def _lemma13(perturbed: bool = False) -> ClaimResult:
+def aut_lemma13_softmax(perturbed: bool = False) -> ClaimResult:
     rng = np.random.default_rng(13)
     worst = 0.0
     for _ in range(3000):
@@ -93,7 +93,7 @@ def _lemma13(perturbed: bool = False) -> ClaimResult:
        statement="a 2-layer ReLU network of inner width 4|X| equals f on X under perturbations "
        "|xi| <= Delta/4, with ||W1|| <= 4/Delta, ||b1|| <= 4B_x/Delta + 2, ||W2|| <= B_y",
        perturbation="perturbations up to Delta/2")
-def _lemma10(perturbed: bool = False) -> ClaimResult:
+def aut_lemma10_bump(perturbed: bool = False) -> ClaimResult:
     rng = np.random.default_rng(10)
     worst_err, norms_ok, widths_ok = 0.0, True, True
     for _ in range(40):
@@ -138,7 +138,7 @@ def _lemma14_errors(n: int, bias_shift: float = 0.0) -> tuple[int, int, float, t
        statement="a 3-layer ReLU MLP outputs the transition map of f o g from the concatenated "
        "maps of g (left) and f (right), for all |Q|^{2|Q|} pairs, weight norms <= 4|Q| + 2",
        perturbation="layer-2 bias -|Q| + 1 instead of -|Q|")
-def _lemma14(perturbed: bool = False) -> ClaimResult:
+def aut_lemma14_compose(perturbed: bool = False) -> ClaimResult:
     rows, ok = {}, True
     for n in (2, 3) if perturbed else (2, 3, 4):
         wrong, total, norm, widths = _lemma14_errors(n, 1.0 if perturbed else 0.0)
@@ -153,7 +153,7 @@ def _lemma14(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-Lemma14-width", paper=PAPER, reference="§3.4.4.2 Lemma 14 / Theorem 10",
        statement="the intermediate dimensions are d1 = |Q|^2 + |Q| and d2 = |Q|^2 (MLP width "
        "|Q|^2 + |Q| in Theorem 10)", expected_verdict="unproven")
-def _lemma14_width() -> ClaimResult:
+def aut_lemma14_width() -> ClaimResult:
     widths = {n: _lemma14_errors(n)[3] for n in (2, 3, 4)}
     formula = {n: (4 * n * n + n, n * n) for n in (2, 3, 4)}
     return ClaimResult(
@@ -190,10 +190,6 @@ def _theorem10_errors(T: int, depth: int | None, slips: tuple[str, ...] = ()) ->
     return out
 
 
-@claim(id="AUT-Thm10-parallel-prefix", paper=PAPER, reference="§3.4.4.2 Theorem 10",
-       statement="a depth-ceil(log2 T) Transformer with embedding dimension 2|Q|+2, 2 heads and "
-       "weight norms <= max{4|Q|+2, 10T sqrt(log|Q| + log T)} continuously simulates A_{T,q0}",
-       perturbation="one layer fewer (depth ceil(log2 T) - 1)")
 def _thm10(perturbed: bool = False, lengths: tuple[int, ...] = (2, 3, 4, 8)) -> ClaimResult:
     rows, ok = {}, True
     for T in lengths:
@@ -216,18 +212,23 @@ def _thm10(perturbed: bool = False, lengths: tuple[int, ...] = (2, 3, 4, 8)) -> 
                                 "gamma(1 - cos(pi/T)) >= 200 log(|Q|T))"})
 
 
-claim(id="AUT-Thm10-parallel-prefix-16", paper=PAPER, reference="§3.4.4.2 Theorem 10",
-      statement="a depth-ceil(log2 T) Transformer continuously simulates A_{T,q0} (T = 16, "
-      "S_3, all 65536 words)",
-      perturbation="one layer fewer", profile="full")(
-    lambda perturbed=False: _thm10(perturbed, lengths=(16,)))
+register_check(_thm10, id="AUT-Thm10-parallel-prefix", args={"lengths": (2, 3, 4, 8)},
+               paper=PAPER, reference="§3.4.4.2 Theorem 10",
+               statement="a depth-ceil(log2 T) Transformer with embedding dimension 2|Q|+2, 2 "
+               "heads and weight norms <= max{4|Q|+2, 10T sqrt(log|Q| + log T)} continuously "
+               "simulates A_{T,q0}",
+               perturbation="one layer fewer (depth ceil(log2 T) - 1)")
+register_check(_thm10, id="AUT-Thm10-parallel-prefix-16", args={"lengths": (16,)},
+               paper=PAPER, reference="§3.4.4.2 Theorem 10",
+               statement="a depth-ceil(log2 T) Transformer continuously simulates A_{T,q0} (T = "
+               "16, S_3, all 65536 words)", perturbation="one layer fewer", profile="full")
 
 
 @claim(id="AUT-Thm10-as-printed", paper=PAPER, reference="§3.4.4.2 proof of Theorem 10",
        statement="W_V = sum_q e_(q,L) e_q^T, W_K^[L] = sqrt(gamma)(e_P1 e_1^T + e_P2 e_2^T) "
        "rho_theta with theta = -pi 2^{l-1}/T, and the readout e_(q,R)^T z for an arbitrary q",
        expected_verdict="erratum")
-def _thm10_printed() -> ClaimResult:
+def aut_thm10_as_printed() -> ClaimResult:
     A = symmetric_group(3)
     W = A.all_words(8)
     ref = A.run_indices(W, 0)

@@ -52,7 +52,7 @@ def _prop9(embedding: Literal["query", "printed"]) -> dict[Case, ConstructionChe
        statement="(d,k)-sparse parity is solved by 1 attention layer with alpha_{i,d} ~ "
        "exp(c 1[i in S]) and a 2-layer MLP of hidden dimension 4(k+1) and L_inf norm <= "
        "4k(k+1)", perturbation="the norm bound tightened to 4k")
-def _p9(perturbed: bool = False) -> ClaimResult:
+def pd_prop9(perturbed: bool = False) -> ClaimResult:
     checks = _prop9("query")
     acc_ok = all(c.accuracy == 1.0 for c in checks.values())
     width_ok = all(c.hidden_widths == (4 * (len(c.support) + 1),) for c in checks.values())
@@ -88,7 +88,7 @@ def _p9(perturbed: bool = False) -> ClaimResult:
        statement="v_1 = W_V = e_1, v_0 = e_2, p_i = p_n = e_3 for i in S, p_i = e_4 otherwise, "
        "W_Q = W_K = c[0 0 1 0] realise alpha_{i,d} ~ exp(c 1[i in S])",
        expected_verdict="erratum")
-def _p9_example() -> ClaimResult:
+def pd_prop9_example() -> ClaimResult:
     printed, fixed = _prop9("printed"), _prop9("query")
     avoid = {k: [c for (d, s), c in printed.items() if len(s) == k and d - 1 not in s]
              for k in KS}
@@ -135,7 +135,7 @@ def _prop10(second_bias: Literal["corrected", "printed"],
        statement="a 1-layer Transformer with uniform attention alpha_{i,d} = 1/d and a 3-layer "
        "MLP of width 2^k with norm bound 2^{k+2} computes k-sparse parity",
        perturbation="the norm bound halved to 2^{k+1}")
-def _p10(perturbed: bool = False) -> ClaimResult:
+def pd_prop10(perturbed: bool = False) -> ClaimResult:
     checks = _prop10("corrected")
     acc_ok = all(c.accuracy == 1.0 for c in checks.values())
     width_ok = all(c.hidden_widths[1] == 2 ** len(c.support) for c in checks.values())
@@ -176,7 +176,7 @@ def _p10(perturbed: bool = False) -> ClaimResult:
 @claim(id="PD-Lem11-bias", paper=PAPER, reference="§3 Lemma 11 (proof), used by Proposition 10",
        statement="the second layer sums the indicators of each coordinate with bias -d_in, thus "
        "creating indicators for each x in X", expected_verdict="erratum")
-def _lem11() -> ClaimResult:
+def pd_lem11_bias() -> ClaimResult:
     printed, fixed = _prop10("printed", sizes=(8,)), _prop10("corrected")
     acc_p = max(c.accuracy for c in printed.values())
     acc_c = min(c.accuracy for c in fixed.values())
@@ -202,7 +202,7 @@ def _lem11() -> ClaimResult:
        statement="for 'cat' in 'The cat ran away' the 3-gram context is {The, ran} and the "
        "5-gram context additionally includes 'away'",
        perturbation="window radius n - 1 (the GPT-2 variant's reach) in place of (n - 1)/2")
-def _ngram(perturbed: bool = False) -> ClaimResult:
+def pd_def25_ngram(perturbed: bool = False) -> ClaimResult:
     words = ("The", "cat", "ran", "away")
     n3, n5 = (5, 9) if perturbed else (3, 5)                    # radius n-1 = radius of 2n-1
     got = {ix: ([words[j] for j in ngram_context(1, n3, 4)] if ix == 0 else
@@ -226,7 +226,7 @@ def _ngram(perturbed: bool = False) -> ClaimResult:
 @claim(id="PD-Def24-masking", paper=PAPER, reference="§4.2.3 Definition 24, §4.2.8.4.2",
        statement="each position is masked with probability p; masked tokens become C, a random "
        "token or stay unchanged with probabilities 80/10/10 %", category="consistency")
-def _masking() -> ClaimResult:
+def pd_def24_masking() -> ClaimResult:
     rows, ok = {}, True
     vocab = 3
     for p in (0.15, 0.3):

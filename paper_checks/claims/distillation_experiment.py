@@ -37,7 +37,7 @@ def _results() -> tuple[SeedResult, ...]:
        statement="progressive distillation accelerates the student: steps to 100 % accuracy "
        "progressive <= one-shot ~ direct", profile="full",
        perturbation="progressive at least 3x faster than the best one-shot")
-def _toy(perturbed: bool = False) -> ClaimResult:
+def pd_toy_progressive(perturbed: bool = False) -> ClaimResult:
     res = _results()
     summ = summarize(res, CONFIG.max_steps)
     prog, one, direct = summ["progressive"], summ["one_shot_best"], summ["direct"]

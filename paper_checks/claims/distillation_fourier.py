@@ -68,7 +68,7 @@ def _rates() -> list:
 @claim(id="PD-Maj-rate", paper=PAPER, reference="§4.2.6 Notations (F9)",
        statement="zeta_i = 0 for even i and zeta_i = Theta(i^{-1/3}/binom(d,i)) for odd i "
        "[O'Donnell 2014]", expected_verdict="erratum")
-def _maj_rate() -> ClaimResult:
+def pd_maj_rate() -> ClaimResult:
     rows = [r for r in _rates() if r.i <= (r.d + 1) // 2]
     printed = [r.log10_printed_ratio for r in rows]
     corrected = [r.corrected_ratio for r in rows]
@@ -125,7 +125,7 @@ def _maj_rate() -> ClaimResult:
 @claim(id="PD-Maj-even", paper=PAPER, reference="§4.2.6 Notations",
        statement="zeta_i = 0 when i is even", expected_verdict="holds",
        perturbation="'zeta_i = 0 when i is odd' (the parity of the levels swapped)")
-def _maj_even(perturbed: bool = False) -> ClaimResult:
+def pd_maj_even(perturbed: bool = False) -> ClaimResult:
     ds = (11, 21, 51, 101)
     zero_levels = 1 if perturbed else 0
     bad = [(d, i) for d in ds for i, z in enumerate(majority_spectrum(d))
@@ -142,7 +142,7 @@ def _maj_even(perturbed: bool = False) -> ClaimResult:
        expected_verdict="holds",
        perturbation="the domain widened from d >= 2k+1 to d >= 2k-1, which contains the "
                     "d = 11, k = 6 tie")
-def _gap(perturbed: bool = False) -> ClaimResult:
+def pd_claim7_gap(perturbed: bool = False) -> ClaimResult:
     slack = 2 if perturbed else 0
     domain = [(d, k) for d in range(3, 202, 2) for k in range(2, d, 2) if d >= 2 * k + 1 - slack]
     gaps = [barak_gap(d, k) for d, k in domain]
@@ -189,7 +189,7 @@ def _claim7_cases() -> list[tuple[int, int, int, int, int, int]]:
        statement="At initialization E grad_{w_ij} f y = -1/2 a_i zeta_{k-1} chi_{[k]\\{j}}(w) "
        "for j in S and -1/2 a_i zeta_{k+1} chi_{[k]u{j}}(w) for j not in S",
        expected_verdict="erratum")
-def _claim7() -> ClaimResult:
+def pd_claim7_gradient() -> ClaimResult:
     cases = _claim7_cases()
     plus = sum(e == f for *_, e, f in cases)
     minus = sum(e == -f for *_, e, f in cases)
@@ -217,7 +217,7 @@ def _claim7() -> ClaimResult:
        statement="sum_S |E Maj(x) chi_S(x)| = sum_S Theta(|S|^{-1/3}/binom(d,|S|)) = O(d^{2/3}), "
        "so the even-part error is O(tau_g d^{5/3}/|zeta_{k-1}|)",
        expected_verdict="unproven")
-def _cor3_l1() -> ClaimResult:
+def pd_cor3_l1_step() -> ClaimResult:
     ds = (11, 21, 51, 101, 201)
     rows = {d: {"log10 sum_S |hat Maj(S)|": round(log10_fraction(majority_l1_norm(d)), 2),
                 "log10 of the proof's sum_i i^(-1/3)": round(math.log10(

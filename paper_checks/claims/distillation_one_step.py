@@ -60,7 +60,7 @@ def _batch_steps() -> tuple[SymmetricInit, OneStep, OneStep]:
        "sign(a zeta_{k-1}) sign(chi_{[k]\\{j}}(w^(0)))/(2k)| <= tau_g/|zeta_{k-1}| on S "
        "(and <= tau_g/(k|zeta_{k-1}|) to its zeta_{k+1} target off S)",
        expected_verdict="erratum")
-def _lem63() -> ClaimResult:
+def pd_lem63_decay() -> ClaimResult:
     init, cancel, printed = _batch_steps()
     zeta = abs(float(cancel.zeta_lo))
     tau = cancel.tau_g
@@ -122,7 +122,7 @@ def _j_table() -> dict[Fraction, Fraction]:
 @claim(id="PD-Lem64-in-support", paper=PAPER, reference="§4.2.6 Lemma 64 (1), C4-P4",
        statement="E_x f^(1)(x) x_i >= 1/(8k) + O(tau_g d/|zeta_{k-1}|) + O(m^{-1/2}) for all "
        "i in S", expected_verdict="erratum")
-def _lem64_in() -> ClaimResult:
+def pd_lem64_in_support() -> ClaimResult:
     study = _in_support_study()
     j = _j_table()
     pred_sd = math.sqrt(float(sum(v * v for v in j.values())) / len(j) / 2)     # sqrt(E J^2/2)
@@ -177,7 +177,7 @@ def _lem64_in() -> ClaimResult:
 @claim(id="PD-Lem64-off-support", paper=PAPER, reference="§4.2.6 Lemma 64 (2), proof",
        statement="E_x f^(1)(x) x_i <= O((kd)^{-1}) for i not in S, since the influence "
        "(1/k)|zeta_{k+1}|/|zeta_{k-1}| <= 1/(kd) [O'Donnell §5.3]", expected_verdict="unproven")
-def _lem64_off() -> ClaimResult:
+def pd_lem64_off_support() -> ClaimResult:
     pairs = [(d, k) for d in range(5, 102, 2) for k in range(2, d - 1, 2)]
     ratio_bad = []
     formula_ok = True
@@ -217,7 +217,7 @@ def _cor3_steps() -> dict[str, OneStep]:
        statement="E f^(1)(x) Maj(x) x_i = c_i/2 + O(tau_g d^{5/3}/|zeta_{k-1}|), so "
        "|E f^(1) Maj x_i| >= Omega(1/k) for i in S and <= o(1/k) otherwise",
        expected_verdict="erratum")
-def _cor3() -> ClaimResult:
+def pd_cor3_majority() -> ClaimResult:
     steps = _cor3_steps()
     out = {}
     for name, st in steps.items():

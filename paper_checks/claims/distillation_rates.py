@@ -47,7 +47,7 @@ def _mp_zeta_sq_times_dpow(d: int, k: int) -> float:
        statement="B_1 >= Omega(|zeta_{k-1}|^2 k^2 log(kd/eps)), and T_1 B_1 = "
        "Theta(|zeta_{k-1}|^2 k^2 log(kd/eps)) = Theta(d^{k-1} k^2 log(dk/eps))",
        expected_verdict="erratum")
-def _lem65() -> ClaimResult:
+def pd_lem65_batch() -> ClaimResult:
     eps = 0.1
     rows, printed_ok, corrected_ok = {}, True, True
     indep_ok = True
@@ -91,7 +91,7 @@ def _lem65() -> ClaimResult:
        statement="Theorem 22 (informal version of Theorem 23): student size Theta~(2^k); "
        "progressive needs Theta~(2^k d^2 eps^-2 + k^3) samples; one-shot Omega(d^{k-1}, eps^-2)",
        expected_verdict="erratum")
-def _thm22() -> ClaimResult:
+def pd_thm22_vs_23() -> ClaimResult:
     d, eps, delta = 100, 0.1, 0.1
     ks = (2, 4, 6, 8, 12, 16, 24, 32)
     ratio = {k: theorem23_progressive(d, k, eps, delta) / theorem22_progressive(d, k, eps)
@@ -149,7 +149,7 @@ def _thm22() -> ClaimResult:
 @claim(id="PD-Lem66-bound", paper=PAPER, reference="§4.2.6 Lemma 66 (Edelman et al. Prop. 3)",
        statement="if T <= 1/2 binom(d,k) delta tau_g^2/m, some (d,k)-parity keeps loss >= "
        "1 - tau_g for all t <= T", category="consistency")
-def _lem66() -> ClaimResult:
+def pd_lem66_bound() -> ClaimResult:
     settings = {"(100, 6), m = 100 (student)": (100, 6, 100, 20_000_000),
                 "(100, 6), m = 1000 (student)": (100, 6, 1000, 20_000_000),
                 "(100, 6), m = 5e4 (teacher)": (100, 6, 50_000, 20_000_000),
@@ -175,7 +175,7 @@ def _lem66() -> ClaimResult:
        statement="teacher: 4 x 10^6 samples (equal to 8000 steps) at batch 512; students "
        "{1,2,4,8} x 10^6 samples (equal to {2000,4000,8000,16000} steps); 200 checkpoints 0.1M "
        "apart over 20M steps", perturbation="batch size 256 in place of 512")
-def _steps(perturbed: bool = False) -> ClaimResult:
+def pd_exp_steps(perturbed: bool = False) -> ClaimResult:
     batch = 256 if perturbed else 512
     pairs = [(8000, 4e6), (2000, 1e6), (4000, 2e6), (8000, 4e6), (16000, 8e6)]
     rel = max(abs(samples_for_steps(s, batch) - n) / n for s, n in pairs)
@@ -197,7 +197,7 @@ def _steps(perturbed: bool = False) -> ClaimResult:
 @claim(id="PD-Exp-grid", paper=PAPER, reference="§4.2.8.5 (vs Figure 4.7 caption)",
        statement="the (2, T) split for the 4000-step student is searched in "
        "T in {500, 1000, 15000, 2000}", expected_verdict="erratum")
-def _grid() -> ClaimResult:
+def pd_exp_grid() -> ClaimResult:
     total = 4000
     printed = (500, 1000, 15000, 2000)
     caption = (500, 1000, 2000)

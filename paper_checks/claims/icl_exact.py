@@ -72,7 +72,7 @@ def _enumeration() -> dict[int, dict[int, int]]:
        statement="Condition 3.2 requires |T_tr| >= M1, and the cyclic construction (task i maps "
        "mu_i to +1 and mu_{i+1} to -1) achieves |T_tr| = M1",
        perturbation="the requirement tightened to |T_tr| >= M1 + 1")
-def icl_lemb11(perturbed: bool = False) -> ClaimResult:
+def icl_lemb11_min_tasks(perturbed: bool = False) -> ClaimResult:
     counts = _enumeration()
     smallest = {M1: min(c) for M1, c in counts.items()}
     required = {M1: M1 + (1 if perturbed else 0) for M1 in ENUMERATED_M1}
@@ -103,7 +103,7 @@ def icl_lemb11(perturbed: bool = False) -> ClaimResult:
        reference="Theorem 3.3, insight 1; §A.2 (printed twice)",
        statement="the number of training tasks is only a fraction (M1 - 1)^(-1/2) of the total "
        "number of in-domain tasks", expected_verdict="erratum")
-def icl_task_fraction() -> ClaimResult:
+def icl_thm33_task_fraction() -> ClaimResult:
     rows = {}
     for M1 in range(3, 9):
         smallest = min(_enumeration()[M1]) if M1 in ENUMERATED_M1 else len(cyclic_tasks(M1))
@@ -135,7 +135,7 @@ def icl_task_fraction() -> ClaimResult:
        "(mu_3+mu_4)/sqrt2 are orthogonal with norm beta when a^2 + b^2 + 2*0.3^2 = 1, with "
        "S_1 = a + b, S_2 = S_3 = sqrt2, so eq. 12 holds for a = b = 0.64",
        perturbation="the coefficient 0.3 of mu'_1 replaced by 0.4")
-def icl_ood_construction(perturbed: bool = False) -> ClaimResult:
+def icl_sec5_ood_construction(perturbed: bool = False) -> ClaimResult:
     c = sp.Rational(2, 5) if perturbed else sp.Rational(3, 10)
     a, b, beta = sp.symbols("a b beta", positive=True)
     mu = [beta * sp.Matrix(sp.eye(30)[:, i]) for i in range(6)]
@@ -208,7 +208,7 @@ def _chernoff_table() -> tuple[list[tuple[float, int, float, float, float]], boo
 @claim(id="ICL-Eq63-chernoff", paper=PAPER, reference="proof of Theorem 3.3, eq. 63; Lemma B.1",
        statement="Pr(#contexts with the query's pattern <= (1-c) alpha l/2) <= "
        "exp(-c^2 alpha l/4)", perturbation="the bound divided by 1.1")
-def icl_chernoff(perturbed: bool = False) -> ClaimResult:
+def icl_eq63_chernoff(perturbed: bool = False) -> ClaimResult:
     rows, agree = _chernoff_table()
     divisor = 1.1 if perturbed else 1.0
     slack, alpha, l, c, tail, bound = min((math.log10(b / divisor / t), a, l, c, t, b / divisor)
@@ -227,7 +227,7 @@ def icl_chernoff(perturbed: bool = False) -> ClaimResult:
 @claim(id="ICL-Prompts-no-same-pattern", paper=PAPER, reference="§3.2, eq. 1; Remark 3.5",
        statement="the prompt sampler draws contexts with the query's pattern with probability "
        "alpha'/2, so Pr(no such context) = (1 - alpha'/2)^l", category="consistency")
-def icl_no_same_pattern() -> ClaimResult:
+def icl_prompts_no_same_pattern() -> ClaimResult:
     small = in_domain_patterns(M1=6, M2=1, beta=1.0, d_y=1)
     tasks = cyclic_tasks(6)
     worst_z, n = 0.0, 10000

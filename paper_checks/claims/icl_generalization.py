@@ -71,7 +71,7 @@ def in_domain(seed: int) -> dict[str, Any]:
        "generalization error O(epsilon), unseen tasks included",
        perturbation="the same bound for the model after T = 0 iterations (condition (iv) "
        "dropped)")
-def icl_in_domain(perturbed: bool = False) -> ClaimResult:
+def icl_thm33_in_domain(perturbed: bool = False) -> ClaimResult:
     m = in_domain(active_seed())
     ev = m["init" if perturbed else "trained"]
     ok, slack = _generalizes(ev)
@@ -97,7 +97,7 @@ def out_of_domain(seed: int) -> dict[str, Any]:
        statement="if the ODR patterns are combinations of IDR patterns with coefficient sums "
        "S_j >= 1 (and ODI in span IDI), the out-of-domain generalization error is O(epsilon)",
        perturbation="the same for ODR patterns with S_1 = -1.28 (eq. 12 violated)")
-def icl_out_of_domain(perturbed: bool = False) -> ClaimResult:
+def icl_thm34_out_of_domain(perturbed: bool = False) -> ClaimResult:
     ev = out_of_domain(active_seed())["S1=-1.28" if perturbed else "S1=1.28"]
     ok, slack = _generalizes(ev)
     return ClaimResult(
@@ -125,7 +125,7 @@ def context_length(seed: int) -> dict[str, dict[float, list[float]]]:
        statement="the required testing context length grows in the order of 1/alpha' "
        "(l_ts >= 1/alpha'), in and out of domain",
        perturbation="growth in the order of 1/alpha'^2 (max/min of alpha'^2 l* <= 1.6)")
-def icl_context_length(perturbed: bool = False) -> ClaimResult:
+def icl_rem35_context_length(perturbed: bool = False) -> ClaimResult:
     curves = context_length(active_seed())
     power = 2 if perturbed else 1
     rows, ok, worst = {}, True, math.inf
@@ -177,7 +177,7 @@ def s1_sweep(seed: int) -> dict[float, dict[str, float]]:
        statement="ODR patterns with S_1 >= 1 generalize: on queries with pattern mu'_1 the "
        "out-of-domain error is below 0.01 (and the hinge loss O(epsilon))",
        perturbation="the hypothesis relaxed to S_1 >= -1.28")
-def icl_s1_sufficient(perturbed: bool = False) -> ClaimResult:
+def icl_thm34_s1_sufficient(perturbed: bool = False) -> ClaimResult:
     sweep = s1_sweep(active_seed())
     tested = (*S1_SUFFICIENT, -1.28) if perturbed else S1_SUFFICIENT
     worst = max(sweep[s]["hinge"] + 2 * sweep[s]["hinge SE"] for s in tested)
@@ -208,7 +208,7 @@ def _independent_s1(seed: int) -> dict[float, float]:
 @claim(id="ICL-Fig3A-S1-necessity", paper=PAPER, reference="§5.1, Figure 3A (GPT-2), eq. 12",
        statement="the out-of-domain classification error deviates from 0 when S_1 < 1, which "
        "justifies the necessity of condition (12)", expected_verdict="erratum")
-def icl_s1_necessity() -> ClaimResult:
+def icl_fig3a_s1_necessity() -> ClaimResult:
     sweep = s1_sweep(active_seed())
     below = {s: sweep[s] for s in S1_BELOW}
     printed_ok = all(v["error"] >= ERROR_MAX for v in below.values())

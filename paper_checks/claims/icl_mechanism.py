@@ -64,7 +64,7 @@ def attention(seed: int, initial: bool = False) -> dict[str, Any]:
        statement="after training, the attention weights concentrate on the contexts that share "
        "the query's IDR/ODR pattern: sum over N of attn >= 1 - Theta(M1^-C)",
        perturbation=AT_INIT)
-def icl_attention(perturbed: bool = False) -> ClaimResult:
+def icl_cor43_attention(perturbed: bool = False) -> ClaimResult:
     m = attention(active_seed(), initial=perturbed)
     init = attention(active_seed(), initial=True)
     rise = m["ID"]["same"][0] - init["ID"]["same"][0]
@@ -107,7 +107,7 @@ def projections(seed: int, initial: bool = False) -> dict[str, Any]:
        statement="W_Q p_query and W_K p_s project mainly onto the token's own IDR/ODR pattern, "
        "enlarged from O(1) to Theta(sqrt(log M1)); other IDR and IDI components stay small",
        perturbation=AT_INIT)
-def icl_projections(perturbed: bool = False) -> ClaimResult:
+def icl_prop41_projections(perturbed: bool = False) -> ClaimResult:
     m = projections(active_seed(), initial=perturbed)
     pi, po = m["pi"], m["po"]
     start = CONFIG.delta * PATTERNS.beta                  # delta beta at initialization
@@ -145,7 +145,7 @@ def icl_projections(perturbed: bool = False) -> ClaimResult:
        "Remark 4.6, Figure 2C-D",
        statement="for the large neurons i in L, cos(r_i,X, mean IDR pattern) >= 1 - Theta(1)/M1 "
        "and cos(r_i,Y, sign(a_i) q) >= 1 - Theta(1)/M1", perturbation=AT_INIT)
-def icl_alignment(perturbed: bool = False) -> ClaimResult:
+def icl_prop45_alignment(perturbed: bool = False) -> ClaimResult:
     model = trained()
     al = neuron_alignment(model.initial if perturbed else model.params, PATTERNS)
     top = al.top(0.5)
@@ -189,7 +189,7 @@ def updates(seed: int) -> dict[str, Any]:
        statement="the SGD updates of W_Q, W_K lie (up to small terms) in the IDR directions and "
        "those of W_V in the IDR and label directions, the IDI directions getting O(1/M2)",
        perturbation="the same with the IDI directions in place of IDR and label directions")
-def icl_update_support(perturbed: bool = False) -> ClaimResult:
+def icl_lemb5_update_support(perturbed: bool = False) -> ClaimResult:
     u = updates(active_seed())
     key = "energy IDI" if perturbed else "energy"
     pairs = [(u[n][key], 0.95) for n in ("WQ", "WK", "WV")]
@@ -212,7 +212,7 @@ def icl_update_support(perturbed: bool = False) -> ClaimResult:
 @claim(id="ICL-Thm37-dichotomy", paper=PAPER, reference="Theorem 3.7 (eq. 14), Figure 5A bars",
        statement="there is L with |L| = Omega(m) and ||r_i|| >= Omega(1) on L, while ||r_i|| <= "
        "O(1/sqrt(M)) off L", perturbation=AT_INIT)
-def icl_dichotomy(perturbed: bool = False) -> ClaimResult:
+def icl_thm37_dichotomy(perturbed: bool = False) -> ClaimResult:
     model = trained()
     mags = (model.initial if perturbed else model.params).neuron_magnitudes()
     frac = float(np.mean(mags >= 1.0))

@@ -67,7 +67,7 @@ def _rises(values: dict[str, np.ndarray], large: str) -> list[tuple[float, float
        "almost unchanged, while pruning a fraction R of the large ones costs Omega(R)",
        perturbation="the roles swapped: pruning the smallest neurons costs Omega(R) and pruning "
        "the largest does not hurt")
-def icl_pruning_hinge(perturbed: bool = False) -> ClaimResult:
+def icl_thm37_pruning_hinge(perturbed: bool = False) -> ClaimResult:
     m = pruning(active_seed())
     c = m["curve"]
     h = c.hinge
@@ -111,7 +111,7 @@ def _independent_error(seed: int) -> tuple[float, float]:
 @claim(id="ICL-Fig5A-pruning-error", paper=PAPER, reference="§5.1, Figure 5A, Remark 3.8",
        statement="the out-of-domain classification error increases as the pruning rate "
        "increases when neurons with large weights are pruned", expected_verdict="erratum")
-def icl_pruning_error() -> ClaimResult:
+def icl_fig5a_pruning_error() -> ClaimResult:
     c = pruning(active_seed())["curve"]
     err_rises = _rises(c.error, "largest")
     hinge_rises = _rises(c.hinge, "largest")
@@ -151,7 +151,7 @@ def pruning_alpha(seed: int) -> dict[float, Any]:
 @claim(id="ICL-Thm37-alpha-prime", paper=PAPER, reference="Theorem 3.7 (eq. 16), Figure 5B",
        statement="a larger alpha' improves the pruned model (the (alpha' M1)^-1 term of eq. 16)",
        perturbation="the reverse: a larger alpha' worsens the pruned model")
-def icl_pruning_alpha(perturbed: bool = False) -> ClaimResult:
+def icl_thm37_alpha_prime(perturbed: bool = False) -> ClaimResult:
     curves = pruning_alpha(active_seed())
     sign = -1.0 if perturbed else 1.0
     rows, ok, slack = {}, True, math.inf

@@ -74,7 +74,7 @@ def task_count(seed: int) -> dict[int, dict[str, dict[str, float]]]:
        statement="the generalization error on unseen tasks is significant as long as |T_tr| < "
        "M1 and reaches about 0 once |T_tr| >= M1 and T_tr covers all patterns and labels",
        profile="full", perturbation="|T_tr| = M1 - 1 cyclic tasks already suffice")
-def icl_task_count(perturbed: bool = False) -> ClaimResult:
+def icl_figa2_task_count(perturbed: bool = False) -> ClaimResult:
     res = task_count(active_seed())
     pairs: list[tuple[float, float]] = []
     for M1, rows in res.items():
@@ -129,7 +129,7 @@ def iterations(seed: int) -> dict[float, list[int]]:
        reference="Theorem 3.3 (eq. 10), insight 3, Figure 6", profile="full",
        statement="the required number of iterations is proportional to alpha^(-2/3)",
        perturbation="proportional to alpha^(-2)")
-def icl_iterations(perturbed: bool = False) -> ClaimResult:
+def icl_thm33_iterations_alpha(perturbed: bool = False) -> ClaimResult:
     its = iterations(active_seed())
     mean = np.array([np.mean(its[a]) for a in ITER_ALPHAS])
     slope = float(np.polyfit(np.log(ITER_ALPHAS), np.log(mean), 1)[0])
@@ -178,7 +178,7 @@ def baselines(seed: int) -> dict[int, Any]:
        "error among logistic regression, SVMs (linear, Gaussian), 1-NN and 3-NN fitted on the "
        "contexts", profile="full",
        perturbation="ICL's error at most half of the best baseline's")
-def icl_fig4(perturbed: bool = False) -> ClaimResult:
+def icl_fig4_sample_efficiency(perturbed: bool = False) -> ClaimResult:
     res = baselines(active_seed())
     factor = 0.5 if perturbed else 1.0
     rows, ok, slack = {}, True, math.inf

@@ -60,7 +60,22 @@ def derived_series_orders(group: PermutationGroup) -> tuple[int, ...]:
 
 
 def composition_length(group: PermutationGroup) -> int:
-    """The number of composition factors of a finite group (Jordan-Hölder, Theorem 14)."""
+    """The number of composition factors of a finite solvable group (Jordan-Hölder, Theorem 14).
+
+    sympy computes composition series of solvable groups only: a non-solvable group is refused
+    with a ValueError.
+
+    Examples
+    --------
+    >>> from sympy.combinatorics.named_groups import CyclicGroup, SymmetricGroup
+    >>> composition_length(SymmetricGroup(4))     # S4 > A4 > V4 > C2 > 1
+    4
+    >>> composition_length(CyclicGroup(12))       # solvable: prime factors of 12 = 2 * 2 * 3
+    3
+    """
+    if not group.is_solvable:
+        raise ValueError(f"composition_length needs a solvable group (sympy's composition "
+                         f"series); got a non-solvable group of order {group.order()}")
     return len(group.composition_series()) - 1
 
 
@@ -90,13 +105,13 @@ class Footnote17Result:
 
 
 def footnote17() -> Footnote17Result:
-    r"""The least |Q| of a non-solvable semiautomaton: 5 (footnote 17 prints 60).
+    r"""The least :math:`|Q|` of a non-solvable semiautomaton: 5 (footnote 17 prints 60).
 
-    Proof computed here: a maximal subgroup of a semigroup of transformations of |Q| points
-    permutes the image of an idempotent, so it is a subgroup of :math:`S_r`, r <= |Q|; the
-    derived series of :math:`S_1..S_4` reaches the trivial group, so every such group is
-    solvable when |Q| <= 4.  With 5 states the inputs :math:`(1\,2\,3)`, :math:`(1\,2\,3\,4\,5)`
-    generate :math:`A_5` (order 60, perfect).
+    Proof computed here: a maximal subgroup of a semigroup of transformations of :math:`|Q|`
+    points permutes the image of an idempotent, so it is a subgroup of :math:`S_r`,
+    :math:`r \le |Q|`; the derived series of :math:`S_1..S_4` reaches the trivial group, so
+    every such group is solvable when :math:`|Q| \le 4`.  With 5 states the inputs
+    :math:`(1\,2\,3)`, :math:`(1\,2\,3\,4\,5)` generate :math:`A_5` (order 60, perfect).
 
     References
     ----------
@@ -121,7 +136,15 @@ def footnote17() -> Footnote17Result:
 def subgroups(elements: tuple[Element, ...], identity: Element,
               mul: dict[tuple[Element, Element], Element]) -> tuple[frozenset[Element], ...]:
     """Every subgroup of a finite group given by its multiplication table (joins of cyclic
-    subgroups until nothing new appears; fine for orders up to a few dozen)."""
+    subgroups until nothing new appears; fine for orders up to a few dozen).
+
+    Examples
+    --------
+    >>> Z4 = (0, 1, 2, 3)
+    >>> table = {(a, b): (a + b) % 4 for a in Z4 for b in Z4}
+    >>> sorted(sorted(H) for H in subgroups(Z4, 0, table))    # one subgroup per divisor of 4
+    [[0], [0, 1, 2, 3], [0, 2]]
+    """
     def closure(gens: set[Element]) -> frozenset[Element]:
         group = {identity} | gens
         frontier = list(group)
@@ -149,7 +172,8 @@ def subgroups(elements: tuple[Element, ...], identity: Element,
 
 def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], ...]:
     r"""All ways to write a finite group as :math:`N \rtimes H` with smaller groups: pairs
-    (|N|, |H|) with N normal, :math:`1 < |N| < |G|`, :math:`N\cap H = 1`, :math:`|N||H|=|G|`.
+    :math:`(|N|, |H|)` with N normal, :math:`1 < |N| < |G|`, :math:`N\cap H = 1`,
+    :math:`|N||H|=|G|`.
 
     Raises ValueError when ``group`` is not a group.  Empty for :math:`Q_8` (004 §3.3.1).
 
@@ -185,8 +209,9 @@ def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], .
 
 
 def rubik_wreath_bound() -> tuple[int, int, Fraction]:
-    r"""Example 7: (|G|, :math:`|C_3\wr S_8|\cdot|C_2\wr S_{12}| = 3^8 8!\, 2^{12} 12!`,
-    bound / |G|) with |G| by Schreier-Sims (sympy) on the 48 moving stickers.
+    r"""Example 7: (:math:`|G|`, :math:`|C_3\wr S_8|\cdot|C_2\wr S_{12}| = 3^8 8!\, 2^{12}
+    12!`, bound / :math:`|G|`) with :math:`|G|` by Schreier-Sims (sympy) on the 48 moving
+    stickers.
 
     Examples
     --------
@@ -267,7 +292,15 @@ def monoid_census(order: int) -> MonoidCensus:
 
 def monoid_table(semigroup: TransformationSemigroup) -> tuple[tuple[int, ...], ...]:
     """The multiplication table of :math:`\\mathcal T^1` with the identity as element 0 and the
-    product "apply the row, then the column" (word order)."""
+    product "apply the row, then the column" (word order).
+
+    Examples
+    --------
+    >>> from seprank.automata import flip_flop
+    >>> F = monoid_table(flip_flop("definition11").transformation_semigroup())
+    >>> F                                  # identity, "set 0", "set 1": the later write wins
+    ((0, 1, 2), (1, 1, 2), (2, 1, 2))
+    """
     els = [semigroup.identity] + [f for f in semigroup.elements if f != semigroup.identity]
     index = {f: i for i, f in enumerate(els)}
     return tuple(tuple(index[semigroup.product(a, b)] for b in els) for a in els)
@@ -276,7 +309,16 @@ def monoid_table(semigroup: TransformationSemigroup) -> tuple[tuple[int, ...], .
 def isomorphic_tables(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], ...],
                       *, anti: bool = False) -> bool:
     """Whether two monoid tables (identity 0) are isomorphic (``anti=True``:
-    anti-isomorphic, :math:`\\phi(xy) = \\phi(y)\\phi(x)`)."""
+    anti-isomorphic, :math:`\\phi(xy) = \\phi(y)\\phi(x)`).
+
+    Examples
+    --------
+    >>> from seprank.automata import flip_flop
+    >>> F = monoid_table(flip_flop("definition11").transformation_semigroup())
+    >>> opposite = tuple(zip(*F))          # x*y -> y*x: the left-zero monoid
+    >>> isomorphic_tables(F, opposite), isomorphic_tables(F, opposite, anti=True)
+    (False, True)
+    """
     if len(a) != len(b):
         return False
     target = tuple(tuple(b[j][i] for j in range(len(b))) for i in range(len(b))) if anti else b
@@ -284,6 +326,14 @@ def isomorphic_tables(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], 
 
 
 def cycle_generators(n: int) -> list[Permutation]:
-    """The 3-cycles :math:`(1\\,2\\,i)`, i = 3..n (0-based points), of §3.4.5."""
+    """The 3-cycles :math:`(1\\,2\\,i)`, i = 3..n (0-based points), of §3.4.5.
+
+    Examples
+    --------
+    >>> from sympy.combinatorics import PermutationGroup
+    >>> gens = cycle_generators(5)
+    >>> len(gens), PermutationGroup(gens).order()   # (1 2 3), (1 2 4), (1 2 5) generate A_5
+    (3, 60)
+    """
     m = check_int("n", n, minimum=3)
     return [Permutation(0, 1, i, size=m) for i in range(2, m)]

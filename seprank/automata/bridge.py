@@ -13,7 +13,7 @@ both with the proven upper bounds of :func:`cut_rank_bound`:
 
 * *bond dimension*: the positions split into m maximal blocks of one part; inserting
   :math:`I = \sum_r e_re_r^\top` between blocks gives rank :math:`\le |Q|^{m-1}` -- at most
-  |Q| for a contiguous cut (a matrix-product state of bond dimension |Q|);
+  :math:`|Q|` for a contiguous cut (a matrix-product state of bond dimension :math:`|Q|`);
 * *semigroup*: f depends on the B part only through the maps of its blocks, so rank
   :math:`\le \prod_{\beta\subset B}|\mathcal T_{|\beta|}|` (maps realised by words of that length;
   the first block counts reachable states, not maps), and the same for A;
@@ -70,7 +70,21 @@ MAX_GRID_POINTS = 1 << 20
 def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any:
     r""":math:`f_q(X) = e_q^\top A(x_T)\cdots A(x_1) e_{q_0}` for a batch ``X`` of shape
     ``(batch, T, |Sigma|)``, evaluated in any number domain (``domain=``; integer arithmetic
-    in GF(p) or exactly, floats otherwise)."""
+    in GF(p) or exactly, floats otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from seprank.automata.examples import BOT, flip_flop
+    >>> A = flip_flop()
+    >>> f = final_state_function(A, 1, 2)          # 1 when the run from state 1 ends in 2
+    >>> onehot = lambda words: np.eye(A.n_symbols)[[A.encode(w) for w in words]]
+    >>> f(onehot([[1, BOT, 2], [2, BOT, 1], [2, BOT, BOT]]))
+    array([1., 0., 1.])
+    >>> mixed = 0.25 * onehot([[1, BOT, BOT]]) + 0.75 * onehot([[2, BOT, BOT]])
+    >>> f(mixed)                                   # multilinear: linear in each position
+    array([0.75])
+    """
     i0, iq = automaton.state_index(q0), automaton.state_index(q)
     mats = automaton.transition_matrices()          # [sigma][q', q]
 
@@ -98,7 +112,17 @@ def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any
 def coefficient_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
                      partition: tuple[Sequence[int], Sequence[int]]) -> int:
     r"""Exact rank (python-flint) of :math:`[\mathbf 1\{q_T(a\sqcup b) = q\}]_{a,b}` over all
-    words a on the positions of A and b on those of B: the separation rank of :math:`f_q`."""
+    words a on the positions of A and b on those of B: the separation rank of :math:`f_q`.
+
+    Examples
+    --------
+    >>> from seprank.automata.examples import flip_flop, modular_counter
+    >>> coefficient_rank(modular_counter(3), 0, 0, 4, ([0, 1], [2, 3]))   # contiguous: |Q|
+    3
+    >>> coefficient_rank(flip_flop(), 1, 1, 4, ([0, 1], [2, 3])), \
+    ...     coefficient_rank(flip_flop(), 1, 1, 4, ([0, 2], [1, 3]))      # interleaved: more
+    (2, 4)
+    """
     n = check_int("T", T, minimum=2)
     A, B = validate_partition(partition, n)
     s = automaton.n_symbols
@@ -128,7 +152,18 @@ def _blocks(A: Sequence[int], B: Sequence[int], T: int) -> list[tuple[str, int, 
 def cut_rank_bound(automaton: Semiautomaton, q0: object, T: int,
                    partition: tuple[Sequence[int], Sequence[int]]) -> dict[str, int]:
     """The proven upper bounds of the module docstring, by name, and their minimum
-    (``"bound"``)."""
+    (``"bound"``).
+
+    Examples
+    --------
+    >>> from seprank.automata.examples import flip_flop
+    >>> b = cut_rank_bound(flip_flop(), 1, 4, ([0, 1], [2, 3]))
+    >>> b["blocks"], b["bond"], b["bound"]         # 2 blocks: bond dimension |Q|^1
+    (2, 2, 2)
+    >>> b = cut_rank_bound(flip_flop(), 1, 4, ([0, 2], [1, 3]))
+    >>> b["blocks"], b["bond"], b["bound"]         # 4 blocks: |Q|^3 = 8, semigroup bound 6
+    (4, 8, 6)
+    """
     n = check_int("T", T, minimum=2)
     A, B = validate_partition(partition, n)
     blocks = _blocks(A, B, n)
@@ -228,12 +263,25 @@ def cut_separation_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
 
 def final_state_grid(automaton: Semiautomaton, q0: object, q: object, T: int,
                      partition: tuple[Sequence[int], Sequence[int]]) -> Any:
-    """The grid matricization of :math:`f_q` by tensor-train contraction: with
+    r"""The grid matricization of :math:`f_q` by tensor-train contraction: with
     :math:`M_i = A(x^{(i)})` per template, the grid tensor is
-    :math:`e_q^\top M_{i_T}\\cdots M_{i_1}e_{q_0}`, built one position at a time (cost
+    :math:`e_q^\top M_{i_T}\cdots M_{i_1}e_{q_0}`, built one position at a time (cost
     :math:`T m^T |Q|^2` instead of :math:`m^T` separate evaluations).  Returns
     ``grid_matrix(templates, domain)`` for :func:`seprank.separation_rank`'s ``grid_matrix=``;
-    it equals ``matricize(grid_tensor(final_state_function(...), templates, T), A, B)``."""
+    it equals ``matricize(grid_tensor(final_state_function(...), templates, T), A, B)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from seprank.automata.examples import flip_flop
+    >>> from seprank.core import FloatDomain, grid_tensor, matricize
+    >>> A, cut = flip_flop(), ([0, 1], [2, 3])
+    >>> templates = np.random.default_rng(0).integers(-3, 4, (3, A.n_symbols))
+    >>> G = final_state_grid(A, 1, 2, 4, cut)(templates, FloatDomain())
+    >>> direct = grid_tensor(final_state_function(A, 1, 2), templates.astype(float), 4)
+    >>> G.shape, np.array_equal(G, matricize(direct, *cut))
+    ((9, 9), True)
+    """
     A, B = validate_partition(partition, check_int("T", T, minimum=2))
     i0, iq = automaton.state_index(q0), automaton.state_index(q)
     mats = automaton.transition_matrices()
@@ -296,7 +344,16 @@ def realized_kernel_rank(queries: npt.ArrayLike, keys: npt.ArrayLike, W_Q: npt.A
                          W_K: npt.ArrayLike, *, rtol: float = 1e-9) -> int:
     r"""SVD rank (certifies nothing; ``rtol`` relative to the top singular value) of the
     softmax kernel :math:`[e^{q_i^\top W_QW_K^\top k_j - \max}]_{ij}` on the given query and key
-    vectors (each row rescaled by its maximum, which leaves the rank unchanged)."""
+    vectors (each row rescaled by its maximum, which leaves the rank unchanged).
+
+    Examples
+    --------
+    >>> q = [[0.0], [1.0], [2.0]]
+    >>> realized_kernel_rank(q, q, [[1.0]], [[1.0]])   # score rank 1, [e^{ij}] Vandermonde: 3
+    3
+    >>> realized_kernel_rank(q, q, [[0.0]], [[0.0]])   # zero scores: the all-ones kernel
+    1
+    """
     S = (np.asarray(queries, dtype=np.float64) @ np.asarray(W_Q, dtype=np.float64)) @ \
         (np.asarray(keys, dtype=np.float64) @ np.asarray(W_K, dtype=np.float64)).T
     K = np.exp(S - S.max(axis=1, keepdims=True))

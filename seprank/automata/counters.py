@@ -152,7 +152,7 @@ def memory_network(n_states: int, q0: int, T: int, *, bot_coefficient: float = 2
     Parameters
     ----------
     n_states, q0, T : int
-        |Q|, start state (a value in 1..n), length.
+        :math:`|Q|`, start state (a value in 1..n), length.
     bot_coefficient : float, keyword-only
         The score is :math:`c(j/T - b\,\mathbb 1[\sigma_j=\bot])`: b = 2 from the printed
         weights :math:`W_Q = [-2e_4\ e_4]`, b = 1 as the proof's text states.

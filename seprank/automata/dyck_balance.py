@@ -63,7 +63,13 @@ FloatArray = npt.NDArray[np.float64]
 
 
 def index_set(k: int, D: int) -> list[Token]:
-    r""":math:`\mathcal I` in the order of the rank :math:`r(t, d)` of (3.42)."""
+    r""":math:`\mathcal I` in the order of the rank :math:`r(t, d)` of (3.42).
+
+    Examples
+    --------
+    >>> index_set(2, 2)        # openings at depths 1..D, closings at depths 0..D-1: 2kD tokens
+    [(1, 1), (1, 2), (2, 0), (2, 1), (3, 1), (3, 2), (4, 0), (4, 1)]
+    """
     kk, DD = check_int("k", k), check_int("D", D)
     out = []
     for t in range(1, 2 * kk + 1):
@@ -74,7 +80,13 @@ def index_set(k: int, D: int) -> list[Token]:
 
 def printed_embedding_collisions(k: int, D: int) -> tuple[int, int]:
     r"""(distinct vectors, tokens) of the printed (3.37) :math:`o_{(t-1)D+d}` over
-    :math:`\mathcal I`; the rank :math:`r(t,d)` gives :math:`2kD` distinct vectors."""
+    :math:`\mathcal I`; the rank :math:`r(t,d)` gives :math:`2kD` distinct vectors.
+
+    Examples
+    --------
+    >>> printed_embedding_collisions(2, 3)     # 12 = 2kD tokens share 10 printed vectors
+    (10, 12)
+    """
     tokens = index_set(k, D)
     return len({(t - 1) * D + d for t, d in tokens}), len(tokens)
 
@@ -82,7 +94,13 @@ def printed_embedding_collisions(k: int, D: int) -> tuple[int, int]:
 def reachable_stacks(types: int, depth: int) -> tuple[int, int]:
     r"""(stacks reachable from the empty stack, :math:`(k+1)^n` classes) for
     Dyck\ :sub:`n,k` of §3.4.5 (n = depth, k = types): :math:`\sum_{i=0}^n k^i` are reachable
-    (footnote 29)."""
+    (footnote 29).
+
+    Examples
+    --------
+    >>> reachable_stacks(2, 3)                 # 1 + 2 + 4 + 8 stacks of 3^3 classes
+    (15, 27)
+    """
     A = dyck(types, depth)
     return len(A.reachable_states(()) - {REJECT}), (types + 1) ** depth
 
@@ -110,7 +128,16 @@ def minimal_dfa_states(types: int, depth: int) -> int:
 
 
 def dyck_prefixes(k: int, D: int, N: int) -> list[list[Token]]:
-    r"""Every valid prefix of length N of Dyck\ :sub:`k,D` (3.19) as (token, depth) lists."""
+    r"""Every valid prefix of length N of Dyck\ :sub:`k,D` (3.19) as (token, depth) lists.
+
+    Examples
+    --------
+    >>> dyck_prefixes(1, 2, 2)                 # "((" and "()"
+    [[(1, 1), (1, 2)], [(1, 1), (2, 0)]]
+    >>> import math
+    >>> len(dyck_prefixes(1, 6, 6)) == math.comb(6, 3)   # ballot paths of length 6
+    True
+    """
     kk, DD, n = check_int("k", k), check_int("D", D), check_int("N", N, minimum=0)
     out: list[list[Token]] = []
 
@@ -268,7 +295,15 @@ def _projector(rows: FloatArray) -> FloatArray:
 
 def attention_output(C: BalancedConstruction, prefix: Sequence[Token]) -> FloatArray:
     r"""Last column of the unnormalised second-layer attention output (3.26), with the start
-    token: :math:`\sum_s P_\perp e^{x_s^\top M x_n} W_V x_s` (query = the last token)."""
+    token: :math:`\sum_s P_\perp e^{x_s^\top M x_n} W_V x_s` (query = the last token).
+
+    Examples
+    --------
+    >>> C = balanced_construction(2, 3, seed=0)
+    >>> out = attention_output(C, [(1, 1), (3, 2), (4, 1)])
+    >>> out.shape, bool(abs(out.sum()) < 1e-12)          # P_perp removes the all-ones direction
+    ((15,), True)
+    """
     X = np.stack([C.start] + [C.embed[tuple(tok)] for tok in prefix])  # type: ignore[index]
     q = X[-1]
     w = np.exp(X @ C.M @ q)
@@ -280,7 +315,16 @@ def insert_matched_pairs(prefix: Sequence[Token],
                          pairs: Sequence[tuple[int, int, int]]) -> list[Token]:
     r"""Insert matched pairs :math:`(\tau_{2i-1,d'}, \tau_{2i,d'-1})`: each ``(position, i,
     d')`` inserts before ``prefix[position]`` (applied in order, positions in the growing list),
-    where the depth just before that position must be :math:`d' - 1`."""
+    where the depth just before that position must be :math:`d' - 1`.
+
+    Examples
+    --------
+    >>> insert_matched_pairs([(1, 1), (2, 0)], [(1, 2, 2)])   # "(" then "[]" inside, then ")"
+    [(1, 1), (3, 2), (4, 1), (2, 0)]
+    >>> insert_matched_pairs([(1, 1), (2, 0)], [(1, 1, 1)])   # depth 1 there, not 0
+    Traceback (most recent call last):
+    ValueError: cannot insert a depth-1 pair at position 1: the depth there is 1 ...
+    """
     out = [tuple(tok) for tok in prefix]
     for pos, i, dp in pairs:
         depth_before = out[pos - 1][1] if pos > 0 else 0
@@ -296,7 +340,16 @@ def uniform_first_layer(prefix: Sequence[Token], k: int, *,
                         start_token: bool = True) -> FloatArray:
     r"""Corollary 1's first layer at the last position: uniform causal attention over the
     one-hot tokens (:math:`o_{2k+1}` = start), :math:`W_V^{(1)}` = (depth, start) channels,
-    LayerNorm with :math:`C_{LN} = 0` (0 maps to 0), plus the residual one-hot token."""
+    LayerNorm with :math:`C_{LN} = 0` (0 maps to 0), plus the residual one-hot token.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = uniform_first_layer([(1, 1), (3, 2)], 2)     # k = 2: 2k + 1 = 5 channels
+    >>> last = np.eye(5)[3 - 1]                          # the residual one-hot of token 3
+    >>> round(float(np.linalg.norm(z - last)), 12)       # the LayerNorm output has unit norm
+    1.0
+    """
     kk = check_int("k", k)
     m = 2 * kk + 1
     if not prefix or any(not 1 <= int(t) <= 2 * kk for t, _ in prefix):
@@ -345,7 +398,17 @@ def random_attention_variation(N: int, *, causal: bool = True, n_patterns: int =
     r"""(exact mean, one Monte Carlo draw) of :math:`\|A_1 - A_2\|_F^2` for random attention
     patterns with rows uniform on the simplex (footnote 61); exact: causal
     :math:`\sum_{n=1}^N \frac{2(n-1)}{n(n+1)}`, full :math:`N\cdot\frac{2(N-1)}{N(N+1)}`.  The
-    draw averages over all pairs of ``n_patterns`` patterns (as the 40 initialisations)."""
+    draw averages over all pairs of ``n_patterns`` patterns (as the 40 initialisations).
+
+    Examples
+    --------
+    >>> exact, draw = random_attention_variation(2, seed=0)
+    >>> round(exact, 12)                      # 0 for the first row + 2/(2*3) for the second
+    0.333333333333
+    >>> exact, draw = random_attention_variation(10, n_patterns=400, seed=0)
+    >>> bool(abs(draw - exact) < 0.05 * exact)
+    True
+    """
     n = check_int("N", N)
     exact = (sum(2 * (r - 1) / (r * (r + 1)) for r in range(1, n + 1)) if causal
              else 2 * (n - 1) / (n + 1))

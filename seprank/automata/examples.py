@@ -1,26 +1,27 @@
 r"""The semiautomata of 004 Chapter 3: Examples 1-7, Definitions 4-5, 9-11, §3.4.5's test suite.
 
-============================  ====================================================  ===========
-constructor                   semiautomaton                                         where
-============================  ====================================================  ===========
-:func:`parity`                :math:`Q=\Sigma=\{0,1\}`                              Example 1
-:func:`flip_flop`             two forms (``"example2"``, ``"definition11"``)         Ex. 2, Def. 11
-:func:`gridworld`             :math:`\{0..S\}`, inputs L, ⊥, R                      Example 3
-:func:`modular_counter`       :math:`C_n` (Definition 4)                            Ex. 4, Def. 4
-:func:`direct_product`        Definition 10 (identity inputs adjoined)              Ex. 5, Def. 10
-:func:`cascade_product`       Definition 6 (feed-forward dependency)                Def. 6
-:func:`dihedral`              :math:`C_S \rtimes C_2` on :math:`\{0..S-1\}\times\{\pm1\}`  Example 6
-:func:`rubik`                 the cube's 6 face turns on 48 stickers (sympy)        Example 7
-:func:`memory`                memory unit (Definition 5)                            Def. 5
-:func:`canonical_group_automaton`  :math:`Q=\Sigma=G`, :math:`\delta(g,h)=hg`     Definition 9
-:func:`symmetric_group`,      :math:`S_n` (transposition + n-cycle), :math:`A_n`     §3.4.5
-:func:`alternating_group`     (3-cycles :math:`(1\,2\,i)`)
-:func:`quaternion_group`      :math:`Q_8` by left multiplication (regular rep.)     §3.3.1, §3.4.5
-:func:`dihedral_group`        :math:`D_{2n}` on n points (sympy)                    §3.4.5
-:func:`dyck`                  bracket stack of depth <= D, k types, reject sink    §3.4.5
-:func:`abab_star`             the 5-state (abab)* automaton                         §3.4.5
-:func:`smallest_nonsolvable`  5 states, inputs (1 2 3), (1 2 3 4 5): :math:`A_5`   fn. 17 fix
-============================  ====================================================  ===========
+=================================  =================================================  ==============
+constructor                        semiautomaton                                      where
+=================================  =================================================  ==============
+:func:`parity`                     :math:`Q=\Sigma=\{0,1\}`                           Example 1
+:func:`flip_flop`                  two forms (``"example2"``, ``"definition11"``)     Ex. 2, Def. 11
+:func:`gridworld`                  :math:`\{0..S\}`, inputs L, ⊥, R                   Example 3
+:func:`modular_counter`            :math:`C_n` (Definition 4)                         Ex. 4, Def. 4
+:func:`direct_product`             Definition 10 (identity inputs adjoined)           Ex. 5, Def. 10
+:func:`cascade_product`            Definition 6 (feed-forward dependency)             Def. 6
+:func:`dihedral`                   :math:`C_S \rtimes C_2` on                         Example 6
+                                   :math:`\{0..S-1\}\times\{\pm1\}`
+:func:`rubik`                      the cube's 6 face turns on 48 stickers (sympy)     Example 7
+:func:`memory`                     memory unit (Definition 5)                         Def. 5
+:func:`canonical_group_automaton`  :math:`Q=\Sigma=G`, :math:`\delta(g,h)=hg`         Definition 9
+:func:`symmetric_group`,           :math:`S_n` (transposition, n-cycle), :math:`A_n`  §3.4.5
+:func:`alternating_group`          (3-cycles :math:`(1\,2\,i)`)
+:func:`quaternion_group`           :math:`Q_8` by left multiplication                 §3.3.1, §3.4.5
+:func:`dihedral_group`             :math:`D_{2n}` on n points (sympy)                 §3.4.5
+:func:`dyck`                       bracket stack of depth <= D, k types, reject sink  §3.4.5
+:func:`abab_star`                  the 5-state (abab)* automaton                      §3.4.5
+:func:`smallest_nonsolvable`       5 states; (1 2 3), (1 2 3 4 5) give :math:`A_5`    fn. 17 fix
+=================================  =================================================  ==============
 """
 
 from __future__ import annotations
@@ -65,14 +66,33 @@ REJECT = "✗"
 
 
 def parity() -> Semiautomaton:
-    """Example 1: :math:`\\delta(q, 0) = q`, :math:`\\delta(q, 1) = 1 - q`."""
+    """Example 1: :math:`\\delta(q, 0) = q`, :math:`\\delta(q, 1) = 1 - q`.
+
+    Examples
+    --------
+    >>> A = parity()
+    >>> A.run([1, 1, 0, 1], 0)                  # the state is the parity of the 1s read so far
+    (1, 0, 0, 1)
+    >>> A.transformation_semigroup().size     # identity and swap: the group C_2
+    2
+    """
     return Semiautomaton([0, 1], [0, 1], lambda q, s: (q + s) % 2, name="parity")
 
 
 def flip_flop(form: str = "example2") -> Semiautomaton:
     r"""The flip-flop: ``"example2"`` -- :math:`Q=\{1,2\}`, :math:`\Sigma=\{\bot,1,2\}`
     (Example 2); ``"definition11"`` -- :math:`Q=\{0,1\}`, :math:`\Sigma=\{\sigma_0,\sigma_1,
-    \bot\}` (Definition 11).  Its transformation monoid is the flip-flop monoid."""
+    \bot\}` (Definition 11).  Its transformation monoid is the flip-flop monoid.
+
+    Examples
+    --------
+    >>> F = flip_flop()
+    >>> F.run([1, BOT, 2, BOT, BOT], 1)        # remembers the last non-⊥ input
+    (1, 1, 2, 2, 2)
+    >>> T = F.transformation_semigroup()      # id, "set 1", "set 2": 3 elements, no group
+    >>> T.size, T.is_aperiodic(), T.is_commutative()
+    (3, True, False)
+    """
     if form == "example2":
         return Semiautomaton([1, 2], [BOT, 1, 2], lambda q, s: q if s == BOT else s,
                              name="flip-flop")
@@ -84,7 +104,16 @@ def flip_flop(form: str = "example2") -> Semiautomaton:
 
 def gridworld(S: int) -> Semiautomaton:
     r"""Example 3: :math:`Q=\{0..S\}`, :math:`\delta(q,L)=\max(q-1,0)`,
-    :math:`\delta(q,R)=\min(q+1,S)`, :math:`\delta(q,\bot)=q` (Grid\ :sub:`S+1`)."""
+    :math:`\delta(q,R)=\min(q+1,S)`, :math:`\delta(q,\bot)=q` (Grid\ :sub:`S+1`).
+
+    Examples
+    --------
+    >>> G = gridworld(3)                      # Grid_4: positions 0..3
+    >>> G.run(["R", "R", "R", "R", "L", BOT], 0)     # moves past the wall are absorbed
+    (1, 2, 3, 3, 2, 2)
+    >>> G.transformation_semigroup().is_aperiodic()
+    True
+    """
     n = check_int("S", S)
     moves = {"L": -1, BOT: 0, "R": 1}
     return Semiautomaton(range(n + 1), ["L", BOT, "R"],
@@ -94,7 +123,16 @@ def gridworld(S: int) -> Semiautomaton:
 def modular_counter(n: int, *, alphabet: str = "full") -> Semiautomaton:
     r"""Definition 4: :math:`Q = \{0..n-1\}`, :math:`\delta(q,\sigma) = q+\sigma \bmod n` with
     :math:`\Sigma=\{0..n-1\}` (``alphabet="full"``) or :math:`\{0, 1\}` (``"generator"``,
-    Example 4)."""
+    Example 4).
+
+    Examples
+    --------
+    >>> C = modular_counter(5)
+    >>> C.final_state([2, 4, 3], 0)           # 2 + 4 + 3 = 9 = 4 (mod 5)
+    4
+    >>> C.transformation_semigroup().size, modular_counter(5, alphabet="generator").alphabet
+    (5, (0, 1))
+    """
     m = check_int("n", n)
     if alphabet not in ("full", "generator"):
         raise ValueError(f"alphabet must be 'full' or 'generator', got {alphabet!r}")
@@ -104,7 +142,16 @@ def modular_counter(n: int, *, alphabet: str = "full") -> Semiautomaton:
 
 def memory(n_states: int) -> Semiautomaton:
     r"""Definition 5: :math:`Q=\{1..n\}`, :math:`\Sigma=Q\cup\{\bot\}`,
-    :math:`\delta(q,\sigma)=\sigma` for :math:`\sigma\ne\bot`, :math:`\delta(q,\bot)=q`."""
+    :math:`\delta(q,\sigma)=\sigma` for :math:`\sigma\ne\bot`, :math:`\delta(q,\bot)=q`.
+
+    Examples
+    --------
+    >>> M = memory(3)
+    >>> M.run([2, BOT, 3, BOT], 1)            # writes on a state, holds on ⊥
+    (2, 2, 3, 3)
+    >>> M.transformation_semigroup().size     # the identity (⊥) and the 3 constant maps
+    4
+    """
     n = check_int("n_states", n_states)
     states = list(range(1, n + 1))
     return Semiautomaton(states, [*states, BOT], lambda q, s: q if s == BOT else s,
@@ -113,7 +160,18 @@ def memory(n_states: int) -> Semiautomaton:
 
 def direct_product(a: Semiautomaton, b: Semiautomaton) -> Semiautomaton:
     r"""Definition 10: states :math:`Q\times Q'`, inputs :math:`(\Sigma\cup\{e\})\times
-    (\Sigma'\cup\{e\})` (``"e"`` is the identity input), acting coordinatewise."""
+    (\Sigma'\cup\{e\})` (``"e"`` is the identity input), acting coordinatewise.
+
+    Examples
+    --------
+    >>> P = direct_product(parity(), modular_counter(3))
+    >>> P.n_states, P.n_symbols               # 2 x 3 states, (2 + 1) x (3 + 1) inputs
+    (6, 12)
+    >>> P.final_state([(1, "e"), ("e", 2), (1, 2)], (0, 0))
+    (0, 1)
+    >>> P.transformation_semigroup().size     # C_2 x C_3
+    6
+    """
     left, right = [*a.alphabet, "e"], [*b.alphabet, "e"]
 
     def delta(q: tuple[Hashable, Hashable], s: tuple[Hashable, Hashable]) -> tuple[Hashable, ...]:
@@ -150,7 +208,17 @@ def cascade_product(first: Semiautomaton, second: Semiautomaton,
 def dihedral(S: int) -> Semiautomaton:
     r"""Example 6: :math:`Q=\{0..S-1\}\times\{-1,+1\}`,
     :math:`\delta((s,b),\mathrm{advance}) = (s+b \bmod S, b)`,
-    :math:`\delta((s,b),\mathrm{reverse}) = (s,-b)`; :math:`\mathcal T = C_S\rtimes C_2`."""
+    :math:`\delta((s,b),\mathrm{reverse}) = (s,-b)`; :math:`\mathcal T = C_S\rtimes C_2`.
+
+    Examples
+    --------
+    >>> D = dihedral(4)
+    >>> D.run(["advance", "advance", "reverse", "advance"], (0, 1))
+    ((1, 1), (2, 1), (2, -1), (1, -1))
+    >>> T = D.transformation_semigroup()      # C_4 x| C_2: order 2S, not abelian
+    >>> T.size, T.is_commutative()
+    (8, False)
+    """
     n = check_int("S", S)
 
     def delta(q: tuple[int, int], s: str) -> tuple[int, int]:
@@ -163,7 +231,16 @@ def dihedral(S: int) -> Semiautomaton:
 def permutation_automaton(generators: Sequence[Permutation | Sequence[int]], *,
                           labels: Sequence[Hashable] | None = None,
                           name: str = "") -> Semiautomaton:
-    """Points ``0..n-1`` permuted by the given permutations (one input each)."""
+    """Points ``0..n-1`` permuted by the given permutations (one input each).
+
+    Examples
+    --------
+    >>> A = permutation_automaton([[1, 2, 0], [1, 0, 2]])   # a 3-cycle and a transposition
+    >>> A.alphabet, A.is_permutation_automaton()
+    (('g0', 'g1'), True)
+    >>> A.transformation_semigroup().size     # they generate S_3
+    6
+    """
     perms = [g if isinstance(g, Permutation) else Permutation(list(g)) for g in generators]
     if not perms:
         raise ValueError("generators must not be empty")
@@ -176,7 +253,17 @@ def permutation_automaton(generators: Sequence[Permutation | Sequence[int]], *,
 
 
 def symmetric_group(n: int) -> Semiautomaton:
-    """:math:`S_n` on n points: the transposition (1 2) and the n-cycle (1 2 ... n) (§3.4.5)."""
+    """:math:`S_n` on n points: the transposition (1 2) and the n-cycle (1 2 ... n) (§3.4.5).
+
+    Examples
+    --------
+    >>> import math
+    >>> [symmetric_group(n).transformation_semigroup().size for n in (2, 3, 4, 5)]
+    [2, 6, 24, 120]
+    >>> all(symmetric_group(n).transformation_semigroup().size == math.factorial(n)
+    ...     for n in (2, 3, 4, 5))
+    True
+    """
     m = check_int("n", n, minimum=2)
     return permutation_automaton([Permutation(0, 1, size=m), Permutation([*range(1, m), 0])],
                                  labels=["(1 2)", "n-cycle"], name=f"S_{m}")
@@ -184,7 +271,15 @@ def symmetric_group(n: int) -> Semiautomaton:
 
 def alternating_group(n: int) -> Semiautomaton:
     r""":math:`A_n` on n points generated by the 3-cycles :math:`(1\,2\,i)`, i = 3..n
-    (§3.4.5; points are 0-based here)."""
+    (§3.4.5; points are 0-based here).
+
+    Examples
+    --------
+    >>> [alternating_group(n).transformation_semigroup().size for n in (3, 4, 5)]   # n!/2
+    [3, 12, 60]
+    >>> alternating_group(4).transformation_semigroup().is_solvable()
+    True
+    """
     m = check_int("n", n, minimum=3)
     gens = [Permutation(0, 1, i, size=m) for i in range(2, m)]
     return permutation_automaton(gens, labels=[f"(1 2 {i + 1})" for i in range(2, m)],
@@ -195,13 +290,26 @@ def smallest_nonsolvable() -> Semiautomaton:
     r"""Five states, inputs :math:`(1\,2\,3)` and :math:`(1\,2\,3\,4\,5)`: they generate
     :math:`A_5` (order 60, not solvable) -- the smallest non-solvable semiautomaton
     (footnote 17 prints 60 states; every semigroup of transformations of at most 4 points is
-    solvable, see :func:`seprank.automata.algebra.footnote17`)."""
+    solvable, see :func:`seprank.automata.algebra.footnote17`).
+
+    Examples
+    --------
+    >>> T = smallest_nonsolvable().transformation_semigroup()
+    >>> T.size, T.is_group(), T.is_solvable()
+    (60, True, False)
+    """
     return permutation_automaton([Permutation(0, 1, 2, size=5), Permutation(0, 1, 2, 3, 4)],
                                  labels=["(1 2 3)", "(1 2 3 4 5)"], name="A_5 on 5 points")
 
 
 def dihedral_group(n: int) -> Semiautomaton:
-    """:math:`D_{2n}` (order 2n) acting on the n vertices of a polygon (sympy generators)."""
+    """:math:`D_{2n}` (order 2n) acting on the n vertices of a polygon (sympy generators).
+
+    Examples
+    --------
+    >>> [dihedral_group(n).transformation_semigroup().size for n in (3, 4, 5)]      # 2n
+    [6, 8, 10]
+    """
     m = check_int("n", n, minimum=3)
     return permutation_automaton(list(DihedralGroup(m).generators),
                                  labels=["rotation", "reflection"], name=f"D_{2 * m}")
@@ -225,7 +333,17 @@ def _quaternion_mul(x: int, y: int) -> int:
 
 def quaternion_group() -> Semiautomaton:
     r""":math:`Q_8=\{\pm1,\pm i,\pm j,\pm k\}` acting on itself by left multiplication by
-    :math:`i` and :math:`j` (:math:`i^2=j^2=k^2=ijk=-1`)."""
+    :math:`i` and :math:`j` (:math:`i^2=j^2=k^2=ijk=-1`).
+
+    Examples
+    --------
+    >>> Q = quaternion_group()
+    >>> Q.final_state(["i", "i"], "1"), Q.final_state(["i", "j"], "1")   # i^2 = -1, j i = -k
+    ('-1', '-k')
+    >>> T = Q.transformation_semigroup()
+    >>> T.size, T.is_commutative()
+    (8, False)
+    """
     return Semiautomaton(list(QUATERNION_UNITS), ["i", "j"],
                          lambda q, s: QUATERNION_UNITS[_quaternion_mul(
                              QUATERNION_UNITS.index(s), QUATERNION_UNITS.index(q))],
@@ -234,14 +352,34 @@ def quaternion_group() -> Semiautomaton:
 
 def rubik() -> Semiautomaton:
     """Example 7: the Rubik's cube group on its 48 moving stickers (sympy's
-    ``rubik_cube_generators``, the six face turns)."""
+    ``rubik_cube_generators``, the six face turns).
+
+    Examples
+    --------
+    >>> from seprank.automata import permutation_group
+    >>> R = rubik()
+    >>> R.n_states, R.n_symbols, R.is_permutation_automaton()
+    (48, 6, True)
+    >>> permutation_group(R).order() == 2**27 * 3**14 * 5**3 * 7**2 * 11   # 4.3e19
+    True
+    """
     return permutation_automaton(rubik_cube_generators(), labels=list("UFRLBD"),
                                  name="Rubik's cube")
 
 
 def canonical_group_automaton(group: PermutationGroup, *, name: str = "") -> Semiautomaton:
     r"""Definition 9: :math:`Q = \Sigma = G`, :math:`\delta(g, h) = h\cdot g` (the left regular
-    representation); refuses groups of order above 5040."""
+    representation); refuses groups of order above 5040.
+
+    Examples
+    --------
+    >>> from sympy.combinatorics.named_groups import SymmetricGroup
+    >>> A = canonical_group_automaton(SymmetricGroup(3))
+    >>> A.n_states, A.n_symbols               # Q = Sigma = S_3
+    (6, 6)
+    >>> A.transformation_semigroup().size     # the left regular representation is faithful
+    6
+    """
     order = int(group.order())
     if order > 5040:
         raise ValueError(f"the canonical automaton of a group of order {order} has {order}^2 "
@@ -256,7 +394,18 @@ def dyck(types: int, depth: int) -> Semiautomaton:
     r"""The stack automaton of Dyck\ :sub:`types,depth` (§3.4.5): states are the stacks (tuples
     of bracket types, top last) of length <= ``depth``, plus the absorbing :data:`REJECT`;
     inputs are :math:`1..2k` with :math:`2t-1` opening and :math:`2t` closing type t (§3.6.1).
-    From the empty stack :math:`\sum_{i=0}^{D} k^i` stacks are reachable (footnote 29)."""
+    From the empty stack :math:`\sum_{i=0}^{D} k^i` stacks are reachable (footnote 29).
+
+    Examples
+    --------
+    >>> A = dyck(2, 3)                        # 2 bracket types, depth <= 3
+    >>> A.run([1, 3, 4, 2], ())               # ( [ ] ) with types 1 = (), 2 = []
+    ((1,), (1, 2), (1,), ())
+    >>> A.final_state([1, 4], ()) == REJECT   # ( ] is rejected
+    True
+    >>> len(A.reachable_states(())) - 1 == sum(2**i for i in range(4))   # footnote 29
+    True
+    """
     k, D = check_int("types", types), check_int("depth", depth)
     stacks: list[Hashable] = [s for n in range(D + 1) for s in product(range(1, k + 1), repeat=n)]
 
@@ -275,7 +424,16 @@ def dyck(types: int, depth: int) -> Semiautomaton:
 
 def abab_star() -> Semiautomaton:
     """The (abab)* automaton of §3.4.5: states 0-3 cycle on a, b, a, b (start 3), state 4 is
-    the absorbing failure state."""
+    the absorbing failure state.
+
+    Examples
+    --------
+    >>> A = abab_star()
+    >>> A.run("abab", 3), A.run("abba", 3)    # back to the start state 3; or stuck in 4
+    ((0, 1, 2, 3), (0, 1, 4, 4))
+    >>> A.transformation_semigroup().is_aperiodic()   # it contains C_2: not aperiodic
+    False
+    """
     nxt = {(3, "a"): 0, (0, "b"): 1, (1, "a"): 2, (2, "b"): 3}
     return Semiautomaton(range(5), ["a", "b"], lambda q, s: nxt.get((q, s), 4),
                          name="(abab)*")

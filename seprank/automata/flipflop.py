@@ -99,7 +99,16 @@ def sample_ffl(T: int, p: tuple[float, float, float], n: int, *,
 
 def all_ffl_strings(T: int) -> IntArray:
     """Every valid flip-flop string of length T (first w, last instruction r; deterministic
-    data after r), shape (N, T) -- the support of FFL(T, p) for any p with all p > 0."""
+    data after r), shape (N, T) -- the support of FFL(T, p) for any p with all p > 0.
+
+    Examples
+    --------
+    >>> [len(all_ffl_strings(T)) for T in (4, 6, 8)]      # 2 * 5^(T/2 - 2)
+    [2, 10, 50]
+    >>> all_ffl_strings(4)                 # tokens w, r, i, 0, 1 = 0..4: "w b r b"
+    array([[0, 3, 1, 3],
+           [0, 4, 1, 4]])
+    """
     Tn = _check_T(T)
     pairs = Tn // 2
     count = 2 * 5 ** (pairs - 2)
@@ -124,7 +133,13 @@ def all_ffl_strings(T: int) -> IntArray:
 
 def read_targets(strings: npt.ArrayLike) -> tuple[IntArray, IntArray, IntArray]:
     """``(sequence, position, bit)`` of every read: positions t (0-based) with x_t = r and the
-    bit :math:`x_{t+1}` a correct model must predict there."""
+    bit :math:`x_{t+1}` a correct model must predict there.
+
+    Examples
+    --------
+    >>> read_targets(all_ffl_strings(4))   # each string reads once, at position 2, its written bit
+    (array([0, 1]), array([2, 2]), array([0, 1]))
+    """
     X = np.asarray(strings, dtype=np.int64)
     seq, pos = np.nonzero(X[:, :-1] == R)
     return seq, pos, X[seq, pos + 1] - ZERO
@@ -132,7 +147,14 @@ def read_targets(strings: npt.ArrayLike) -> tuple[IntArray, IntArray, IntArray]:
 
 def ffl_read_count_law(T: int, p_r: float, n_sequences: int) -> tuple[float, float]:
     r"""Mean and standard deviation of the number of r instructions in ``n_sequences`` strings
-    of FFL(T, p): :math:`n(1 + (T/2-2)p_r)` and :math:`\sqrt{n(T/2-2)p_r(1-p_r)}`."""
+    of FFL(T, p): :math:`n(1 + (T/2-2)p_r)` and :math:`\sqrt{n(T/2-2)p_r(1-p_r)}`.
+
+    Examples
+    --------
+    >>> mean, sd = ffl_read_count_law(512, 0.1, 100)   # 100 (1 + 254 * 0.1), sqrt(100*254*.09)
+    >>> mean, round(sd, 4)
+    (2640.0, 47.8121)
+    """
     Tn, n = _check_T(T), check_int("n_sequences", n_sequences)
     if not 0 <= p_r <= 1:
         raise ValueError(f"p_r must be in [0, 1], got {p_r!r}")
@@ -174,7 +196,7 @@ class FlipFlopNetwork:
         return self.round1(a2[..., 0:1] - 0.5)[..., 0]
 
     def errors(self, strings: npt.ArrayLike) -> tuple[int, int, float]:
-        """(wrong reads, reads, largest |output - bit| over reads) on deterministic FFL."""
+        """(wrong reads, reads, largest ``|output - bit|`` over reads) on deterministic FFL."""
         S = np.asarray(strings, dtype=np.int64)
         seq, pos, bit = read_targets(S)
         out = self.forward(S)[seq, pos]
@@ -213,14 +235,27 @@ def proposition3_network(T: int, *, c: float | None = None) -> FlipFlopNetwork:
 
 def dilution_bound(T: int, sigma_max: float, *, exponent: float = 2.0) -> float:
     r"""Proposition 4: :math:`1 - \frac{T-1}{T-1+\exp(2\sigma_{\max})}` (``exponent`` replaces
-    the 2, for perturbations)."""
+    the 2, for perturbations).
+
+    Examples
+    --------
+    >>> dilution_bound(2, 0.0), round(dilution_bound(10, 0.0), 12)   # sigma = 0: uniform, 1/T
+    (0.5, 0.1)
+    """
     n = check_int("T", T)
     return 1 - (n - 1) / (n - 1 + math.exp(exponent * float(sigma_max)))
 
 
 def max_attention_weight(M: npt.ArrayLike, keys: npt.ArrayLike, query: npt.ArrayLike) -> float:
     r"""The largest softmax weight :math:`\max_t \mathrm{softmax}_t(v_t^\top M v_T)` of one
-    query over T keys (the query's own key included as the last row of ``keys``)."""
+    query over T keys (the query's own key included as the last row of ``keys``).
+
+    Examples
+    --------
+    >>> M, keys, query = dilution_extremal_case(1.5, 8)
+    >>> bool(abs(max_attention_weight(M, keys, query) - dilution_bound(8, 1.5)) < 1e-15)
+    True
+    """
     s = np.asarray(keys, dtype=np.float64) @ np.asarray(M, dtype=np.float64) @ \
         np.asarray(query, dtype=np.float64)
     w = np.exp(s - s.max())
@@ -231,7 +266,17 @@ def dilution_extremal_case(sigma: float, T: int, dim: int = 3) -> tuple[FloatArr
                                                                           FloatArray]:
     r"""``(M, keys, query)`` attaining Proposition 4's bound: :math:`M = -\sigma vv^\top`,
     query v, target key -v (score :math:`+\sigma`), the other T - 1 keys (the query among them)
-    v (score :math:`-\sigma`)."""
+    v (score :math:`-\sigma`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M, keys, query = dilution_extremal_case(1.5, 8)
+    >>> float(np.linalg.svd(M, compute_uv=False)[0]), keys @ M @ query   # sigma_max, scores
+    (1.5, array([ 1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5]))
+    >>> round(max_attention_weight(M, keys, query), 6) == round(dilution_bound(8, 1.5), 6)
+    True
+    """
     n, d = check_int("T", T, minimum=2), check_int("dim", dim)
     v = np.zeros(d)
     v[0] = 1.0

@@ -124,7 +124,7 @@ class MLP:
 
     @property
     def max_abs_weight(self) -> float:
-        """The largest |entry| over all weights and biases (the ∞-weight norm of 004 §3.1)."""
+        """The largest absolute entry of all weights and biases (the ∞-weight norm, 004 §3.1)."""
         return max(float(max(np.abs(W).max(initial=0), np.abs(b).max(initial=0)))
                    for W, b in self.layers)
 

@@ -72,7 +72,16 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
     r""":math:`\max_{t\ne t'}\langle p_t, p_{t'}\rangle` (or of its absolute value) over the T
     equally spaced points :math:`p_t = (\cos\frac{2\pi t}{T}, \sin\frac{2\pi t}{T})`; the
     inner product is :math:`\cos\frac{2\pi(t-t')}{T}`, so the maximum runs over the T - 1
-    differences."""
+    differences.
+
+    Examples
+    --------
+    >>> import math
+    >>> circle_gram_max(10) == math.cos(2 * math.pi / 10)       # nearest neighbours
+    True
+    >>> round(circle_gram_max(4), 12), circle_gram_max(4, absolute=True)  # antipodes give -1
+    (0.0, 1.0)
+    """
     n = check_int("T", T, minimum=2)
     values = np.cos(2 * np.pi * np.arange(1, n) / n)
     return float((np.abs(values) if absolute else values).max())
@@ -80,16 +89,26 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
 
 def lemma13_bound(T: int, gamma: float) -> float:
     r"""Lemma 13: :math:`\|\mathrm{softmax}(z) - e_{t^*}\|_1 \le 2Te^{-\gamma}` when every other
-    score is at least :math:`\gamma` below the maximum."""
+    score is at least :math:`\gamma` below the maximum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([5.0, 0.0, 0.0, -1.0])                     # gap gamma = 5, T = 4
+    >>> w = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    >>> l1 = float(np.abs(w - np.eye(4)[0]).sum())
+    >>> bool(l1 <= lemma13_bound(4, 5.0)), round(lemma13_bound(4, 5.0), 6)
+    (True, 0.053904)
+    """
     return 2 * check_int("T", T) * math.exp(-float(gamma))
 
 
 def lemma14_mlp(n_states: int, *, bias_shift: float = 0.0) -> MLP:
     r"""Lemma 14's 3-layer composition gadget on the slots ``[(q, L)]_q ++ [(q, R)]_q``.
 
-    For maps g (left slot) and f (right slot) with values in 1..|Q|, the output's right slot is
-    :math:`f\circ g`.  Layer 1: the Lemma 10 indicators :math:`\mathbf 1[g(q) = q']` (4 ReLUs
-    each, :math:`\Delta = 1`) and |Q| pass-through units for f -- width
+    For maps g (left slot) and f (right slot) with values in :math:`1..|Q|`, the output's right
+    slot is :math:`f\circ g`.  Layer 1: the Lemma 10 indicators :math:`\mathbf 1[g(q) = q']` (4
+    ReLUs each, :math:`\Delta = 1`) and :math:`|Q|` pass-through units for f -- width
     :math:`4|Q|^2 + |Q|` (the statement says :math:`|Q|^2+|Q|`, the width of
     :math:`W_2'`'s output); layer 2 (width :math:`|Q|^2`):
     :math:`[W_2''W_2'z - |Q|]_+ = \mathbf 1[g(q)=q']\,f(q')`; layer 3 sums over q'.
@@ -236,8 +255,8 @@ def theorem10_network(automaton: Semiautomaton, q0: object, T: int, *,
     Parameters
     ----------
     automaton : Semiautomaton
-        Any; a 1-state automaton gets a dummy state as in the proof (|Q| >= 2 needed for the
-        2-dimensional heads).
+        Any; a 1-state automaton gets a dummy state as in the proof (:math:`|Q| \ge 2` needed
+        for the 2-dimensional heads).
     q0 : state
     T : int
         Length; the network is built for :math:`2^{\lceil\log_2T\rceil}`.

@@ -143,7 +143,16 @@ def memory_limit(n_bytes: int) -> Iterator[int]:
 
 
 def resolve_limit(max_bytes: int | None, name: str = "max_bytes") -> int:
-    """``max_bytes`` validated, or the process limit when it is None."""
+    """``max_bytes`` validated, or the process limit when it is None.
+
+    Examples
+    --------
+    >>> resolve_limit(None) == get_memory_limit(), resolve_limit(2**20)
+    (True, 1048576)
+    >>> resolve_limit(0)
+    Traceback (most recent call last):
+    ValueError: max_bytes must be a positive integer number of bytes ...
+    """
     return get_memory_limit() if max_bytes is None else _check_limit(max_bytes, name)
 
 

@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from seprank.core.validation import check_float
+
 __all__ = ["ResultStore", "StoredResult", "TaskKey", "canonical_params"]
 
 Status = Literal["ok", "error"]
@@ -93,6 +95,12 @@ def _plain(value: Any, where: str) -> Any:
 def canonical_params(params: Mapping[str, Any]) -> str:
     """Canonical JSON of a parameter set: sorted keys, no spaces, tuples as lists.
 
+    Examples
+    --------
+    Two spellings of one parameter set have one key:
+
+    >>> canonical_params({"b": (1, 2), "a": 0.1}) == canonical_params({"a": 0.1, "b": [1, 2]})
+    True
     >>> canonical_params({"b": (1, 2), "a": 0.1})
     '{"a":0.1,"b":[1,2]}'
     """
@@ -193,10 +201,9 @@ class ResultStore:
                  timeout: float = BUSY_TIMEOUT_SECONDS) -> None:
         if not isinstance(path, str | os.PathLike):
             raise TypeError(f"path must be a file path or ':memory:', got {path!r}")
-        if not isinstance(timeout, int | float) or timeout <= 0:
-            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.path = str(path)
-        self.timeout = float(timeout)
+        self.timeout = check_float("timeout", timeout, positive=True,
+                                   hint="a number of seconds to wait for a locked database")
         self._conn: sqlite3.Connection | None = None
         self._pid: int | None = None
 

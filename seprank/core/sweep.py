@@ -55,6 +55,7 @@ from tqdm import tqdm
 
 from seprank.core.store import ResultStore, TaskKey
 from seprank.core.tasks import TaskOutcome, run_task
+from seprank.core.validation import check_bool
 
 __all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
 
@@ -62,7 +63,14 @@ Source = Literal["computed", "store"]
 
 
 def available_cores() -> int:
-    """The CPU cores this process may use (its affinity mask where the OS has one)."""
+    """The CPU cores this process may use (its affinity mask where the OS has one).
+
+    Examples
+    --------
+    >>> import os
+    >>> 1 <= available_cores() <= (os.cpu_count() or 1)
+    True
+    """
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
@@ -84,6 +92,14 @@ def code_version(fn: Callable[..., Any]) -> str:
     ``.py`` file of that package, so that *any* change of the code invalidates stored results;
     for a function defined in a script or notebook, its own source.  Pass ``version=`` to
     :func:`sweep` to pin a version by hand instead.
+
+    Examples
+    --------
+    A function of this package is versioned by the whole package (stable between calls):
+
+    >>> v = code_version(sweep)
+    >>> v.startswith("seprank-") and v == code_version(available_cores)
+    True
     """
     module = inspect.getmodule(fn)
     top = (module.__name__ if module else "__main__").split(".")[0]
@@ -332,6 +348,22 @@ def sweep(
         One :class:`SweepRecord` per parameter set, in the given order; ``failures`` lists
         the tasks that raised.
 
+    Examples
+    --------
+    A failing task is recorded, not raised; a store makes the rerun a lookup:
+
+    >>> def inverse(x):
+    ...     return 1 / x
+    >>> store = ResultStore(":memory:")
+    >>> first = sweep(inverse, [{"x": 2}, {"x": 0}], executor="serial", store=store,
+    ...               progress=False, version="example")
+    >>> first.values()[0], first.failures[0].error
+    (0.5, 'ZeroDivisionError: division by zero')
+    >>> again = sweep(inverse, [{"x": 2}], executor="serial", store=store, progress=False,
+    ...               version="example")
+    >>> again.n_loaded, again.n_computed
+    (1, 0)
+
     References
     ----------
     .. [1] dask.distributed documentation: ``LocalCluster``, ``Client.submit``,
@@ -339,6 +371,8 @@ def sweep(
     """
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {fn!r}")
+    progress = check_bool("progress", progress)
+    retry_failed = check_bool("retry_failed", retry_failed)
     param_sets = _validated_params(params)
     fname = name if name is not None else qualified_name(fn)
     ver = version if version is not None else code_version(fn)

@@ -90,7 +90,13 @@ def _status_kib(field: str) -> int | None:
 
 
 def peak_memory_reset() -> bool:
-    """Reset this process's peak-RSS counter (Linux); returns whether it could."""
+    """Reset this process's peak-RSS counter (Linux); returns whether it could.
+
+    Examples
+    --------
+    >>> peak_memory_reset() in (True, False)     # False where /proc/self/clear_refs is closed
+    True
+    """
     try:
         with open(_CLEAR_REFS, "w", encoding="ascii") as fh:
             fh.write("5")
@@ -117,6 +123,17 @@ def run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
     Returns
     -------
     TaskOutcome
+
+    Examples
+    --------
+    >>> def ratio(a, b):
+    ...     return a / b
+    >>> ok = run_task(ratio, {"a": 3, "b": 4})
+    >>> ok.status, ok.value, ok.cpu_seconds >= 0
+    ('ok', 0.75, True)
+    >>> bad = run_task(ratio, {"a": 3, "b": 0})
+    >>> bad.status, bad.error, "ZeroDivisionError" in bad.traceback
+    ('error', 'ZeroDivisionError: division by zero', True)
     """
     resettable = peak_memory_reset()
     rss_start = _status_kib("VmRSS") if resettable else None

@@ -184,9 +184,16 @@ def modular_grid_bytes(rep: PairRepresentation, n_a: int, n_b: int) -> int:
 
     Examples
     --------
+    >>> import tracemalloc
     >>> from seprank.incontext.representation import InContextRepresentation
-    >>> rep = InContextRepresentation.random(depth=3, width=5, seed=0)
-    >>> modular_grid_bytes(rep, 2388, 2388) / 2**20 < 64   # MiB beyond the 44 MiB output
+    >>> rep = InContextRepresentation.random(depth=2, width=3, n_tokens=2, seed=0)
+    >>> F = ModularDomain(16777259)
+    >>> A, B = np.random.default_rng(1).integers(0, F.p, (2, 40, 3))
+    >>> tracemalloc.start()
+    >>> _ = modular_grid(rep, A, B, F)
+    >>> peak = tracemalloc.get_traced_memory()[1]
+    >>> tracemalloc.stop()
+    >>> bool(peak <= modular_grid_bytes(rep, 40, 40) + 8 * 40 * 40)   # estimate + the output
     True
     """
     d, n = rep.width, rep.n_tokens

@@ -220,9 +220,9 @@ def theorem3_log3_bound(width: int, depth: int, n_tokens: int, eta: float, *,
         raise ValueError(f"Theorem 3's explicit bound divides by d_x - 1; it needs d_x >= 2, "
                          f"got width d_x = {d_x}")
     L = check_int("depth L", depth, 1)
-    N = check_int("n_tokens N", n_tokens, 0)
-    if not (isinstance(eta, float | int) and math.isfinite(eta) and eta > 0):
-        raise ValueError(f"eta must be a positive finite number, got {eta!r}")
+    N = check_int("n_tokens N", n_tokens)
+    eta = check_float("eta", eta, positive=True)
+    log_y = check_float("log_y", log_y, finite=False)
     C = mixing_units(L)
     log_one_plus_y = math.log1p(math.exp(log_y)) if log_y < 700 else log_y
     ln = (math.log(2 * (2 * C + 1)) - 2 * math.log(d_x - 1)

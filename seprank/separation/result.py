@@ -201,7 +201,17 @@ class SeparationRankResult(RankValued):
 
 def growth_status(stop: StopReason, rank: int, history: tuple[RoundRecord, ...],
                   notes: dict[str, Any] | Any = None) -> str:
-    """One sentence on a growth loop's stop: ``'saturated'`` / ``'not saturated'`` and why."""
+    """One sentence on a growth loop's stop: ``'saturated'`` / ``'not saturated'`` and why.
+
+    Examples
+    --------
+    >>> history = (RoundRecord(4, 16, 16, 9, 0.01), RoundRecord(8, 64, 64, 9, 0.02))
+    >>> print(growth_status("saturated", 9, history))
+    saturated: the last rounds gave the same rank; rank 9 after 2 round(s), 8 templates, matrix
+    64x64
+    >>> growth_status("memory_limit", 9, history).split(";")[0]
+    'not saturated: the next round would exceed the memory limit'
+    """
     rounds = len(history)
     last = history[-1] if history else None
     if stop == "symbolic":

@@ -126,7 +126,18 @@ def rank_cases(*, max_width: int = 6, max_depth: int = 3, max_inputs: int = 4,
 
 def estimated_cost(case: Mapping[str, Any]) -> float:
     """A rough cost scale of a case (for scheduling the expensive ones first): the number of
-    monomials of degree C(L) in :math:`N d_x` variables, capped."""
+    monomials of degree C(L) in :math:`N d_x` variables, capped.
+
+    Examples
+    --------
+    :math:`\binom{n + c - 1}{c}` monomials of degree :math:`c = C(L)` in :math:`n = N d_x`
+    variables: C(1) = 1 gives n, C(2) = 4 gives :math:`\binom{9}{4} = 126` for n = 6:
+
+    >>> estimated_cost({"width": 2, "n_inputs": 2, "depth": 1})
+    4.0
+    >>> estimated_cost({"width": 2, "n_inputs": 3, "depth": 2})
+    126.0
+    """
     n_vars = case["width"] * case["n_inputs"]
     c = mixing_units(case["depth"])
     return float(min(1e12, np.prod([(n_vars + k) / (k + 1) for k in range(min(c, 60))])))
@@ -138,6 +149,14 @@ def bound_entry(bound: Bound, rank: int | None, *, applies: bool) -> dict[str, A
     ``verdict`` is one of ``'consistent'``, ``'VIOLATED'`` (an upper bound below the certified
     rank: certain), ``'not_confirmed'`` (a lower bound above the measured rank: inconclusive),
     ``'not_applicable'`` (the statement does not cover this network) or ``'no_rank'``.
+
+    Examples
+    --------
+    Theorem 3's upper bound for :math:`d_x = 2`, L = 1 is :math:`(d_x + H)^{C(1)} = 3`:
+
+    >>> from seprank.d2w import theorem3_upper
+    >>> [bound_entry(theorem3_upper(2, 1), r, applies=True)["verdict"] for r in (3, 4)]
+    ['consistent', 'VIOLATED']
     """
     value = bound.value
     exact = value if isinstance(value, int) and value < 2**63 else None
@@ -191,7 +210,7 @@ def rank_case(*, width: int, heads: int, depth: int, n_inputs: int, part_with_ou
     width, heads, depth, n_inputs : int, keyword-only
         :math:`d_x`, H (dividing :math:`d_x`), L and N >= 2.
     part_with_output : int, keyword-only
-        a = |A|, 1 <= a <= N - 1: A = positions 0..a-1 (holding the output position 0),
+        ``a = |A|``, 1 <= a <= N - 1: A = positions 0..a-1 (holding the output position 0),
         B = the rest.
     residual : bool, keyword-only
         The residual network of 003, App. A.4 (Theorem 5's object) instead of eq. 3's.

@@ -42,6 +42,10 @@ def eta_cases(*, etas: tuple[float, ...] = DEFAULT_ETAS, depths: tuple[int, ...]
               width: int = 3, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[str, Any]]:
     """Parameter sets for :func:`eta_case`: every (η, L, seed).
 
+    Examples
+    --------
+    Six learning rates, two depths and three seeds:
+
     >>> len(eta_cases())
     36
     """

@@ -16,6 +16,7 @@ from seprank.automata import (
     SemigroupTooLargeError,
     abab_star,
     alternating_group,
+    composition_length,
     derived_series_orders,
     dihedral,
     dihedral_group,
@@ -112,6 +113,25 @@ def test_known_group_orders_and_solvability() -> None:
     r = footnote17()
     assert (r.min_states, r.semigroup_order) == (5, 60)
     assert abab_star().transformation_semigroup().largest_group_order() == 2
+
+
+@pytest.mark.parametrize("make,n_factors", [(lambda: symmetric_group(4), 4),
+                                            (lambda: modular_counter(12, alphabet="generator"),
+                                             3), (quaternion_group, 3)])
+def test_composition_length_of_a_solvable_group_counts_its_prime_factors(
+        make: object, n_factors: int) -> None:
+    G = permutation_group(make())  # type: ignore[operator]
+    order, omega, p = int(G.order()), 0, 2
+    while order > 1:                  # Omega(|G|), prime factors with multiplicity
+        while order % p == 0:
+            order, omega = order // p, omega + 1
+        p += 1
+    assert composition_length(G) == omega == n_factors
+
+
+def test_composition_length_refuses_a_non_solvable_group() -> None:
+    with pytest.raises(ValueError, match="solvable"):
+        composition_length(permutation_group(alternating_group(5)))
 
 
 def _group_table(A: Semiautomaton) -> tuple[tuple, tuple, dict]:

@@ -94,7 +94,9 @@ def test_consistency_checks_are_listed_apart() -> None:
 
 
 @pytest.mark.parametrize("slack,words", [(0.0, "tight"), (-1.0, "violated by a factor of 10"),
-                                         (0.5, "3.16x of room"), (2.5, "weak")])
+                                         (0.5, "3.16x of room"), (2.5, "weak"),
+                                         (1446.7, "10^1447x of room"),
+                                         (-400.0, "violated by a factor of 10^400")])
 def test_margin_in_words(slack: float, words: str) -> None:
     entry = ledger.Entry("a", "003", "r", "s", "holds",
                          margin={"log10_slack": slack, "what": "m / b"})

@@ -34,6 +34,11 @@ SREP = I.SequentialRepresentation(LM, [0, 1], [2, 3], eta=0.05)
 M22 = np.array([[1, 2], [3, 4]])
 
 
+def square(x: int) -> int:
+    """A module-level sweep task (a sweep's function must be importable by its workers)."""
+    return x * x
+
+
 def inner(X: np.ndarray) -> np.ndarray:
     return np.einsum("bi,bi->b", X[:, 0], X[:, 1])
 
@@ -54,6 +59,11 @@ WIDTH = ("d_x",)
 DEPTH = ("L",)
 ENTRIES: list[Entry] = [
     # -- core ---------------------------------------------------------------------------------
+    Entry("sweep", C.sweep, dict(fn=square, params=[{"x": 1}, {"x": 2}], executor="serial",
+                                 progress=False, store=None),
+          kinds={"params": "skip", "executor": "skip"}),
+    Entry("ResultStore", C.ResultStore, dict(path=":memory:", timeout=5.0),
+          kinds={"path": "skip"}),
     Entry("matrix_rank", C.matrix_rank, dict(M=M22, method="modular", n_primes=2, seed=0)),
     Entry("matrix_rank(svd)", C.matrix_rank, dict(M=[[1.0, 2.0], [2.0, 4.0]], method="svd",
                                                   rtol=1e-8, atol=1e-12)),
@@ -241,6 +251,9 @@ ENTRIES: list[Entry] = [
     Entry("incontext.theorem2_epsilon", I.theorem2_epsilon, dict(width=5, heads=1, depth=3),
           aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)}),
     Entry("incontext.theorem3_bound", I.theorem3_bound,
+          dict(width=2, depth=3, n_tokens=1, eta=0.5, log_y=-math.inf),
+          kinds={"log_y": "skip"}, aliases={"width": WIDTH, "depth": DEPTH}),
+    Entry("incontext.theorem3_log3_bound", I.theorem3_log3_bound,
           dict(width=2, depth=3, n_tokens=1, eta=0.5, log_y=-math.inf),
           kinds={"log_y": "skip"}, aliases={"width": WIDTH, "depth": DEPTH}),
     Entry("incontext.theorem3_hypotheses", I.theorem3_hypotheses,

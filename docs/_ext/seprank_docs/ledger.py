@@ -199,6 +199,11 @@ def verdict_counts(entries: Iterable[Entry]) -> dict[str, int]:
             if v in counts}
 
 
+def _factor(log10: float) -> str:
+    """``10 ** log10`` in words, also beyond float range (a margin of 10^1446 is reported)."""
+    return f"{10 ** log10:.3g}" if log10 < 300 else f"10^{log10:.0f}"
+
+
 def margin_text(entry: Entry) -> str:
     """The margin in words: how far the measurement is from flipping the statement."""
     if entry.margin is None:
@@ -210,7 +215,7 @@ def margin_text(entry: Entry) -> str:
     if slack == 0:
         words = "tight: an identity or an attained bound"
     elif slack < 0:
-        words = f"violated by a factor of {10 ** -slack:.3g}"
+        words = f"violated by a factor of {_factor(-slack)}"
     else:
-        words = f"{10 ** slack:.3g}x of room" + (" — weak (over 100x)" if entry.weak else "")
+        words = f"{_factor(slack)}x of room" + (" — weak (over 100x)" if entry.weak else "")
     return f"log10 slack {slack:+.3g}: {words}" + (f" ({what})" if what else "")
