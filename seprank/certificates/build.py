@@ -277,6 +277,10 @@ def grid_certificate(result: SeparationRankResult, *, function: Mapping[str, Any
     """
     if not isinstance(result, SeparationRankResult):
         raise TypeError(f"result must be a SeparationRankResult, got {type(result).__name__}")
+    if getattr(result, "blocks", None):
+        raise ValueError("this rank was certified block by block (structure='degree'); degree "
+                         "blocks have no certificate yet: recompute with structure='dense' "
+                         "(keep_witness=True selects it)")
     ev = result.evidence
     if ev is None:
         raise ValueError(f"a {result.method!r} separation rank has no grid evidence: only the "

@@ -159,7 +159,7 @@ def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str,
                                                                  keep: bool) -> None:
     net = LinearAttention.random(depth=2, width=2, seed=5)
     r = net.separation_rank(i=0, p=1, partition=([0, 2], [1, 3]), n_inputs=4, method=method,
-                            seed=6, keep_witness=keep)
+                            seed=6, keep_witness=keep, structure="dense")
     assert (r.evidence.kept_minor is not None) == keep
     cert = grid_certificate(r)
     assert cert["arithmetic"] == ("GF(p)" if method == "modular" else "Q")
