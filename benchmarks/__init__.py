@@ -1,2 +1,2 @@
 """Benchmarks: each module ``bench_*.py`` defines ``main(argv) -> int``; run them with
-``python -m benchmarks [NAME ...] [--quick]`` from the repository root (see README)."""
+``python -m benchmarks [NAME ...] [--quick]`` from the repository root (see docs/development.md)."""

@@ -224,8 +224,9 @@ def _side_arrays(rep: PairRepresentation, templates: Array, E_side: Array,
 
 def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templates: Array,
                           domain: ModularDomain) -> Array:
-    r"""The grid :math:`[Z_{in}(a^{(r)}, b^{(s)})]` as balanced float64 residues (|r| <= p/2 + 2),
-    computed by the compiled kernel :func:`seprank.incontext.kernel.zin_grid_kernel`.
+    r"""The grid :math:`[Z_{in}(a^{(r)}, b^{(s)})]` as balanced float64 residues
+    (:math:`|r| \le p/2 + 2`), computed by the compiled kernel
+    :func:`seprank.incontext.kernel.zin_grid_kernel`.
 
     The layer-1 arrays are formed per template (as in :func:`modular_grid`); layers 1..L run
     per pair in the kernel, both cores.  Exact: see :mod:`seprank.core.modfloat`.

@@ -7,6 +7,7 @@ the code under test.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import tracemalloc
 
@@ -85,11 +86,16 @@ def test_streaming_memory_does_not_grow_with_the_number_of_batches() -> None:
     batch = m.sample(100, n_sequences=50, seed=0)[1]
 
     def peak(n_batches: int) -> int:
-        tracemalloc.start()
-        empirical_moments((batch for _ in range(n_batches)), 6)
-        out = tracemalloc.get_traced_memory()[1]
-        tracemalloc.stop()
-        return out
+        """Least traced peak of three runs: tracemalloc also counts other threads' allocations
+        (e.g. a dask client left running by an earlier test), which only ever add to a run."""
+        peaks = []
+        for _ in range(3):
+            gc.collect()
+            tracemalloc.start()
+            empirical_moments((batch for _ in range(n_batches)), 6)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+        return min(peaks)
 
     assert peak(40) < RATIO * peak(4)
 
