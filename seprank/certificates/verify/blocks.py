@@ -125,7 +125,28 @@ def _check_homogeneous(fn: Any, f: Callable[[list[list[Number]]], Number], D: in
 
 def grid_rank_blocks(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool]:
     """Check a ``grid_rank_blocks`` certificate (module docstring); returns the claim and
-    whether the entries were recomputed."""
+    whether the entries were recomputed, and appends what was verified to ``log``.
+
+    Examples
+    --------
+    f = x y (one position on each side, dim 1) is homogeneous of degree 2 with the one block
+    (1, 1); at the templates 3 (row) and 5 (column) its block value is 15:
+
+    >>> cert = {"claim": {"relation": ">=", "value": 1}, "n_inputs": 2, "dim": 1,
+    ...         "partition": [[0], [1]], "arithmetic": "GF(p)", "prime": 101,
+    ...         "function": {"type": "polynomial", "terms": [[1, [[0, 0, 1], [1, 0, 1]]]]},
+    ...         "structure": {"total_degree": 2, "bidegrees": [[1, 1]], "source": "x y"},
+    ...         "blocks": [{"bidegree": [1, 1], "rank": 1, "templates": [[3], [5]],
+    ...                     "rows": [[0]], "cols": [[1]], "entries": [[15]]}]}
+    >>> log = []
+    >>> grid_rank_blocks(cert, log)
+    ('sep_((0,),(1,))(f) >= 1', True)
+    >>> cert["blocks"][0]["bidegree"] = [2, 0]
+    >>> grid_rank_blocks(cert, log)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.exact.Reject: block (2, 0): entry (0, 0) of the minor ...
+    """
     relation, value = claim_of(cert, (">=",))
     N, d, A, B = grid_frame(cert)
     if cert.get("arithmetic") != "GF(p)":

@@ -9,7 +9,7 @@ from typing import Any
 
 from .exact import Number, Reject, Ring, num, tensor
 
-__all__ = ["evaluate_function", "function_of", "homogeneous_degree"]
+__all__ = ["evaluate_function", "homogeneous_degree"]
 
 # --- the evaluators ----------------------------------------------------------------------------
 
@@ -210,6 +210,14 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
     * ``'polynomial'``: every term with a non-zero coefficient has the same total degree.
 
     Raises :class:`Reject` for a function that is not homogeneous (or of an unknown type).
+
+    Examples
+    --------
+    >>> homogeneous_degree({"type": "polynomial", "terms": [[2, [[0, 0, 1], [1, 0, 2]]]]})
+    (3, 'every term of the polynomial has total degree 3')
+    >>> net = {"query": [[[[1]]]] * 2, "residual": False}
+    >>> homogeneous_degree({"type": "linear_attention", "network": net})[0]
+    9
     """
     kind = spec.get("type") if isinstance(spec, Mapping) else None
     if kind in ("linear_attention", "incontext"):
