@@ -91,7 +91,7 @@ def resolve_structure(structure: Any, f: Any, partition: tuple[tuple[int, ...], 
     >>> resolve_structure("degree", len, ((0,), (1,)), "modular", fixed=False, rectangular=True)
     Traceback (most recent call last):
     ...
-    ValueError: structure='degree': f declares no degree structure ...;
+    ValueError: structure='degree': f declares no degree structure ... use structure='dense'
     """
     if isinstance(structure, DegreeStructure):
         declared: DegreeStructure | None = structure
