@@ -135,19 +135,20 @@ def icb_bidegree_structure(perturbed: bool = False) -> ClaimResult:
     )
 
 
-#: Seq-sep ranks up to this ship certificates (the checker recomputes r^2 values of Z_in in
-#: pure Python: r = 126 takes ~4 s, r = 210 ~40 s).
+#: Seq-sep ranks up to this ship certificates: the checker recomputes, per block of rank r_k,
+#: r_k^2 block values of Z_in in pure Python, each from 3^L + 1 evaluations (its own
+#: interpolation nodes) -- see benchmarks/bench_certificates.py for the times.
 CERTIFIED_RANK_LIMIT = 130
 
 
 @cache
 def _pb_result(d_x: int, H: int, L: int, N: int) -> SeqSepResult:
-    """Certified seq-sep of a random network: one dense grid with its witness kept (for a
-    certificate) up to :data:`CERTIFIED_RANK_LIMIT`, degree blocks beyond."""
+    """Certified seq-sep of a random network by its degree blocks (the default), with every
+    block's witness kept for a certificate up to :data:`CERTIFIED_RANK_LIMIT`."""
     rep = InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N,
                                          seed=1000 * d_x + 100 * H + 10 * L + N)
     if _certified(d_x, L):
-        return incontext_seq_sep(rep, seed=7, keep_witness=True, structure="dense")
+        return incontext_seq_sep(rep, seed=7, keep_witness=True)
     return incontext_seq_sep(rep, seed=7, max_seconds=None, max_bytes=8 * 2**30)
 
 

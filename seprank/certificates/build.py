@@ -11,9 +11,11 @@ without this library.
 
 Where the witness comes from: :func:`seprank.core.minors.nonzero_minor` (one echelon form of
 the matrix mod p plus one of an r x m matrix), :func:`seprank.core.minors.kernel_basis`
-(flint's nullspace) and, for separation ranks, the result's
-:class:`~seprank.separation.result.GridEvidence` (kept during the computation with
-``keep_witness=True``, or found by re-evaluating the last grid).
+(flint's nullspace) and, for separation ranks (:mod:`seprank.certificates.grid`), the
+result's :class:`~seprank.separation.result.GridEvidence` (kept during the computation with
+``keep_witness=True``, or found by re-evaluating the last grid).  This module holds the
+shared pieces (header, exact JSON numbers, function descriptions, files) and the matrix
+certificates.
 """
 
 from __future__ import annotations
@@ -33,15 +35,13 @@ from seprank.core.inputs import as_exact_matrix, to_rational
 from seprank.core.minors import kernel_basis, nonzero_minor
 from seprank.core.random import SeedLike, as_generator, random_prime
 from seprank.core.rank import RankResult
-from seprank.separation.result import SeparationRankResult
 
 __all__ = [
     "MATRIX_ENTRIES_LIMIT",
     "certificate_header",
-    "certify",
     "exact_json",
     "function_spec",
-    "grid_certificate",
+    "json_array",
     "load_certificate",
     "matrix_certificate",
     "polynomial_function",
@@ -68,11 +68,18 @@ def exact_json(x: Any) -> int | str:
     return int(q)
 
 
-def _json_array(a: Any) -> Any:
+def json_array(a: Any) -> Any:
+    """An array of exact numbers as nested JSON lists (:func:`exact_json` entries).
+
+    Examples
+    --------
+    >>> json_array(np.array([[1, 2], [3, 4]]))
+    [[1, 2], [3, 4]]
+    """
     arr = np.asarray(a, dtype=object)
     if arr.ndim == 0:
         return exact_json(arr.item())
-    return [_json_array(v) for v in arr]
+    return [json_array(v) for v in arr]
 
 
 def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -> dict[str, Any]:
@@ -164,10 +171,10 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
                               method=result.method, summary=result.summary())
     cert["shape"] = [m, n]
     if include_matrix or need_kernel:
-        cert["matrix"] = _json_array(values)
+        cert["matrix"] = json_array(values)
     if r:
         cert["lower"] = {"prime": int(p), "rows": list(rows), "cols": list(cols),
-                         "entries": _json_array(values[np.ix_(rows, cols)])}
+                         "entries": json_array(values[np.ix_(rows, cols)])}
     if need_kernel:
         side = "right" if n <= m else "left"
         basis = kernel_basis(values if side == "right" else values.T)
@@ -240,95 +247,6 @@ def polynomial_function(expr: Any, *, n_inputs: int, dim: int) -> dict[str, Any]
         factors = [[idx // dim, idx % dim, int(e)] for idx, e in enumerate(monomial) if e]
         terms.append([exact_json(Fraction(int(coef.p), int(coef.q))), factors])
     return {"type": "polynomial", "terms": terms}
-
-
-def grid_certificate(result: SeparationRankResult, *, function: Mapping[str, Any] | None = None,
-                     statement: str | None = None) -> dict[str, Any]:
-    r"""The certificate of a certified separation rank (``separation_rank`` with method
-    ``'modular'`` or ``'exact'``): :math:`\operatorname{sep}_{(A,B)}(f) \ge r`.
-
-    It carries the function's parameters (:func:`function_spec`), the templates, the template
-    tuples of the rows and columns of a non-zero r x r minor of the last grid matrix, the
-    engine's values of that minor and the prime.  The minor was kept during the computation
-    (``keep_witness=True``) or is found now by re-evaluating the last grid.
-
-    Parameters
-    ----------
-    result : SeparationRankResult
-        A grid result (``result.evidence`` is set for 'modular' and 'exact').
-    function : Mapping, optional, keyword-only
-        Describe f yourself (e.g. :func:`polynomial_function`) when it is opaque code.
-    statement : str, optional, keyword-only
-        What the bound means for the caller (default: the generic sentence).
-
-    Examples
-    --------
-    >>> from seprank import LinearAttention
-    >>> from seprank.certificates import verify
-    >>> net = LinearAttention.random(depth=1, width=2, seed=0)
-    >>> r = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
-    ...                         keep_witness=True)
-    >>> cert = grid_certificate(r)
-    >>> cert["claim"]["value"] == r.rank, len(cert["rows"]) == r.rank
-    (True, True)
-    >>> v = verify(cert)
-    >>> v.ok, v.recomputed
-    (True, True)
-    """
-    if not isinstance(result, SeparationRankResult):
-        raise TypeError(f"result must be a SeparationRankResult, got {type(result).__name__}")
-    if getattr(result, "blocks", None):
-        raise ValueError("this rank was certified block by block (structure='degree'); degree "
-                         "blocks have no certificate yet: recompute with structure='dense' "
-                         "(keep_witness=True selects it)")
-    ev = result.evidence
-    if ev is None:
-        raise ValueError(f"a {result.method!r} separation rank has no grid evidence: only the "
-                         "grid methods 'modular' and 'exact' certify a rank with a minor")
-    minor = ev.minor()
-    A, B = result.partition
-    claim = {"quantity": "sep_(A,B)(f)", "relation": ">=", "value": result.rank,
-             "statement": statement or (f"sep_({A},{B})(f) >= {result.rank}: a non-zero "
-                                        f"{result.rank} x {result.rank} minor of a grid "
-                                        "matricization (003, Claim 1)")}
-    cert = certificate_header("grid_rank", claim, method=result.method,
-                              stop_reason=result.stop_reason, seconds=result.seconds,
-                              witness_seconds=minor.seconds,
-                              witness_kept=ev.kept_minor is not None)
-    cert.update({
-        "function": dict(function) if function is not None else function_spec(ev.function),
-        "n_inputs": ev.n_inputs, "dim": ev.dim, "partition": [list(A), list(B)],
-        "arithmetic": ev.arithmetic, "prime": minor.prime,
-        "templates": _json_array(ev.templates),
-        "rows": [list(t) for t in minor.rows], "cols": [list(t) for t in minor.cols],
-        "entries": [[exact_json(v) for v in row] for row in minor.entries],
-    })
-    return cert
-
-
-def certify(obj: Any, **kwargs: Any) -> dict[str, Any]:
-    """The certificate of any certified result: ``RankResult`` (pass ``matrix=M``),
-    ``SeparationRankResult``, or a result with a ``certificate()`` method
-    (:class:`~seprank.SeqSepResult`, :class:`~seprank.WitnessResult`,
-    ``identifiability.masked.KruskalRankResult`` with ``matrix=A``).
-
-    Examples
-    --------
-    >>> from seprank import matrix_rank
-    >>> certify(matrix_rank([[1, 2], [3, 4]]), matrix=[[1, 2], [3, 4]])["claim"]["value"]
-    2
-    """
-    if isinstance(obj, RankResult):
-        if "matrix" not in kwargs:
-            raise TypeError("a RankResult does not keep its matrix: certify(result, matrix=M)")
-        return matrix_certificate(kwargs.pop("matrix"), obj, **kwargs)
-    if isinstance(obj, SeparationRankResult):
-        return grid_certificate(obj, **kwargs)
-    method = getattr(obj, "certificate", None)
-    if callable(method):
-        return dict(method(**kwargs))
-    raise TypeError(f"{type(obj).__name__} has no certificate: certify RankResult, "
-                    "SeparationRankResult, SeqSepResult, WitnessResult or KruskalRankResult")
 
 
 def save_certificate(cert: Mapping[str, Any], path: str | Path) -> Path:

@@ -71,7 +71,10 @@ class SeqSepResult(RankValued):
     def certificate(self) -> dict[str, Any]:
         r"""The certificate of the certified lower bound :math:`\operatorname{seq-sep} \ge r`
         (:func:`seprank.certificates.grid_certificate` of the engine's result: the network,
-        embedding, sentences, i, p, templates and a non-zero minor of the a x b grid).  An
+        embedding, sentences, i, p, templates and a non-zero minor of the a x b grid -- or,
+        for a rank computed block by block (the default), a minor of every bidegree block's
+        grid, kind ``grid_rank_blocks``, whose checker recomputes the block values by its own
+        interpolation and checks that Z_in is homogeneous of degree :math:`3^L`).  An
         ``'exact'`` verdict adds the all-weights bound PB, a derivation the certificate does
         not check (it is stated in the claim).
 
@@ -80,24 +83,28 @@ class SeqSepResult(RankValued):
         >>> from seprank.certificates import verify
         >>> rep = InContextRepresentation.random(depth=1, width=2, seed=0)
         >>> cert = incontext_seq_sep(rep, seed=0, keep_witness=True).certificate()
-        >>> cert["function"]["type"], verify(cert).ok
-        ('incontext', True)
+        >>> cert["kind"], cert["function"]["type"], verify(cert).ok
+        ('grid_rank_blocks', 'incontext', True)
+        >>> dense = incontext_seq_sep(rep, seed=0, structure="dense").certificate()
+        >>> dense["kind"], dense["claim"]["value"] == cert["claim"]["value"], verify(dense).ok
+        ('grid_rank', True, True)
         """
-        from seprank.certificates.build import grid_certificate
+        from seprank.certificates.grid import grid_certificate
 
-        if self.engine is not None and getattr(self.engine, "blocks", None):
-            raise ValueError("this rank was certified block by block (structure='degree'); "
-                             "degree blocks have no certificate yet: recompute with "
-                             "structure='dense', keep_witness=True")
-        if self.engine is None or getattr(self.engine, "evidence", None) is None:
+        blocks = getattr(self.engine, "blocks", ())
+        if self.engine is None or (not blocks and self.engine.evidence is None):
             raise ValueError(f"a {self.certifies!r} result of this method has no grid minor to "
                              "certify (use method='modular' or 'exact')")
         note = (f"; with the all-weights bidegree bound PB = {self.upper_bound} (our "
                 "derivation, not checked by this certificate) seq-sep is exactly that"
                 if self.rank == self.upper_bound else "")
+        how = (f"the sum of the ranks of the {len(blocks)} bidegree blocks of Z_in, each with "
+               "a non-zero minor of its a x b grid (Z_in is homogeneous of degree 3^L, notes "
+               "§1.7, so its coefficient matrix is block-diagonal by a-degree)" if blocks else
+               "a non-zero minor of the a x b grid of Z_in")
         return grid_certificate(
-            self.engine, statement=f"seq-sep(y_in) = sep_(a,b)(Z_in) >= {self.rank}: a non-zero "
-            f"minor of the a x b grid of Z_in (001, Lemma 13; 003, Claim 1){note}")
+            self.engine, statement=f"seq-sep(y_in) = sep_(a,b)(Z_in) >= {self.rank}: {how} "
+            f"(001, Lemma 13; 003, Claim 1){note}")
 
     def summary(self) -> str:
         return self.statement
@@ -143,8 +150,9 @@ def incontext_seq_sep(
         budget (default 300 s).  A growth stopped by either says "not saturated" in the
         statement.
     keep_witness : bool, keyword-only
-        Keep a non-zero minor of the last grid for :meth:`SeqSepResult.certificate` (one
-        echelon form more; see :func:`seprank.separation_rank`).
+        Keep a non-zero minor of the last grid (of every block, with the degree split) for
+        :meth:`SeqSepResult.certificate` (one echelon form more per grid; see
+        :func:`seprank.separation_rank`); without it the certificate re-evaluates the grids.
     structure : {'auto', 'dense', 'degree'}, keyword-only
         ``'degree'`` (what ``'auto'`` picks for ``'modular'`` without ``n_templates``): split
         :math:`Z_{in}` into its bidegree blocks :math:`(2k+1, 2C-2k)` (mirrored when i is in

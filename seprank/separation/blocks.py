@@ -34,6 +34,7 @@ from seprank.core.domains import ModularDomain
 from seprank.core.grid import GridTooLargeError
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
+from seprank.core.rank import RankResult
 from seprank.separation.degree import (
     BlockSeparationRankResult,
     DegreeBlock,
@@ -42,7 +43,14 @@ from seprank.separation.degree import (
     interpolation_nodes,
 )
 from seprank.separation.growth import GrowthBudget, grow_until_stable, plan_templates
-from seprank.separation.result import SATURATED_STOPS, RoundRecord, StopReason
+from seprank.separation.result import (
+    SATURATED_STOPS,
+    GridEvidence,
+    GridMinor,
+    RoundRecord,
+    StopReason,
+)
+from seprank.separation.witness import find_grid_minor
 
 __all__ = ["block_separation_rank", "rect_from_batch", "rect_from_grid_matrix",
            "resolve_structure"]
@@ -51,6 +59,11 @@ Array = npt.NDArray[Any]
 #: ``evaluate(a_points, b_points)`` -> the grid [f(a_r, b_s)] mod p (int64 or balanced float64)
 #: for a_points of shape (R, |A|, dim) and b_points of shape (S, |B|, dim).
 RectEvaluator = Callable[[Array, Array], Array]
+#: Rows and columns of a de-duplicated block matrix in the full matricization.
+Kept = tuple[Array, Array]
+#: ``dedupe(E) -> (E without repeated rows and columns, kept)``
+#: (:func:`seprank.separation.grids.dedupe`).
+Dedupe = Callable[[Array], tuple[Array, Kept]]
 
 #: Extra rows and columns over a block's bound in its first round.  A GF(p) grid of a
 #: bound-rank block with 8 spare rows/columns falls short of the bound only if all its
@@ -78,7 +91,7 @@ def resolve_structure(structure: Any, f: Any, partition: tuple[tuple[int, ...], 
     >>> resolve_structure("degree", len, ((0,), (1,)), "modular", fixed=False, rectangular=True)
     Traceback (most recent call last):
     ...
-    ValueError: structure='degree': f declares no degree structure ...
+    ValueError: structure='degree': f declares no degree structure ... use structure='dense'
     """
     if isinstance(structure, DegreeStructure):
         declared: DegreeStructure | None = structure
@@ -162,11 +175,12 @@ class _Sweep:
 
     def __init__(self, evaluate: RectEvaluator, domain: ModularDomain, nodes: tuple[int, ...],
                  inverse: Array, n_a: int, n_b: int,
-                 dedupe: Callable[[Array], Array] | None) -> None:
+                 dedupe: Dedupe | None) -> None:
         self.evaluate, self.p, self.nodes = evaluate, domain.p, nodes
         self.weights = to_balanced(inverse, domain.p)
         self.n_a, self.n_b, self.dedupe = n_a, n_b, dedupe
-        self.cache: dict[int, tuple[Array, Array]] = {}  # block -> (templates, matrix)
+        # block -> (templates, matrix, kept rows/columns of the matricization or None)
+        self.cache: dict[int, tuple[Array, Array, Kept | None]] = {}
         self.seconds = 0.0
 
     def shape(self, m: int) -> tuple[int, int]:
@@ -177,10 +191,11 @@ class _Sweep:
         return min(CHUNK_BYTES, 4 * 8 * len(self.nodes) * rows * cols) + 32 * (rows + cols)
 
     def cached_bytes(self, exclude: int | None = None) -> int:
-        return sum(M.nbytes for k, (_, M) in self.cache.items() if k != exclude)
+        return sum(M.nbytes for k, (_, M, _) in self.cache.items() if k != exclude)
 
-    def run(self, templates: Array, sizes: dict[int, int]) -> dict[int, Array]:
-        """Block matrices over the first ``sizes[k]`` templates, for every requested k."""
+    def run(self, templates: Array, sizes: dict[int, int]) -> dict[int, tuple[Array, Kept | None]]:
+        """Block matrices over the first ``sizes[k]`` templates, for every requested k, with
+        the rows and columns they kept of the full matricization (None: nothing removed)."""
         start = time.perf_counter()
         p, blocks = self.p, sorted(sizes)
         m_max = max(sizes.values())
@@ -206,10 +221,11 @@ class _Sweep:
                     continue
                 part = values[idx][local - r0][:, sel_cols[k]]
                 out[k][np.searchsorted(rows, local)] = from_balanced(part, p)
+        kept: dict[int, tuple[Array, Kept | None]] = {k: (M, None) for k, M in out.items()}
         if self.dedupe is not None and max(self.n_a, self.n_b) > 1:
-            out = {k: self.dedupe(M) for k, M in out.items()}
+            kept = {k: self.dedupe(M) for k, M in out.items()}
         self.seconds += time.perf_counter() - start
-        return out
+        return kept
 
 
 class _BlockMatrix:
@@ -220,6 +236,8 @@ class _BlockMatrix:
         self.sweep, self.k, self.limit = sweep, k, limit
         #: The templates of the last round (what a certificate of the block needs).
         self.last: Array | None = None
+        #: Rows and columns of the last matrix in the full matricization (after de-duplication).
+        self.kept: Kept | None = None
 
     def peak_bytes(self, m: int) -> int:
         rows, cols = self.sweep.shape(m)
@@ -235,6 +253,7 @@ class _BlockMatrix:
         self.last = templates
         hit = self.sweep.cache.pop(self.k, None)
         if hit is not None and len(hit[0]) == m and np.array_equal(hit[0], templates):
+            self.kept = hit[2]
             return hit[1].astype(np.int64)
         need = self.peak_bytes(m)
         if need > self.limit:
@@ -244,7 +263,8 @@ class _BlockMatrix:
                 f"{need / 2**30:.3g} GiB with its rank step, above the limit of "
                 f"{self.limit / 2**30:.3g} GiB. Raise it with max_bytes= if the machine has "
                 "the memory", needed=need, limit=self.limit, what="a degree block's grid")
-        return self.sweep.run(templates, {self.k: m})[self.k].astype(np.int64)
+        M, self.kept = self.sweep.run(templates, {self.k: m})[self.k]
+        return M.astype(np.int64)
 
 
 def block_separation_rank(
@@ -252,13 +272,21 @@ def block_separation_rank(
     template_rng: np.random.Generator, partition: tuple[tuple[int, ...], tuple[int, ...]],
     dim: int, method: str, upper_bound: int | None, patience: int,
     max_templates: int | None, budget: GrowthBudget, limit: int, progress: bool | None,
-    dedupe: Callable[[Array], Array] | None, start: float,
+    dedupe: Dedupe | None, start: float, function: Callable[..., Any] | None = None,
+    n_inputs: int | None = None, keep_witness: bool = False,
 ) -> BlockSeparationRankResult:
     """Run the block engine (module docstring); called by :func:`seprank.separation_rank`.
 
     Every block draws its templates from one stream seeded from ``template_rng`` (so block k's
     are the first ones of every other block's); the structure check uses another stream.  With
     ``upper_bound`` given, each block's first round is sized to its own bound (+8).
+
+    Every block keeps a :class:`~seprank.separation.result.GridEvidence` of its last grid
+    (``function`` f on ``n_inputs`` positions, the block's templates, p): with
+    ``keep_witness=True`` a non-zero minor of the block's last matrix is found before it is
+    released (one more echelon form per block), otherwise ``block.evidence.minor()``
+    re-evaluates that block's grid once.  :func:`seprank.certificates.grid_certificate` turns
+    them into one certificate of the sum.
 
     Examples
     --------
@@ -298,8 +326,8 @@ def block_separation_rank(
     notes: dict[str, Any] = {"structure_check": checked}
     if sizes and store + biggest <= limit:  # one sweep for every block's first round
         shared = plan(0).sample(m_max)  # a fresh copy of the shared stream
-        for k, M in sweep.run(shared, sizes).items():
-            sweep.cache[k] = (shared[:sizes[k]], M)
+        for k, (M, kept) in sweep.run(shared, sizes).items():
+            sweep.cache[k] = (shared[:sizes[k]], M, kept)
     elif sizes:
         notes["sweep"] = (f"the blocks' first rounds together ({store / 2**30:.3g} GiB) exceed "
                           "the memory limit: blocks evaluated one at a time")
@@ -311,14 +339,22 @@ def block_separation_rank(
         remaining = (None if budget.max_seconds is None
                      else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
         matrix_of = _BlockMatrix(sweep, k, limit)
+        witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
         out = grow_until_stable(matrix_of, plans[k], upper_bound=bounds[k],
                                 patience=patience, max_templates=max_templates,
                                 budget=GrowthBudget(max_seconds=remaining,
                                                     max_rounds=budget.max_rounds),
-                                progress=progress, description=f"block ({j}, {kk})")
-        templates = matrix_of.last if matrix_of.last is not None else np.empty((0, dim))
+                                progress=progress, description=f"block ({j}, {kk})",
+                                on_final=witness.on_final if keep_witness else None)
+        templates = (out.templates if out.templates is not None
+                     else matrix_of.last if matrix_of.last is not None else np.empty((0, dim)))
+        evidence = (GridEvidence(function, n_inputs, dim, templates, domain.p,
+                                 kept_minor=out.witness, finder=witness.finder(templates,
+                                                                               out.last))
+                    if function is not None and n_inputs is not None else None)
         blocks.append(DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop, out.n_templates,
-                                  out.matrix_shape, out.history, out.last, templates))
+                                  out.matrix_shape, out.history, out.last, templates,
+                                  evidence))
         history.extend(out.history)
         sweep.cache.pop(k, None)
     rank = sum(b.rank for b in blocks)
@@ -337,6 +373,27 @@ def block_separation_rank(
         matrix_shape=largest.matrix_shape, history=tuple(history),
         seconds=time.perf_counter() - start, upper_bound=upper_bound, details=details,
         blocks=tuple(blocks), structure=structure, nodes=nodes, inverse=inverse)
+
+
+class _BlockWitness:
+    """A non-zero minor of one block's grid matrix, found from the matrix the growth loop
+    ranked (``on_final``) or by evaluating the block's grid again (``finder``)."""
+
+    def __init__(self, matrix_of: _BlockMatrix, p: int, n_a: int, n_b: int) -> None:
+        self.matrix_of, self.p, self.n_a, self.n_b = matrix_of, p, n_a, n_b
+
+    def on_final(self, E: Array, templates: Array, last: RankResult) -> GridMinor:
+        return find_grid_minor(E, len(templates), n_a=self.n_a, n_b=self.n_b, rank=last.rank,
+                               prime=self.p, kept=self.matrix_of.kept)
+
+    def finder(self, templates: Array, last: RankResult) -> Callable[[], GridMinor]:
+        def refind() -> GridMinor:
+            start = time.perf_counter()
+            minor = self.on_final(self.matrix_of(templates), templates, last)
+            return GridMinor(minor.rows, minor.cols, minor.entries, minor.prime,
+                             time.perf_counter() - start)
+
+        return refind
 
 
 def _combined_stop(blocks: list[DegreeBlock]) -> StopReason:

@@ -44,7 +44,12 @@ from seprank.core.domains import ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.rank import RankResult
 from seprank.core.validation import check_int
-from seprank.separation.result import RoundRecord, SeparationRankResult, StopReason
+from seprank.separation.result import (
+    GridEvidence,
+    RoundRecord,
+    SeparationRankResult,
+    StopReason,
+)
 
 __all__ = ["CHECK_POINTS", "BlockSeparationRankResult", "DegreeBlock", "DegreeStructure",
            "DegreeStructureError", "check_structure", "interpolation_nodes"]
@@ -246,6 +251,10 @@ class DegreeBlock:
         The last round's rank (prime, shape): what a certificate of the block starts from.
     templates : numpy.ndarray
         The last round's templates (residues mod p); rows and columns are their tuples.
+    evidence : GridEvidence or None
+        The block's last grid (f, its templates, p) and a non-zero minor of it -- kept with
+        ``keep_witness=True``, else found by re-evaluating the block's grid on demand
+        (``evidence.minor()``): what :func:`seprank.certificates.grid_certificate` needs.
     """
 
     a_degree: int
@@ -258,6 +267,7 @@ class DegreeBlock:
     history: tuple[RoundRecord, ...]
     rank_result: RankResult
     templates: Array = field(repr=False, compare=False)
+    evidence: GridEvidence | None = field(default=None, repr=False, compare=False)
 
     @property
     def certifies(self) -> str:

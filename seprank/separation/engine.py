@@ -39,7 +39,7 @@ from seprank.separation.degree import DegreeStructure
 from seprank.separation.grids import (
     CallerGrid,
     GenericGrid,
-    dedupe_matrix,
+    dedupe,
     domain_evaluator,
 )
 from seprank.separation.growth import (
@@ -148,8 +148,10 @@ def separation_rank(
         Find a non-zero minor of the last grid matrix before it is released (one more echelon
         form of it; :func:`seprank.core.minors.nonzero_minor`), so that
         :func:`seprank.certificates.grid_certificate` needs no re-evaluation.  Without it a
-        certificate re-evaluates the last round's grid.  With ``structure='auto'`` it selects
-        the dense grid; with a degree split it is refused (blocks have no certificate yet).
+        certificate re-evaluates the last round's grid.  It does not change the structure:
+        with a degree split each block keeps a minor of its own last grid (one more echelon
+        form per block, ``block.evidence``), and the certificate is one of the sum
+        (kind ``grid_rank_blocks``).
     structure : {'auto', 'dense', 'degree'} or DegreeStructure, keyword-only
         Split by degree (``method='modular'``; :mod:`seprank.separation.degree`): when
         :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A- and B-degrees,
@@ -209,18 +211,12 @@ def separation_rank(
     if grid_matrix is not None:
         check_callable("grid_matrix", grid_matrix, "a function (templates, domain) -> matrix")
     keep_witness = check_bool("keep_witness", keep_witness)
-    if keep_witness and isinstance(structure, str) and structure == "auto":
-        structure = "dense"       # a certificate is a minor of one dense grid
     declared = resolve_structure(structure, f, (A, B), method, fixed=templates is not None
                                  or n_templates is not None, rectangular=grid_matrix is None
                                  or hasattr(grid_matrix, "rectangular"))
     prime_rng, template_rng, witness_rng = spawn(seed, 3)  # the first two as spawn(seed, 2)
     domain = domain_for(method, prime_rng, rtol=rtol)
     if declared is not None:
-        if keep_witness:
-            raise ValueError("keep_witness=True keeps a minor of one dense grid for a "
-                             "certificate; degree blocks have no certificate yet: pass "
-                             "structure='dense' (or keep_witness=False)")
         assert isinstance(domain, ModularDomain)
         rect = (rect_from_batch(domain_evaluator(f, domain), n_inputs, A, B, limit)
                 if grid_matrix is None or max(len(A), len(B)) > 1
@@ -229,7 +225,8 @@ def separation_rank(
             rect, declared, domain=domain, template_rng=template_rng, partition=(A, B), dim=dim,
             method=method, upper_bound=upper_bound, patience=patience,
             max_templates=max_templates, budget=budget, limit=limit, progress=progress,
-            dedupe=dedupe_matrix, start=start)
+            dedupe=dedupe, start=start, function=f, n_inputs=n_inputs,
+            keep_witness=keep_witness)
     plan = plan_templates(domain, template_rng, dim=dim, smaller_side=min(len(A), len(B)),
                           templates=templates, n_templates=n_templates, upper_bound=upper_bound,
                           max_templates=max_templates)

@@ -153,15 +153,19 @@ def inner_squared(X: np.ndarray) -> np.ndarray:
     return np.einsum("bi,bi->b", X[:, 0], X[:, 1]) ** 2
 
 
-@pytest.mark.parametrize("method", ["modular", "exact"])
+@pytest.mark.parametrize("method,structure", [("modular", "dense"), ("exact", "dense"),
+                                              ("modular", "degree"), ("modular", "auto")])
 @pytest.mark.parametrize("keep", [True, False])
-def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str,
+def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str, structure: str,
                                                                  keep: bool) -> None:
     net = LinearAttention.random(depth=2, width=2, seed=5)
     r = net.separation_rank(i=0, p=1, partition=([0, 2], [1, 3]), n_inputs=4, method=method,
-                            seed=6, keep_witness=keep, structure="dense")
-    assert (r.evidence.kept_minor is not None) == keep
+                            seed=6, keep_witness=keep, structure=structure)
+    blocks = structure != "dense"      # 'auto' splits a network entry by degree, kept or not
+    evidence = [b.evidence for b in r.blocks] if blocks else [r.evidence]
+    assert evidence and all((ev.kept_minor is not None) == keep for ev in evidence)
     cert = grid_certificate(r)
+    assert cert["kind"] == ("grid_rank_blocks" if blocks else "grid_rank")
     assert cert["arithmetic"] == ("GF(p)" if method == "modular" else "Q")
     v = verify(cert)
     assert v.ok and v.recomputed, v.reason
@@ -180,7 +184,7 @@ def test_an_opaque_function_is_checked_but_not_recomputed() -> None:
 
 def _seq_cert() -> dict:
     rep = InContextRepresentation.random(depth=2, width=2, n_tokens=2, seed=3)
-    return incontext_seq_sep(rep, seed=0, keep_witness=True).certificate()
+    return incontext_seq_sep(rep, seed=0, keep_witness=True, structure="dense").certificate()
 
 
 def test_incontext_and_witness_certificates_verify() -> None:

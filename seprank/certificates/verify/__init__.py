@@ -28,6 +28,14 @@ Certificate kinds
     is non-zero mod p, so the grid matrix has rank >= r, and (003, Claim 1) every grid
     matricization has rank at most the separation rank.  ``arithmetic`` says whether f was
     evaluated over GF(p) (templates are residues) or exactly over Q.
+``grid_rank_blocks``
+    ``sep_(A,B)(f) >= r_1 + ... + r_K`` for a rank computed block by block: f is homogeneous
+    of total degree D (proven from its parameters -- a network without residual connections,
+    003 eq. 12 -- and tested at random points of the checker's choosing), so its coefficient
+    matrix is block-diagonal by A-degree and sep is the sum over the blocks; each block k of
+    bidegree (j_k, D - j_k) (distinct j_k) has an r_k x r_k minor of the grid of f's
+    A-degree-j_k part, whose values the checker recomputes as the coefficient of t^j_k of
+    f(t x_A, x_B), interpolated at its own nodes t = 0..D mod p (:mod:`.blocks`).
 ``kruskal_rank``
     ``k_A = k``: every k columns independent (all k x k minors of P A mod p are non-zero for
     the given projection P, a listed exception by its own minor of A) and, unless k = n, k + 1

@@ -31,7 +31,8 @@ class Verification:
     ok : bool
         The certificate proves its claim.
     kind : str
-        ``'matrix_rank'``, ``'grid_rank'`` or ``'kruskal_rank'`` (or ``'unknown'``).
+        ``'matrix_rank'``, ``'grid_rank'``, ``'grid_rank_blocks'`` or ``'kruskal_rank'`` (or
+        ``'unknown'``).
     claim : str
         What the certificate claims, e.g. ``'rank(M) >= 12'``.
     verified : str

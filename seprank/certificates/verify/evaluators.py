@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .exact import Number, Reject, Ring, tensor
+from .exact import Number, Reject, Ring, num, tensor
 
-__all__ = ["evaluate_function"]
+__all__ = ["evaluate_function", "homogeneous_degree"]
 
 # --- the evaluators ----------------------------------------------------------------------------
 
@@ -196,3 +196,59 @@ def function_of(spec: Any, ring: Ring, n_inputs: int,
     raise Reject(f"unknown function type {kind!r}")
 
 
+
+
+def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
+    r"""The total degree D of a function the checker can *prove* homogeneous from its
+    parameters, and the reason (``None``: the zero polynomial, homogeneous of every degree).
+
+    * ``'linear_attention'`` / ``'incontext'`` without residual connections: every layer
+      :math:`y^t = \sum_j \sum_h \langle W^Q z^t, W^K z^j\rangle W^O W^V z^j` is a homogeneous
+      cubic in the previous layer's outputs, so L layers give degree :math:`3^L` (003, eq.
+      12); the in-context inputs :math:`E(w)\odot a`, :math:`E(w)\odot b` are linear in
+      (a, b).  With residual connections f mixes degrees 1, 3, ..., :math:`3^L`: rejected.
+    * ``'polynomial'``: every term with a non-zero coefficient has the same total degree.
+
+    Raises :class:`Reject` for a function that is not homogeneous (or of an unknown type).
+
+    Examples
+    --------
+    >>> homogeneous_degree({"type": "polynomial", "terms": [[2, [[0, 0, 1], [1, 0, 2]]]]})
+    (3, 'every term of the polynomial has total degree 3')
+    >>> net = {"query": [[[[1]]]] * 2, "residual": False}
+    >>> homogeneous_degree({"type": "linear_attention", "network": net})[0]
+    9
+    """
+    kind = spec.get("type") if isinstance(spec, Mapping) else None
+    if kind in ("linear_attention", "incontext"):
+        net = spec.get("network")
+        if not isinstance(net, Mapping) or not isinstance(net.get("query"), list):
+            raise Reject("function.network must hold the weights")
+        if net.get("residual", False) is not False:
+            raise Reject(
+                "function.network has residual connections (residual = "
+                f"{net.get('residual')!r}): x + y(x) mixes degrees 1, 3, ..., 3^L, so f is not "
+                "homogeneous and its coefficient matrix need not be block-diagonal by degree; "
+                "only a network without residual connections is homogeneous (003, eq. 12)")
+        L = len(net["query"])
+        D = 3 ** L
+        why = (f"003, eq. 12: a network without residual connections is a composition of {L} "
+               f"homogeneous cubic layer(s), homogeneous of degree 3^L = {D}")
+        if kind == "incontext":
+            why += " (its inputs E(w) * a, E(w) * b are linear in (a, b): 000/001, eqs. 4, 8)"
+        return D, why
+    if kind == "polynomial":
+        terms = spec.get("terms")
+        if not isinstance(terms, list):
+            raise Reject("function.terms must be a list")
+        degrees = {sum(int(e) for _, _, e in term[1]) for term in terms
+                   if num(term[0], "function.terms coefficient") != 0}
+        if len(degrees) > 1:
+            raise Reject(f"the polynomial has terms of total degrees {sorted(degrees)}: it is "
+                         "not homogeneous, so its coefficient matrix need not be "
+                         "block-diagonal by degree")
+        if not degrees:
+            return None, "the zero polynomial is homogeneous of every degree"
+        D = degrees.pop()
+        return D, f"every term of the polynomial has total degree {D}"
+    raise Reject(f"the checker cannot establish homogeneity of a function of type {kind!r}")

@@ -207,3 +207,28 @@ def template_indices(value: Any, bound: int, length: int, where: str) -> None:
         raise Reject(f"{where} must be {length} template indices in 0..{bound - 1}")
 
 
+
+
+def grid_frame(cert: Mapping[str, Any]) -> tuple[int, int, list[int], list[int]]:
+    """n_inputs N, dim d and the partition (A, B) of a grid certificate, checked."""
+    N_raw: Any = cert.get("n_inputs")
+    d_raw: Any = cert.get("dim")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+               for v in (N_raw, d_raw)):
+        raise Reject("n_inputs and dim must be positive integers")
+    N, d = int(N_raw), int(d_raw)
+    part = cert.get("partition")
+    if not isinstance(part, list) or len(part) != 2:
+        raise Reject("partition must be [A, B]")
+    A, B = (indices(part[0], N, "partition[0]"), indices(part[1], N, "partition[1]"))
+    if not A or not B or set(A) & set(B) or set(A) | set(B) != set(range(N)):
+        raise Reject(f"partition {part} does not split the positions 0..{N - 1} in two")
+    return N, d, A, B
+
+
+def templates_of(raw: Any, d: int, ring: Ring, where: str) -> list[list[Number]]:
+    """A non-empty list of template vectors of length d, converted by ``ring``."""
+    if not isinstance(raw, list) or not raw:
+        raise Reject(f"{where} must be a non-empty list of vectors")
+    return [[ring.of(v, f"{where}[{k}]") for v in t] if isinstance(t, list) and len(t) == d
+            else bad(f"{where}[{k}] must have length dim = {d}") for k, t in enumerate(raw)]

@@ -1,5 +1,5 @@
-"""The certificate kinds: matrix_rank, grid_rank, kruskal_rank -- each checks its proof and
-says what it verified (standard library only)."""
+"""The certificate kinds: matrix_rank, grid_rank, grid_rank_blocks (in :mod:`.blocks`),
+kruskal_rank -- each checks its proof and says what it verified (standard library only)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .blocks import grid_rank_blocks
 from .evaluators import function_of
 from .exact import (
     Number,
@@ -15,6 +16,7 @@ from .exact import (
     bad,
     claim_of,
     first_difference,
+    grid_frame,
     indices,
     matrix_of,
     minor_nonzero,
@@ -24,6 +26,7 @@ from .exact import (
     rank_mod,
     shape_of,
     template_indices,
+    templates_of,
 )
 
 __all__ = ["KINDS"]
@@ -92,28 +95,13 @@ def _kernel(upper: Any, M: list[list[Number]], m: int, n: int, r: int, log: list
 
 def _grid_rank(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool]:
     relation, r = claim_of(cert, (">=",))
-    N_raw: Any = cert.get("n_inputs")
-    d_raw: Any = cert.get("dim")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
-               for v in (N_raw, d_raw)):
-        raise Reject("n_inputs and dim must be positive integers")
-    N, d = int(N_raw), int(d_raw)
-    part = cert.get("partition")
-    if not isinstance(part, list) or len(part) != 2:
-        raise Reject("partition must be [A, B]")
-    A, B = (indices(part[0], N, "partition[0]"), indices(part[1], N, "partition[1]"))
-    if not A or not B or set(A) & set(B) or set(A) | set(B) != set(range(N)):
-        raise Reject(f"partition {part} does not split the positions 0..{N - 1} in two")
+    N, d, A, B = grid_frame(cert)
     arithmetic = cert.get("arithmetic")
     if arithmetic not in ("GF(p)", "Q"):
         raise Reject(f"arithmetic must be 'GF(p)' or 'Q', got {arithmetic!r}")
     p = prime_of(cert.get("prime"), "prime")
     ring = Ring(p if arithmetic == "GF(p)" else None)
-    raw = cert.get("templates")
-    if not isinstance(raw, list) or not raw:
-        raise Reject("templates must be a non-empty list of vectors")
-    T = [[ring.of(v, f"templates[{k}]") for v in t] if isinstance(t, list) and len(t) == d
-         else bad(f"templates[{k}] must have length dim = {d}") for k, t in enumerate(raw)]
+    T = templates_of(cert.get("templates"), d, ring, "templates")
     rows: Any = cert.get("rows")
     cols: Any = cert.get("cols")
     for name, idx, part_ in (("rows", rows, A), ("cols", cols, B)):
@@ -211,6 +199,7 @@ def _kruskal_rank(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool]:
 
 
 KINDS: dict[str, Callable[[Mapping[str, Any], list[str]], tuple[str, bool]]] = {
-    "matrix_rank": _matrix_rank, "grid_rank": _grid_rank, "kruskal_rank": _kruskal_rank}
+    "matrix_rank": _matrix_rank, "grid_rank": _grid_rank, "grid_rank_blocks": grid_rank_blocks,
+    "kruskal_rank": _kruskal_rank}
 
 
