@@ -66,7 +66,7 @@ from identifiability.masked.kruskal import (
     kruskal_condition,
     kruskal_rank,
 )
-from identifiability.masked.kruskal_certificate import kruskal_certificate
+from identifiability.masked.kruskal_certificates import kruskal_certificate
 from identifiability.masked.kruskal_screen import (
     level_by_minors,
     level_by_subsets,

@@ -99,8 +99,8 @@ class KruskalRankResult(CertifiedResult):
 
     def certificate(self, *, matrix: Any, seed: SeedLike = None) -> dict[str, Any]:
         """The certificate of this k-rank of ``matrix`` (both sides; see
-        :func:`~identifiability.masked.kruskal_certificate.kruskal_certificate`)."""
-        from identifiability.masked.kruskal_certificate import kruskal_certificate
+        :func:`~identifiability.masked.kruskal_certificates.kruskal_certificate`)."""
+        from identifiability.masked.kruskal_certificates import kruskal_certificate
 
         return kruskal_certificate(matrix, self, seed=seed)
 

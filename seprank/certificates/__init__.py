@@ -17,7 +17,7 @@ nothing but the standard library (tested), so it can be copied out and run alone
   representation, one minor per degree block and the homogeneity the sum rests on);
 * :meth:`seprank.SeqSepResult.certificate` -- in-context seq-sep;
   :meth:`seprank.WitnessResult.certificate` -- the Lemma 6 witness of 003;
-  ``identifiability.masked.kruskal_certificate`` -- Kruskal ranks, both sides;
+  ``identifiability.masked.kruskal_certificates`` -- Kruskal ranks, both sides;
 * :func:`verify` -- the independent checker -> :class:`Verification`.
 
 Finding the witness costs one echelon form of the matrix mod p (the price of the rank) plus
