@@ -35,7 +35,8 @@ Certificate kinds
     matrix is block-diagonal by A-degree and sep is the sum over the blocks; each block k of
     bidegree (j_k, D - j_k) (distinct j_k) has an r_k x r_k minor of the grid of f's
     A-degree-j_k part, whose values the checker recomputes as the coefficient of t^j_k of
-    f(t x_A, x_B), interpolated at its own nodes t = 0..D mod p (:mod:`.blocks`).
+    f(t x_A, x_B), interpolated at its own nodes t = 0..D mod p
+    (:mod:`seprank.certificates.verify.blocks`).
 ``kruskal_rank``
     ``k_A = k``: every k columns independent (all k x k minors of P A mod p are non-zero for
     the given projection P, a listed exception by its own minor of A) and, unless k = n, k + 1

@@ -1,5 +1,6 @@
-"""The certificate kinds: matrix_rank, grid_rank, grid_rank_blocks (in :mod:`.blocks`),
-kruskal_rank -- each checks its proof and says what it verified (standard library only)."""
+"""The certificate kinds: matrix_rank, grid_rank, grid_rank_blocks (in
+:mod:`seprank.certificates.verify.blocks`), kruskal_rank -- each checks its proof and says
+what it verified (standard library only)."""
 
 from __future__ import annotations
 
