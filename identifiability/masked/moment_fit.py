@@ -11,10 +11,9 @@ model).  Refinement fits the model's moments to the empirical ones directly,
 
 with :math:`P_{12} = \frac1k ET^\top E^\top`, :math:`P_{13} = \frac1k ET^\top (ET)^\top`,
 :math:`P_{23} = \frac1k E(ET)^\top` (004 (2.36), (2.70) with the stationary uniform law of A5),
-by trust-region least squares (:func:`scipy.optimize.least_squares`, ``trf``) started at the
-spectral estimate, with an evaluation budget.  The result is projected onto the model class
-and kept only if the projected model fits the moments better than the projected spectral
-estimate.
+by Levenberg-Marquardt (:func:`scipy.optimize.least_squares`) started at the spectral estimate,
+with an evaluation budget.  The result is projected onto the model class and kept only if the
+projected model fits the moments better than the projected spectral estimate.
 
 :func:`fit_spectral` is one pass of the estimator of
 :mod:`~identifiability.masked.estimation` (spectral read-out, projection, refinement) on the
@@ -42,7 +41,7 @@ from identifiability.masked.spectral import (
 from seprank.core import array_bytes, guard_memory
 
 __all__: list[str] = []
-#: Evaluation budget of the refinement (analytic Jacobians, :func:`moment_jacobian`).
+#: Levenberg-Marquardt iterations of the refinement (finite-difference Jacobians).
 REFINE_ITERATIONS = 30
 
 FloatArray = npt.NDArray[np.float64]
@@ -108,8 +107,7 @@ def moment_jacobian(E: FloatArray, T: FloatArray) -> FloatArray:
 
 def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, *,
                 max_iterations: int = REFINE_ITERATIONS) -> MomentFit:
-    """Least squares (trust-region reflective, no bounds) on the moment residuals from
-    (E0, T0), unconstrained.
+    """Levenberg-Marquardt on the moment residuals from (E0, T0), unconstrained.
 
     ``max_iterations`` bounds the Jacobian evaluations (analytic, :func:`moment_jacobian`);
     ``budget_exhausted`` says when it stopped short.
@@ -130,11 +128,8 @@ def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, 
         return np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
 
     x0 = np.concatenate([E0.ravel(), T0.ravel()])
-    # trust-region reflective with exact (SVD) subproblems: the same optimum as MINPACK's
-    # Levenberg-Marquardt (to 1e-6 at (d, k) = (20, 8)) at a third of its CPU time, whose
-    # unblocked QR of the (d^3 + 3 d^2) x (dk + k^2) Jacobian dominated the estimator
-    sol = least_squares(residual, x0, jac=lambda p: moment_jacobian(*split(p)), method="trf",
-                        tr_solver="exact", max_nfev=max_iterations, xtol=1e-12, ftol=1e-12)
+    sol = least_squares(residual, x0, jac=lambda p: moment_jacobian(*split(p)), method="lm",
+                        max_nfev=max_iterations, xtol=1e-12, ftol=1e-12)
     return MomentFit(*split(sol.x), int(sol.njev or sol.nfev), bool(sol.status == 0))
 
 
