@@ -15,30 +15,24 @@ import math
 from functools import cache
 from typing import Any
 
-from paper_checks.claims.incontext import QUICK_SETTINGS
+from paper_checks.claims.incontext import QUICK_SETTINGS, _pb_result, pb_network
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
-from seprank.incontext.representation import InContextRepresentation
 from seprank.incontext.seq_sep import incontext_seq_sep
 from seprank.separation import BlockSeparationRankResult
 
 
-@cache
 def _block_result(d_x: int, H: int, L: int, N: int) -> BlockSeparationRankResult:
-    """The block-by-block certified seq-sep of the network of ICB-PB-attained."""
-    rep = InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N,
-                                         seed=1000 * d_x + 100 * H + 10 * L + N)
-    engine = incontext_seq_sep(rep, seed=7, structure="degree", max_seconds=None,
-                               max_bytes=8 * 2**30).engine
+    """The block-by-block certified seq-sep of ICB-PB-attained's network (its own result)."""
+    engine = _pb_result(d_x, H, L, N).engine
     if not isinstance(engine, BlockSeparationRankResult):
-        raise AssertionError(f"structure='degree' gave {type(engine).__name__}")
+        raise AssertionError(f"ICB-PB-attained's seq-sep was not computed by degree blocks "
+                             f"({type(engine).__name__})")
     return engine
 
 
 @cache
 def _dense_rank(d_x: int, H: int, L: int, N: int) -> int:
-    rep = InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N,
-                                         seed=1000 * d_x + 100 * H + 10 * L + N)
-    return incontext_seq_sep(rep, seed=7, structure="dense").rank
+    return incontext_seq_sep(pb_network(d_x, H, L, N), seed=7, structure="dense").rank
 
 
 def _term(d_x: int, j: int, k: int) -> int:
