@@ -19,26 +19,19 @@ The floors, bottom up (each imports only the ones below it):
 ==========================  ===================================================================
 
 Each paper subpackage's ``__init__`` is its index: the paper, its notation and a statement ->
-function table.  The names below are re-exported for convenience.  Modules that lived at the
-top level before 0.2 (``seprank.bounds``, ``seprank.incontext_rank``, ...) still import, with
-a :class:`FutureWarning` naming their new place.
+function table.  The names below are re-exported for convenience.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from seprank import automata, core, d2w, incontext, separation
 from seprank.attention import LinearAttention
-from seprank.core.compat import install_moved_modules
 from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
 from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.grid import (
     GridTooLargeError,
-    get_grid_memory_limit,
     grid_tensor,
     matricize,
-    set_grid_memory_limit,
 )
 from seprank.core.memory import MemoryBudgetError, get_memory_limit, memory_limit, set_memory_limit
 from seprank.core.random import random_prime
@@ -63,44 +56,6 @@ from seprank.incontext.sequential import (
     sequential_seq_sep,
 )
 from seprank.separation import SeparationRankResult, separation_rank
-
-#: Module paths before the 0.2 layout -> where they live now.
-MOVED_MODULES = {
-    "seprank.arithmetic": "seprank.core.domains",
-    "seprank.gaussian": "seprank.core.gaussian_rationals",
-    "seprank.rank": "seprank.core.rank",
-    "seprank.eps_rank": "seprank.core.eps_rank",
-    "seprank.grid": "seprank.core.grid",
-    "seprank.log3": "seprank.core.log3",
-    "seprank.symbolic_separation": "seprank.separation.symbolic",
-    "seprank.bounds": "seprank.d2w",
-    "seprank.bounds_lemmas": "seprank.d2w",
-    "seprank.witness": "seprank.d2w.witness",
-    "seprank.hadamard": "seprank.d2w.hadamard",
-    "seprank.scaling": "seprank.d2w.scaling",
-    "seprank.incontext_modular": "seprank.incontext.modular",
-    "seprank.incontext_gradient": "seprank.incontext.gradient",
-    "seprank.incontext_sequential": "seprank.incontext.sequential",
-    "seprank.incontext_regime": "seprank.incontext.sequential",
-    "seprank.incontext_rank": "seprank.incontext.seq_sep",
-    "seprank.incontext_bounds": "seprank.incontext.bounds",
-    "seprank.incontext_theorems": "seprank.incontext.theorems",
-    "seprank.incontext_lower": "seprank.incontext.lower",
-    "seprank.incontext_lemmas": "seprank.incontext.lemmas",
-    "seprank.pretraining": "seprank.incontext.pretraining",
-}
-install_moved_modules(MOVED_MODULES)
-
-
-def __getattr__(name: str) -> Any:
-    """``seprank.bounds`` and the other pre-0.2 module attributes, with a FutureWarning."""
-    old = f"seprank.{name}"
-    if old in MOVED_MODULES:
-        import importlib
-
-        return importlib.import_module(old)
-    raise AttributeError(f"module 'seprank' has no attribute {name!r}")
-
 
 __all__ = [
     "Bound",
@@ -130,7 +85,6 @@ __all__ = [
     "domain_for",
     "eps_rank",
     "fit_transition_widths",
-    "get_grid_memory_limit",
     "get_memory_limit",
     "gradient_regime",
     "grid_spectrum",
@@ -153,7 +107,6 @@ __all__ = [
     "separation_rank",
     "sequential_ceiling",
     "sequential_seq_sep",
-    "set_grid_memory_limit",
     "set_memory_limit",
     "transition_size",
 ]

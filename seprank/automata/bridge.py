@@ -42,7 +42,8 @@ import numpy.typing as npt
 
 from seprank.automata.semiautomaton import Semiautomaton
 from seprank.core.domains import Domain, FloatDomain
-from seprank.core.grid import GridTooLargeError, get_grid_memory_limit, matricize
+from seprank.core.grid import GridTooLargeError, matricize
+from seprank.core.memory import get_memory_limit
 from seprank.core.random import SeedLike
 from seprank.core.rank import RankResult, matrix_rank
 from seprank.core.results import Certificate, CertifiedResult, Method
@@ -290,7 +291,7 @@ def final_state_grid(automaton: Semiautomaton, q0: object, q: object, T: int,
         X = domain.asarray(templates)
         m, n = X.shape[0], automaton.n_states
         need = m**T * n * 8
-        if need > get_grid_memory_limit():
+        if need > get_memory_limit():
             raise GridTooLargeError(f"the tensor-train grid needs {m}^{T} x {n} entries "
                                     f"({need / 2**30:.2f} GiB), above the grid memory limit")
         Ms = domain.asarray(np.zeros((m, n, n), dtype=np.int64))

@@ -48,10 +48,8 @@ from seprank.core.gaussian_rationals import (
 )
 from seprank.core.grid import (
     GridTooLargeError,
-    get_grid_memory_limit,
     grid_tensor,
     matricize,
-    set_grid_memory_limit,
 )
 from seprank.core.inputs import ExactMatrix, as_exact_matrix, as_float_matrix, to_rational
 from seprank.core.log3 import (
@@ -149,7 +147,6 @@ __all__ = [
     "complex_rank_embedding",
     "domain_for",
     "eps_rank",
-    "get_grid_memory_limit",
     "get_memory_limit",
     "grid_tensor",
     "guard_memory",
@@ -165,7 +162,6 @@ __all__ = [
     "random_prime",
     "random_small_prime",
     "rank_mod_p",
-    "set_grid_memory_limit",
     "set_memory_limit",
     "spawn",
     "split_seed",

@@ -38,10 +38,8 @@ from seprank.core.validation import check_int
 
 __all__ = [
     "GridTooLargeError",
-    "get_grid_memory_limit",
     "grid_tensor",
     "matricize",
-    "set_grid_memory_limit",
 ]
 
 #: Input points evaluated per call of ``f``.
@@ -54,11 +52,6 @@ class GridTooLargeError(MemoryBudgetError):
     A :class:`~seprank.core.memory.MemoryBudgetError`, raised before the grid is allocated.
     """
 
-
-#: The 0.2 name of :func:`seprank.core.memory.set_memory_limit` (one limit for everything).
-set_grid_memory_limit = set_memory_limit
-#: The 0.2 name of :func:`seprank.core.memory.get_memory_limit`.
-get_grid_memory_limit = get_memory_limit
 
 
 def matricize(
@@ -168,7 +161,7 @@ def grid_tensor(
     max_bytes : int, optional, keyword-only
         Memory limit for the result plus one chunk of inputs; defaults to the process limit
         of :mod:`seprank.core.memory` (2 GiB unless changed with
-        :func:`~seprank.core.memory.set_memory_limit`, alias :func:`set_grid_memory_limit`).
+        :func:`~seprank.core.memory.set_memory_limit`).
     chunk_points : int, keyword-only
         Grid points per call of ``f``.
     progress : bool, optional, keyword-only

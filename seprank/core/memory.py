@@ -10,8 +10,7 @@ a refused call never swaps the machine or kills a Jupyter kernel.
 
 The limit is one number for the whole process, 2 GiB by default:
 
-* :func:`get_memory_limit` / :func:`set_memory_limit` (``set_grid_memory_limit`` and
-  ``get_grid_memory_limit`` are the same functions under their 0.2 names);
+* :func:`get_memory_limit` / :func:`set_memory_limit`;
 * ``with memory_limit(n_bytes): ...`` sets it for a block;
 * functions that allocate take ``max_bytes=`` where a per-call limit is useful (the grid and
   separation-rank engines); ``None`` means the process limit.

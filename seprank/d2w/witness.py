@@ -256,8 +256,7 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     start = time.perf_counter()
     _, _, d = validate_witness_shape(width, depth, heads, n_inputs)
     if method not in ("modular", "exact", "svd"):
-        hint = " ('float' is now spelled 'svd')" if method == "float" else ""
-        raise ValueError(f"method must be 'modular', 'exact' or 'svd', got {method!r}{hint}")
+        raise ValueError(f"method must be 'modular', 'exact' or 'svd', got {method!r}")
     if order not in ("auto", "gram", "scores"):
         raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
     output_position = check_int("output_position", output_position, 0, n_inputs - 1)

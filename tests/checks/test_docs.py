@@ -50,7 +50,6 @@ WITHOUT_EXAMPLES = frozenset({
     "paper_checks.report.to_jsonable",
     "paper_checks.runner.run_claim",
     "paper_checks.runner.run_claims",
-    "seprank.core.grid.get_grid_memory_limit",
     "seprank.core.inputs.as_exact_matrix",
     "seprank.core.inputs.as_float_matrix",
     "seprank.core.inputs.to_rational",

@@ -1,5 +1,5 @@
 """The architecture holds: each paper subpackage's index resolves, every claim prefix has its
-subpackage, the core knows no paper, and old module paths still import (with a warning)."""
+subpackage, the core knows no paper."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import ast
 import importlib
 import pathlib
 import re
-import sys
 
 import pytest
 
@@ -67,19 +66,3 @@ def test_no_docstring_points_at_a_seed_file_or_outside_the_repository() -> None:
             assert "_780437e4ec8fa9c6" not in text and ".txt`" not in text, path
             for cited in re.findall(r"docs/notes/[\w.]+\.md", text):
                 assert (ROOT / cited).is_file(), f"{path} cites {cited}"
-
-
-@pytest.mark.parametrize("old,new", [
-    ("seprank.bounds", "seprank.d2w"),
-    ("seprank.incontext_rank", "seprank.incontext.seq_sep"),
-    ("seprank.witness", "seprank.d2w.witness"),
-    ("identifiability.contrastive_fit", "identifiability.contrastive.fit"),
-])
-def test_old_module_paths_import_the_new_module_with_a_future_warning(old: str,
-                                                                       new: str) -> None:
-    target = importlib.import_module(new)
-    sys.modules.pop(old, None)
-    with pytest.warns(FutureWarning, match=f"{old} moved to {new}"):
-        module = importlib.import_module(old)
-    assert module is target
-    assert module.__spec__ is not None and module.__spec__.name == new  # not rebound

@@ -262,12 +262,12 @@ def test_bad_input() -> None:
 
 
 def test_grid_too_large_is_refused_with_a_clear_error() -> None:
-    from seprank import MemoryBudgetError, get_grid_memory_limit, set_grid_memory_limit
+    from seprank import MemoryBudgetError, get_memory_limit, set_memory_limit
 
-    old = set_grid_memory_limit(50_000)
+    old = set_memory_limit(50_000)
     try:  # the exact weights (~340 kB) are refused before the grid is even reached
         with pytest.raises(MemoryBudgetError, match="above the memory limit"):
             lemma6_witness(15, 3, 5, 2, seed=0)
     finally:
-        set_grid_memory_limit(old)
-    assert get_grid_memory_limit() == old
+        set_memory_limit(old)
+    assert get_memory_limit() == old

@@ -93,10 +93,9 @@ def test_langevin_sub_steps_are_budgeted() -> None:
         lang.simulate(3, 1e6, x0=[0.0])
 
 
-def test_set_grid_memory_limit_true_is_refused() -> None:
+def test_set_memory_limit_true_is_refused() -> None:
     with pytest.raises(ValueError, match="n_bytes"):
-        seprank.set_grid_memory_limit(True)  # type: ignore[arg-type]
-    assert seprank.set_grid_memory_limit is seprank.set_memory_limit
+        seprank.set_memory_limit(True)  # type: ignore[arg-type]
 
 
 # -- 3. growth loops stop and say so --------------------------------------------------------------

@@ -55,11 +55,7 @@ def _paper_index(module: ModuleType) -> object | None:
 
 
 def public_modules(top: tuple[str, ...] = TOP_PACKAGES) -> list[PublicModule]:
-    """Every public module of the ``top`` packages, packages before their modules, sorted.
-
-    Moved-module shims (``seprank.MOVED_MODULES``) are import hooks, not files, so the walk does
-    not see them.
-    """
+    """Every public module of the ``top`` packages, packages before their modules, sorted."""
     found: dict[str, PublicModule] = {}
     for top_name in top:
         package = importlib.import_module(top_name)
