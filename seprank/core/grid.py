@@ -30,9 +30,7 @@ from tqdm import tqdm
 from seprank.core.memory import (
     OBJECT_ENTRY_BYTES,
     MemoryBudgetError,
-    get_memory_limit,
     resolve_limit,
-    set_memory_limit,
 )
 from seprank.core.validation import check_int
 
