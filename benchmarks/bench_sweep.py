@@ -29,7 +29,7 @@ QUICK_ARGS = ["--max-width", "3"]
 
 
 def _run(args: list[str], store: Path, out: Path) -> dict[str, Any]:
-    from seprank.core.store import ResultStore
+    from seprank.sweeps.store import ResultStore
 
     cmd = [sys.executable, "-m", "seprank.sweeps", "d2w-ranks", "--store", str(store),
            "--out", str(out), "--no-progress", *args]

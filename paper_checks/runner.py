@@ -122,7 +122,7 @@ def run_claims_parallel(
     claims: Iterable[Claim], *, executor: object = None, plots_dir: str | Path | None = None,
     progress: bool = True,
 ) -> list[ClaimOutcome]:
-    """:func:`run_claims` on dask workers (:func:`seprank.core.sweep.sweep`), same order.
+    """:func:`run_claims` on dask workers (:func:`seprank.sweeps.run.sweep`), same order.
 
     ``executor``: None (a local cluster, one worker per core), a number of workers, a
     scheduler address or a ``distributed.Client``.  Outcomes come back in the order of
@@ -140,7 +140,7 @@ def run_claims_parallel(
     ...     claims, executor="serial", progress=False)]
     [('D2W-Table1-1T', 'erratum'), ('FND-Hilbert-8', 'holds')]
     """
-    from seprank.core.sweep import sweep
+    from seprank.sweeps.run import sweep
 
     claims = list(claims)
     plots = None if plots_dir is None else str(plots_dir)  # as run_claim writes it

@@ -34,6 +34,7 @@ from identifiability.contrastive.kernels import (
     gauss_hermite_rule,
     gaussian_tv_1d,
 )
+from identifiability.markov import stochastic_power
 from seprank.core import (
     SeedLike,
     array_bytes,
@@ -44,7 +45,6 @@ from seprank.core import (
     check_index,
     check_int,
     guard_memory,
-    stochastic_power,
 )
 
 __all__ = ["FiniteStateChain", "LangevinDiffusion", "OrnsteinUhlenbeck", "check_eta"]
@@ -410,7 +410,7 @@ class FiniteStateChain:
 
     def kernel(self, k: int) -> FloatArray:
         """The k-step kernel :math:`P^k` (k >= 0; stochastic for any k, e.g. 10**16:
-        :func:`seprank.core.stochastic_power`)."""
+        :func:`identifiability.markov.stochastic_power`)."""
         k = check_int("k (the number of steps; P^-1 is not a kernel)", k, 0)
         return stochastic_power(self.P, k, convention="rows", atol=1e-9)
 

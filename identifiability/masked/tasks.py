@@ -36,15 +36,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from identifiability.markov import stochastic_power
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM, _tokens_to_onehot
-from seprank.core import check_array, check_int, stochastic_power
+from seprank.core import check_array, check_int
 
 __all__ = ["Predictor", "Task", "optimal_predictor", "predict_raw"]
 
 _TOKEN = re.compile(r"^\s*x_?\{?(\d+)\}?\s*$")
 _MAX_OUTPUT_ENTRIES = 50_000_000
 #: Gaps up to this use numpy's matrix power (error ~ gap * 1e-16); beyond, the stationary
-#: decomposition of :func:`seprank.core.stochastic_power`.
+#: decomposition of :func:`identifiability.markov.stochastic_power`.
 _DIRECT_GAP = 64
 
 
@@ -178,7 +179,7 @@ def _format(targets: tuple[int, ...], given: int) -> str:
 def _power(T: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
     """T^n: numpy's product for small gaps (and for complex or non-stochastic T, as the
     complex-step derivatives use), the stationary decomposition beyond (any gap, e.g.
-    10**16, stays column-stochastic; :func:`seprank.core.stochastic_power`)."""
+    10**16, stays column-stochastic; :func:`identifiability.markov.stochastic_power`)."""
     if n <= _DIRECT_GAP or np.iscomplexobj(T):
         return np.linalg.matrix_power(T, n)
     return stochastic_power(T, n, convention="columns", atol=1e-6)

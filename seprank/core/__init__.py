@@ -17,12 +17,9 @@ memory                          the one memory policy: :func:`set_memory_limit`,
 validation                      argument checks that name the argument
 random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
                                 :func:`random_prime`
-sweep, store                    :func:`sweep` on dask.distributed, the resumable SQLite
-                                :class:`ResultStore`
 results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
-markov                          :func:`stochastic_power`: P^n stays stochastic for any n
 minors                          :func:`nonzero_minor`, :func:`kernel_basis`: the witnesses of
                                 a rank's two sides (for :mod:`seprank.certificates`)
 gaussian_rationals              exact a + bi (:class:`GaussianRational`)
@@ -64,7 +61,6 @@ from seprank.core.log3 import (
     log3_multiset_coefficient,
     to_mpf,
 )
-from seprank.core.markov import stochastic_power
 from seprank.core.memory import (
     MemoryBudgetError,
     array_bytes,
@@ -90,8 +86,6 @@ from seprank.core.results import (
     RankValued,
     SeparationMethod,
 )
-from seprank.core.store import ResultStore
-from seprank.core.sweep import SweepResult, sweep
 from seprank.core.validation import (
     check_array,
     check_bool,
@@ -126,10 +120,8 @@ __all__ = [
     "ModularDomain",
     "RankResult",
     "RankValued",
-    "ResultStore",
     "SeedLike",
     "SeparationMethod",
-    "SweepResult",
     "array_bytes",
     "as_exact_matrix",
     "as_float_matrix",
@@ -166,8 +158,6 @@ __all__ = [
     "spawn",
     "split_seed",
     "sqrt_minus_one_mod",
-    "stochastic_power",
-    "sweep",
     "to_mpf",
     "to_rational",
     "validated",

@@ -1,4 +1,17 @@
-"""Sweeps of the papers' objects at scale, on :func:`seprank.core.sweep.sweep`.
+"""Sweeps at scale: the run machinery (dask.distributed, a resumable SQLite store, per-task
+measurement) and the papers' sweeps built on it.
+
+The machinery (paper-free; :mod:`paper_checks` runs its claims on it too):
+
+* :mod:`seprank.sweeps.run` -- :func:`sweep` on dask.distributed (an embedded ``LocalCluster``
+  by default, a scheduler address for a cluster) or serially, one :class:`SweepRecord` per
+  parameter set;
+* :mod:`seprank.sweeps.store` -- :class:`ResultStore`, results in SQLite keyed by function,
+  parameters, seed and code version;
+* :mod:`seprank.sweeps.measure` -- :func:`run_task`: one task's value or error, its wall and
+  CPU time and peak memory (:class:`TaskOutcome`).
+
+The papers' sweeps (imported on demand, they load the paper subpackages):
 
 * :mod:`seprank.sweeps.d2w_ranks` -- certified generic separation ranks of 003's network over
   (d_x, H, L, N, partition, residual) against Theorems 2, 3, 5 and Lemma 6;
@@ -7,3 +20,10 @@
 
 Run them from the command line: ``python -m seprank.sweeps d2w-ranks --help``.
 """
+
+from seprank.sweeps import measure, run, store
+from seprank.sweeps.measure import *  # noqa: F403
+from seprank.sweeps.run import *  # noqa: F403
+from seprank.sweeps.store import *  # noqa: F403
+
+__all__ = [*measure.__all__, *run.__all__, *store.__all__]

@@ -51,8 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from seprank.core.sweep import sweep
     from seprank.sweeps import report
+    from seprank.sweeps.run import sweep
 
     if args.workers is not None and args.workers < 0:
         print("--workers must be >= 0", file=sys.stderr)

@@ -24,7 +24,7 @@ def rank_table(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     --------
     A two-case sweep run here (seconds), then tabulated:
 
-    >>> from seprank.core import sweep
+    >>> from seprank.sweeps import sweep
     >>> from seprank.sweeps.d2w_ranks import rank_case, rank_cases
     >>> cases = rank_cases(max_width=1, max_depth=1, max_inputs=2, residual=(False,))
     >>> records = sweep(rank_case, cases, executor="serial", progress=False).to_records()
@@ -71,7 +71,7 @@ def plot_rank_vs_bound(rows: list[dict[str, Any]]) -> Any:
     --------
     A two-case sweep run here (seconds), then tabulated:
 
-    >>> from seprank.core import sweep
+    >>> from seprank.sweeps import sweep
     >>> from seprank.sweeps.d2w_ranks import rank_case, rank_cases
     >>> cases = rank_cases(max_width=1, max_depth=1, max_inputs=2, residual=(False,))
     >>> records = sweep(rank_case, cases, executor="serial", progress=False).to_records()
@@ -121,7 +121,7 @@ def write_rank_report(records: Sequence[dict[str, Any]], out: str | Path) -> lis
     --------
     A two-case sweep run here (seconds), then tabulated:
 
-    >>> from seprank.core import sweep
+    >>> from seprank.sweeps import sweep
     >>> from seprank.sweeps.d2w_ranks import rank_case, rank_cases
     >>> cases = rank_cases(max_width=1, max_depth=1, max_inputs=2, residual=(False,))
     >>> records = sweep(rank_case, cases, executor="serial", progress=False).to_records()
@@ -182,7 +182,7 @@ def write_eta_report(records: Sequence[dict[str, Any]], out: str | Path) -> list
     One η, one depth, one seed, two thresholds τ: one CSV row per τ:
 
     >>> import tempfile
-    >>> from seprank.core import sweep
+    >>> from seprank.sweeps import sweep
     >>> from seprank.sweeps.incontext_eta import eta_case, eta_cases
     >>> cases = eta_cases(etas=(1e-3,), depths=(1,), width=2, seeds=(0,))
     >>> records = sweep(eta_case, [{**c, "taus": [1e-3, 1e-6]} for c in cases],

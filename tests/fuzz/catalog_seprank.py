@@ -15,6 +15,8 @@ import seprank
 import seprank.core as C
 import seprank.d2w as D
 import seprank.incontext as I
+import seprank.sweeps as SW
+from identifiability.markov import stochastic_power
 from seprank.separation import (
     DegreeStructure,
     GrowthBudget,
@@ -59,10 +61,10 @@ WIDTH = ("d_x",)
 DEPTH = ("L",)
 ENTRIES: list[Entry] = [
     # -- core ---------------------------------------------------------------------------------
-    Entry("sweep", C.sweep, dict(fn=square, params=[{"x": 1}, {"x": 2}], executor="serial",
+    Entry("sweep", SW.sweep, dict(fn=square, params=[{"x": 1}, {"x": 2}], executor="serial",
                                  progress=False, store=None),
           kinds={"params": "skip", "executor": "skip"}),
-    Entry("ResultStore", C.ResultStore, dict(path=":memory:", timeout=5.0),
+    Entry("ResultStore", SW.ResultStore, dict(path=":memory:", timeout=5.0),
           kinds={"path": "skip"}),
     Entry("matrix_rank", C.matrix_rank, dict(M=M22, method="modular", n_primes=2, seed=0)),
     Entry("matrix_rank(svd)", C.matrix_rank, dict(M=[[1.0, 2.0], [2.0, 4.0]], method="svd",
@@ -100,7 +102,7 @@ ENTRIES: list[Entry] = [
           dict(rng=np.random.default_rng(0), m=3, dim=2), kinds={"rng": "object"},
           huge=("m",)),
     Entry("as_exact_matrix", C.as_exact_matrix, dict(M=M22)),
-    Entry("stochastic_power", C.stochastic_power,
+    Entry("stochastic_power", stochastic_power,
           dict(P=[[0.9, 0.1], [0.2, 0.8]], n=10**16, convention="rows", atol=1e-9),
           kinds={"n": "count0"}),
     Entry("as_float_matrix", C.as_float_matrix, dict(M=[[1.0, 2.0]])),

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import identifiability as ID
 import seprank
-from seprank.core import stochastic_power
+from identifiability.markov import stochastic_power
 
 #: Examples per property (the quick CI profile).
 EXAMPLES = 25

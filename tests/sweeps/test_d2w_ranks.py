@@ -9,11 +9,11 @@ import pytest
 
 from seprank.attention import LinearAttention
 from seprank.core.random import spawn
-from seprank.core.sweep import sweep
 from seprank.d2w.theorems import theorem2_lower, theorem3_upper
 from seprank.separation.engine import separation_rank
 from seprank.sweeps.d2w_ranks import bound_entry, rank_case, rank_cases
 from seprank.sweeps.report import rank_table, write_rank_report
+from seprank.sweeps.run import sweep
 
 TINY = [  # (d_x, H, L, N, a, residual): small enough for an exact symbolic rank
     (1, 1, 1, 2, 1, False), (2, 1, 1, 2, 1, False), (2, 2, 1, 2, 1, False),

@@ -9,7 +9,7 @@ Concurrency.  Every write is one SQLite transaction (``BEGIN IMMEDIATE``, a busy
 WAL journal where the file system allows it), so several processes may write to the same file
 at once without corrupting it; a key that already holds a successful result keeps it (a second
 writer of the same task changes nothing), a stored failure is replaced by a later success.
-:func:`seprank.core.sweep.sweep` itself writes from its client process only (one writer).
+:func:`seprank.sweeps.run.sweep` itself writes from its client process only (one writer).
 
 Values are stored as JSON when they survive a JSON round trip unchanged (plain dicts, lists,
 numbers, strings), otherwise pickled; :meth:`ResultStore.records` returns plain dicts, and

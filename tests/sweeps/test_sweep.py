@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from seprank.core.store import ResultStore
-from seprank.core.sweep import code_version, sweep
-from tests.core import sweep_tasks
+from seprank.sweeps.run import code_version, sweep
+from seprank.sweeps.store import ResultStore
+from tests.sweeps import sweep_tasks
 
 MIB = 2**20
 ALLOCATED_MIB = 200
@@ -139,8 +139,8 @@ def test_an_interrupted_client_resumes_from_the_store(dask_client: Any, tmp_path
     db = tmp_path / "s.sqlite"
     n_tasks = 24
     script = textwrap.dedent(f"""
-        from seprank.core.sweep import sweep
-        from tests.core import sweep_tasks
+        from seprank.sweeps.run import sweep
+        from tests.sweeps import sweep_tasks
         if __name__ == "__main__":
             sweep(sweep_tasks.logged_square,
                   [{{"n": n, "log_dir": {str(log)!r}, "delay": 0.25}} for n in range({n_tasks})],

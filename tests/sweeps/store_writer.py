@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def store_writer(path: str, writer: int, n_keys: int) -> int:
     """Write keys 0..n_keys-1 (shared by every writer) and one private key; returns writes."""
-    from seprank.core.store import ResultStore, TaskKey
+    from seprank.sweeps.store import ResultStore, TaskKey
 
     store = ResultStore(path, timeout=60)
     written = 0

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seprank.core.store import ResultStore, TaskKey, canonical_params
-from tests.core import store_writer
+from seprank.sweeps.store import ResultStore, TaskKey, canonical_params
+from tests.sweeps import store_writer
 
 N_WRITERS = 4
 N_SHARED_KEYS = 60

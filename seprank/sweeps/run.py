@@ -9,10 +9,10 @@ r"""Parameter sweeps on dask.distributed, resumable through a result store.
   its nanny and the scheduler runs the task again elsewhere (after
   ``distributed.scheduler.allowed-failures`` deaths it gives up with ``KilledWorker``, which is
   recorded as that task's failure);
-* each task through :func:`seprank.core.tasks.run_task`: wall and CPU time and peak memory are
+* each task through :func:`seprank.sweeps.measure.run_task`: wall and CPU time and peak memory are
   recorded, and an exception becomes that task's recorded failure -- the sweep completes and
   lists its failures;
-* with a :class:`~seprank.core.store.ResultStore` (or a path to one), every result is written
+* with a :class:`~seprank.sweeps.store.ResultStore` (or a path to one), every result is written
   as it arrives, keyed by function, parameters, seed and code version, so a rerun of an
   interrupted sweep computes only what is missing (and starts no cluster when nothing is).
 
@@ -53,9 +53,9 @@ from typing import Any, Literal
 
 from tqdm import tqdm
 
-from seprank.core.store import ResultStore, TaskKey
-from seprank.core.tasks import TaskOutcome, run_task
 from seprank.core.validation import check_bool
+from seprank.sweeps.measure import TaskOutcome, run_task
+from seprank.sweeps.store import ResultStore, TaskKey
 
 __all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
 
