@@ -41,7 +41,7 @@ from seprank import (
     lemma6_witness,
     matrix_rank,
 )
-from seprank.certificates import certify, grid_certificate, verify
+from seprank.certificates import certify, verify
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -65,8 +65,8 @@ def _grid_row(name: str, run: Callable[[bool], Any],
     t_kept, kept = _timed(lambda: run(True))
     res = engine(kept)
     last_round, witness = _witness_times(res)
-    t_later, _ = _timed(lambda: grid_certificate(engine(plain)))
-    cert = grid_certificate(res)
+    t_later, _ = _timed(lambda: engine(plain).certificate())
+    cert = res.certificate()
     v = verify(cert)
     assert v.ok, v.reason
     kind = f"{len(res.blocks)} blocks" if getattr(res, "blocks", ()) else "dense"

@@ -12,13 +12,17 @@ nothing but the standard library (tested), so it can be copied out and run alone
 * :func:`certify` -- any certified result -> its certificate;
 * :func:`matrix_certificate` -- ``matrix_rank`` / ``rank_mod_p`` (a minor; a kernel basis for an
   exact rank below full);
-* :func:`grid_certificate` -- ``separation_rank`` (a minor of the last grid matrix; for a
-  rank computed block by block, the default for network entries and the in-context
-  representation, one minor per degree block and the homogeneity the sum rests on);
+* :meth:`~seprank.separation.result.SeparationRankResult.certificate` -- ``separation_rank``
+  (a minor of the last grid matrix; for a rank computed block by block, the default for
+  network entries and the in-context representation, one minor per degree block and the
+  homogeneity the sum rests on);
 * :meth:`seprank.SeqSepResult.certificate` -- in-context seq-sep;
   :meth:`seprank.WitnessResult.certificate` -- the Lemma 6 witness of 003;
   ``identifiability.masked.kruskal_certificates`` -- Kruskal ranks, both sides;
 * :func:`verify` -- the independent checker -> :class:`Verification`.
+
+This floor is paper-free: it imports only :mod:`seprank.core`, so both libraries build on it
+(``identifiability`` certifies Kruskal ranks with it).
 
 Finding the witness costs one echelon form of the matrix mod p (the price of the rank) plus
 one of an r x m matrix (per block for a block result); a separation rank computed with
@@ -32,6 +36,7 @@ from __future__ import annotations
 from seprank.certificates.build import (
     MATRIX_ENTRIES_LIMIT,
     certificate_header,
+    certify,
     exact_json,
     function_spec,
     load_certificate,
@@ -39,7 +44,6 @@ from seprank.certificates.build import (
     polynomial_function,
     save_certificate,
 )
-from seprank.certificates.grid import certify, grid_certificate
 from seprank.certificates.verify import (
     SCHEMA,
     SCHEMA_VERSION,
@@ -58,7 +62,6 @@ __all__ = [
     "evaluate_function",
     "exact_json",
     "function_spec",
-    "grid_certificate",
     "load_certificate",
     "matrix_certificate",
     "polynomial_function",

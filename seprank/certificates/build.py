@@ -11,7 +11,8 @@ without this library.
 
 Where the witness comes from: :func:`seprank.core.minors.nonzero_minor` (one echelon form of
 the matrix mod p plus one of an r x m matrix), :func:`seprank.core.minors.kernel_basis`
-(flint's nullspace) and, for separation ranks (:mod:`seprank.certificates.grid`), the
+(flint's nullspace) and, for separation ranks
+(:meth:`~seprank.separation.result.SeparationRankResult.certificate`), the
 result's :class:`~seprank.separation.result.GridEvidence` (kept during the computation with
 ``keep_witness=True``, or found by re-evaluating the last grid).  This module holds the
 shared pieces (header, exact JSON numbers, function descriptions, files) and the matrix
@@ -39,6 +40,7 @@ from seprank.core.rank import RankResult
 __all__ = [
     "MATRIX_ENTRIES_LIMIT",
     "certificate_header",
+    "certify",
     "exact_json",
     "function_spec",
     "json_array",
@@ -286,3 +288,35 @@ def load_certificate(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold a certificate (a JSON object)")
     return data
+
+
+def certify(obj: Any, **kwargs: Any) -> dict[str, Any]:
+    """The certificate of any certified result.
+
+    A :class:`~seprank.core.rank.RankResult` does not keep its matrix: pass it
+    (``certify(result, matrix=M)``, :func:`matrix_certificate`).  Every other certified result
+    builds its own through its ``certificate(**kwargs)`` method:
+    :class:`~seprank.separation.result.SeparationRankResult` (dense grid or degree blocks),
+    :class:`~seprank.SeqSepResult`, :class:`~seprank.WitnessResult`,
+    ``identifiability.masked.KruskalRankResult`` (with ``matrix=A``).
+
+    Examples
+    --------
+    >>> from seprank import matrix_rank
+    >>> certify(matrix_rank([[1, 2], [3, 4]]), matrix=[[1, 2], [3, 4]])["claim"]["value"]
+    2
+    >>> certify(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: int has no certificate: certify a RankResult (with matrix=M) or a result ...
+    """
+    if isinstance(obj, RankResult):
+        if "matrix" not in kwargs:
+            raise TypeError("a RankResult does not keep its matrix: certify(result, matrix=M)")
+        return matrix_certificate(kwargs.pop("matrix"), obj, **kwargs)
+    method = getattr(obj, "certificate", None)
+    if callable(method):
+        return dict(method(**kwargs))
+    raise TypeError(f"{type(obj).__name__} has no certificate: certify a RankResult (with "
+                    "matrix=M) or a result with a certificate() method (SeparationRankResult, "
+                    "SeqSepResult, WitnessResult, KruskalRankResult)")

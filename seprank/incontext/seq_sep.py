@@ -70,7 +70,7 @@ class SeqSepResult(RankValued):
 
     def certificate(self) -> dict[str, Any]:
         r"""The certificate of the certified lower bound :math:`\operatorname{seq-sep} \ge r`
-        (:func:`seprank.certificates.grid_certificate` of the engine's result: the network,
+        (the engine's result's ``certificate()``: the network,
         embedding, sentences, i, p, templates and a non-zero minor of the a x b grid -- or,
         for a rank computed block by block (the default), a minor of every bidegree block's
         grid, kind ``grid_rank_blocks``, whose checker recomputes the block values by its own
@@ -89,8 +89,6 @@ class SeqSepResult(RankValued):
         >>> dense["kind"], dense["claim"]["value"] == cert["claim"]["value"], verify(dense).ok
         ('grid_rank', True, True)
         """
-        from seprank.certificates.grid import grid_certificate
-
         blocks = getattr(self.engine, "blocks", ())
         if self.engine is None or (not blocks and self.engine.evidence is None):
             raise ValueError(f"a {self.certifies!r} result of this method has no grid minor to "
@@ -102,8 +100,8 @@ class SeqSepResult(RankValued):
                "a non-zero minor of its a x b grid (Z_in is homogeneous of degree 3^L, notes "
                "§1.7, so its coefficient matrix is block-diagonal by a-degree)" if blocks else
                "a non-zero minor of the a x b grid of Z_in")
-        return grid_certificate(
-            self.engine, statement=f"seq-sep(y_in) = sep_(a,b)(Z_in) >= {self.rank}: {how} "
+        return self.engine.certificate(
+            statement=f"seq-sep(y_in) = sep_(a,b)(Z_in) >= {self.rank}: {how} "
             f"(001, Lemma 13; 003, Claim 1){note}")
 
     def summary(self) -> str:

@@ -285,8 +285,9 @@ def block_separation_rank(
     (``function`` f on ``n_inputs`` positions, the block's templates, p): with
     ``keep_witness=True`` a non-zero minor of the block's last matrix is found before it is
     released (one more echelon form per block), otherwise ``block.evidence.minor()``
-    re-evaluates that block's grid once.  :func:`seprank.certificates.grid_certificate` turns
-    them into one certificate of the sum.
+    re-evaluates that block's grid once.
+    :meth:`~seprank.separation.degree.BlockSeparationRankResult.certificate` turns them into
+    one certificate of the sum.
 
     Examples
     --------

@@ -32,7 +32,7 @@ p (Schwartz-Zippel) and all :data:`CHECK_POINTS` checks with at most its power.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,12 @@ import flint
 import numpy as np
 import numpy.typing as npt
 
+from seprank.certificates.build import (
+    certificate_header,
+    exact_json,
+    function_spec,
+    json_array,
+)
 from seprank.core.domains import ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.rank import RankResult
@@ -254,7 +260,7 @@ class DegreeBlock:
     evidence : GridEvidence or None
         The block's last grid (f, its templates, p) and a non-zero minor of it -- kept with
         ``keep_witness=True``, else found by re-evaluating the block's grid on demand
-        (``evidence.minor()``): what :func:`seprank.certificates.grid_certificate` needs.
+        (``evidence.minor()``): what :meth:`BlockSeparationRankResult.certificate` needs.
     """
 
     a_degree: int
@@ -303,6 +309,111 @@ class BlockSeparationRankResult(SeparationRankResult):
     def table(self) -> list[dict[str, Any]]:
         """One row per block: bidegree, bound, certified rank."""
         return [b.row() for b in self.blocks]
+
+    def certificate(self, *, function: Mapping[str, Any] | None = None,
+                    statement: str | None = None) -> dict[str, Any]:
+        r"""The certificate of this block-by-block rank (kind ``grid_rank_blocks``):
+        :math:`\operatorname{sep}_{(A,B)}(f) \ge \sum_k r_k`.
+
+        When f is homogeneous of total degree D, its A-degree-j part :math:`f_j` has bidegree
+        :math:`(j, D - j)`, the coefficient matrix of f is block-diagonal by j, so
+        :math:`\operatorname{sep}(f) = \sum_j \operatorname{sep}(f_j)`, and a non-zero
+        :math:`r_j \times r_j` minor of a grid of :math:`f_j` proves
+        :math:`\operatorname{sep}(f_j) \ge r_j` (003, Claim 1).  The certificate carries, per
+        block of positive rank, its bidegree, templates and the template tuples of the minor's
+        rows and columns, plus the declared structure (total degree D and the theorem it comes
+        from); the checker (:mod:`seprank.certificates.verify`) recomputes the block values
+        :math:`f_j(x_A, x_B)` itself, by interpolating :math:`t \mapsto f(t\,x_A, x_B)` at its
+        own D + 1 nodes mod p, and checks the homogeneity the split rests on.
+
+        Parameters
+        ----------
+        function : Mapping, optional, keyword-only
+            Describe f yourself (e.g. :func:`~seprank.certificates.polynomial_function`) when it
+            is opaque code.
+        statement : str, optional, keyword-only
+            What the bound means for the caller (default: the generic sentence).
+
+        Raises
+        ------
+        ValueError
+            When the blocks kept no grid evidence, or the declared structure is not
+            homogeneous (the certificate rests on :math:`j_k + k_k = D` for every block).
+
+        References
+        ----------
+        .. [1] 003, App. B.1, Claim 1; 003, eq. 12 (a network without residual connections is
+           homogeneous of degree :math:`3^L`).
+
+        Examples
+        --------
+        >>> from seprank import LinearAttention
+        >>> from seprank.certificates import verify
+        >>> net = LinearAttention.random(depth=1, width=2, seed=0)
+        >>> b = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0)
+        >>> cert = b.certificate()
+        >>> cert["kind"], [blk["bidegree"] for blk in cert["blocks"]]
+        ('grid_rank_blocks', [[1, 2], [3, 0]])
+        >>> verify(cert).ok
+        True
+        """
+        structure = self.structure
+        if structure is None or any(b.evidence is None for b in self.blocks):
+            raise ValueError("this block result kept no grid evidence of its blocks (it was not "
+                             "computed by seprank.separation_rank with method='modular')")
+        totals = {j + k for j, k in structure.bidegrees}
+        if len(totals) != 1:
+            raise ValueError(
+                f"the declared structure {structure.bidegrees} is not homogeneous (j + k "
+                f"takes the values {sorted(totals)}): a block certificate rests on f being "
+                "homogeneous of one total degree D, so that the blocks are the bidegrees "
+                "(j, D - j); certify this function with structure='dense'")
+        D = totals.pop()
+        p = int(self.details["prime"])
+        A, B = self.partition
+        blocks: list[dict[str, Any]] = []
+        seconds, kept, ev_any = 0.0, True, None
+        for blk in self.blocks:
+            ev = blk.evidence
+            assert ev is not None
+            ev_any = ev
+            if blk.rank == 0:
+                continue
+            minor = ev.minor()
+            if len(minor.rows) != blk.rank or minor.prime != p:
+                raise AssertionError(
+                    f"block ({blk.a_degree}, {blk.b_degree}): its minor is {len(minor.rows)} x "
+                    f"{len(minor.rows)} mod {minor.prime}, not of the certified rank {blk.rank} "
+                    f"mod {p}; please report this")
+            seconds += minor.seconds
+            kept = kept and ev.kept_minor is not None
+            blocks.append({"bidegree": [blk.a_degree, blk.b_degree], "rank": blk.rank,
+                           "templates": json_array(ev.templates),
+                           "rows": [list(t) for t in minor.rows],
+                           "cols": [list(t) for t in minor.cols],
+                           "entries": [[exact_json(v) for v in row] for row in minor.entries]})
+        assert ev_any is not None
+        ranks = " + ".join(str(b["rank"]) for b in blocks) or "0"
+        claim = {"quantity": "sep_(A,B)(f)", "relation": ">=", "value": self.rank,
+                 "statement": statement or (
+                     f"sep_({A},{B})(f) >= {ranks} = {self.rank}: f is homogeneous of degree "
+                     f"{D} ({structure.source or 'declared'}), so its coefficient matrix is "
+                     "block-diagonal by A-degree and sep is the sum of the blocks' separation "
+                     "ranks; each block's grid has a non-zero minor of its size (003, Claim 1)")}
+        cert = certificate_header("grid_rank_blocks", claim, method=self.method,
+                                  stop_reason=self.stop_reason, seconds=self.seconds,
+                                  witness_seconds=seconds, witness_kept=kept)
+        cert.update({
+            "function": (dict(function) if function is not None
+                         else function_spec(ev_any.function)),
+            "n_inputs": ev_any.n_inputs, "dim": ev_any.dim, "partition": [list(A), list(B)],
+            "arithmetic": "GF(p)", "prime": p,
+            "structure": {"total_degree": D,
+                          "bidegrees": [list(b) for b in structure.bidegrees],
+                          "source": structure.source},
+            "blocks": blocks,
+        })
+        return cert
 
     def _repr_info(self) -> dict[str, Any]:
         return {**super()._repr_info(), "blocks": len(self.blocks),

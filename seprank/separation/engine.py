@@ -146,8 +146,9 @@ def separation_rank(
         Most growth rounds (stop reason ``'max_rounds'``).
     keep_witness : bool, keyword-only
         Find a non-zero minor of the last grid matrix before it is released (one more echelon
-        form of it; :func:`seprank.core.minors.nonzero_minor`), so that
-        :func:`seprank.certificates.grid_certificate` needs no re-evaluation.  Without it a
+        form of it; :func:`seprank.core.minors.nonzero_minor`), so that the result's
+        :meth:`~seprank.separation.result.SeparationRankResult.certificate` needs no
+        re-evaluation.  Without it a
         certificate re-evaluates the last round's grid.  It does not change the structure:
         with a degree split each block keeps a minor of its own last grid (one more echelon
         form per block, ``block.evidence``), and the certificate is one of the sum

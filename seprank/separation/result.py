@@ -4,6 +4,12 @@ r"""The result of a separation-rank computation, and the checks every entry poin
 :math:`\operatorname{sep}_{(A,B)}(f)` and keeps the history of the template rounds
 (:class:`RoundRecord`); :func:`validate_partition` checks a partition (A, B) of the positions;
 :func:`accepts_domain` tells whether a function evaluates natively in a number domain.
+
+A certified grid rank ships its certificate (:meth:`SeparationRankResult.certificate`, kind
+``grid_rank``): a non-zero r x r minor of one grid matricization proves
+:math:`\operatorname{sep}_{(A,B)}(f) \ge r` (003, Claim 1); the checker
+(:mod:`seprank.certificates.verify`) recomputes the minor's entries from the function's
+parameters and the templates.
 """
 
 from __future__ import annotations
@@ -13,6 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from seprank.certificates.build import (
+    certificate_header,
+    exact_json,
+    function_spec,
+    json_array,
+)
 from seprank.core.results import Certificate, RankValued, SeparationMethod
 from seprank.core.validation import check_int
 
@@ -73,7 +85,7 @@ class GridEvidence:
     """What a grid rank rests on: the function, the last round's templates, the arithmetic,
     and a non-zero minor of its matrix (found during the computation with
     ``separation_rank(..., keep_witness=True)``, otherwise on demand by re-evaluating the last
-    grid).  :func:`seprank.certificates.grid_certificate` turns it into a certificate.
+    grid).  :meth:`SeparationRankResult.certificate` turns it into a certificate.
 
     Attributes
     ----------
@@ -147,8 +159,7 @@ class SeparationRankResult(RankValued):
     details : Mapping
         Prime, domain, templates range, the rank result of the last round, notes.
     evidence : GridEvidence or None
-        What a certificate needs (grid methods 'modular' and 'exact'):
-        :func:`seprank.certificates.grid_certificate`.
+        What a certificate needs (grid methods 'modular' and 'exact'): :meth:`certificate`.
     """
 
     rank: int
@@ -186,6 +197,72 @@ class SeparationRankResult(RankValued):
         return (f"sep_(A,B) {'>=' if self.certifies == 'lower_bound' else '='} {self.rank} "
                 f"({what[self.certifies]}; method {self.method}, {self.status}, "
                 f"{self.seconds:.2f} s)")
+
+    def certificate(self, *, function: Mapping[str, Any] | None = None,
+                    statement: str | None = None) -> dict[str, Any]:
+        r"""The certificate of a certified separation rank (``separation_rank`` with method
+        ``'modular'`` or ``'exact'``): :math:`\operatorname{sep}_{(A,B)}(f) \ge r`.
+
+        The certificate (kind ``grid_rank``) carries the function's parameters
+        (:func:`~seprank.certificates.function_spec`), the templates, the template tuples of the
+        rows and columns of a non-zero r x r minor of the last grid matrix, the engine's values
+        of that minor and the prime.  The minor was kept during the computation
+        (``keep_witness=True``) or is found now by re-evaluating the last grid.
+
+        Parameters
+        ----------
+        function : Mapping, optional, keyword-only
+            Describe f yourself (e.g. :func:`~seprank.certificates.polynomial_function`) when it
+            is opaque code.
+        statement : str, optional, keyword-only
+            What the bound means for the caller (default: the generic sentence).
+
+        Raises
+        ------
+        ValueError
+            For a result without grid evidence (``'svd'``, ``'symbolic'``).
+
+        References
+        ----------
+        .. [1] 003, App. B.1, Claim 1 (grid matricizations bound sep from below).
+
+        Examples
+        --------
+        >>> from seprank import LinearAttention
+        >>> from seprank.certificates import verify
+        >>> net = LinearAttention.random(depth=1, width=2, seed=0)
+        >>> r = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
+        ...                         keep_witness=True, structure="dense")
+        >>> cert = r.certificate()
+        >>> cert["kind"], cert["claim"]["value"] == r.rank, len(cert["rows"]) == r.rank
+        ('grid_rank', True, True)
+        >>> v = verify(cert)
+        >>> v.ok, v.recomputed
+        (True, True)
+        """
+        ev = self.evidence
+        if ev is None:
+            raise ValueError(f"a {self.method!r} separation rank has no grid evidence: only the "
+                             "grid methods 'modular' and 'exact' certify a rank with a minor")
+        minor = ev.minor()
+        A, B = self.partition
+        claim = {"quantity": "sep_(A,B)(f)", "relation": ">=", "value": self.rank,
+                 "statement": statement or (f"sep_({A},{B})(f) >= {self.rank}: a non-zero "
+                                            f"{self.rank} x {self.rank} minor of a grid "
+                                            "matricization (003, Claim 1)")}
+        cert = certificate_header("grid_rank", claim, method=self.method,
+                                  stop_reason=self.stop_reason, seconds=self.seconds,
+                                  witness_seconds=minor.seconds,
+                                  witness_kept=ev.kept_minor is not None)
+        cert.update({
+            "function": dict(function) if function is not None else function_spec(ev.function),
+            "n_inputs": ev.n_inputs, "dim": ev.dim, "partition": [list(A), list(B)],
+            "arithmetic": ev.arithmetic, "prime": minor.prime,
+            "templates": json_array(ev.templates),
+            "rows": [list(t) for t in minor.rows], "cols": [list(t) for t in minor.cols],
+            "entries": [[exact_json(v) for v in row] for row in minor.entries],
+        })
+        return cert
 
     def _repr_info(self) -> dict[str, Any]:
         return {"rank": self.rank, "certifies": self.certifies, "method": self.method,

@@ -19,7 +19,7 @@ import pytest
 import sympy
 
 from seprank import InContextRepresentation, LinearAttention, incontext_seq_sep, separation_rank
-from seprank.certificates import grid_certificate, polynomial_function, verify
+from seprank.certificates import polynomial_function, verify
 from seprank.certificates.verify import blocks as verify_blocks
 from seprank.separation import DegreeStructure
 
@@ -43,7 +43,7 @@ def _seq_results(keep: bool) -> tuple[Any, Any]:
 
 
 def _block_cert() -> dict[str, Any]:
-    return copy.deepcopy(grid_certificate(_net_results(True)[0]))
+    return copy.deepcopy(_net_results(True)[0].certificate())
 
 
 @pytest.mark.parametrize("keep", [True, False])
@@ -52,14 +52,14 @@ def test_a_linear_attention_block_certificate_verifies_and_claims_the_dense_valu
     blocks, dense = _net_results(keep)
     assert blocks.blocks and all((b.evidence.kept_minor is not None) == keep
                                  for b in blocks.blocks)
-    cert = grid_certificate(blocks)
+    cert = blocks.certificate()
     assert cert["kind"] == "grid_rank_blocks" and json.loads(json.dumps(cert)) == cert
     assert cert["structure"]["total_degree"] == 3**2
     assert [b["rank"] for b in cert["blocks"]] == [b.rank for b in blocks.blocks if b.rank]
     v = verify(cert)
     assert v.ok and v.recomputed, v.reason
     assert "homogeneous of degree D = 9" in v.verified and "003, eq. 12" in v.verified
-    dense_cert = grid_certificate(dense)
+    dense_cert = dense.certificate()
     assert verify(dense_cert).ok
     assert cert["claim"]["value"] == dense_cert["claim"]["value"] == sum(
         b["rank"] for b in cert["blocks"])
@@ -90,7 +90,7 @@ def test_block_values_agree_with_an_independent_expansion() -> None:
 
     r = separation_rank(f, n_inputs=2, dim=2, partition=([0], [1]), seed=1,
                         structure=DegreeStructure.homogeneous(6))
-    cert = grid_certificate(r, function=polynomial_function(expr, n_inputs=2, dim=2))
+    cert = r.certificate(function=polynomial_function(expr, n_inputs=2, dim=2))
     v = verify(cert)
     assert v.ok and v.recomputed, v.reason
     assert [b["bidegree"] for b in cert["blocks"]] == [[4, 2]]
@@ -189,7 +189,7 @@ def test_an_opaque_function_is_checked_but_neither_recomputed_nor_tested() -> No
 
     r = separation_rank(f, n_inputs=2, dim=2, partition=([0], [1]), seed=0,
                         structure=DegreeStructure.homogeneous(6))
-    v = verify(grid_certificate(r))
+    v = verify(r.certificate())
     assert v.ok and not v.recomputed and "homogeneity NOT checked" in v.verified
 
 
@@ -201,7 +201,7 @@ def test_a_non_homogeneous_declared_structure_has_no_block_certificate() -> None
                         structure=DegreeStructure(((1, 2), (2, 0))))
     assert r.rank == 2
     with pytest.raises(ValueError, match="not homogeneous"):
-        grid_certificate(r)
+        r.certificate()
 
 
 def test_a_block_certificate_verifies_in_a_copied_checker(tmp_path: Path) -> None:

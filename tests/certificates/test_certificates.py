@@ -32,7 +32,6 @@ from seprank import (
 from seprank.certificates import (
     certify,
     evaluate_function,
-    grid_certificate,
     matrix_certificate,
     polynomial_function,
     verify,
@@ -164,7 +163,7 @@ def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str, s
     blocks = structure != "dense"      # 'auto' splits a network entry by degree, kept or not
     evidence = [b.evidence for b in r.blocks] if blocks else [r.evidence]
     assert evidence and all((ev.kept_minor is not None) == keep for ev in evidence)
-    cert = grid_certificate(r)
+    cert = r.certificate()
     assert cert["kind"] == ("grid_rank_blocks" if blocks else "grid_rank")
     assert cert["arithmetic"] == ("GF(p)" if method == "modular" else "Q")
     v = verify(cert)
@@ -174,11 +173,11 @@ def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str, s
 
 def test_an_opaque_function_is_checked_but_not_recomputed() -> None:
     r = separation_rank(inner_squared, n_inputs=2, dim=3, partition=([0], [1]), seed=0)
-    v = verify(grid_certificate(r))
+    v = verify(r.certificate())
     assert v.ok and not v.recomputed and "NOT recomputed" in v.verified
     terms = polynomial_function(sum(sympy.Symbol(f"x0_{k}") * sympy.Symbol(f"x1_{k}")
                                     for k in range(3)) ** 2, n_inputs=2, dim=3)
-    v = verify(grid_certificate(r, function=terms))
+    v = verify(r.certificate(function=terms))
     assert v.ok and v.recomputed and r.rank == 6
 
 
@@ -195,7 +194,7 @@ def test_incontext_and_witness_certificates_verify() -> None:
     assert v.ok and v.claim.endswith(f">= {w.rank}") and w.rank == 10
 
 
-def test_grid_certificate_corruptions_are_rejected_with_the_first_differing_entry() -> None:
+def test_grid_rank_certificate_corruptions_are_rejected_with_the_first_differing_entry() -> None:
     cert = _seq_cert()
     bad = copy.deepcopy(cert)
     bad["entries"][2][3] = (bad["entries"][2][3] + 1) % cert["prime"]
@@ -247,7 +246,7 @@ def test_the_int64_overflow_example_is_rejected() -> None:
     honest = separation_rank(lambda X: (X[:, 0, 0] * X[:, 1, 0]) ** 5, n_inputs=2, dim=1,
                              partition=([0], [1]), seed=0)
     assert honest.rank == 1
-    assert verify(grid_certificate(honest, function=polynomial_function(
+    assert verify(honest.certificate(function=polynomial_function(
         expr, n_inputs=2, dim=1))).ok
 
 
