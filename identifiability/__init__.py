@@ -24,14 +24,18 @@ are re-exported for convenience.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from identifiability import contrastive, distillation, icl, masked, nce
-from identifiability.contrastive import *  # noqa: F403  (each subpackage face lists its names)
-from identifiability.masked import *  # noqa: F403
-from identifiability.nce import *  # noqa: F403
+from identifiability.contrastive import *
+from identifiability.masked import *
+from identifiability.nce import *
 from seprank.core import split_seed
 
 # Papers added after 0.2 are reached through their subpackage (identifiability.icl.X,
 # identifiability.distillation.X): their names (Task, train, parity, ...) are too generic here.
-__all__ = ["contrastive", "distillation", "icl", "masked", "nce", "split_seed",
-           *contrastive.__all__, *masked.__all__, *nce.__all__]
+# Type checkers follow the star imports; __all__ is built at run time.
+if not TYPE_CHECKING:
+    __all__ = ["contrastive", "distillation", "icl", "masked", "nce", "split_seed",
+               *contrastive.__all__, *masked.__all__, *nce.__all__]
 

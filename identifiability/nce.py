@@ -68,29 +68,6 @@ __all__ = [
 Kind = Literal["nce", "ence"]
 Quantity = Literal["loss", "gradient", "hessian"]
 
-INDEX = PaperIndex(
-    key="004 §4.1",
-    claims="NCE",
-    citation="B. Liu, PhD thesis, chapter 4.1: the landscape of noise-contrastive estimation",
-    notes="docs/notes/seed_thesis_ch3_ch4.md",
-    notation=(
-        ("theta_*, theta_q", "GaussianMeanNCE(theta_star=, theta_q=)"),
-        ("R = abs(theta_* - theta_q)", "GaussianMeanNCE.R"),
-        ("tau = [b, c] (extended parameter)", "tau (array of 2)"),
-        ("tau_*, tau_q", "GaussianMeanNCE.tau_star, .tau_q"),
-        ("L (NCE, eq. 4.1), L_exp (eNCE, eq. 4.11)", "kind='nce' / kind='ence'"),
-        ("eta (step size)", "step"),
-    ),
-    statements=(
-        ("Definition 19 (eq. 4.1), NCE loss", "GaussianMeanNCE.loss"),
-        ("Lemma 45, gradient", "GaussianMeanNCE.gradient"),
-        ("Lemma 45 / eq. 4.12, Hessian", "GaussianMeanNCE.hessian"),
-        ("Lemmas 46-48, condition number", "GaussianMeanNCE.condition_number"),
-        ("Theorem 19, normalised gradient descent", "run_gradient_method"),
-        ("Bhattacharyya coefficient (Lemma 49)", "bhattacharyya_coefficient"),
-    ),
-)
-__doc__ = (__doc__ or "") + INDEX.render()
 LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 _GRID_HALF_WIDTH = 16.0
 
@@ -411,3 +388,28 @@ def run_gradient_method(problem: GaussianMeanNCE, *, kind: Kind = "nce",
         taus[t + 1] = tau
     dist = np.linalg.norm(taus - problem.tau_star, axis=1)
     return OptimizationTrace(taus, dist, method, kind, float(step))
+
+
+INDEX = PaperIndex(
+    key="004 §4.1",
+    claims="NCE",
+    citation="B. Liu, PhD thesis, chapter 4.1: the landscape of noise-contrastive estimation",
+    notes="docs/notes/seed_thesis_ch3_ch4.md",
+    notation=(
+        ("theta_*, theta_q", "GaussianMeanNCE(theta_star=, theta_q=)"),
+        ("R = abs(theta_* - theta_q)", "GaussianMeanNCE.R"),
+        ("tau = [b, c] (extended parameter)", "tau (array of 2)"),
+        ("tau_*, tau_q", "GaussianMeanNCE.tau_star, .tau_q"),
+        ("L (NCE, eq. 4.1), L_exp (eNCE, eq. 4.11)", "kind='nce' / kind='ence'"),
+        ("eta (step size)", "step"),
+    ),
+    statements=(
+        ("Definition 19 (eq. 4.1), NCE loss", GaussianMeanNCE.loss),
+        ("Lemma 45, gradient", GaussianMeanNCE.gradient),
+        ("Lemma 45 / eq. 4.12, Hessian", GaussianMeanNCE.hessian),
+        ("Lemmas 46-48, condition number", GaussianMeanNCE.condition_number),
+        ("Theorem 19, normalised gradient descent", run_gradient_method),
+        ("Bhattacharyya coefficient (Lemma 49)", bhattacharyya_coefficient),
+    ),
+)
+__doc__ = (__doc__ or "") + INDEX.render()

@@ -8,40 +8,13 @@ Run them with the ``paper-checks`` command or from Python::
 
 from __future__ import annotations
 
-from paper_checks.registry import (
-    PAPERS,
-    Claim,
-    ClaimResult,
-    Independent,
-    Margin,
-    Paper,
-    all_claims,
-    claim,
-    claim_quick_full,
-    get_claim,
-    judge,
-    load_all,
-    register_check,
-    select,
-)
-from paper_checks.runner import ClaimOutcome, run_claim, run_claims
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "PAPERS",
-    "Claim",
-    "ClaimOutcome",
-    "ClaimResult",
-    "Independent",
-    "Margin",
-    "Paper",
-    "all_claims",
-    "claim",
-    "claim_quick_full",
-    "get_claim",
-    "judge",
-    "load_all",
-    "register_check",
-    "run_claim",
-    "run_claims",
-    "select",
-]
+from paper_checks.registry import *
+from paper_checks.runner import *
+from seprank.core.index import reexport
+
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, ["registry", "runner"])

@@ -12,67 +12,18 @@ exactly, and the MLE baselines.
 
 from __future__ import annotations
 
-from identifiability.contrastive.bounds import (
-    Theorem2Chain,
-    Theorem3Chain,
-    expected_norm_bounds,
-    pair_sequence_beta,
-    r_function,
-    r_second_derivative,
-    theorem2_chain,
-    theorem3_chain,
-    theorem3_factor_gaussian,
-)
-from identifiability.contrastive.fit import (
-    ContrastiveFit,
-    NotNormalisableError,
-    fit_gaussian_kernel,
-)
-from identifiability.contrastive.implied_kernel import (
-    ZERO_DENSITY_MESSAGE,
-    ImpliedKernel,
-    bayes_classifier,
-    kernel_from_classifier,
-    kernel_from_logit,
-)
-from identifiability.contrastive.kernels import (
-    ConditionalDensity,
-    GaussianKernel,
-    gauss_hermite_rule,
-    gaussian_exponential_integral,
-    gaussian_tv_1d,
-)
-from identifiability.contrastive.logistic import (
-    fit_quadratic_logistic,
-    quadratic_features,
-)
-from identifiability.contrastive.metrics import (
-    excess_risk,
-    expected_abs_error,
-    expected_kl,
-    population_risk,
-    theorem3_factor,
-)
-from identifiability.contrastive.mle import (
-    OUMLEResult,
-    fit_gaussian_ar,
-    fit_ou_mle,
-)
-from identifiability.contrastive.processes import (
-    FiniteStateChain,
-    LangevinDiffusion,
-    OrnsteinUhlenbeck,
-    check_eta,
-)
-from identifiability.contrastive.task import (
-    PAIR_CONSTRUCTIONS,
-    ContrastiveTask,
-    PairConstruction,
-    UniformBoxContrast,
-    contrastive_task_from_process,
-    make_contrastive_task,
-)
-from seprank.core.index import PaperIndex
+from typing import TYPE_CHECKING
+
+from identifiability.contrastive.bounds import *
+from identifiability.contrastive.fit import *
+from identifiability.contrastive.implied_kernel import *
+from identifiability.contrastive.kernels import *
+from identifiability.contrastive.logistic import *
+from identifiability.contrastive.metrics import *
+from identifiability.contrastive.mle import *
+from identifiability.contrastive.processes import *
+from identifiability.contrastive.task import *
+from seprank.core.index import PaperIndex, reexport
 
 INDEX = PaperIndex(
     key="004 §2.1",
@@ -91,65 +42,35 @@ INDEX = PaperIndex(
         ("r(delta) (eq. 2.23)", "r_function"),
     ),
     statements=(
-        ("eq. 2.1, Langevin diffusion", "LangevinDiffusion"),
-        ("eq. 2.1, Ornstein-Uhlenbeck case", "OrnsteinUhlenbeck"),
-        ("eq. 2.2, E_pi ||x||", "expected_norm_bounds"),
-        ("§2.1.1.2, the task (2.3)-(2.5)", "make_contrastive_task"),
-        ("§2.1.1.2, task from a simulated process", "contrastive_task_from_process"),
-        ("Lemma 1, Bayes classifier", "bayes_classifier"),
-        ("eq. 2.12, implied kernel", "kernel_from_classifier"),
-        ("loss (2.5), Gaussian-kernel estimator", "fit_gaussian_kernel"),
-        ("Lemma 4, beta-mixing of pairs", "pair_sequence_beta"),
-        ("Theorem 2 (eq. 2.14)", "theorem2_chain"),
-        ("Theorem 3 (eqs. 2.15, 2.30-2.32)", "theorem3_chain"),
-        ("Theorem 3, factor E(p_*+q)^4/q^2, Gaussian", "theorem3_factor_gaussian"),
-        ("eq. 2.15, expected absolute error", "expected_abs_error"),
-        ("MLE baseline (ours)", "fit_ou_mle"),
+        ("eq. 2.1, Langevin diffusion", LangevinDiffusion),
+        ("eq. 2.1, Ornstein-Uhlenbeck case", OrnsteinUhlenbeck),
+        ("eq. 2.2, E_pi ||x||", expected_norm_bounds),
+        ("§2.1.1.2, the task (2.3)-(2.5)", make_contrastive_task),
+        ("§2.1.1.2, task from a simulated process", contrastive_task_from_process),
+        ("Lemma 1, Bayes classifier", bayes_classifier),
+        ("eq. 2.12, implied kernel", kernel_from_classifier),
+        ("loss (2.5), Gaussian-kernel estimator", fit_gaussian_kernel),
+        ("Lemma 4, beta-mixing of pairs", pair_sequence_beta),
+        ("Theorem 2 (eq. 2.14)", theorem2_chain),
+        ("Theorem 3 (eqs. 2.15, 2.30-2.32)", theorem3_chain),
+        ("Theorem 3, factor E(p_*+q)^4/q^2, Gaussian", theorem3_factor_gaussian),
+        ("eq. 2.15, expected absolute error", expected_abs_error),
+        ("MLE baseline (ours)", fit_ou_mle),
     ),
 )
 __doc__ = (__doc__ or "") + INDEX.render()
 
-__all__ = [
-    "PAIR_CONSTRUCTIONS",
-    "ZERO_DENSITY_MESSAGE",
-    "ConditionalDensity",
-    "ContrastiveFit",
-    "ContrastiveTask",
-    "FiniteStateChain",
-    "GaussianKernel",
-    "ImpliedKernel",
-    "LangevinDiffusion",
-    "NotNormalisableError",
-    "OUMLEResult",
-    "OrnsteinUhlenbeck",
-    "PairConstruction",
-    "Theorem2Chain",
-    "Theorem3Chain",
-    "UniformBoxContrast",
-    "bayes_classifier",
-    "check_eta",
-    "contrastive_task_from_process",
-    "excess_risk",
-    "expected_abs_error",
-    "expected_kl",
-    "expected_norm_bounds",
-    "fit_gaussian_ar",
-    "fit_gaussian_kernel",
-    "fit_ou_mle",
-    "fit_quadratic_logistic",
-    "gauss_hermite_rule",
-    "gaussian_exponential_integral",
-    "gaussian_tv_1d",
-    "kernel_from_classifier",
-    "kernel_from_logit",
-    "make_contrastive_task",
-    "pair_sequence_beta",
-    "population_risk",
-    "quadratic_features",
-    "r_function",
-    "r_second_derivative",
-    "theorem2_chain",
-    "theorem3_chain",
-    "theorem3_factor",
-    "theorem3_factor_gaussian",
-]
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, [
+        "bounds",
+        "fit",
+        "implied_kernel",
+        "kernels",
+        "logistic",
+        "metrics",
+        "mle",
+        "processes",
+        "task",
+    ], extra=["INDEX"])

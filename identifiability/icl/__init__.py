@@ -16,77 +16,17 @@ all in numpy (see :mod:`identifiability.icl.model` for why no deep-learning fram
 
 from __future__ import annotations
 
-from identifiability.icl.baselines import (
-    BASELINES,
-    BaselineResult,
-    baseline_error,
-    knn_predict,
-    sklearn_predict,
-)
-from identifiability.icl.data import (
-    NORM_RTOL,
-    OODConditions,
-    Patterns,
-    in_domain_patterns,
-    ood_patterns,
-    ood_patterns_from_coefficients,
-    theorem34_conditions,
-)
-from identifiability.icl.mechanism import (
-    AttentionConcentration,
-    AttentionProjections,
-    NeuronAlignment,
-    UpdateSpectrum,
-    attention_concentration,
-    attention_projections,
-    label_feature_basis,
-    neuron_alignment,
-    update_spectrum,
-)
-from identifiability.icl.model import (
-    Forward,
-    ICLParams,
-    attention_weights,
-    forward,
-    hinge_loss,
-    initialize,
-    loss_and_gradient,
-)
-from identifiability.icl.prompts import (
-    PromptBatch,
-    chernoff_bound,
-    context_probabilities,
-    min_context_length,
-    no_same_pattern_probability,
-    same_pattern_tail,
-    sample_prompts,
-)
-from identifiability.icl.pruning import (
-    PRUNING_ORDERS,
-    PruningCurve,
-    prune_mask,
-    pruned_count,
-    pruning_curve,
-)
-from identifiability.icl.tasks import (
-    Condition32,
-    Task,
-    all_tasks,
-    condition_32,
-    condition_32_subset_counts,
-    cyclic_tasks,
-    shift_tasks,
-    unseen_tasks,
-)
-from identifiability.icl.training import (
-    Evaluation,
-    TrainedModel,
-    TrainingConfig,
-    evaluate,
-    sample_and_evaluate,
-    train,
-)
-from seprank.core.index import PaperIndex
+from typing import TYPE_CHECKING
+
+from identifiability.icl.baselines import *
+from identifiability.icl.data import *
+from identifiability.icl.mechanism import *
+from identifiability.icl.model import *
+from identifiability.icl.prompts import *
+from identifiability.icl.pruning import *
+from identifiability.icl.tasks import *
+from identifiability.icl.training import *
+from seprank.core.index import PaperIndex, reexport
 
 INDEX = PaperIndex(
     key="002",
@@ -112,86 +52,42 @@ INDEX = PaperIndex(
         ("S_j = sum_i k_{j,i} (eq. 12)", "theorem34_conditions(...).sums"),
     ),
     statements=(
-        ("Definition 3.1, in-domain tasks", "all_tasks"),
-        ("Condition 3.2", "condition_32"),
-        ("Lemma B.11, |T_tr| >= M1 (brute force)", "condition_32_subset_counts"),
-        ("Lemma B.11 / §3.3, cyclic construction", "cyclic_tasks"),
-        ("§5, training tasks (U shifts)", "shift_tasks"),
-        ("§3.2, eq. 6, IDR/IDI patterns", "in_domain_patterns"),
-        ("§5, ODR patterns", "ood_patterns"),
-        ("Theorem 3.4, eq. 12", "theorem34_conditions"),
-        ("eq. 1 and §3.2, prompts", "sample_prompts"),
-        ("eq. 63, Chernoff bound", "chernoff_bound"),
-        ("Remark 3.5, context length", "min_context_length"),
-        ("eq. 2, the model", "forward"),
-        ("eq. 3, hinge loss", "hinge_loss"),
-        ("§2.3, initialization", "initialize"),
-        ("Algorithm 1, SGD", "train"),
-        ("eqs. 4-5, generalization", "evaluate"),
-        ("§2.4 / Theorem 3.7, pruning", "pruning_curve"),
-        ("Corollary 4.3", "attention_concentration"),
-        ("Proposition 4.1", "attention_projections"),
-        ("Proposition 4.5", "neuron_alignment"),
-        ("Lemmas B.5-B.7, update support", "update_spectrum"),
-        ("Figure 4, baselines", "baseline_error"),
+        ("Definition 3.1, in-domain tasks", all_tasks),
+        ("Condition 3.2", condition_32),
+        ("Lemma B.11, |T_tr| >= M1 (brute force)", condition_32_subset_counts),
+        ("Lemma B.11 / §3.3, cyclic construction", cyclic_tasks),
+        ("§5, training tasks (U shifts)", shift_tasks),
+        ("§3.2, eq. 6, IDR/IDI patterns", in_domain_patterns),
+        ("§5, ODR patterns", ood_patterns),
+        ("Theorem 3.4, eq. 12", theorem34_conditions),
+        ("eq. 1 and §3.2, prompts", sample_prompts),
+        ("eq. 63, Chernoff bound", chernoff_bound),
+        ("Remark 3.5, context length", min_context_length),
+        ("eq. 2, the model", forward),
+        ("eq. 3, hinge loss", hinge_loss),
+        ("§2.3, initialization", initialize),
+        ("Algorithm 1, SGD", train),
+        ("eqs. 4-5, generalization", evaluate),
+        ("§2.4 / Theorem 3.7, pruning", pruning_curve),
+        ("Corollary 4.3", attention_concentration),
+        ("Proposition 4.1", attention_projections),
+        ("Proposition 4.5", neuron_alignment),
+        ("Lemmas B.5-B.7, update support", update_spectrum),
+        ("Figure 4, baselines", baseline_error),
     ),
 )
 __doc__ = (__doc__ or "") + INDEX.render()
 
-__all__ = [
-    "BASELINES",
-    "INDEX",
-    "NORM_RTOL",
-    "PRUNING_ORDERS",
-    "AttentionConcentration",
-    "AttentionProjections",
-    "BaselineResult",
-    "Condition32",
-    "Evaluation",
-    "Forward",
-    "ICLParams",
-    "NeuronAlignment",
-    "OODConditions",
-    "Patterns",
-    "PromptBatch",
-    "PruningCurve",
-    "Task",
-    "TrainedModel",
-    "TrainingConfig",
-    "UpdateSpectrum",
-    "all_tasks",
-    "attention_concentration",
-    "attention_projections",
-    "attention_weights",
-    "baseline_error",
-    "chernoff_bound",
-    "condition_32",
-    "condition_32_subset_counts",
-    "context_probabilities",
-    "cyclic_tasks",
-    "evaluate",
-    "forward",
-    "hinge_loss",
-    "in_domain_patterns",
-    "initialize",
-    "knn_predict",
-    "label_feature_basis",
-    "loss_and_gradient",
-    "min_context_length",
-    "neuron_alignment",
-    "no_same_pattern_probability",
-    "ood_patterns",
-    "ood_patterns_from_coefficients",
-    "prune_mask",
-    "pruned_count",
-    "pruning_curve",
-    "same_pattern_tail",
-    "sample_and_evaluate",
-    "sample_prompts",
-    "shift_tasks",
-    "sklearn_predict",
-    "theorem34_conditions",
-    "train",
-    "unseen_tasks",
-    "update_spectrum",
-]
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, [
+        "baselines",
+        "data",
+        "mechanism",
+        "model",
+        "prompts",
+        "pruning",
+        "tasks",
+        "training",
+    ], extra=["INDEX"])

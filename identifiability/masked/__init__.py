@@ -13,98 +13,24 @@ onto the model class, and hmmlearn's EM started at the moment estimate.
 
 from __future__ import annotations
 
-from identifiability.masked.assumptions import (
-    ASSUMPTIONS,
-    DEFAULT_ATOL,
-    DEFAULT_RANK_RTOL,
-    AssumptionCheck,
-    AssumptionError,
-    AssumptionReport,
-    check_assumptions,
-    sinkhorn,
-)
-from identifiability.masked.counterexamples import (
-    THEOREM6_PRINTED,
-    HouseholderTwin,
-    claim3_pair,
-    claim3_rotation_factor,
-    householder_twin,
-    lemma7_translation,
-    pairwise_twin,
-    rotation_about_ones,
-    rotation_twin,
-    theorem6_printed,
-    theorem6_regenerated,
-)
-from identifiability.masked.cp import (
-    CPResult,
-    als_parafac,
-    cp_reconstruct,
-    jennrich,
-)
-from identifiability.masked.em import (
-    EMRefinement,
-    hmmlearn_data,
-    refine_em,
-)
-from identifiability.masked.estimation import (
-    GAP_TO_NOISE,
-    SIGMA_TO_NOISE,
-    MomentEstimate,
-    UnreliableEstimateError,
-    estimate_ghmm,
-    estimate_hmm,
-)
-from identifiability.masked.hmm import (
-    HMM,
-    GaussianHMM,
-    gaussian_posterior,
-)
-from identifiability.masked.kruskal import (
-    KruskalCondition,
-    KruskalRankResult,
-    kruskal_condition,
-    kruskal_rank,
-)
-from identifiability.masked.kruskal_certificates import kruskal_certificate
-from identifiability.masked.kruskal_screen import (
-    level_by_minors,
-    level_by_subsets,
-)
-from identifiability.masked.local import (
-    JacobianDeficiency,
-    jacobian_deficiency,
-)
-from identifiability.masked.moments import (
-    TripleMoments,
-    empirical_moments,
-)
-from identifiability.masked.recovery import (
-    InvalidRecoveryError,
-    Matching,
-    RecoveredModel,
-    match_permutation,
-    recover_ghmm,
-    recover_hmm,
-)
-from identifiability.masked.spectral import (
-    birkhoff_projection,
-    simplex_projection,
-    spectral_factors,
-)
-from identifiability.masked.tasks import (
-    Predictor,
-    Task,
-    optimal_predictor,
-    predict_raw,
-)
-from identifiability.masked.tensors import (
-    MaskedTensor,
-    hmm_tensor_factors,
-    masked_prediction_tensor,
-    tensor_factors,
-)
-from seprank.core.index import PaperIndex
+from typing import TYPE_CHECKING
+
+from identifiability.masked.assumptions import *
+from identifiability.masked.counterexamples import *
+from identifiability.masked.cp import *
+from identifiability.masked.em import *
+from identifiability.masked.estimation import *
+from identifiability.masked.hmm import *
+from identifiability.masked.kruskal import *
+from identifiability.masked.kruskal_certificates import *
+from identifiability.masked.kruskal_screen import *
+from identifiability.masked.local import *
+from identifiability.masked.moments import *
+from identifiability.masked.recovery import *
+from identifiability.masked.spectral import *
+from identifiability.masked.tasks import *
+from identifiability.masked.tensors import *
+from seprank.core.index import PaperIndex, reexport
 
 INDEX = PaperIndex(
     key="004 §2.2",
@@ -123,97 +49,51 @@ INDEX = PaperIndex(
         ("k_A (Kruskal rank)", "kruskal_rank(A).rank"),
     ),
     statements=(
-        ("§2.2.1.1, the HMM", "HMM"),
-        ("§2.2.1.1, the G-HMM", "GaussianHMM"),
-        ("Assumptions 5-9", "check_assumptions"),
-        ("(2.35), masked prediction task", "Task"),
-        ("(2.35), optimal predictor", "optimal_predictor"),
-        ("Proposition 1 (Kruskal)", "kruskal_condition"),
-        ("Kruskal rank", "kruskal_rank"),
-        ("Kruskal rank, its certificate", "kruskal_certificate"),
-        ("Theorems 4 and 6, rotation twins", "rotation_twin"),
-        ("Theorem 4, pairwise twin", "pairwise_twin"),
-        ("Theorem 6, example (2.47)", "theorem6_printed"),
-        ("Claims 1 and 3", "claim3_pair"),
-        ("Lemma 7 / Theorem 5, Householder twin", "householder_twin"),
-        ("Lemma 7, translation", "lemma7_translation"),
-        ("Theorem 7, the tensor (2.36)-(2.41)", "masked_prediction_tensor"),
-        ("Theorem 7, recovery of (O, T)", "recover_hmm"),
-        ("Theorem 8, recovery of (M, T)", "recover_ghmm"),
-        ("Jennrich's algorithm (after Proposition 1)", "jennrich"),
-        ("§A.4 of the notes, local identifiability", "jacobian_deficiency"),
-        ("Theorem 7 from samples: the empirical tensor", "empirical_moments"),
-        ("Theorem 7 from samples: (O, T) estimated", "estimate_hmm"),
-        ("Theorem 8 from samples: (M, T) estimated", "estimate_ghmm"),
-        ("Jennrich with noise: whitened simultaneous diagonalisation", "spectral_factors"),
-        ("maximum likelihood started at the moment estimate", "refine_em"),
+        ("§2.2.1.1, the HMM", HMM),
+        ("§2.2.1.1, the G-HMM", GaussianHMM),
+        ("Assumptions 5-9", check_assumptions),
+        ("(2.35), masked prediction task", Task),
+        ("(2.35), optimal predictor", optimal_predictor),
+        ("Proposition 1 (Kruskal)", kruskal_condition),
+        ("Kruskal rank", kruskal_rank),
+        ("Kruskal rank, its certificate", kruskal_certificate),
+        ("Theorems 4 and 6, rotation twins", rotation_twin),
+        ("Theorem 4, pairwise twin", pairwise_twin),
+        ("Theorem 6, example (2.47)", theorem6_printed),
+        ("Claims 1 and 3", claim3_pair),
+        ("Lemma 7 / Theorem 5, Householder twin", householder_twin),
+        ("Lemma 7, translation", lemma7_translation),
+        ("Theorem 7, the tensor (2.36)-(2.41)", masked_prediction_tensor),
+        ("Theorem 7, recovery of (O, T)", recover_hmm),
+        ("Theorem 8, recovery of (M, T)", recover_ghmm),
+        ("Jennrich's algorithm (after Proposition 1)", jennrich),
+        ("§A.4 of the notes, local identifiability", jacobian_deficiency),
+        ("Theorem 7 from samples: the empirical tensor", empirical_moments),
+        ("Theorem 7 from samples: (O, T) estimated", estimate_hmm),
+        ("Theorem 8 from samples: (M, T) estimated", estimate_ghmm),
+        ("Jennrich with noise: whitened simultaneous diagonalisation", spectral_factors),
+        ("maximum likelihood started at the moment estimate", refine_em),
     ),
 )
 __doc__ = (__doc__ or "") + INDEX.render()
 
-__all__ = [
-    "ASSUMPTIONS",
-    "DEFAULT_ATOL",
-    "DEFAULT_RANK_RTOL",
-    "GAP_TO_NOISE",
-    "HMM",
-    "INDEX",
-    "SIGMA_TO_NOISE",
-    "THEOREM6_PRINTED",
-    "AssumptionCheck",
-    "AssumptionError",
-    "AssumptionReport",
-    "CPResult",
-    "EMRefinement",
-    "GaussianHMM",
-    "HouseholderTwin",
-    "InvalidRecoveryError",
-    "JacobianDeficiency",
-    "KruskalCondition",
-    "KruskalRankResult",
-    "MaskedTensor",
-    "Matching",
-    "MomentEstimate",
-    "Predictor",
-    "RecoveredModel",
-    "Task",
-    "TripleMoments",
-    "UnreliableEstimateError",
-    "als_parafac",
-    "birkhoff_projection",
-    "check_assumptions",
-    "claim3_pair",
-    "claim3_rotation_factor",
-    "cp_reconstruct",
-    "empirical_moments",
-    "estimate_ghmm",
-    "estimate_hmm",
-    "gaussian_posterior",
-    "hmm_tensor_factors",
-    "hmmlearn_data",
-    "householder_twin",
-    "jacobian_deficiency",
-    "jennrich",
-    "kruskal_certificate",
-    "kruskal_condition",
-    "kruskal_rank",
-    "lemma7_translation",
-    "level_by_minors",
-    "level_by_subsets",
-    "masked_prediction_tensor",
-    "match_permutation",
-    "optimal_predictor",
-    "pairwise_twin",
-    "predict_raw",
-    "recover_ghmm",
-    "recover_hmm",
-    "refine_em",
-    "rotation_about_ones",
-    "rotation_twin",
-    "simplex_projection",
-    "sinkhorn",
-    "spectral_factors",
-    "tensor_factors",
-    "theorem6_printed",
-    "theorem6_regenerated",
-]
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, [
+        "assumptions",
+        "counterexamples",
+        "cp",
+        "em",
+        "estimation",
+        "hmm",
+        "kruskal",
+        "kruskal_certificates",
+        "kruskal_screen",
+        "local",
+        "moments",
+        "recovery",
+        "spectral",
+        "tasks",
+        "tensors",
+    ], extra=["INDEX"])

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from seprank.core import guard_memory, matrix_rank, random_prime
 
-__all__ = ["MAX_MINOR_COLUMNS", "level_by_minors", "level_by_subsets", "minors_peak_bytes"]
+__all__ = ["MAX_MINOR_COLUMNS", "level_by_minors", "level_by_subsets"]
 
 Method = Literal["exact", "modular", "svd"]
 

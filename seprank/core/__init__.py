@@ -28,137 +28,36 @@ gaussian_rationals              exact a + bi (:class:`GaussianRational`)
 
 from __future__ import annotations
 
-from seprank.core.domains import (
-    EXACT_TEMPLATE_RANGE,
-    Domain,
-    ExactDomain,
-    FloatDomain,
-    ModularDomain,
-    domain_for,
-    random_small_prime,
-)
-from seprank.core.eps_rank import EpsRankResult, eps_rank
-from seprank.core.gaussian_rationals import (
-    GaussianRational,
-    complex_rank_embedding,
-    sqrt_minus_one_mod,
-)
-from seprank.core.grid import (
-    GridTooLargeError,
-    grid_tensor,
-    matricize,
-)
-from seprank.core.inputs import ExactMatrix, as_exact_matrix, as_float_matrix, to_rational
-from seprank.core.log3 import (
-    DIGITS,
-    EXACT_BITS_LIMIT,
-    NEG_INF,
-    TIE_TOLERANCE,
-    Log3Value,
-    compare,
-    log3,
-    log3_e,
-    log3_multiset_coefficient,
-    to_mpf,
-)
-from seprank.core.memory import (
-    MemoryBudgetError,
-    array_bytes,
-    get_memory_limit,
-    guard_memory,
-    memory_limit,
-    set_memory_limit,
-)
-from seprank.core.minors import kernel_basis, nonzero_minor
-from seprank.core.random import (
-    SeedLike,
-    as_generator,
-    is_prime,
-    random_prime,
-    spawn,
-    split_seed,
-)
-from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
-from seprank.core.results import (
-    Certificate,
-    CertifiedResult,
-    Method,
-    RankValued,
-    SeparationMethod,
-)
-from seprank.core.validation import (
-    check_array,
-    check_bool,
-    check_callable,
-    check_choice,
-    check_float,
-    check_index,
-    check_instance,
-    check_int,
-    check_tolerance,
-    validated,
-)
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "DIGITS",
-    "EXACT_BITS_LIMIT",
-    "EXACT_TEMPLATE_RANGE",
-    "NEG_INF",
-    "TIE_TOLERANCE",
-    "Certificate",
-    "CertifiedResult",
-    "Domain",
-    "EpsRankResult",
-    "ExactDomain",
-    "ExactMatrix",
-    "FloatDomain",
-    "GaussianRational",
-    "GridTooLargeError",
-    "Log3Value",
-    "MemoryBudgetError",
-    "Method",
-    "ModularDomain",
-    "RankResult",
-    "RankValued",
-    "SeedLike",
-    "SeparationMethod",
-    "array_bytes",
-    "as_exact_matrix",
-    "as_float_matrix",
-    "as_generator",
-    "check_array",
-    "check_bool",
-    "check_callable",
-    "check_choice",
-    "check_float",
-    "check_index",
-    "check_instance",
-    "check_int",
-    "check_tolerance",
-    "compare",
-    "complex_rank_embedding",
-    "domain_for",
-    "eps_rank",
-    "get_memory_limit",
-    "grid_tensor",
-    "guard_memory",
-    "is_prime",
-    "kernel_basis",
-    "log3",
-    "log3_e",
-    "log3_multiset_coefficient",
-    "matricize",
-    "matrix_rank",
-    "memory_limit",
-    "nonzero_minor",
-    "random_prime",
-    "random_small_prime",
-    "rank_mod_p",
-    "set_memory_limit",
-    "spawn",
-    "split_seed",
-    "sqrt_minus_one_mod",
-    "to_mpf",
-    "to_rational",
-    "validated",
-]
+from seprank.core.domains import *
+from seprank.core.eps_rank import *
+from seprank.core.gaussian_rationals import *
+from seprank.core.grid import *
+from seprank.core.index import reexport
+from seprank.core.inputs import *
+from seprank.core.log3 import *
+from seprank.core.memory import *
+from seprank.core.minors import *
+from seprank.core.random import *
+from seprank.core.rank import *
+from seprank.core.results import *
+from seprank.core.validation import *
+
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, [
+        "domains",
+        "eps_rank",
+        "gaussian_rationals",
+        "grid",
+        "inputs",
+        "log3",
+        "memory",
+        "minors",
+        "random",
+        "rank",
+        "results",
+        "validation",
+    ])

@@ -1,19 +1,27 @@
-"""The index every paper subpackage carries: the paper, its notation, statement -> function.
+"""What a package's face shows: its public names, and for a paper its index.
 
-A paper subpackage (``seprank.d2w``, ``identifiability.masked``, ...) defines one
-:class:`PaperIndex` named ``INDEX`` in its ``__init__`` and appends :meth:`PaperIndex.render` to
-its docstring, so the same table is read by people (``help(seprank.d2w)``, the API reference)
-and by the test that checks every function it names exists.
+Every module lists its public names once, in its ``__all__``; a package's ``__init__`` (its
+face) star-imports its modules and sets ``__all__ = reexport(__name__, [...modules...])``
+(the networkx ``algorithms/isomorphism`` style), so a name is written in one place.  Type
+checkers do not evaluate a computed ``__all__``: faces set it under ``if not TYPE_CHECKING``,
+so mypy reads the star imports themselves.
+
+A paper subpackage (``seprank.d2w``, ``identifiability.masked``, ...) also defines one
+:class:`PaperIndex` named ``INDEX`` in its face -- the paper, its notation, and each statement
+with the function object that implements it -- and appends :meth:`PaperIndex.render` to its
+docstring, so the same table is read by people (``help(seprank.d2w)``, the API reference).
 """
 
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
+from typing import Any
 
-__all__ = ["PaperIndex"]
+__all__ = ["PaperIndex", "reexport"]
 
 #: Characters that start or end inline markup: ``\\``, a backtick (roles, literals, links),
 #: ``*`` (emphasis), ``|`` (substitutions), and ``_`` not followed by a letter or digit
@@ -35,11 +43,51 @@ def _rst_text(cell: str) -> str:
     return text
 
 
+def reexport(package: str, modules: Sequence[str], *, extra: Sequence[str] = ()) -> list[str]:
+    """A face's ``__all__``: the ``__all__`` of each of its ``modules`` (already imported), in
+    order, each name once, then ``extra`` (names the face defines itself, e.g. ``INDEX``).
+
+    Two modules exporting the same name for different objects is an error (the face would show
+    one of them silently).
+
+    Examples
+    --------
+    >>> import seprank.core.memory, seprank.core.random
+    >>> names = reexport("seprank.core", ["memory", "random"])
+    >>> names[:2], "random_prime" in names
+    (['DEFAULT_MEMORY_LIMIT', 'OBJECT_ENTRY_BYTES'], True)
+    """
+    names: dict[str, object] = {}
+    for short in modules:
+        module = sys.modules[f"{package}.{short}"]
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if name in names and names[name] is not obj:
+                raise ImportError(f"{package}: two modules export different objects named "
+                                  f"{name!r}; rename one")
+            names[name] = obj
+    return [*names, *(n for n in extra if n not in names)]
+
+
+def _qualified(obj: Any) -> str:
+    """``module.qualname`` of a function, class, method or property."""
+    target = obj.fget if isinstance(obj, property) else obj
+    module, qualname = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
+    if not module or not qualname:
+        raise TypeError(f"PaperIndex.statements: {obj!r} is not a function, class, method or "
+                        "property (it has no module and qualified name)")
+    return f"{module}.{qualname}"
+
+
 def _check_rows(field: str, rows: object) -> None:
     if not isinstance(rows, tuple) or not all(
             isinstance(r, tuple) and len(r) == 2 and all(isinstance(c, str) for c in r)
             for r in rows):
         raise TypeError(f"PaperIndex.{field} must be a tuple of (str, str) pairs")
+    _check_cells(field, rows)
+
+
+def _check_cells(field: str, rows: tuple[tuple[str, ...], ...]) -> None:
     for row in rows:
         for cell in row:
             if (not cell.strip() or "\n" in cell or cell != cell.strip()
@@ -82,8 +130,10 @@ class PaperIndex:
         (``docs/notes/...``), or ``""``.
     notation : tuple of (str, str)
         Paper symbol -> argument name or meaning in this code.
-    statements : tuple of (str, str)
-        Statement as printed ("Theorem 1 (eq. 7), lower bound") -> public name in the subpackage.
+    statements : tuple of (str, callable)
+        Statement as printed ("Theorem 1 (eq. 7), lower bound") -> the function, class, method
+        or property that implements it (the object itself, so a renamed function cannot leave
+        a stale entry).
     """
 
     key: str
@@ -91,11 +141,17 @@ class PaperIndex:
     citation: str
     notes: str
     notation: tuple[tuple[str, str], ...]
-    statements: tuple[tuple[str, str], ...]
+    statements: tuple[tuple[str, Callable[..., Any] | property], ...]
 
     def __post_init__(self) -> None:
         _check_rows("notation", self.notation)
-        _check_rows("statements", self.statements)
+        if not isinstance(self.statements, tuple) or not all(
+                isinstance(r, tuple) and len(r) == 2 and isinstance(r[0], str)
+                for r in self.statements):
+            raise TypeError("PaperIndex.statements must be a tuple of (str, function) pairs")
+        _check_cells("statements", tuple((s,) for s, _ in self.statements))
+        for _, obj in self.statements:
+            _qualified(obj)
 
     def render(self) -> str:
         r"""The index as reStructuredText (appended to the subpackage docstring).
@@ -108,7 +164,7 @@ class PaperIndex:
         --------
         >>> index = PaperIndex(key="003", claims="D2W", citation="Levine et al. 2020", notes="",
         ...                    notation=(("|S|", "len(support)"), ("- w_", "-weights")),
-        ...                    statements=(("Theorem 1", "theorem1"),))
+        ...                    statements=(("Theorem 1", reexport),))
         >>> for line in index.render().splitlines()[5:10]:
         ...     print(line)
         =======  ============
@@ -127,17 +183,6 @@ class PaperIndex:
                          tuple((_rst_text(a), _rst_text(b)) for a, b in self.notation)), "",
                   "Statement -> function", "---------------------", "",
                   _table(("statement", "function"),
-                         tuple((_rst_text(s), f":obj:`{f}`") for s, f in self.statements)), ""]
+                         tuple((_rst_text(s), f":obj:`~{_qualified(f)}`")
+                               for s, f in self.statements)), ""]
         return "\n".join(parts)
-
-    def missing(self, package: ModuleType) -> list[str]:
-        """Names in :attr:`statements` (dotted for methods) that ``package`` does not define."""
-        absent = []
-        for _, name in self.statements:
-            obj: object = package
-            for part in name.split("."):
-                if not hasattr(obj, part):
-                    absent.append(name)
-                    break
-                obj = getattr(obj, part)
-        return absent

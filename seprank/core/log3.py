@@ -40,7 +40,6 @@ __all__ = [
     "log3",
     "log3_e",
     "log3_multiset_coefficient",
-    "log3_real",
     "to_mpf",
 ]
 

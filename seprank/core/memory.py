@@ -50,7 +50,6 @@ __all__ = [
     "get_memory_limit",
     "guard_memory",
     "memory_limit",
-    "resolve_limit",
     "set_memory_limit",
 ]
 

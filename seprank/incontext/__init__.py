@@ -15,91 +15,19 @@ docstrings say which is meant.
 
 from __future__ import annotations
 
-from seprank.core.index import PaperIndex
-from seprank.incontext.bounds import (
-    Corollary1Bounds,
-    bidegree_bound,
-    corollary1_bounds,
-    depth_deficit,
-    monomial_count,
-    sequential_ceiling,
-    theorem1_exponent,
-)
-from seprank.incontext.gradient import (
-    LanguageModel,
-    UnboundedGradientError,
-    lm_loss,
-    lm_loss_and_gradient,
-)
-from seprank.incontext.lemmas import (
-    balanced_multinomial,
-    lattice_points_in_ball,
-    lemma2_closed_form,
-    lemma2_direct,
-    lemma3_formula_n,
-    lemma4_bounds,
-    lemma5_inclusions,
-    lemma6_bounds,
-    lemma6_count,
-    lemma7_bound,
-    lemma7_count,
-    lemma8_bound,
-    lemma9_bound,
-    lemma89_count,
-    multinomial,
-)
-from seprank.incontext.lower import (
-    HadamardConstruction,
-    hadamard_construction,
-    lemma11_count,
-    lemma15_exact_bound,
-    lemma16_moment,
-    lemma17_maximum,
-    sphere_rows,
-)
-from seprank.incontext.modular import (
-    PairRepresentation,
-    modular_grid,
-    modular_pair_values,
-)
-from seprank.incontext.pretraining import (
-    ExamplePacking,
-    SyntheticCorpus,
-    contiguous_examples,
-    in_context_coverage,
-    knn_examples,
-    knn_graph,
-    synthetic_corpus,
-)
-from seprank.incontext.representation import (
-    InContextRepresentation,
-    random_embedding,
-    validate_sentences,
-)
-from seprank.incontext.seq_sep import (
-    GridSpectrum,
-    SeqSepResult,
-    grid_spectrum,
-    incontext_seq_sep,
-    positional_sep,
-)
-from seprank.incontext.sequential import (
-    GradientRegime,
-    SequentialRepresentation,
-    gradient_regime,
-    sequential_seq_sep,
-)
-from seprank.incontext.theorems import (
-    Theorem2Epsilon,
-    Theorem3Bound,
-    minimal_depth_theorem3,
-    theorem2_epsilon,
-    theorem3_bound,
-    theorem3_hypotheses,
-    theorem3_log3_bound,
-    theorem3_log_y,
-    trivial_sequential_count,
-)
+from typing import TYPE_CHECKING
+
+from seprank.core.index import PaperIndex, reexport
+from seprank.incontext.bounds import *
+from seprank.incontext.gradient import *
+from seprank.incontext.lemmas import *
+from seprank.incontext.lower import *
+from seprank.incontext.modular import *
+from seprank.incontext.pretraining import *
+from seprank.incontext.representation import *
+from seprank.incontext.seq_sep import *
+from seprank.incontext.sequential import *
+from seprank.incontext.theorems import *
 
 INDEX = PaperIndex(
     key="000/001",
@@ -124,104 +52,53 @@ INDEX = PaperIndex(
         ("Lambda_min, Lambda_max", "GradientRegime.min/max_abs_gradient, _parameter"),
     ),
     statements=(
-        ("eq. 4, in-context representation", "InContextRepresentation"),
-        ("eq. 5, sequential representation", "SequentialRepresentation"),
-        ("eq. 5, loss and its gradient", "lm_loss_and_gradient"),
-        ("eq. 9, seq-sep of y_in, certified", "incontext_seq_sep"),
-        ("eq. 9, seq-sep of y_seq, certified", "sequential_seq_sep"),
-        ("Proposition 1 (App. A)", "positional_sep"),
-        ("Corollary 1 (eq. 10)", "corollary1_bounds"),
-        ("Theorem 1, the exponent", "theorem1_exponent"),
-        ("Theorem 1, \"shallower by 0.5 log3(1/eta)\"", "depth_deficit"),
-        ("Theorem 1, bounded gradients", "gradient_regime"),
-        ("Theorem 3 (App. B), hypotheses", "theorem3_hypotheses"),
-        ("Theorem 3, explicit bound", "theorem3_bound"),
-        ("Theorem 3, explicit bound (log3 only, any width)", "theorem3_log3_bound"),
-        ("Theorem 2 (App. C.2), epsilon", "theorem2_epsilon"),
-        ("Theorem 2, the construction", "hadamard_construction"),
-        ("Lemma 2 (eq. 16)", "lemma2_closed_form"),
-        ("Lemma 3", "lemma3_formula_n"),
-        ("Lemma 4", "lemma4_bounds"),
-        ("Lemma 5", "lemma5_inclusions"),
-        ("Lemma 6", "lemma6_bounds"),
-        ("Lemma 7", "lemma7_bound"),
-        ("Lemma 8", "lemma8_bound"),
-        ("Lemma 9", "lemma9_bound"),
-        ("Lemma 11", "lemma11_count"),
-        ("Lemma 13, grid epsilon-ranks", "grid_spectrum"),
-        ("Lemma 15", "lemma15_exact_bound"),
-        ("Lemma 16", "lemma16_moment"),
-        ("Lemma 17", "lemma17_maximum"),
-        ("bidegree bound PB (ours)", "bidegree_bound"),
-        ("ceiling m(3^L) (ours)", "sequential_ceiling"),
-        ("§3 / App. D, kNN pretraining", "knn_examples"),
+        ("eq. 4, in-context representation", InContextRepresentation),
+        ("eq. 5, sequential representation", SequentialRepresentation),
+        ("eq. 5, loss and its gradient", lm_loss_and_gradient),
+        ("eq. 9, seq-sep of y_in, certified", incontext_seq_sep),
+        ("eq. 9, seq-sep of y_seq, certified", sequential_seq_sep),
+        ("Proposition 1 (App. A)", positional_sep),
+        ("Corollary 1 (eq. 10)", corollary1_bounds),
+        ("Theorem 1, the exponent", theorem1_exponent),
+        ("Theorem 1, \"shallower by 0.5 log3(1/eta)\"", depth_deficit),
+        ("Theorem 1, bounded gradients", gradient_regime),
+        ("Theorem 3 (App. B), hypotheses", theorem3_hypotheses),
+        ("Theorem 3, explicit bound", theorem3_bound),
+        ("Theorem 3, explicit bound (log3 only, any width)", theorem3_log3_bound),
+        ("Theorem 2 (App. C.2), epsilon", theorem2_epsilon),
+        ("Theorem 2, the construction", hadamard_construction),
+        ("Lemma 2 (eq. 16)", lemma2_closed_form),
+        ("Lemma 3", lemma3_formula_n),
+        ("Lemma 4", lemma4_bounds),
+        ("Lemma 5", lemma5_inclusions),
+        ("Lemma 6", lemma6_bounds),
+        ("Lemma 7", lemma7_bound),
+        ("Lemma 8", lemma8_bound),
+        ("Lemma 9", lemma9_bound),
+        ("Lemma 11", lemma11_count),
+        ("Lemma 13, grid epsilon-ranks", grid_spectrum),
+        ("Lemma 15", lemma15_exact_bound),
+        ("Lemma 16", lemma16_moment),
+        ("Lemma 17", lemma17_maximum),
+        ("bidegree bound PB (ours)", bidegree_bound),
+        ("ceiling m(3^L) (ours)", sequential_ceiling),
+        ("§3 / App. D, kNN pretraining", knn_examples),
     ),
 )
 __doc__ = (__doc__ or "") + INDEX.render()
 
-__all__ = [
-    "Corollary1Bounds",
-    "ExamplePacking",
-    "GradientRegime",
-    "GridSpectrum",
-    "HadamardConstruction",
-    "InContextRepresentation",
-    "LanguageModel",
-    "PairRepresentation",
-    "SeqSepResult",
-    "SequentialRepresentation",
-    "SyntheticCorpus",
-    "Theorem2Epsilon",
-    "Theorem3Bound",
-    "UnboundedGradientError",
-    "balanced_multinomial",
-    "bidegree_bound",
-    "contiguous_examples",
-    "corollary1_bounds",
-    "depth_deficit",
-    "gradient_regime",
-    "grid_spectrum",
-    "hadamard_construction",
-    "in_context_coverage",
-    "incontext_seq_sep",
-    "knn_examples",
-    "knn_graph",
-    "lattice_points_in_ball",
-    "lemma2_closed_form",
-    "lemma2_direct",
-    "lemma3_formula_n",
-    "lemma4_bounds",
-    "lemma5_inclusions",
-    "lemma6_bounds",
-    "lemma6_count",
-    "lemma7_bound",
-    "lemma7_count",
-    "lemma8_bound",
-    "lemma9_bound",
-    "lemma11_count",
-    "lemma15_exact_bound",
-    "lemma16_moment",
-    "lemma17_maximum",
-    "lemma89_count",
-    "lm_loss",
-    "lm_loss_and_gradient",
-    "minimal_depth_theorem3",
-    "modular_grid",
-    "modular_pair_values",
-    "monomial_count",
-    "multinomial",
-    "positional_sep",
-    "random_embedding",
-    "sequential_ceiling",
-    "sequential_seq_sep",
-    "sphere_rows",
-    "synthetic_corpus",
-    "theorem1_exponent",
-    "theorem2_epsilon",
-    "theorem3_bound",
-    "theorem3_hypotheses",
-    "theorem3_log3_bound",
-    "theorem3_log_y",
-    "trivial_sequential_count",
-    "validate_sentences",
-]
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, [
+        "bounds",
+        "gradient",
+        "lemmas",
+        "lower",
+        "modular",
+        "pretraining",
+        "representation",
+        "seq_sep",
+        "sequential",
+        "theorems",
+    ], extra=["INDEX"])

@@ -27,8 +27,7 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
 
-__all__ = ["PairRepresentation", "modular_grid", "modular_grid_balanced", "modular_grid_bytes",
-           "modular_pair_values"]
+__all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
 
 Array = npt.NDArray[Any]
 

@@ -21,49 +21,16 @@ bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactl
 
 from __future__ import annotations
 
-from seprank.separation.degree import (
-    BlockSeparationRankResult,
-    DegreeBlock,
-    DegreeStructure,
-    DegreeStructureError,
-)
-from seprank.separation.engine import separation_rank
-from seprank.separation.growth import (
-    GrowthBudget,
-    GrowthOutcome,
-    TemplatePlan,
-    grow_until_stable,
-    plan_templates,
-)
-from seprank.separation.result import (
-    GridEvidence,
-    GridMinor,
-    RoundRecord,
-    SeparationRankResult,
-    StopReason,
-    accepts_domain,
-    validate_partition,
-)
-from seprank.separation.symbolic import coefficient_matrix, symbolic_separation_rank
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "BlockSeparationRankResult",
-    "DegreeBlock",
-    "DegreeStructure",
-    "DegreeStructureError",
-    "GridEvidence",
-    "GridMinor",
-    "GrowthBudget",
-    "GrowthOutcome",
-    "RoundRecord",
-    "SeparationRankResult",
-    "StopReason",
-    "TemplatePlan",
-    "accepts_domain",
-    "coefficient_matrix",
-    "grow_until_stable",
-    "plan_templates",
-    "separation_rank",
-    "symbolic_separation_rank",
-    "validate_partition",
-]
+from seprank.core.index import reexport
+from seprank.separation.degree import *
+from seprank.separation.engine import *
+from seprank.separation.growth import *
+from seprank.separation.result import *
+from seprank.separation.symbolic import *
+
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, ["degree", "engine", "growth", "result", "symbolic"])

@@ -58,7 +58,7 @@ from seprank.separation.result import (
 )
 
 __all__ = ["CHECK_POINTS", "BlockSeparationRankResult", "DegreeBlock", "DegreeStructure",
-           "DegreeStructureError", "check_structure", "interpolation_nodes"]
+           "DegreeStructureError"]
 
 Array = npt.NDArray[Any]
 

@@ -35,7 +35,6 @@ __all__ = [
     "SeparationRankResult",
     "StopReason",
     "accepts_domain",
-    "growth_status",
     "validate_partition",
 ]
 

@@ -21,9 +21,16 @@ The papers' sweeps (imported on demand, they load the paper subpackages):
 Run them from the command line: ``python -m seprank.sweeps d2w-ranks --help``.
 """
 
-from seprank.sweeps import measure, run, store
-from seprank.sweeps.measure import *  # noqa: F403
-from seprank.sweeps.run import *  # noqa: F403
-from seprank.sweeps.store import *  # noqa: F403
+from __future__ import annotations
 
-__all__ = [*measure.__all__, *run.__all__, *store.__all__]
+from typing import TYPE_CHECKING
+
+from seprank.core.index import reexport
+from seprank.sweeps.measure import *
+from seprank.sweeps.run import *
+from seprank.sweeps.store import *
+
+# Type checkers follow the star imports; __all__ (every module's, each name once) is built
+# at run time.
+if not TYPE_CHECKING:
+    __all__ = reexport(__name__, ["measure", "run", "store"])

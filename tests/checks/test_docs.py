@@ -164,11 +164,9 @@ def test_every_paper_subpackage_has_its_page_with_a_linked_index(site: DocsSite)
         text = (site.html / "generated" / "papers" / f"{name}.html").read_text(encoding="utf-8")
         assert "Statement -&gt; function" in text and "Notation" in text, name
         for _statement, function in package.INDEX.statements:
-            obj = package
-            for part in function.split("."):
-                obj = getattr(obj, part)
+            obj = function.fget if isinstance(function, property) else function
             canonical = f"{obj.__module__}.{obj.__qualname__}"
-            assert f'#{canonical}"' in text, f"{name}: {function} does not link to {canonical}"
+            assert f'#{canonical}"' in text, f"{name}: {_statement} does not link to {canonical}"
 
 
 def _ledger_anchor(claim_id: str) -> str:

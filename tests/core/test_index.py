@@ -46,17 +46,26 @@ def _cells(index: PaperIndex) -> list[list[str]]:
             for table in tables for row in table.findall(nodes.row)]
 
 
+def theorem1() -> None:
+    """A stand-in for the function a statement names."""
+
+
+#: How the function cell of :func:`theorem1` reads once ``:obj:`` is parsed as a literal.
+THEOREM1_CELL = f"~{__name__}.theorem1"
+
+
 def _index(notation: tuple[tuple[str, str], ...],
-           statements: tuple[tuple[str, str], ...] = (("Theorem 1", "theorem1"),)) -> PaperIndex:
+           statements: tuple[tuple[str, object], ...] = (("Theorem 1", theorem1),)
+           ) -> PaperIndex:
     return PaperIndex(key="003", claims="D2W", citation="Levine et al. 2020", notes="",
-                      notation=notation, statements=statements)
+                      notation=notation, statements=statements)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("cell", HOSTILE_CELLS)
 def test_a_cell_with_markup_characters_is_shown_as_written(cell: str) -> None:
-    rows = _cells(_index(((cell, cell),), ((cell, "theorem1"),)))
+    rows = _cells(_index(((cell, cell),), ((cell, theorem1),)))
     assert rows == [["paper", "code"], [cell, cell],
-                    ["statement", "function"], [cell, "theorem1"]]
+                    ["statement", "function"], [cell, THEOREM1_CELL]]
 
 
 _CELL = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
@@ -79,13 +88,21 @@ def test_a_cell_that_cannot_be_a_table_cell_is_refused(bad: str) -> None:
 
 def test_rows_must_be_pairs_of_strings() -> None:
     with pytest.raises(TypeError, match="statements"):
-        _index((("a", "b"),), statements=(("only one",),))  # type: ignore[arg-type]
+        _index((("a", "b"),), statements=(("only one",),))
+
+
+def test_a_statement_names_the_function_object_not_a_string() -> None:
+    """A name as a string could go stale when the function is renamed; the object cannot."""
+    with pytest.raises(TypeError, match="not a function"):
+        _index((("a", "b"),), statements=(("Theorem 1", "theorem1"),))
+    rows = _cells(_index((("a", "b"),), statements=(("Lemma", PaperIndex.render),)))
+    assert rows[-1] == ["Lemma", "~seprank.core.index.PaperIndex.render"]
 
 
 def test_the_citation_is_shown_as_written() -> None:
     citation = 'A. Author, "|x|-norms and *stars* for word_ readers", 2024'
     index = PaperIndex(key="004 §4.2", claims="PD", citation=citation, notes="",
-                       notation=(("a", "b"),), statements=(("Theorem 1", "theorem1"),))
+                       notation=(("a", "b"),), statements=(("Theorem 1", theorem1),))
     doctree = publish_doctree(index.render().replace(":obj:`", ":literal:`"),
                               settings_overrides={"report_level": 5, "halt_level": 5})
     assert not [m for m in doctree.findall(nodes.system_message) if m["level"] >= 2]
