@@ -69,3 +69,32 @@ def test_no_docstring_points_at_a_seed_file_or_outside_the_repository() -> None:
             assert "_780437e4ec8fa9c6" not in text and ".txt`" not in text, path
             for cited in re.findall(r"docs/notes/[\w.]+\.md", text):
                 assert (ROOT / cited).is_file(), f"{path} cites {cited}"
+
+
+#: What the light floors must not load: the automata (sympy's combinatorics), numba, dask.
+HEAVY = ("seprank.automata", "sympy.combinatorics", "numba", "dask", "distributed")
+
+
+@pytest.mark.parametrize("statement", ["import seprank.core", "import identifiability",
+                                       "import seprank.certificates", "import seprank"])
+def test_light_imports_load_no_heavy_module(statement: str) -> None:
+    """``seprank``'s face loads its names on demand, so the paper-free core, the certificates
+    and ``identifiability`` do not pay for the automata, numba or dask (checked in a fresh
+    interpreter, through ``sys.modules``)."""
+    import subprocess
+    import sys
+
+    code = (f"{statement}\nimport sys\n"
+            f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    assert done.stdout.strip() == "", f"{statement!r} loaded {done.stdout.strip()}"
+
+
+def test_identifiability_builds_only_on_the_paper_free_floors() -> None:
+    """``identifiability`` imports from ``seprank.core`` and ``seprank.certificates`` only."""
+    allowed = ("seprank.core", "seprank.certificates")
+    for path in (ROOT / "identifiability").rglob("*.py"):
+        used = {m for m in _imports(path) if m == "seprank" or m.startswith("seprank.")}
+        bad = {m for m in used if not m.startswith(allowed)}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
