@@ -7,9 +7,14 @@ rank at most sep (003, Claim 1), so a certified matrix rank of a grid is a certi
 bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactly.
 
 =====================================  =============================================
-:func:`separation_rank`                validate -> plan the templates -> grow
-:func:`grow_until_stable`              the reusable growth loop (any grid evaluator),
-                                       with its :class:`GrowthBudget` (time, rounds)
+:func:`separation_rank`                validate -> choose a strategy -> run its driver
+:class:`Budget`                        what may stop it early: time, rounds,
+                                       templates, memory, patience (``budget=``)
+:class:`SeparationRequest`             the validated problem a strategy's driver reads
+:func:`register_strategy`              the strategy table (``'symbolic'``,
+                                       ``'degree'``, ``'dense'``): a new strategy is
+                                       one registered driver; :func:`choose_strategy`
+:func:`grow_until_stable`              the reusable growth loop (any grid evaluator)
 :func:`plan_templates`                 sizes the first round in a domain
 :func:`symbolic_separation_rank`       exact rank of the coefficient matrix (sympy)
 :class:`DegreeStructure`               declared bidegrees: split sep into degree blocks
@@ -21,6 +26,7 @@ bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactl
 
 from __future__ import annotations
 
+from seprank.separation.budget import Budget
 from seprank.separation.degree import (
     BlockSeparationRankResult,
     DegreeBlock,
@@ -29,12 +35,12 @@ from seprank.separation.degree import (
 )
 from seprank.separation.engine import separation_rank
 from seprank.separation.growth import (
-    GrowthBudget,
     GrowthOutcome,
     TemplatePlan,
     grow_until_stable,
     plan_templates,
 )
+from seprank.separation.request import SeparationRequest
 from seprank.separation.result import (
     GridEvidence,
     GridMinor,
@@ -44,25 +50,34 @@ from seprank.separation.result import (
     accepts_domain,
     validate_partition,
 )
+from seprank.separation.strategies import (
+    STRATEGIES,
+    choose_strategy,
+    register_strategy,
+)
 from seprank.separation.symbolic import coefficient_matrix, symbolic_separation_rank
 
 __all__ = [
+    "STRATEGIES",
     "BlockSeparationRankResult",
+    "Budget",
     "DegreeBlock",
     "DegreeStructure",
     "DegreeStructureError",
     "GridEvidence",
     "GridMinor",
-    "GrowthBudget",
     "GrowthOutcome",
     "RoundRecord",
     "SeparationRankResult",
+    "SeparationRequest",
     "StopReason",
     "TemplatePlan",
     "accepts_domain",
+    "choose_strategy",
     "coefficient_matrix",
     "grow_until_stable",
     "plan_templates",
+    "register_strategy",
     "separation_rank",
     "symbolic_separation_rank",
     "validate_partition",
