@@ -66,6 +66,7 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
     """One measurement (run in a subprocess by :func:`main`)."""
     from seprank.core.domains import ModularDomain
     from seprank.incontext.seq_sep import incontext_seq_sep
+    from seprank.separation import Budget
 
     load = os.getloadavg()[0]
     out: dict[str, Any]
@@ -86,8 +87,8 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
             out = {"grid": grid, "rank_step": _since(t)}
         else:
             t = _clock()
-            r = incontext_seq_sep(rep, seed=1, structure="degree", max_seconds=None,
-                                  max_bytes=20 * GIB)
+            r = incontext_seq_sep(rep, seed=1, structure="degree",
+                                  budget=Budget(max_seconds=None, max_bytes=20 * GIB))
             total = _since(t)
             e: Any = r.engine
             rank = r.rank
@@ -108,8 +109,8 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
                                      + 13 * d_x + H)
         rep = InContextRepresentation(net, np.ones((d_x, 1), dtype=int), [0], [0])
         t = _clock()
-        r = incontext_seq_sep(rep, seed=1, structure="degree", max_seconds=None,
-                              max_bytes=20 * GIB)
+        r = incontext_seq_sep(rep, seed=1, structure="degree",
+                              budget=Budget(max_seconds=None, max_bytes=20 * GIB))
         out = {"time": _since(t), "d_x": d_x, "H": H, "L": L, "rank": r.rank,
                "block_bound": getattr(r.engine, "block_bound", None), "certifies": r.certifies,
                "thm3": str(theorem3_upper(d_x, L, H).value),

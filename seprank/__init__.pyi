@@ -140,6 +140,9 @@ from .incontext.sequential import (
     sequential_seq_sep as sequential_seq_sep,
 )
 from .separation import (
+    Budget as Budget,
+)
+from .separation import (
     SeparationRankResult as SeparationRankResult,
 )
 from .separation import (

@@ -433,7 +433,8 @@ class LinearAttention:
     ) -> SeparationRankResult:
         """:func:`seprank.separation_rank` of the output entry :math:`y^{i}_p`.
 
-        Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ...).
+        Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ``structure``,
+        ``budget=Budget(...)``, ...).
         """
         n_inputs = check_int("n_inputs", n_inputs, 2)
         i = check_int("output position i", i, 0, n_inputs - 1)

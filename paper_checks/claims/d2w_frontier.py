@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 
 from paper_checks.registry import ClaimResult, Margin, claim, judge
-from seprank import LinearAttention, d2w
+from seprank import Budget, LinearAttention, d2w
 from seprank.incontext.bounds import bidegree_bound
 from seprank.incontext.representation import InContextRepresentation
 from seprank.incontext.seq_sep import incontext_seq_sep
@@ -35,8 +35,8 @@ def frontier_rank(d_x: int, H: int, L: int) -> tuple[int, int, str]:
     net = LinearAttention.random(depth=L, width=d_x, heads=H,
                                  seed=WEIGHT_SEED + 97 * L + 13 * d_x + H)
     rep = InContextRepresentation(net, np.ones((d_x, 1), dtype=int), [0], [0])
-    r = incontext_seq_sep(rep, seed=3, structure="degree", max_seconds=None,
-                          max_bytes=8 * 2**30)
+    r = incontext_seq_sep(rep, seed=3, structure="degree",
+                          budget=Budget(max_seconds=None, max_bytes=8 * 2**30))
     return r.rank, int(getattr(r.engine, "block_bound", -1)), str(r.certifies)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
-from seprank import LinearAttention, SeparationRankResult
+from seprank import Budget, LinearAttention, SeparationRankResult
 from seprank.certificates import certify
 from seprank.incontext.bounds import bidegree_bound, corollary1_bounds, sequential_ceiling
 from seprank.incontext.gradient import LanguageModel
@@ -155,7 +155,7 @@ def _pb_result(d_x: int, H: int, L: int, N: int) -> SeqSepResult:
     rep = pb_network(d_x, H, L, N)
     if _certified(d_x, L):
         return incontext_seq_sep(rep, seed=7, keep_witness=True)
-    return incontext_seq_sep(rep, seed=7, max_seconds=None, max_bytes=8 * 2**30)
+    return incontext_seq_sep(rep, seed=7, budget=Budget(max_seconds=None, max_bytes=8 * 2**30))
 
 
 def _certified(d_x: int, L: int) -> bool:

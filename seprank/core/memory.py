@@ -12,8 +12,9 @@ The limit is one number for the whole process, 2 GiB by default:
 
 * :func:`get_memory_limit` / :func:`set_memory_limit`;
 * ``with memory_limit(n_bytes): ...`` sets it for a block;
-* functions that allocate take ``max_bytes=`` where a per-call limit is useful (the grid and
-  separation-rank engines); ``None`` means the process limit.
+* functions that allocate take ``max_bytes=`` where a per-call limit is useful (the grid
+  engine; the separation-rank engine takes it in its ``budget=``); ``None`` means the process
+  limit.
 
 Estimates are of the *peak*, counted in bytes of the arrays held at once.  Measured factors
 (see :data:`RANK_STEP_FACTOR`; python-flint 0.6-0.7, numpy 1.26-2.x):

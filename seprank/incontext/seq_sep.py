@@ -26,8 +26,8 @@ from seprank.core.results import Certificate, RankValued, SeparationMethod
 from seprank.core.validation import check_array, check_float
 from seprank.incontext.modular import modular_grid, modular_grid_balanced, modular_grid_bytes
 from seprank.incontext.representation import InContextRepresentation
+from seprank.separation.budget import Budget, refuses_budget_keywords
 from seprank.separation.engine import separation_rank
-from seprank.separation.growth import DEFAULT_MAX_SECONDS
 from seprank.separation.result import SeparationRankResult
 
 __all__ = ["GridSpectrum", "SeqSepResult", "grid_spectrum", "incontext_seq_sep", "positional_sep"]
@@ -108,6 +108,7 @@ class SeqSepResult(RankValued):
         return self.statement
 
 
+@refuses_budget_keywords
 def incontext_seq_sep(
     rep: InContextRepresentation,
     *,
@@ -115,8 +116,7 @@ def incontext_seq_sep(
     seed: SeedLike = None,
     n_templates: int | None = None,
     progress: bool | None = None,
-    max_bytes: int | None = None,
-    max_seconds: float | None = DEFAULT_MAX_SECONDS,
+    budget: Budget | None = None,
     keep_witness: bool = False,
     structure: Literal["auto", "dense", "degree"] = "auto",
 ) -> SeqSepResult:
@@ -142,11 +142,13 @@ def incontext_seq_sep(
         Seeds the prime and the templates.
     n_templates : int, optional, keyword-only
         Fixed number of templates per side (default: sized to PB by the engine).
-    progress, max_bytes, max_seconds
-        Passed to the engine: the memory limit of one round (grid, the structured
-        evaluator's temporaries and the rank step, estimated before allocating) and the time
-        budget (default 300 s).  A growth stopped by either says "not saturated" in the
-        statement.
+    progress : bool, optional, keyword-only
+        Progress bars (default: on terminals, after two seconds).
+    budget : Budget, optional, keyword-only
+        Passed to the engine (:class:`seprank.Budget`; None: the defaults): e.g. the memory
+        limit of one round (``max_bytes``: grid, the structured evaluator's temporaries and the
+        rank step, estimated before allocating) and the time budget (``max_seconds``, default
+        300 s).  A growth stopped by the budget says "not saturated" in the statement.
     keep_witness : bool, keyword-only
         Keep a non-zero minor of the last grid (of every block, with the degree split) for
         :meth:`SeqSepResult.certificate` (one echelon form more per grid; see
@@ -188,8 +190,7 @@ def incontext_seq_sep(
     engine = separation_rank(
         rep.grid_function, n_inputs=2, dim=rep.width, partition=([0], [1]), method=method,
         seed=seed, upper_bound=None if n_templates is not None else pb,
-        n_templates=n_templates, progress=progress, max_bytes=max_bytes,
-        max_seconds=max_seconds, keep_witness=keep_witness,
+        n_templates=n_templates, progress=progress, budget=budget, keep_witness=keep_witness,
         grid_matrix=_StructuredGrid(rep, progress) if method == "modular" else None,
         structure=structure,
     )

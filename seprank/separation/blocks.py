@@ -1,7 +1,10 @@
 r"""The block engine: a separation rank as the sum of its degree blocks' certified ranks.
 
-:func:`block_separation_rank` is what :func:`seprank.separation_rank` runs with
-``structure='degree'`` (or a :class:`~seprank.separation.degree.DegreeStructure`):
+:func:`block_separation_rank` is the driver of the ``'degree'`` strategy
+(:mod:`seprank.separation.strategies`): what :func:`seprank.separation_rank` runs with
+``structure='degree'``, a :class:`~seprank.separation.degree.DegreeStructure`, or
+``structure='auto'`` when f declares its degree structure and the method is ``'modular'``
+(:func:`select_degree`):
 
 1. interpolation nodes :math:`t_i` and weights mod p
    (:func:`~seprank.separation.degree.interpolation_nodes`);
@@ -12,7 +15,8 @@ r"""The block engine: a separation rank as the sum of its degree blocks' certifi
    templates, sized to its own bound -- and extracts each block's grid (a GF(p) matrix product
    with the interpolation weights, :func:`seprank.core.modfloat.matmul_mod`);
 4. each block runs the ordinary growth loop :func:`~seprank.separation.growth.grow_until_stable`
-   with its own plan (same template stream), memory guard and the remaining time budget: its
+   with its own plan (same template stream), memory guard and what is left of the
+   :class:`~seprank.separation.budget.Budget`'s time: its
    first round is served from the sweep, later rounds (rare: a block that did not reach its
    bound) evaluate the scaled grids again for that block only.
 
@@ -25,16 +29,18 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import ModularDomain
+from seprank.core.domains import Domain, ModularDomain
 from seprank.core.grid import GridTooLargeError
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
 from seprank.core.rank import RankResult
+from seprank.separation.budget import Budget
 from seprank.separation.degree import (
     BlockSeparationRankResult,
     DegreeBlock,
@@ -42,7 +48,9 @@ from seprank.separation.degree import (
     check_structure,
     interpolation_nodes,
 )
-from seprank.separation.growth import GrowthBudget, grow_until_stable, plan_templates
+from seprank.separation.grids import dedupe, domain_evaluator
+from seprank.separation.growth import grow_until_stable, plan_templates
+from seprank.separation.request import SeparationRequest
 from seprank.separation.result import (
     SATURATED_STOPS,
     GridEvidence,
@@ -50,10 +58,11 @@ from seprank.separation.result import (
     RoundRecord,
     StopReason,
 )
+from seprank.separation.strategies import Streams, register_strategy
 from seprank.separation.witness import find_grid_minor
 
 __all__ = ["block_separation_rank", "rect_from_batch", "rect_from_grid_matrix",
-           "resolve_structure"]
+           "select_degree"]
 
 Array = npt.NDArray[Any]
 #: ``evaluate(a_points, b_points)`` -> the grid [f(a_r, b_s)] mod p (int64 or balanced float64)
@@ -80,46 +89,45 @@ def _tuples(m: int, k: int) -> Array:
     return np.array(list(itertools.product(range(m), repeat=k)), dtype=np.int64).reshape(-1, k)
 
 
-def resolve_structure(structure: Any, f: Any, partition: tuple[tuple[int, ...], tuple[int, ...]],
-                      method: str, *, fixed: bool, rectangular: bool) -> DegreeStructure | None:
-    """The degree structure to split by, or None for one dense grid (see
-    :func:`seprank.separation_rank`, ``structure=``).
+def select_degree(request: SeparationRequest, named: bool) -> SeparationRequest | None:
+    """The degree strategy's ``select`` hook: the request with its degree structure resolved
+    (the given :class:`~seprank.separation.degree.DegreeStructure`, or the one
+    ``f.degree_structure(A, B)`` declares), or None when ``structure='auto'`` should not split
+    (f declares none, or the caller's ``grid_matrix`` has no rectangular evaluator).
 
     Examples
     --------
-    >>> resolve_structure("dense", len, ((0,), (1,)), "modular", fixed=False, rectangular=True)
-    >>> resolve_structure("degree", len, ((0,), (1,)), "modular", fixed=False, rectangular=True)
+    >>> from seprank.separation.request import SeparationRequest
+    >>> request = SeparationRequest(len, n_inputs=2, dim=1, partition=([0], [1]))
+    >>> select_degree(request, named=False) is None
+    True
+    >>> select_degree(request, named=True)
     Traceback (most recent call last):
     ...
     ValueError: structure='degree': f declares no degree structure ... use structure='dense'
     """
-    if isinstance(structure, DegreeStructure):
-        declared: DegreeStructure | None = structure
-    elif structure == "dense":
-        return None
-    elif structure in ("auto", "degree"):
-        declare = getattr(f, "degree_structure", None)
-        declared = declare(*partition) if callable(declare) else None
-        if structure == "auto":
-            return declared if (declared is not None and method == "modular" and not fixed
-                                and rectangular) else None
-        if declared is None:
-            raise ValueError("structure='degree': f declares no degree structure (no "
-                             "f.degree_structure(A, B)); pass a DegreeStructure(...) or use "
-                             "structure='dense'")
-    else:
-        raise ValueError(f"structure must be 'auto', 'dense', 'degree' or a DegreeStructure, "
-                         f"got {structure!r}")
+    declared: Any = request.structure
     if not isinstance(declared, DegreeStructure):
-        raise TypeError(f"f.degree_structure(A, B) must return a DegreeStructure or None, got "
-                        f"{type(declared).__name__}")
-    if method != "modular":
-        raise ValueError(f"structure={structure!r} (split by degree) needs method='modular' "
-                         f"(interpolation mod p), got method={method!r}")
-    if fixed:
-        raise ValueError("a degree split sizes each block's templates itself: drop templates= "
-                         "and n_templates= (or use structure='dense')")
-    return declared
+        declare = getattr(request.f, "degree_structure", None)
+        declared = declare(*request.partition) if callable(declare) else None
+        if declared is None:
+            if named:
+                raise ValueError("structure='degree': f declares no degree structure (no "
+                                 "f.degree_structure(A, B)); pass a DegreeStructure(...) or use "
+                                 "structure='dense'")
+            return None
+        if not isinstance(declared, DegreeStructure):
+            raise TypeError(f"f.degree_structure(A, B) must return a DegreeStructure or None, "
+                            f"got {type(declared).__name__}")
+    if not named and not _rectangular(request):
+        return None
+    return replace(request, structure=declared)
+
+
+def _rectangular(request: SeparationRequest) -> bool:
+    """Whether the blocks can evaluate f on rectangular grids: the generic evaluator, or the
+    caller's ``grid_matrix.rectangular``."""
+    return request.grid_matrix is None or hasattr(request.grid_matrix, "rectangular")
 
 
 def rect_from_batch(evaluate: Callable[[Array], Array], n_inputs: int, A: tuple[int, ...],
@@ -261,28 +269,30 @@ class _BlockMatrix:
             raise GridTooLargeError(
                 f"block grid {rows:,} x {cols:,} ({m} templates) needs about "
                 f"{need / 2**30:.3g} GiB with its rank step, above the limit of "
-                f"{self.limit / 2**30:.3g} GiB. Raise it with max_bytes= if the machine has "
-                "the memory", needed=need, limit=self.limit, what="a degree block's grid")
+                f"{self.limit / 2**30:.3g} GiB. Raise it with budget=Budget(max_bytes=...) if "
+                "the machine has the memory", needed=need, limit=self.limit,
+                what="a degree block's grid")
         M, self.kept = self.sweep.run(templates, {self.k: m})[self.k]
         return M.astype(np.int64)
 
 
-def block_separation_rank(
-    evaluate: RectEvaluator, structure: DegreeStructure, *, domain: ModularDomain,
-    template_rng: np.random.Generator, partition: tuple[tuple[int, ...], tuple[int, ...]],
-    dim: int, method: str, upper_bound: int | None, patience: int,
-    max_templates: int | None, budget: GrowthBudget, limit: int, progress: bool | None,
-    dedupe: Dedupe | None, start: float, function: Callable[..., Any] | None = None,
-    n_inputs: int | None = None, keep_witness: bool = False,
-) -> BlockSeparationRankResult:
-    """Run the block engine (module docstring); called by :func:`seprank.separation_rank`.
+@register_strategy("degree", methods=("modular",), auto=1, fixed_templates=False,
+                   structure_type=DegreeStructure, select=select_degree,
+                   description="split by degree: the sum of the bidegree blocks' ranks, "
+                               "interpolation mod p")
+def block_separation_rank(request: SeparationRequest, domain: Domain | None,
+                          streams: Streams | None, budget: Budget) -> BlockSeparationRankResult:
+    """Run the block engine (module docstring): the driver of ``structure='degree'``.
 
-    Every block draws its templates from one stream seeded from ``template_rng`` (so block k's
-    are the first ones of every other block's); the structure check uses another stream.  With
-    ``upper_bound`` given, each block's first round is sized to its own bound (+8).
+    ``request.structure`` is the :class:`~seprank.separation.degree.DegreeStructure` the
+    strategy's selection resolved (:func:`select_degree`).  Every block draws its templates
+    from one stream seeded from ``streams.templates`` (so block k's are the first ones of every
+    other block's); the structure check uses another stream.  With ``upper_bound`` given, each
+    block's first round is sized to its own bound (+8).  The blocks share the budget's time
+    (each gets what the earlier ones left).
 
     Every block keeps a :class:`~seprank.separation.result.GridEvidence` of its last grid
-    (``function`` f on ``n_inputs`` positions, the block's templates, p): with
+    (f on ``n_inputs`` positions, the block's templates, p): with
     ``keep_witness=True`` a non-zero minor of the block's last matrix is found before it is
     released (one more echelon form per block), otherwise ``block.evidence.minor()``
     re-evaluates that block's grid once.
@@ -299,7 +309,17 @@ def block_separation_rank(
     >>> r.rank, [(b.a_degree, b.rank) for b in r.blocks if b.rank]
     (4, [(3, 4)])
     """
-    A, B = partition
+    structure = request.structure
+    if not isinstance(domain, ModularDomain) or streams is None:
+        raise TypeError("the degree strategy needs a ModularDomain and template streams")
+    if not isinstance(structure, DegreeStructure):
+        raise TypeError("the degree strategy runs a request whose structure is resolved "
+                        "(choose_strategy / select_degree)")
+    start, dim, upper_bound = request.started, request.dim, request.upper_bound
+    limit = budget.memory_limit()
+    evaluate = _rect_evaluator(request, domain, limit)
+    template_rng = streams.templates
+    A, B = request.partition
     n_a, n_b = len(A), len(B)
     size_to_bounds = upper_bound is not None
     template_seed = np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist())
@@ -316,7 +336,7 @@ def block_separation_rank(
         return plan_templates(domain, np.random.default_rng(template_seed), dim=dim,
                               smaller_side=min(n_a, n_b),
                               upper_bound=bounds[k] if size_to_bounds else None,
-                              max_templates=max_templates, margin=BLOCK_MARGIN)
+                              max_templates=budget.max_templates, margin=BLOCK_MARGIN)
 
     plans = [plan(k) for k in range(len(bounds))]
     sizes = {k: pl.first_size for k, pl in enumerate(plans) if bounds[k] > 0}
@@ -342,17 +362,14 @@ def block_separation_rank(
         matrix_of = _BlockMatrix(sweep, k, limit)
         witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
         out = grow_until_stable(matrix_of, plans[k], upper_bound=bounds[k],
-                                patience=patience, max_templates=max_templates,
-                                budget=GrowthBudget(max_seconds=remaining,
-                                                    max_rounds=budget.max_rounds),
-                                progress=progress, description=f"block ({j}, {kk})",
-                                on_final=witness.on_final if keep_witness else None)
+                                budget=replace(budget, max_seconds=remaining),
+                                progress=request.progress, description=f"block ({j}, {kk})",
+                                on_final=witness.on_final if request.keep_witness else None)
         templates = (out.templates if out.templates is not None
                      else matrix_of.last if matrix_of.last is not None else np.empty((0, dim)))
-        evidence = (GridEvidence(function, n_inputs, dim, templates, domain.p,
-                                 kept_minor=out.witness, finder=witness.finder(templates,
-                                                                               out.last))
-                    if function is not None and n_inputs is not None else None)
+        evidence = GridEvidence(request.f, request.n_inputs, dim, templates, domain.p,
+                                kept_minor=out.witness,
+                                finder=witness.finder(templates, out.last))
         blocks.append(DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop, out.n_templates,
                                   out.matrix_shape, out.history, out.last, templates,
                                   evidence))
@@ -369,11 +386,23 @@ def block_separation_rank(
     if upper_bound is not None and rank > upper_bound:
         details["exceeds_upper_bound"] = True
     return BlockSeparationRankResult(
-        rank=rank, certifies="exact" if pinned else "lower_bound", method=method,  # type: ignore[arg-type]
-        partition=partition, stop_reason=stop, n_templates=max(b.n_templates for b in blocks),
+        rank=rank, certifies="exact" if pinned else "lower_bound", method=request.method,
+        partition=request.partition, stop_reason=stop,
+        n_templates=max(b.n_templates for b in blocks),
         matrix_shape=largest.matrix_shape, history=tuple(history),
         seconds=time.perf_counter() - start, upper_bound=upper_bound, details=details,
         blocks=tuple(blocks), structure=structure, nodes=nodes, inverse=inverse)
+
+
+def _rect_evaluator(request: SeparationRequest, domain: ModularDomain,
+                    limit: int) -> RectEvaluator:
+    """The blocks' rectangular grid evaluator: the caller's ``grid_matrix.rectangular`` for one
+    position per side, else f's batch evaluator on memory-bounded batches."""
+    A, B = request.partition
+    if (request.grid_matrix is not None and hasattr(request.grid_matrix, "rectangular")
+            and max(len(A), len(B)) == 1):
+        return rect_from_grid_matrix(request.grid_matrix, domain)
+    return rect_from_batch(domain_evaluator(request.f, domain), request.n_inputs, A, B, limit)
 
 
 class _BlockWitness:

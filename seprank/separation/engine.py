@@ -8,55 +8,42 @@ here is a certified lower bound -- exactly so when the matrix rank itself is exa
 arithmetic) or a lower bound on it (GF(p)).  For a polynomial, the separation rank equals the
 rank of its coefficient matrix between A-monomials and B-monomials, which
 ``method="symbolic"`` computes exactly.
+
+:func:`separation_rank` = validate (a :class:`~seprank.separation.request.SeparationRequest`,
+a :class:`~seprank.separation.budget.Budget`) -> choose a strategy from the table
+(:mod:`seprank.separation.strategies`: ``'symbolic'``, ``'degree'``, ``'dense'``) -> draw the
+prime and the template streams -> run the strategy's driver.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy.typing as npt
 
-from seprank.core.domains import (
-    EXACT_TEMPLATE_RANGE,
-    Domain,
-    ExactDomain,
-    ModularDomain,
-    domain_for,
-)
-from seprank.core.memory import resolve_limit
+from seprank.core.domains import Domain, domain_for
 from seprank.core.random import SeedLike, spawn
 from seprank.core.results import SeparationMethod
-from seprank.core.validation import check_bool, check_callable, check_int, check_tolerance
-from seprank.separation.blocks import (
-    block_separation_rank,
-    rect_from_batch,
-    rect_from_grid_matrix,
-    resolve_structure,
-)
+
+# the built-in strategies register themselves in the table when their modules load
+from seprank.separation.blocks import block_separation_rank
+from seprank.separation.budget import Budget, check_budget, refuses_budget_keywords
 from seprank.separation.degree import DegreeStructure
-from seprank.separation.grids import (
-    CallerGrid,
-    GenericGrid,
-    dedupe,
-    domain_evaluator,
-)
-from seprank.separation.growth import (
-    DEFAULT_MAX_SECONDS,
-    GrowthBudget,
-    grow_until_stable,
-    plan_templates,
-)
-from seprank.separation.result import SeparationRankResult, validate_partition
-from seprank.separation.symbolic import symbolic_separation_rank
-from seprank.separation.witness import GridWitness
+from seprank.separation.dense import dense_separation_rank
+from seprank.separation.request import SeparationRequest
+from seprank.separation.result import SeparationRankResult
+from seprank.separation.strategies import Streams, choose_strategy
+from seprank.separation.symbolic import symbolic_strategy
 
 __all__ = ["separation_rank"]
 
 Array = npt.NDArray[Any]
+#: The built-in drivers (imported for their registration; see the strategy table).
+BUILT_IN = (symbolic_strategy, block_separation_rank, dense_separation_rank)
 
 
+@refuses_budget_keywords
 def separation_rank(
     f: Callable[..., Any],
     *,
@@ -64,20 +51,16 @@ def separation_rank(
     dim: int,
     partition: tuple[Sequence[int], Sequence[int]],
     method: SeparationMethod = "modular",
-    n_templates: int | None = None,
     seed: SeedLike = None,
     upper_bound: int | None = None,
+    n_templates: int | None = None,
     templates: npt.ArrayLike | None = None,
-    patience: int = 2,
-    max_templates: int | None = None,
     rtol: float | None = None,
-    max_bytes: int | None = None,
-    progress: bool | None = None,
     grid_matrix: Callable[[Array, Domain], Array] | None = None,
-    max_seconds: float | None = DEFAULT_MAX_SECONDS,
-    max_rounds: int | None = None,
+    structure: DegreeStructure | str = "auto",
     keep_witness: bool = False,
-    structure: DegreeStructure | Literal["auto", "dense", "degree"] = "auto",
+    budget: Budget | None = None,
+    progress: bool | None = None,
 ) -> SeparationRankResult:
     r"""Separation rank of ``f`` w.r.t. the partition (A, B), with its certificate.
 
@@ -107,31 +90,19 @@ def separation_rank(
         * ``'symbolic'`` -- expand ``f`` with sympy and take the exact rank of the coefficient
           matrix between A-monomials and B-monomials: the exact separation rank of a
           polynomial (tiny cases only).
-    n_templates : int, optional, keyword-only
-        Use exactly this many templates in one round (no growth).
     seed : int or Generator, optional, keyword-only
-        Seeds the prime and the templates (two independent streams).
+        Seeds the prime and the templates (independent streams).
     upper_bound : int, optional, keyword-only
         A known upper bound: the first round is sized to reach it (unless that grid would exceed
         the memory limit -- then growth starts from the default size) and growth stops when the
         rank reaches it (then, if the bound is proven, sep equals the rank).  A rank above it
         is reported in ``details['exceeds_upper_bound']``.
+    n_templates : int, optional, keyword-only
+        Use exactly this many templates in one round (no growth).
     templates : array_like, optional, keyword-only
         Your own ``(M, dim)`` templates (one round).  Integers for modular/exact.
-    patience : int, keyword-only
-        Growth stops when the last ``patience`` rounds give the same rank (default 2).
-    max_templates : int, optional, keyword-only
-        Cap on the number of templates (stop reason ``'max_templates'``).
     rtol : float, optional, keyword-only
         SVD tolerance for ``'svd'``.
-    max_bytes : int, optional, keyword-only
-        Memory limit of one round -- the grid, its matricization and the rank step, estimated
-        before anything is allocated (default: :func:`seprank.get_memory_limit`, 2 GiB).
-        When growth would exceed it, the last rank is returned with stop reason
-        ``'memory_limit'``; a first round above it raises
-        :class:`~seprank.core.grid.GridTooLargeError`.
-    progress : bool, optional, keyword-only
-        Progress bars (rounds, and large grids); default: on terminals, after two seconds.
     grid_matrix : callable, optional, keyword-only
         A faster evaluator of the grid matrix: ``grid_matrix(templates, domain)`` must return
         what ``matricize(grid_tensor(f, templates, n_inputs), A, B)`` returns in ``domain``
@@ -139,11 +110,19 @@ def separation_rank(
         checks its memory estimate before calling it: the grid (8 bytes per entry), the rank
         step, and ``grid_matrix.peak_bytes(m)`` when the callable has that attribute (its own
         temporaries for ``m`` templates).
-    max_seconds : float or None, keyword-only
-        Time budget of the growth (default 300 s; None: unlimited): a round predicted to end
-        after it is not started, and the result says ``'time_limit'`` (not saturated).
-    max_rounds : int or None, keyword-only
-        Most growth rounds (stop reason ``'max_rounds'``).
+    structure : {'auto', 'dense', 'degree'}, a registered strategy's name, or DegreeStructure
+        The strategy (:mod:`seprank.separation.strategies`; ``method='symbolic'`` always runs
+        ``'symbolic'``).  ``'dense'``: one grid, grown.  ``'degree'`` (``method='modular'``;
+        :mod:`seprank.separation.degree`): when
+        :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A- and B-degrees,
+        sep(f) is the sum of the blocks' ranks, each certified on its own grid (values by
+        interpolation mod p, sized to its bound, its own growth loop); the
+        :class:`~seprank.separation.degree.BlockSeparationRankResult` lists every block.  It
+        splits by the structure ``f.degree_structure(A, B)`` declares (network entries, the
+        in-context representation), or by the ``DegreeStructure`` given.  ``'auto'``
+        (default): ``'degree'`` when ``f`` declares one (modular, no fixed templates), else
+        ``'dense'``.  A declared structure is tested at random points first: a function
+        without it is refused (``DegreeStructureError``).
     keep_witness : bool, keyword-only
         Find a non-zero minor of the last grid matrix before it is released (one more echelon
         form of it; :func:`seprank.core.minors.nonzero_minor`), so that the result's
@@ -153,17 +132,18 @@ def separation_rank(
         with a degree split each block keeps a minor of its own last grid (one more echelon
         form per block, ``block.evidence``), and the certificate is one of the sum
         (kind ``grid_rank_blocks``).
-    structure : {'auto', 'dense', 'degree'} or DegreeStructure, keyword-only
-        Split by degree (``method='modular'``; :mod:`seprank.separation.degree`): when
-        :math:`f(t x_A, s x_B) = \sum_k t^{j_k} s^{k_k} f_k` with distinct A- and B-degrees,
-        sep(f) is the sum of the blocks' ranks, each certified on its own grid (values by
-        interpolation mod p, sized to its bound, its own growth loop); the
-        :class:`~seprank.separation.degree.BlockSeparationRankResult` lists every block.
-        ``'degree'``: the structure ``f.degree_structure(A, B)`` declares (network entries,
-        the in-context representation); a ``DegreeStructure``: that one; ``'auto'``
-        (default): ``'degree'`` when ``f`` declares one (modular, no fixed templates), else
-        ``'dense'`` (one grid).  A declared structure is tested at random points first: a
-        function without it is refused (``DegreeStructureError``).
+    budget : Budget, optional, keyword-only
+        What may stop the growth early (:class:`~seprank.separation.budget.Budget`; None: the
+        defaults): ``max_seconds`` (300 s; a round predicted to end after it is not started:
+        ``'time_limit'``), ``max_rounds``, ``max_templates``, ``max_bytes`` (memory limit of
+        one round -- grid, matricization and rank step, estimated before anything is
+        allocated; None: :func:`seprank.get_memory_limit`, 2 GiB; growth that would exceed it
+        stops with ``'memory_limit'``, a first round above it raises
+        :class:`~seprank.core.grid.GridTooLargeError`) and ``patience`` (stop when the last 2
+        rounds gave the same rank).  The 0.2 keywords ``max_seconds=`` ... raise a
+        ``TypeError`` naming ``budget=``.
+    progress : bool, optional, keyword-only
+        Progress bars (rounds, and large grids); default: on terminals, after two seconds.
 
     Returns
     -------
@@ -175,7 +155,7 @@ def separation_rank(
     (:attr:`SeparationRankResult.saturated`); after any other stop the rank is still a
     certified lower bound, and :attr:`SeparationRankResult.status` says what was reached.
     A function that is not a polynomial (``exp(<x, y>)``) has infinite separation rank: its
-    rank grows until the time budget, the memory limit or ``max_templates`` ends the loop.
+    rank grows until the budget (time, memory, rounds or templates) ends the loop.
 
     Templates are shared by all positions and nested across rounds (each round adds new
     templates), so the matrices grow and the rank never decreases.  Each round multiplies the
@@ -198,75 +178,30 @@ def separation_rank(
     >>> separation_rank(inner_squared, n_inputs=2, dim=3, partition=([0], [1]),
     ...                 method="symbolic").rank
     6
+
+    A function that is not a polynomial never saturates; the budget ends it, and says so:
+
+    >>> def exp_inner(X):
+    ...     return np.exp(np.einsum("bi,bi->b", X[:, 0], X[:, 1]) / 3)
+    >>> r = separation_rank(exp_inner, n_inputs=2, dim=2, partition=([0], [1]), method="svd",
+    ...                     seed=0, budget=Budget(max_rounds=3))
+    >>> r.stop_reason, r.status.startswith("not saturated")
+    ('max_rounds', True)
     """
-    start = time.perf_counter()
-    A, B = _validate(f, n_inputs, dim, partition, method, rtol)
-    n_inputs, dim = int(n_inputs), int(dim)
-    if upper_bound is not None:
-        upper_bound = check_int("upper_bound", upper_bound, minimum=0)
-    if method == "symbolic":
-        return symbolic_separation_rank(f, n_inputs=n_inputs, dim=dim,
-                                        partition=(A, B), start=start, upper_bound=upper_bound)
-    limit = resolve_limit(max_bytes)
-    budget = GrowthBudget(max_seconds=max_seconds, max_rounds=max_rounds)
-    if grid_matrix is not None:
-        check_callable("grid_matrix", grid_matrix, "a function (templates, domain) -> matrix")
-    keep_witness = check_bool("keep_witness", keep_witness)
-    declared = resolve_structure(structure, f, (A, B), method, fixed=templates is not None
-                                 or n_templates is not None, rectangular=grid_matrix is None
-                                 or hasattr(grid_matrix, "rectangular"))
+    request = SeparationRequest(  # validates; partition and templates are normalised there
+        f, n_inputs=n_inputs, dim=dim,
+        partition=partition,  # type: ignore[arg-type]
+        method=method, upper_bound=upper_bound,
+        templates=templates,  # type: ignore[arg-type]
+        n_templates=n_templates, rtol=rtol, grid_matrix=grid_matrix, structure=structure,
+        keep_witness=keep_witness, progress=progress)
+    budget = check_budget(budget)
+    strategy, request = choose_strategy(request)
+    if not strategy.grid:
+        return strategy.driver(request, None, None, budget)
+    if request.method == "symbolic":  # pragma: no cover - a grid strategy registered for it
+        raise ValueError(f"strategy {strategy.name!r} is a grid strategy: it cannot compute "
+                         "method='symbolic'")
     prime_rng, template_rng, witness_rng = spawn(seed, 3)  # the first two as spawn(seed, 2)
-    domain = domain_for(method, prime_rng, rtol=rtol)
-    if declared is not None:
-        assert isinstance(domain, ModularDomain)
-        rect = (rect_from_batch(domain_evaluator(f, domain), n_inputs, A, B, limit)
-                if grid_matrix is None or max(len(A), len(B)) > 1
-                else rect_from_grid_matrix(grid_matrix, domain))
-        return block_separation_rank(
-            rect, declared, domain=domain, template_rng=template_rng, partition=(A, B), dim=dim,
-            method=method, upper_bound=upper_bound, patience=patience,
-            max_templates=max_templates, budget=budget, limit=limit, progress=progress,
-            dedupe=dedupe, start=start, function=f, n_inputs=n_inputs,
-            keep_witness=keep_witness)
-    plan = plan_templates(domain, template_rng, dim=dim, smaller_side=min(len(A), len(B)),
-                          templates=templates, n_templates=n_templates, upper_bound=upper_bound,
-                          max_templates=max_templates)
-    matrix_of: GenericGrid | CallerGrid
-    if grid_matrix is None:
-        matrix_of = GenericGrid(f, domain, n_inputs, A, B, limit, progress)
-    else:
-        matrix_of = CallerGrid(grid_matrix, domain, len(A), len(B), limit)
-    witness = GridWitness(f, n_inputs, dim, domain, matrix_of, (len(A), len(B)), witness_rng)
-    outcome = grow_until_stable(
-        matrix_of, plan, upper_bound=upper_bound, patience=patience,
-        max_templates=max_templates, budget=budget, progress=progress,
-        on_final=witness.on_final if keep_witness and witness.certified else None)
-    details: dict[str, Any] = {"domain": repr(domain), **outcome.notes}
-    if isinstance(domain, ModularDomain):
-        details["prime"] = domain.p
-    elif isinstance(domain, ExactDomain):
-        details["template_range"] = EXACT_TEMPLATE_RANGE
-    if upper_bound is not None and outcome.last.rank > upper_bound:
-        details["exceeds_upper_bound"] = True
-    details["last_matrix_rank"] = outcome.last.summary()
-    return SeparationRankResult(
-        rank=outcome.last.rank, certifies="none" if method == "svd" else "lower_bound",
-        method=method, partition=(A, B), stop_reason=outcome.stop,
-        n_templates=outcome.n_templates, matrix_shape=outcome.matrix_shape,
-        history=outcome.history, seconds=time.perf_counter() - start,
-        upper_bound=upper_bound, details=details, evidence=witness.evidence(outcome),
-    )
-
-
-def _validate(f: Any, n_inputs: Any, dim: Any, partition: Any, method: Any,
-              rtol: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    check_callable("f", f, "a batch function f(X) of X with shape (batch, n_inputs, dim)")
-    n_inputs = check_int("n_inputs (two non-empty parts)", n_inputs, minimum=2)
-    check_int("dim", dim)
-    A, B = validate_partition(partition, n_inputs)
-    if method not in ("modular", "exact", "svd", "symbolic"):
-        raise ValueError(f"unknown method {method!r}: 'modular', 'exact', 'svd' or 'symbolic'")
-    if rtol is not None and method != "svd":
-        raise ValueError("rtol is the tolerance of method='svd'")
-    check_tolerance("rtol", rtol)
-    return A, B
+    domain = domain_for(request.method, prime_rng, rtol=request.rtol)
+    return strategy.driver(request, domain, Streams(template_rng, witness_rng), budget)

@@ -61,8 +61,9 @@ def _round_bytes(n_rows: int, n_cols: int, domain: Domain, *, copies: float,
 def _too_large(what: str, need: int, limit: int) -> GridTooLargeError:
     return GridTooLargeError(
         f"{what} needs about {need / 2**30:.3g} GiB with its rank step, above the limit of "
-        f"{limit / 2**30:.3g} GiB. Use fewer templates, or raise the limit with max_bytes= or "
-        "seprank.set_memory_limit(n_bytes) if the machine has the memory.",
+        f"{limit / 2**30:.3g} GiB. Use fewer templates, or raise the limit with "
+        "budget=Budget(max_bytes=...) or seprank.set_memory_limit(n_bytes) if the machine has "
+        "the memory.",
         needed=need, limit=limit, what=what)
 
 

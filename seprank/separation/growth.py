@@ -9,9 +9,9 @@ rows and columns, so the rank never decreases as the template set grows.  The lo
    structured one such as the in-context GF(p) grid);
 2. takes its rank in the plan's domain (:meth:`~seprank.core.domains.ModularDomain.rank`);
 3. stops when the rank reaches the caller's upper bound, when the last ``patience`` rounds gave
-   the same rank below the matrix size (saturation), when the next round would pass
-   ``max_templates``, the memory limit or the :class:`GrowthBudget` (time, rounds), or after
-   one round for fixed templates; otherwise it multiplies the number of templates by
+   the same rank below the matrix size (saturation), when the next round would pass the
+   :class:`~seprank.separation.budget.Budget` (templates, memory, time, rounds), or after one
+   round for fixed templates; otherwise it multiplies the number of templates by
    :math:`2^{1/\min(|A|,|B|)}` (doubling the smaller side) with fresh templates from the
    plan's template stream.
 
@@ -41,57 +41,18 @@ from tqdm.auto import tqdm
 from seprank.core.domains import Domain
 from seprank.core.memory import MemoryBudgetError, array_bytes, guard_memory
 from seprank.core.rank import RankResult
-from seprank.core.validation import check_float, check_int
+from seprank.core.validation import check_int
+from seprank.separation.budget import Budget, check_budget, refuses_budget_keywords
 from seprank.separation.result import SATURATED_STOPS, RoundRecord, StopReason, growth_status
 
-__all__ = ["GrowthBudget", "GrowthOutcome", "TemplatePlan", "grow_until_stable",
-           "plan_templates"]
+__all__ = ["GrowthOutcome", "TemplatePlan", "grow_until_stable", "plan_templates"]
 
 Array = npt.NDArray[Any]
 
 #: Automatic schedule: the first round has about this many rows/columns.
 INITIAL_SIDE = 16
-#: Default time budget of a growth loop (seconds); ``GrowthBudget(max_seconds=None)`` lifts it.
-DEFAULT_MAX_SECONDS = 300.0
 #: A round is predicted to cost this factor range times the previous one (rank is cubic).
 _ROUND_GROWTH = (8.0, 32.0)
-
-
-@dataclass(frozen=True)
-class GrowthBudget:
-    """How long a growth loop may run: wall time and number of rounds.
-
-    The time budget is checked *before* a round starts: the next round's cost is predicted
-    from the last two (their ratio, clamped to [8, 32]: the rank step is cubic), and the loop stops
-    with ``'time_limit'`` when it would not finish in time.  Memory is budgeted separately
-    (:mod:`seprank.core.memory`).
-
-    Attributes
-    ----------
-    max_seconds : float or None
-        Wall-time budget (default :data:`DEFAULT_MAX_SECONDS` = 300 s; None: unlimited).
-    max_rounds : int or None
-        Most rounds (None: unlimited).
-
-    Examples
-    --------
-    >>> GrowthBudget(max_seconds=60, max_rounds=10)
-    GrowthBudget(max_seconds=60.0, max_rounds=10)
-    >>> GrowthBudget(max_seconds=-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: max_seconds must be a positive finite number (or None), got -1
-    """
-
-    max_seconds: float | None = DEFAULT_MAX_SECONDS
-    max_rounds: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.max_seconds is not None:
-            object.__setattr__(self, "max_seconds", check_float(
-                "max_seconds", self.max_seconds, positive=True, hint=" (or None)"))
-        if self.max_rounds is not None:
-            object.__setattr__(self, "max_rounds", check_int("max_rounds", self.max_rounds))
 
 
 @dataclass(frozen=True)
@@ -133,7 +94,7 @@ class TemplatePlan:
         """``m`` fresh templates in the plan's domain (memory-guarded before drawing)."""
         guard_memory(array_bytes((m, self.dim), np.int64) * 2,
                      what=f"{m:,} template vectors of dimension {self.dim}",
-                     fix="use fewer templates (n_templates=, max_templates=, upper_bound=)")
+                     fix="use fewer templates (n_templates=, Budget(max_templates=), upper_bound=)")
         return self.domain.templates(self.rng, m, self.dim)
 
     def initial(self, m: int | None = None) -> Array:
@@ -214,9 +175,9 @@ class GrowthOutcome:
         return growth_status(self.stop, self.last.rank, self.history, self.notes)
 
 
+@refuses_budget_keywords
 def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *,
-                      upper_bound: int | None = None, patience: int = 2,
-                      max_templates: int | None = None, budget: GrowthBudget | None = None,
+                      upper_bound: int | None = None, budget: Budget | None = None,
                       progress: bool | None = None,
                       description: str = "separation rank",
                       on_final: Callable[[Array, Array, RankResult], Any] | None = None,
@@ -234,10 +195,12 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
         propagates, afterwards the loop stops with ``'memory_limit'``.
     plan : TemplatePlan
         From :func:`plan_templates`.
-    upper_bound, patience, max_templates
-        Stop rules (module docstring).
-    budget : GrowthBudget, optional
-        Time and round budget (default ``GrowthBudget()``: 300 s).
+    upper_bound : int, optional
+        Stop when the rank reaches it (module docstring).
+    budget : Budget, optional
+        Patience, templates, time and rounds (default ``Budget()``: 300 s, patience 2).  Its
+        ``max_bytes`` is the evaluator's business: ``matrix_of`` raises (or ``fits`` says
+        no) before a round above the memory limit.
     progress : bool, optional
         Progress bar (default: on terminals, after two seconds).
     description : str
@@ -254,22 +217,16 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
     >>> plan = plan_templates(FloatDomain(), np.random.default_rng(0), dim=1, smaller_side=1)
     >>> def grid(t):          # exp(x * y): separation rank infinite, the rank keeps growing
     ...     return np.exp(np.outer(t[:, 0], t[:, 0]) / 3)
-    >>> out = grow_until_stable(grid, plan, budget=GrowthBudget(max_rounds=3))
+    >>> out = grow_until_stable(grid, plan, budget=Budget(max_rounds=3))
     >>> out.stop, out.saturated
     ('max_rounds', False)
     >>> out.status.startswith("not saturated")
     True
     """
-    patience = check_int("patience", patience)
     if upper_bound is not None:
         upper_bound = check_int("upper_bound", upper_bound, minimum=0)
-    if max_templates is not None:
-        max_templates = check_int("max_templates", max_templates)
-    if budget is None:
-        budget = GrowthBudget()
-    elif not isinstance(budget, GrowthBudget):
-        raise TypeError(f"budget must be a GrowthBudget(max_seconds=..., max_rounds=...), got "
-                        f"{type(budget).__name__}")
+    budget = check_budget(budget)
+    patience, max_templates = budget.patience, budget.max_templates
     started = time.perf_counter()
     notes: dict[str, Any] = {}
     current = _first_round(matrix_of, plan, upper_bound, notes)

@@ -3,7 +3,8 @@
 If :math:`f = \\sum_{\\alpha, \\beta} c_{\\alpha\\beta}\\, x_A^{\\alpha} x_B^{\\beta}`, every
 separated representation :math:`\\sum_r g_r(x_A) g'_r(x_B)` of the polynomial can be projected
 onto polynomials, so :math:`\\operatorname{sep}_{(A,B)}(f) = \\operatorname{rank}(c)` exactly
-(seed 003 notes §4.3).  Used by ``separation_rank(..., method="symbolic")``.
+(seed 003 notes §4.3).  The ``'symbolic'`` strategy (:mod:`seprank.separation.strategies`):
+``separation_rank(..., method="symbolic")`` runs it whatever ``structure=`` says.
 """
 
 from __future__ import annotations
@@ -15,16 +16,19 @@ from typing import Any
 import numpy as np
 import sympy
 
-from seprank.core.domains import ExactDomain
+from seprank.core.domains import Domain, ExactDomain
 from seprank.core.memory import guard_memory
 from seprank.core.rank import matrix_rank
 from seprank.core.validation import check_callable, check_int
+from seprank.separation.budget import Budget
+from seprank.separation.request import SeparationRequest
 from seprank.separation.result import (
     RoundRecord,
     SeparationRankResult,
     accepts_domain,
     validate_partition,
 )
+from seprank.separation.strategies import Streams, register_strategy
 
 __all__ = ["coefficient_matrix", "symbolic_separation_rank"]
 
@@ -114,3 +118,24 @@ def symbolic_separation_rank(
         history=(RoundRecord(0, shape[0], shape[1], rank, seconds),), seconds=seconds,
         upper_bound=upper_bound, details=details,
     )
+
+
+@register_strategy("symbolic", methods=("symbolic",), grid=False, by_method=True,
+                   description="the exact rank of the coefficient matrix (sympy)")
+def symbolic_strategy(request: SeparationRequest, domain: Domain | None,
+                      streams: Streams | None, budget: Budget) -> SeparationRankResult:
+    """The ``'symbolic'`` strategy's driver: :func:`symbolic_separation_rank` of the request
+    (no grid, no randomness; the budget does not apply: nothing grows).
+
+    Examples
+    --------
+    >>> from seprank.separation.request import SeparationRequest
+    >>> request = SeparationRequest(lambda X: X[:, 0, 0] * X[:, 1, 0] + X[:, 0, 1] ** 2,
+    ...                             n_inputs=2, dim=2, partition=([0], [1]),
+    ...                             method="symbolic")
+    >>> symbolic_strategy(request, None, None, Budget()).rank
+    2
+    """
+    return symbolic_separation_rank(request.f, n_inputs=request.n_inputs, dim=request.dim,
+                                    partition=request.partition, start=request.started,
+                                    upper_bound=request.upper_bound)

@@ -56,6 +56,7 @@ from seprank.d2w.theorems import (
     theorem3_upper,
     theorem5_residual_upper,
 )
+from seprank.separation.budget import Budget
 from seprank.separation.engine import separation_rank
 
 __all__ = ["TimeBudgetExceeded", "bound_entry", "estimated_cost", "rank_case", "rank_cases"]
@@ -258,7 +259,8 @@ def rank_case(*, width: int, heads: int, depth: int, n_inputs: int, part_with_ou
                            "matrix_shape": None, "n_templates": None, "prime": None}
     try:
         r = separation_rank(entry, n_inputs=N, dim=d_x, partition=partition, method="modular",
-                            seed=rank_rng, max_bytes=int(memory_budget), progress=False)
+                            seed=rank_rng, budget=Budget(max_bytes=int(memory_budget)),
+                            progress=False)
     except TimeBudgetExceeded:
         out.update(status="over_budget", budget=f"CPU time {time_budget:g} s")
     except GridTooLargeError as exc:

@@ -18,11 +18,14 @@ import seprank.incontext as I
 import seprank.sweeps as SW
 from identifiability.markov import stochastic_power
 from seprank.separation import (
+    Budget,
     DegreeStructure,
-    GrowthBudget,
+    SeparationRequest,
+    choose_strategy,
     coefficient_matrix,
     grow_until_stable,
     plan_templates,
+    register_strategy,
     symbolic_separation_rank,
     validate_partition,
 )
@@ -53,8 +56,17 @@ def _plan(dim: int = 1, smaller_side: int = 1, n_templates: int | None = None) -
 def _grow(patience: int = 2, max_templates: int | None = None,
           upper_bound: int | None = None) -> object:
     plan = plan_templates(C.FloatDomain(), np.random.default_rng(0), dim=1, smaller_side=1)
-    return grow_until_stable(lambda t: np.outer(t[:, 0], t[:, 0]), plan, patience=patience,
-                             max_templates=max_templates, upper_bound=upper_bound)
+    return grow_until_stable(lambda t: np.outer(t[:, 0], t[:, 0]), plan,
+                             budget=Budget(patience=patience, max_templates=max_templates),
+                             upper_bound=upper_bound)
+
+
+def _separation_rank_budget(**fields: object) -> object:
+    """separation_rank with a degree split and a budget built from ``fields`` (so that the
+    budget's fields are fuzzed through the engine, huge counts included)."""
+    return seprank.separation_rank(NET.entry(0, 0), n_inputs=2, dim=2, partition=([0], [1]),
+                                   seed=0, structure="degree", upper_bound=3,
+                                   budget=Budget(**fields))  # type: ignore[arg-type]
 
 
 WIDTH = ("d_x",)
@@ -117,8 +129,8 @@ ENTRIES: list[Entry] = [
     # -- separation ---------------------------------------------------------------------------
     Entry("separation_rank", seprank.separation_rank,
           dict(f=inner, n_inputs=2, dim=2, partition=([0], [1]), method="modular", seed=0,
-               patience=2, max_templates=40, max_bytes=10**8, max_seconds=60.0,
-               max_rounds=10, upper_bound=2),
+               budget=Budget(patience=2, max_templates=40, max_bytes=10**8, max_seconds=60.0,
+                             max_rounds=10), upper_bound=2),
           kinds={"partition": "skip", "upper_bound": "count0"}, aliases={"n_inputs": ("n",)},
           huge=("n_templates", "upper_bound", "dim")),
     Entry("separation_rank(n_templates)", seprank.separation_rank,
@@ -126,9 +138,21 @@ ENTRIES: list[Entry] = [
           kinds={"partition": "skip"}, huge=("n_templates",)),
     Entry("separation_rank(degree)", seprank.separation_rank,
           dict(f=NET.entry(0, 0), n_inputs=2, dim=2, partition=([0], [1]), seed=0,
-               structure="degree", upper_bound=3, patience=2, max_templates=40,
-               max_bytes=10**8, max_seconds=60.0, max_rounds=10),
-          kinds={"partition": "skip"}, huge=("max_templates", "max_rounds")),
+               structure="degree", upper_bound=3, budget=Budget()),
+          kinds={"partition": "skip"}),
+    Entry("separation_rank(degree, Budget)", _separation_rank_budget,
+          dict(patience=2, max_templates=40, max_bytes=10**8, max_seconds=60.0, max_rounds=10),
+          huge=("max_templates", "max_rounds")),
+    Entry("SeparationRequest", SeparationRequest,
+          dict(f=inner, n_inputs=2, dim=2, partition=([0], [1]), method="modular",
+               upper_bound=2, n_templates=3, keep_witness=False, progress=False),
+          kinds={"partition": "skip"}, huge=("n_templates", "dim")),
+    Entry("choose_strategy", choose_strategy,
+          dict(request=SeparationRequest(inner, n_inputs=2, dim=2, partition=([0], [1])))),
+    Entry("register_strategy", register_strategy,
+          dict(name="fuzz-only", methods=("modular",), description="never applied",
+               grid=True, fixed_templates=True, by_method=False, auto=None),
+          kinds={"name": "skip", "description": "skip", "methods": "skip"}),
     Entry("DegreeStructure", DegreeStructure, dict(bidegrees=((1, 2), (3, 0)), source="x"),
           kinds={"source": "skip"}),
     Entry("DegreeStructure.homogeneous", DegreeStructure.homogeneous,
@@ -144,7 +168,8 @@ ENTRIES: list[Entry] = [
           huge=("n_templates",)),
     Entry("grow_until_stable", _grow, dict(patience=2, max_templates=40, upper_bound=3),
           kinds={"upper_bound": "count0"}),
-    Entry("GrowthBudget", GrowthBudget, dict(max_seconds=10.0, max_rounds=3)),
+    Entry("Budget", Budget, dict(max_seconds=10.0, max_rounds=3, max_templates=40,
+                                 max_bytes=10**8, patience=2)),
     Entry("coefficient_matrix", coefficient_matrix,
           dict(expr=__import__("sympy").Symbol("x") * __import__("sympy").Symbol("y"),
                a_symbols=[__import__("sympy").Symbol("x")],
@@ -315,8 +340,8 @@ ENTRIES: list[Entry] = [
           aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
           huge=("width", "n_tokens", "vocab")),
     Entry("incontext_seq_sep", I.incontext_seq_sep,
-          dict(rep=REP, method="modular", seed=0, n_templates=4, max_bytes=10**8,
-               max_seconds=60.0), huge=("n_templates",)),
+          dict(rep=REP, method="modular", seed=0, n_templates=4,
+               budget=Budget(max_bytes=10**8, max_seconds=60.0)), huge=("n_templates",)),
     Entry("positional_sep", I.positional_sep, dict(rep=REP, method="modular", seed=0)),
     Entry("grid_spectrum", I.grid_spectrum, dict(matrix=np.diag([1.0, 1e-3]), eps=1e-2),
           kinds={"eps": "pos"}),

@@ -59,7 +59,7 @@ def test_a_domain_aware_f_outside_gf_p_is_refused() -> None:
 
 def test_incontext_structured_grid_honours_max_bytes() -> None:
     rep = seprank.InContextRepresentation.random(depth=3, width=6, n_tokens=2, seed=0)
-    r = seprank.incontext_seq_sep(rep, seed=0, max_bytes=SMALL_LIMIT)
+    r = seprank.incontext_seq_sep(rep, seed=0, budget=seprank.Budget(max_bytes=SMALL_LIMIT))
     assert r.engine is not None and r.engine.stop_reason == "memory_limit"
     assert not r.engine.saturated and "not saturated" in r.statement
     assert r.rank <= r.upper_bound
@@ -107,7 +107,7 @@ def _exp_inner(X: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("budget", [{"max_rounds": 3}, {"max_seconds": 1.0}])
 def test_a_non_polynomial_growth_stops_not_saturated(budget: dict[str, float]) -> None:
     r = seprank.separation_rank(_exp_inner, n_inputs=2, dim=2, partition=([0], [1]),
-                                method="svd", seed=0, **budget)
+                                method="svd", seed=0, budget=seprank.Budget(**budget))
     assert r.stop_reason in ("max_rounds", "time_limit") and not r.saturated
     assert r.status.startswith("not saturated") and "not saturated" in r.summary()
 

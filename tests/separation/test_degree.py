@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from seprank import LinearAttention, separation_rank
+from seprank import Budget, LinearAttention, separation_rank
 from seprank.core.domains import ModularDomain
 from seprank.incontext.representation import InContextRepresentation
 from seprank.incontext.seq_sep import incontext_seq_sep
@@ -168,10 +168,10 @@ def test_structure_validation_names_the_problem() -> None:
 
 def test_blocks_respect_the_memory_limit() -> None:
     rep = InContextRepresentation.random(depth=2, width=3, n_tokens=1, seed=5)
-    r = incontext_seq_sep(rep, seed=0, structure="degree", max_bytes=2 * 2**20)
+    r = incontext_seq_sep(rep, seed=0, structure="degree", budget=Budget(max_bytes=2 * 2**20))
     assert r.rank == 35   # small blocks still fit one at a time
     with pytest.raises(MemoryError):
-        incontext_seq_sep(rep, seed=0, structure="degree", max_bytes=2**12)
+        incontext_seq_sep(rep, seed=0, structure="degree", budget=Budget(max_bytes=2**12))
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

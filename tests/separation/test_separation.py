@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from seprank import LinearAttention, separation_rank
+from seprank import Budget, LinearAttention, separation_rank
 from seprank.core.grid import GridTooLargeError
 
 GRID_METHODS = ("modular", "exact")
@@ -107,7 +107,8 @@ def test_stopping_rules_and_result_fields() -> None:
     assert len(r.history) == 1
     r = separation_rank(f, n_inputs=2, dim=3, partition=([0], [1]), seed=0, n_templates=4)
     assert (r.rank, r.stop_reason, r.n_templates) == (4, "fixed", 4)  # 4 x 4 matrix
-    r = separation_rank(f, n_inputs=2, dim=3, partition=([0], [1]), seed=0, max_templates=6)
+    r = separation_rank(f, n_inputs=2, dim=3, partition=([0], [1]), seed=0,
+                        budget=Budget(max_templates=6))
     assert r.stop_reason == "max_templates" and r.rank <= 6
     r = separation_rank(f, n_inputs=2, dim=3, partition=([0], [1]), seed=0, upper_bound=7)
     assert r.details["exceeds_upper_bound"] and r.rank >= 8
@@ -131,11 +132,11 @@ def test_svd_certifies_nothing_and_reports_tolerance() -> None:
 def test_memory_limit_stops_growth_but_refuses_a_first_grid_too_large() -> None:
     net = LinearAttention.random(depth=2, width=2, seed=0)
     r = net.separation_rank(i=0, p=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=0,
-                            max_bytes=200_000)
+                            budget=Budget(max_bytes=200_000))
     assert r.stop_reason == "memory_limit" and r.rank >= 1
     with pytest.raises(GridTooLargeError):
         net.separation_rank(i=0, p=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=0,
-                            n_templates=100, max_bytes=200_000)
+                            n_templates=100, budget=Budget(max_bytes=200_000))
 
 
 def test_refusals() -> None:
@@ -170,6 +171,6 @@ def test_loose_upper_bound_does_not_size_an_impossible_first_grid() -> None:
     engine must fall back to normal growth instead of refusing."""
     f = inner_power(2)  # sep = 6 in dim 3
     r = separation_rank(f, n_inputs=2, dim=3, partition=([0], [1]), seed=0,
-                        upper_bound=4**13, max_bytes=50_000_000)
+                        upper_bound=4**13, budget=Budget(max_bytes=50_000_000))
     assert r.rank == 6 and r.stop_reason == "saturated"
     assert "upper_bound_sizing_skipped" in r.details
