@@ -65,24 +65,25 @@ def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:
 
 @dataclass(frozen=True)
 class OutputEntry:
-    """The scalar function :math:`y^{i}_p(x^1..x^N)` of a network, batch-evaluable.
+    """The scalar function :math:`y^{i}_p(x^1..x^N)` of a network, batch-evaluable: output
+    ``position`` i (a row of the output) and ``coordinate`` p (a column).
 
     ``entry(X, domain=...)`` with ``X`` of shape ``(batch, N, d_x)`` returns ``(batch,)``.
     """
 
     net: LinearAttention
-    i: int
-    p: int
+    position: int
+    coordinate: int
 
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
-        return self.net(X, domain=domain)[..., self.i, self.p]
+        return self.net(X, domain=domain)[..., self.position, self.coordinate]
 
     def certificate_function(self) -> dict[str, Any]:
         """This entry as a certificate's function (:mod:`seprank.certificates`): the exact
-        weights, ``residual``, ``i`` and ``p``, from which the independent checker recomputes
-        every grid entry."""
+        weights, ``residual``, ``position`` and ``coordinate``, from which the independent
+        checker recomputes every grid entry."""
         return {"type": "linear_attention", "network": self.net.exact_weights(),
-                "i": self.i, "p": self.p}
+                "position": self.position, "coordinate": self.coordinate}
 
     def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:
         r"""The bidegrees of :math:`y^i_p` in :math:`(x_A, x_B)` (for
@@ -104,7 +105,7 @@ class OutputEntry:
             return None
         D = 3**self.net.depth
         return DegreeStructure.homogeneous(
-            D, a_parity=int(self.i in tuple(A)),
+            D, a_parity=int(self.position in tuple(A)),
             source=f"003, eq. 12: no residual, homogeneous of degree 3^L = {D}; A-degree odd "
                    "iff the output position is in A")
 
@@ -397,14 +398,17 @@ class LinearAttention:
             Z = Z + Y if self.residual else Y
         return Z
 
-    def entry(self, i: int, p: int) -> OutputEntry:
-        """The scalar output :math:`y^{i}_p` as a batch function (0-based ``i`` and ``p``)."""
-        p = check_int("output coordinate p", p, 0, self.width - 1)
-        i = check_int("output position i", i, 0)
-        return OutputEntry(self, i, p)
+    def entry(self, position: int, coordinate: int) -> OutputEntry:
+        """The scalar output :math:`y^{i}_p` as a batch function: output ``position`` i and
+        ``coordinate`` p (both 0-based)."""
+        coordinate = check_int("output coordinate", coordinate, 0, self.width - 1)
+        position = check_int("output position", position, 0)
+        return OutputEntry(self, position, coordinate)
 
-    def polynomial(self, n_inputs: int, *, i: int = 0, p: int = 0) -> sympy.Expr:
-        """:math:`y^{i}_p` as an expanded sympy polynomial in symbols ``x{j}_{k}``.
+    def polynomial(self, n_inputs: int, *, position: int = 0,
+                   coordinate: int = 0) -> sympy.Expr:
+        """:math:`y^{i}_p` (i = ``position``, p = ``coordinate``) as an expanded sympy
+        polynomial in symbols ``x{j}_{k}``.
 
         Only for tiny networks: the number of terms grows like
         :math:`\\binom{N d_x + 3^L - 1}{3^L}`.
@@ -412,7 +416,7 @@ class LinearAttention:
         Examples
         --------
         >>> net = LinearAttention.random(depth=1, width=1, seed=3, low=-3, high=3)
-        >>> net.polynomial(2, i=0)   # L = 1, d_x = 1: c * x0 * (x0**2 + x1**2)
+        >>> net.polynomial(2, position=0)   # L = 1, d_x = 1: c * x0 * (x0**2 + x1**2)
         -24*x0_0**3 - 24*x0_0*x1_0**2
         """
         import sympy
@@ -420,22 +424,24 @@ class LinearAttention:
         if self.weight_kind != "exact":
             raise TypeError("polynomial() needs integer or Fraction weights")
         n_inputs = check_int("n_inputs", n_inputs)
-        i = check_int("output position i", i, 0, n_inputs - 1)
+        position = check_int("output position", position, 0, n_inputs - 1)
         symbols = np.array(
             [[sympy.Symbol(f"x{j}_{k}") for k in range(self.width)] for j in range(n_inputs)],
             dtype=object,
         )
-        return sympy.expand(self.entry(i, p)(symbols[None], domain=ExactDomain())[0])
+        return sympy.expand(self.entry(position, coordinate)(symbols[None],
+                                                             domain=ExactDomain())[0])
 
     def separation_rank(
-        self, *, i: int, p: int, partition: tuple[Sequence[int], Sequence[int]], n_inputs: int,
-        **kwargs: Any,
+        self, *, position: int, coordinate: int,
+        partition: tuple[Sequence[int], Sequence[int]], n_inputs: int, **kwargs: Any,
     ) -> SeparationRankResult:
-        """:func:`seprank.separation_rank` of the output entry :math:`y^{i}_p`.
+        """:func:`seprank.separation_rank` of the output entry :math:`y^{i}_p` (i =
+        ``position``, p = ``coordinate``).
 
         Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ...).
         """
         n_inputs = check_int("n_inputs", n_inputs, 2)
-        i = check_int("output position i", i, 0, n_inputs - 1)
-        return separation_rank(self.entry(i, p), n_inputs=n_inputs, dim=self.width,
-                               partition=partition, **kwargs)
+        position = check_int("output position", position, 0, n_inputs - 1)
+        return separation_rank(self.entry(position, coordinate), n_inputs=n_inputs,
+                               dim=self.width, partition=partition, **kwargs)

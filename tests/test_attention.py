@@ -82,7 +82,7 @@ def test_fraction_weights_and_float_agree() -> None:
 
 def test_polynomial_is_homogeneous_of_degree_3_to_the_L_and_matches_evaluation() -> None:
     net = LinearAttention.random(depth=2, width=2, heads=1, seed=4, low=-2, high=2)
-    poly = net.polynomial(2, i=1, p=0)
+    poly = net.polynomial(2, position=1, coordinate=0)
     syms = sorted(poly.free_symbols, key=str)
     assert sympy.Poly(poly, *syms).is_homogeneous
     assert sympy.Poly(poly, *syms).total_degree() == 9

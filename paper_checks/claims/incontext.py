@@ -74,14 +74,14 @@ def _reference_y_sequential(lm: LanguageModel, s1: tuple[int, ...], s2: tuple[in
 )
 def icb_sanity_z11(perturbed: bool = False) -> ClaimResult:
     inc = InContextRepresentation.random(depth=2, width=4, heads=2, n_tokens=3, vocab=7,
-                                         seed=11, i=1, p=2)
+                                         seed=11, position=1, coordinate=2)
     net = inc.net
     X = np.concatenate([inc.embedding[:, list(inc.first)].T, inc.embedding[:, list(inc.second)].T])
     y_in = int(net(X)[1, 2])
     z_in = int(inc.value())
     lm = LanguageModel.random(depth=2, width=4, heads=2, vocab=7, seed=12)
     s1, s2, eta = (0, 3, 5), (6, 1, 2), 1e-3
-    seq = SequentialRepresentation(lm, s1, s2, eta, i=1, p=2)
+    seq = SequentialRepresentation(lm, s1, s2, eta, position=1, coordinate=2)
     y_seq = _reference_y_sequential(lm, s1, s2, eta, 1, 2)
     z_seq = seq.value()
     scale = 1 + 1e-6 if perturbed else 1
@@ -113,7 +113,7 @@ def icb_bidegree_structure(perturbed: bool = False) -> ClaimResult:
     parity_ok, homog_ok, rows = True, True, []
     for i in (0, 3):
         rep = InContextRepresentation.random(depth=2, width=3, heads=1, n_tokens=2, seed=21,
-                                             i=i)
+                                             position=i)
         a, b = rng.integers(-4, 5, (2, 3))
         degrees = [m for m, c in enumerate(rep.a_degree_profile(a, b)) if c != 0]
         want = (1 if i < 2 else 0) ^ int(perturbed)

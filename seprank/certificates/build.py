@@ -4,8 +4,9 @@ A certificate (schema :data:`~seprank.certificates.verify.SCHEMA`, version
 :data:`~seprank.certificates.verify.SCHEMA_VERSION`) says what is claimed -- ``rank(M) >= r``,
 ``rank(M) = r``, ``sep_(A,B)(f) >= r``, ``k-rank = k`` -- and carries what proves it: the
 prime and the row and column indices of a non-zero r x r minor with its entries, the integer
-templates and the function's integer parameters (network weights, embeddings, i, p) so that
-every entry can be recomputed, kernel vectors for the upper side.  Numbers are JSON integers,
+templates and the function's integer parameters (network weights, embeddings, the output
+entry's ``position`` and ``coordinate``) so that every entry can be recomputed, kernel vectors
+for the upper side.  Numbers are JSON integers,
 rationals are strings ``"a/b"``.  :func:`seprank.certificates.verify.verify` checks them
 without this library.
 
@@ -91,7 +92,7 @@ def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -
     --------
     >>> h = certificate_header("matrix_rank", {"relation": ">=", "value": 2})
     >>> h["schema"], h["version"], h["kind"]
-    ('seprank.certificate', 1, 'matrix_rank')
+    ('seprank.certificate', 2, 'matrix_rank')
     """
     try:
         version = importlib.metadata.version("seprank-identifiability")

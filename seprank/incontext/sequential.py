@@ -92,8 +92,9 @@ class SequentialRepresentation:
         :math:`S_1`, :math:`S_2`: the same length N >= 2.
     eta : float
         Learning rate, > 0.
-    i, p : int
-        Output position (0-based, in :math:`S_2`: ``0..N-1``) and coordinate.
+    position, coordinate : int
+        Output position i (0-based, in :math:`S_2`: ``0..N-1``) and coordinate p of
+        :math:`y^{(p,i)}`.
 
     References
     ----------
@@ -113,8 +114,8 @@ class SequentialRepresentation:
     first: Sequence[int]
     second: Sequence[int]
     eta: float
-    i: int = 0
-    p: int = 0
+    position: int = 0
+    coordinate: int = 0
     _cache: dict[bytes, LanguageModel] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -130,9 +131,9 @@ class SequentialRepresentation:
                              f"{self.eta!r} (eta = 0 leaves the weights unchanged: use "
                              "frozen_grid() for that case)")
         self.eta = float(self.eta)
-        self.i = check_index("output position i", self.i, len(self.second),
-                             " (S2 alone is evaluated at step t+1)")
-        self.p = check_index("output coordinate p", self.p, self.model.width)
+        self.position = check_index("output position", self.position, len(self.second),
+                                    " (S2 alone is evaluated at step t+1)")
+        self.coordinate = check_index("output coordinate", self.coordinate, self.width)
 
     @property
     def width(self) -> int:
@@ -147,7 +148,8 @@ class SequentialRepresentation:
         return len(self.first)
 
     def with_eta(self, eta: float) -> SequentialRepresentation:
-        return SequentialRepresentation(self.model, self.first, self.second, eta, self.i, self.p)
+        return SequentialRepresentation(self.model, self.first, self.second, eta, self.position,
+                                        self.coordinate)
 
     def _a_batch(self, a: npt.ArrayLike, name: str = "a") -> Array:
         arr = check_array(name, a, ndim=(1, 2))
@@ -175,7 +177,7 @@ class SequentialRepresentation:
         E2 = np.swapaxes(lm.embedding[..., list(self.second)], -1, -2)  # (batch, N, d_x)
         shape = E2.shape[:lead] + (1,) * (b.ndim - 1 - lead) + E2.shape[lead:]
         X = E2.reshape(shape) * b[..., None, :]
-        out = _forward_gram(lm, X, lead)[..., self.i, self.p]
+        out = _forward_gram(lm, X, lead)[..., self.position, self.coordinate]
         return _finite(out, "Z_seq (the updated network's output on S2)")
 
     def __call__(self, a: npt.ArrayLike, b: npt.ArrayLike) -> Array:
@@ -303,7 +305,7 @@ def sequential_seq_sep(
         net, emb = _dyadic_network(lm, r)
         E2 = domain.asarray(emb[:, list(rep.second)].T)  # (N, d_x)
         X = domain.mul(E2[None, :, :], domain.asarray(B)[:, None, :])
-        rows.append(net(X, domain=domain)[:, rep.i, rep.p])
+        rows.append(net(X, domain=domain)[:, rep.position, rep.coordinate])
     res = domain.rank(np.array(rows, dtype=np.int64 if method == "modular" else object))
     rank = res.rank
     if rank > ceiling:

@@ -109,7 +109,7 @@ def test_loss_refusals() -> None:
 def _sequential(eta: float = 1e-3, seed: int = 1, L: int = 2, d: int = 3
                 ) -> SequentialRepresentation:
     lm = LanguageModel.random(depth=L, width=d, vocab=5, seed=seed)
-    return SequentialRepresentation(lm, (0, 1), (2, 3), eta=eta, i=1, p=0)
+    return SequentialRepresentation(lm, (0, 1), (2, 3), eta=eta, position=1, coordinate=0)
 
 
 def test_Z11_is_the_sgd_step_then_S2() -> None:
@@ -188,7 +188,7 @@ def test_sequential_refusals() -> None:
     with pytest.raises(ValueError, match="at least 2"):
         SequentialRepresentation(lm, (0,), (2,), eta=0.1)
     with pytest.raises(ValueError, match=r"outside 0\.\.1"):
-        SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.1, i=2)
+        SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.1, position=2)
     rep = SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.1)
     with pytest.raises(ValueError, match="rtol"):
         sequential_seq_sep(rep, method="modular", rtol=1e-3)
