@@ -32,7 +32,7 @@ import numpy.typing as npt
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.validation import check_int
+from seprank.core.validation import check_choice, check_int
 from seprank.separation.degree import DegreeStructure
 from seprank.separation.engine import separation_rank
 from seprank.separation.result import SeparationRankResult
@@ -43,15 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["LinearAttention", "OutputEntry"]
 
 Array = npt.NDArray[Any]
-
-
-def _exact_nested(a: Array) -> Any:
-    from seprank.certificates.build import exact_json
-
-    a = np.asarray(a, dtype=object)
-    if a.ndim == 0:
-        return exact_json(a.item())
-    return [_exact_nested(v) for v in a]
 
 
 def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:
@@ -82,7 +73,9 @@ class OutputEntry:
         """This entry as a certificate's function (:mod:`seprank.certificates`): the exact
         weights, ``residual``, ``position`` and ``coordinate``, from which the independent
         checker recomputes every grid entry."""
-        return {"type": "linear_attention", "network": self.net.exact_weights(),
+        from seprank.certificates.build import network_spec
+
+        return {"type": "linear_attention", "network": network_spec(self.net),
                 "position": self.position, "coordinate": self.coordinate}
 
     def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:
@@ -116,9 +109,9 @@ class LinearAttention:
 
     Parameters
     ----------
-    query, key, value : array_like, shape (L, H, d_a, d_x)
+    query, key, value : array_like, shape (..., L, H, d_a, d_x)
         :math:`W^{Q,l,h}`, :math:`W^{K,l,h}`, :math:`W^{V,l,h}`.
-    output : array_like, shape (L, H, d_x, d_a)
+    output : array_like, shape (..., L, H, d_x, d_a)
         :math:`W^{O,l,h}`.
     residual : bool, keyword-only
         Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (seed 003, App. A.4).
@@ -126,6 +119,10 @@ class LinearAttention:
     Weights may be float64, complex128 (the lower-bound witness of App. B.2 is complex),
     integers, or exact objects (``int``, ``Fraction``, sympy expressions).  Integer and exact
     weights can be evaluated in every domain; float weights only in :class:`FloatDomain`.
+    Leading axes ``...`` (the same for all four) are a **batch of networks**
+    (:attr:`batch_shape`; e.g. one updated network per input of 000/001's sequential
+    representation): evaluation broadcasts them against the batch axes of ``X``; everything
+    that addresses one network (entries, polynomials, certificates) needs an unbatched one.
 
     References
     ----------
@@ -152,24 +149,22 @@ class LinearAttention:
 
     def __post_init__(self) -> None:
         q, k, v, o = (np.asarray(w) for w in (self.query, self.key, self.value, self.output))
-        if q.ndim != 4:
-            raise ValueError(f"query weights must have shape (L, H, d_a, d_x), got {q.shape}")
-        L, H, d_a, d_x = q.shape
+        if q.ndim < 4:
+            raise ValueError(f"query weights must have shape (L, H, d_a, d_x) or (batch, L, H, "
+                             f"d_a, d_x), got {q.shape}")
+        *batch, L, H, d_a, d_x = q.shape
         if L < 1 or H < 1 or d_a < 1:
             raise ValueError(f"need L >= 1, H >= 1 and d_a >= 1; got shape {q.shape}")
         for name, w, shape in (("key", k, q.shape), ("value", v, q.shape),
-                               ("output", o, (L, H, d_x, d_a))):
+                               ("output", o, (*batch, L, H, d_x, d_a))):
             if w.shape != shape:
                 raise ValueError(f"{name} weights must have shape {shape}, got {w.shape}")
-        for w in (q, k, v, o):
+        for name, w in (("query", q), ("key", k), ("value", v), ("output", o)):
             if w.dtype.kind in "fc" and not np.all(np.isfinite(w)):
-                raise ValueError("weights contain NaN or infinite entries")
-        frozen = []
-        for w in (q, k, v, o):
+                raise ValueError(f"the {name} weights contain NaN or infinite entries")
             w = w.copy()
             w.flags.writeable = False  # cached per-domain products must not go stale
-            frozen.append(w)
-        self.query, self.key, self.value, self.output = frozen
+            setattr(self, name, w)
 
     # --- construction ----------------------------------------------------------------------
 
@@ -203,16 +198,14 @@ class LinearAttention:
         seed : int or Generator, optional
             Seeds the weights.
         """
-        for name, value in (("depth L", depth), ("width d_x", width), ("heads H", heads)):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        depth, width, heads = (check_int(name, value) for name, value in (
+            ("depth L", depth), ("width d_x", width), ("heads H", heads)))
         if width % heads:
             raise ValueError(
                 f"the width d_x = {width} is not divisible by the number of heads H = {heads}; "
                 "the head dimension d_a = d_x / H must be an integer"
             )
-        if weights not in ("integer", "float"):
-            raise ValueError(f"weights must be 'integer' or 'float', got {weights!r}")
+        check_choice("weights", weights, ("integer", "float"))
         low, high = check_int("low", low, None), check_int("high", high, None)
         if high < low:
             raise ValueError(f"need low <= high, got low={low}, high={high}")
@@ -236,20 +229,25 @@ class LinearAttention:
     # --- shape -------------------------------------------------------------------------------
 
     @property
+    def batch_shape(self) -> tuple[int, ...]:
+        """The leading (batch) axes of the weights; ``()`` for one network."""
+        return tuple(self.query.shape[:-4])
+
+    @property
     def depth(self) -> int:
-        return int(self.query.shape[0])
+        return int(self.query.shape[-4])
 
     @property
     def heads(self) -> int:
-        return int(self.query.shape[1])
+        return int(self.query.shape[-3])
 
     @property
     def head_dim(self) -> int:
-        return int(self.query.shape[2])
+        return int(self.query.shape[-2])
 
     @property
     def width(self) -> int:
-        return int(self.query.shape[3])
+        return int(self.query.shape[-1])
 
     @property
     def weight_kind(self) -> Literal["float", "complex", "exact"]:
@@ -257,8 +255,14 @@ class LinearAttention:
         return _kind([self.query, self.key, self.value, self.output])
 
     def __repr__(self) -> str:
-        return (f"LinearAttention(L={self.depth}, d_x={self.width}, H={self.heads}, "
+        batch = f"batch={self.batch_shape}, " if self.batch_shape else ""
+        return (f"LinearAttention({batch}L={self.depth}, d_x={self.width}, H={self.heads}, "
                 f"d_a={self.head_dim}, residual={self.residual}, weights={self.weight_kind})")
+
+    def _one_network(self, what: str) -> None:
+        if self.batch_shape:
+            raise ValueError(f"{what} needs one network, but this one has batch axes "
+                             f"{self.batch_shape}; index its weights to pick one")
 
     # --- evaluation ----------------------------------------------------------------------------
 
@@ -320,7 +324,8 @@ class LinearAttention:
         Returns
         -------
         numpy.ndarray
-            Same shape as ``X``: row ``i`` is the output :math:`y^{i}` of the last layer.
+            Shape ``X.shape`` (broadcast with :attr:`batch_shape` for a batch of networks):
+            row ``i`` is the output :math:`y^{i}` of the last layer.
         """
         X = np.asarray(X)
         if X.dtype.kind in "USV":
@@ -334,6 +339,12 @@ class LinearAttention:
             raise ValueError("X (the inputs) contains NaN or infinite entries")
         if X.shape[-2] < 1:
             raise ValueError("need at least one input position (N >= 1)")
+        try:
+            np.broadcast_shapes(X.shape[:-2], self.batch_shape)
+        except ValueError:
+            raise ValueError(f"X (the inputs) has batch axes {X.shape[:-2]}, which do not "
+                             f"broadcast with the network's batch axes {self.batch_shape}; "
+                             "add singleton axes to one of them") from None
         if order not in ("auto", "gram", "scores"):
             raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
         dom = self.default_domain(X) if domain is None else domain
@@ -342,39 +353,23 @@ class LinearAttention:
         kq, vo = self._layer_matrices(dom)
         Z = dom.asarray(X)
         for layer in range(self.depth):
+            KQ, VO = kq[..., layer, :, :, :], vo[..., layer, :, :, :]  # (..., H, d_x, d_x)
             if order == "gram":
                 gram = dom.matmul(np.swapaxes(Z, -1, -2), Z)
-                mix = dom.matmul(dom.matmul(kq[layer, 0], gram), vo[layer, 0])
+                mix = dom.matmul(dom.matmul(KQ[..., 0, :, :], gram), VO[..., 0, :, :])
                 for h in range(1, self.heads):
-                    mix = dom.add(mix, dom.matmul(dom.matmul(kq[layer, h], gram), vo[layer, h]))
+                    mix = dom.add(mix, dom.matmul(dom.matmul(KQ[..., h, :, :], gram),
+                                                  VO[..., h, :, :]))
                 Y = dom.matmul(Z, mix)
             else:
                 Zt = np.swapaxes(Z, -1, -2)
-                Y = dom.matmul(dom.matmul(dom.matmul(Z, kq[layer, 0]), Zt),
-                               dom.matmul(Z, vo[layer, 0]))
+                Y = dom.matmul(dom.matmul(dom.matmul(Z, KQ[..., 0, :, :]), Zt),
+                               dom.matmul(Z, VO[..., 0, :, :]))
                 for h in range(1, self.heads):
-                    scores = dom.matmul(dom.matmul(Z, kq[layer, h]), Zt)
-                    Y = dom.add(Y, dom.matmul(scores, dom.matmul(Z, vo[layer, h])))
+                    scores = dom.matmul(dom.matmul(Z, KQ[..., h, :, :]), Zt)
+                    Y = dom.add(Y, dom.matmul(scores, dom.matmul(Z, VO[..., h, :, :])))
             Z = dom.add(Z, Y) if self.residual else Y
         return Z
-
-    def exact_weights(self) -> dict[str, Any]:
-        """The weights as JSON-ready exact numbers (ints, ``"a/b"`` strings) and ``residual``:
-        the network of a certificate (:mod:`seprank.certificates`).  Float weights are
-        refused.
-
-        Examples
-        --------
-        >>> LinearAttention.random(depth=1, width=1, seed=0).exact_weights()["query"]
-        [[[[35]]]]
-        """
-        if self.weight_kind != "exact":
-            raise TypeError(f"a certificate needs exact weights; this network has "
-                            f"{self.weight_kind} weights")
-        out: dict[str, Any] = {name: _exact_nested(getattr(self, name))
-                               for name in ("query", "key", "value", "output")}
-        out["residual"] = bool(self.residual)
-        return out
 
     def cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
         """The association with fewer scalar multiplications per layer (see ``__call__``)."""
@@ -385,6 +380,7 @@ class LinearAttention:
 
     def loop_form(self, X: npt.ArrayLike) -> Array:
         """Reference evaluation by the explicit sums of eq. 3 (float; slow; for testing)."""
+        self._one_network("loop_form")
         Z = np.asarray(X, dtype=np.complex128 if self.weight_kind == "complex" else np.float64)
         for layer in range(self.depth):
             Y = np.zeros_like(Z)
@@ -401,6 +397,7 @@ class LinearAttention:
     def entry(self, position: int, coordinate: int) -> OutputEntry:
         """The scalar output :math:`y^{i}_p` as a batch function: output ``position`` i and
         ``coordinate`` p (both 0-based)."""
+        self._one_network("entry()")
         coordinate = check_int("output coordinate", coordinate, 0, self.width - 1)
         position = check_int("output position", position, 0)
         return OutputEntry(self, position, coordinate)

@@ -41,6 +41,7 @@ from seprank.certificates.build import (
     function_spec,
     load_certificate,
     matrix_certificate,
+    network_spec,
     polynomial_function,
     save_certificate,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "function_spec",
     "load_certificate",
     "matrix_certificate",
+    "network_spec",
     "polynomial_function",
     "save_certificate",
     "verify",

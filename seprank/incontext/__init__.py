@@ -28,6 +28,7 @@ from seprank.incontext.bounds import (
 from seprank.incontext.gradient import (
     LanguageModel,
     UnboundedGradientError,
+    forward_with_caches,
     lm_loss,
     lm_loss_and_gradient,
 )
@@ -179,6 +180,7 @@ __all__ = [
     "contiguous_examples",
     "corollary1_bounds",
     "depth_deficit",
+    "forward_with_caches",
     "gradient_regime",
     "grid_spectrum",
     "hadamard_construction",

@@ -362,11 +362,11 @@ class _PairFunction:
     def certificate_function(self) -> dict[str, Any]:
         """Z_in as a certificate's function (:mod:`seprank.certificates`): the network's exact
         weights, the embedding, the sentences, the output position and coordinate."""
-        from seprank.certificates.build import exact_json
+        from seprank.certificates.build import json_array, network_spec
 
         rep = self.rep
-        return {"type": "incontext", "network": rep.net.exact_weights(),
-                "embedding": [[exact_json(v) for v in row] for row in np.asarray(rep.embedding)],
+        return {"type": "incontext", "network": network_spec(rep.net),
+                "embedding": json_array(rep.embedding),
                 "first": list(rep.first), "second": list(rep.second),
                 "position": rep.position, "coordinate": rep.coordinate}
 

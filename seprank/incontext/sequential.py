@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
-from seprank.core.domains import ModularDomain, domain_for
+from seprank.core.domains import FloatDomain, ModularDomain, domain_for
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
@@ -61,23 +61,16 @@ __all__ = ["GradientRegime", "SequentialRepresentation", "gradient_regime",
 Array = npt.NDArray[Any]
 
 
-def _forward_gram(lm: LanguageModel, X: Array, lead: int) -> Array:
-    """Eq. 1 in Gram form with per-batch weights: ``lm`` has batch shape ``X.shape[:lead]``
-    broadcastable (weights get singleton axes for the remaining batch axes of X)."""
+def _forward(lm: LanguageModel, X: Array, lead: int) -> Array:
+    """Eq. 1 with per-batch weights: ``lm`` has batch shape ``X.shape[:lead]`` and its network
+    gets singleton axes for the remaining batch axes of X (numpy broadcasting)."""
+    net = lm.network
     extra = X.ndim - 2 - lead
-
-    def expand(w: Array) -> Array:
-        return w.reshape(w.shape[:lead] + (1,) * extra + w.shape[lead:])
-
-    q, k, v, o = (expand(w) for w in (lm.query, lm.key, lm.value, lm.output))
-    kq = np.swapaxes(q, -1, -2) @ k  # (..., L, H, d_x, d_x)
-    vo = np.swapaxes(v, -1, -2) @ np.swapaxes(o, -1, -2)
-    for layer in range(lm.depth):
-        gram = np.swapaxes(X, -1, -2) @ X  # (..., d_x, d_x)
-        mix = np.sum(kq[..., layer, :, :, :] @ gram[..., None, :, :]
-                     @ vo[..., layer, :, :, :], axis=-3)
-        X = X @ mix
-    return X
+    if extra:
+        q, k, v, o = (w.reshape(w.shape[:lead] + (1,) * extra + w.shape[lead:])
+                      for w in (net.query, net.key, net.value, net.output))
+        net = LinearAttention(q, k, v, o)
+    return net(X, domain=FloatDomain())
 
 
 @dataclass(eq=False)
@@ -119,9 +112,9 @@ class SequentialRepresentation:
     _cache: dict[bytes, LanguageModel] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.model, LanguageModel) or self.model.batch_shape:
+        if not isinstance(self.model, LanguageModel) or self.model.network.batch_shape:
             raise TypeError("model must be an unbatched LanguageModel")
-        if self.model.query.dtype.kind == "c":
+        if self.model.network.weight_kind == "complex":
             raise TypeError("the sequential representation is defined for real parameters")
         _, self.first, self.second = validate_sentences(self.model.embedding, self.first,
                                                         self.second, min_length=2)
@@ -137,11 +130,11 @@ class SequentialRepresentation:
 
     @property
     def width(self) -> int:
-        return self.model.width
+        return self.model.network.width
 
     @property
     def depth(self) -> int:
-        return self.model.depth
+        return self.model.network.depth
 
     @property
     def n_tokens(self) -> int:
@@ -166,8 +159,8 @@ class SequentialRepresentation:
         """:math:`\\theta'(a) = \\theta - \\eta\\nabla_\\theta\\mathcal L(S_1; a)`, batched."""
         step = self.eta if eta is None else eta
         g = self.gradient(a)
-        return LanguageModel(*(w[None] - step * gw for w, gw in zip(self.model.arrays, g.arrays,
-                                                                     strict=True)))
+        return LanguageModel.from_arrays(*(w[None] - step * gw for w, gw in zip(
+            self.model.arrays, g.arrays, strict=True)))
 
     def _evaluate(self, lm: LanguageModel, b: Array, lead: int) -> Array:
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
@@ -176,8 +169,9 @@ class SequentialRepresentation:
     def _evaluate_unchecked(self, lm: LanguageModel, b: Array, lead: int) -> Array:
         E2 = np.swapaxes(lm.embedding[..., list(self.second)], -1, -2)  # (batch, N, d_x)
         shape = E2.shape[:lead] + (1,) * (b.ndim - 1 - lead) + E2.shape[lead:]
-        X = E2.reshape(shape) * b[..., None, :]
-        out = _forward_gram(lm, X, lead)[..., self.position, self.coordinate]
+        X = _finite(E2.reshape(shape) * b[..., None, :],
+                    "Z_seq (the updated network's input on S2)")
+        out = _forward(lm, X, lead)[..., self.position, self.coordinate]
         return _finite(out, "Z_seq (the updated network's output on S2)")
 
     def __call__(self, a: npt.ArrayLike, b: npt.ArrayLike) -> Array:
@@ -199,7 +193,7 @@ class SequentialRepresentation:
         -- the rank-1 matrix M(0) of the regime check."""
         A = self._a_batch(a_templates)
         B = _finite(np.asarray(b_templates, dtype=float).reshape(-1, self.width), "b")
-        lm = LanguageModel(*(w[None] for w in self.model.arrays))
+        lm = LanguageModel.from_arrays(*(w[None] for w in self.model.arrays))
         row = self._evaluate(lm, B[None], lead=1)
         return np.broadcast_to(row, (A.shape[0], B.shape[0])).copy()
 

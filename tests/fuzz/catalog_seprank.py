@@ -17,6 +17,7 @@ import seprank.d2w as D
 import seprank.incontext as I
 import seprank.sweeps as SW
 from identifiability.markov import stochastic_power
+from seprank.certificates import network_spec
 from seprank.separation import (
     DegreeStructure,
     GrowthBudget,
@@ -165,6 +166,7 @@ ENTRIES: list[Entry] = [
     Entry("LinearAttention.separation_rank", NET.separation_rank,
           dict(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0),
           kinds={"partition": "skip"}),
+    Entry("certificates.network_spec", network_spec, dict(net=NET)),
     # -- d2w ----------------------------------------------------------------------------------
     *[Entry(f"d2w.{fn.__name__}", fn, dict(width=5, depth=2, heads=1, strict=False),
             aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
@@ -333,6 +335,14 @@ ENTRIES: list[Entry] = [
           dict(depth=1, width=2, vocab=3, heads=1, seed=0),
           aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
           huge=("width", "vocab")),
+    Entry("LanguageModel", I.LanguageModel, dict(network=NET, embedding=np.ones((2, 3)))),
+    Entry("LanguageModel.from_arrays", I.LanguageModel.from_arrays,
+          dict(query=np.ones((1, 1, 2, 2)), key=np.ones((1, 1, 2, 2)),
+               value=np.ones((1, 1, 2, 2)), output=np.ones((1, 1, 2, 2)),
+               embedding=np.ones((2, 3)))),
+    Entry("forward_with_caches", I.forward_with_caches,
+          dict(net=NET, X=np.ones((1, 2, 2)), domain=C.FloatDomain()),
+          kinds={"domain": "object"}),
     Entry("lm_loss", I.lm_loss, dict(lm=LM, sentence=[0, 1, 2])),
     Entry("lm_loss_and_gradient", I.lm_loss_and_gradient,
           dict(lm=LM, sentence=[0, 1, 2], a=np.ones((4, 2)))),
