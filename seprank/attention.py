@@ -123,6 +123,7 @@ class LinearAttention:
     (:attr:`batch_shape`; e.g. one updated network per input of 000/001's sequential
     representation): evaluation broadcasts them against the batch axes of ``X``; everything
     that addresses one network (entries, polynomials, certificates) needs an unbatched one.
+    Fast paths of the same evaluation are registered in :mod:`seprank.evaluators`.
 
     References
     ----------

@@ -45,6 +45,7 @@ from seprank.core.domains import Domain, FloatDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_float, check_instance, check_int
+from seprank.evaluators import register_evaluator
 
 __all__ = ["LanguageModel", "UnboundedGradientError", "forward_with_caches", "lm_loss",
            "lm_loss_and_gradient"]
@@ -233,6 +234,10 @@ def _embed(lm: LanguageModel, tokens: tuple[int, ...], a: Array) -> Array:
     return E[None, :, :] * a[:, None, :]
 
 
+@register_evaluator(
+    "float-forward-with-caches", form="sequence", domains=("float",),
+    accepts="an unbatched float or complex network (integer weights are used as floats) "
+            "without residual connections; X of shape (B, T, d_x)")
 def forward_with_caches(net: LinearAttention, X: npt.ArrayLike, *,
                         domain: Domain | None = None,
                         caches: list[dict[str, Array]] | None = None) -> Array:
@@ -240,7 +245,9 @@ def forward_with_caches(net: LinearAttention, X: npt.ArrayLike, *,
     intermediates of eq. 1 (:math:`Q, K, \hat V, A = QK^T, O = A\hat V`), which are appended
     to ``caches`` per layer for the backward pass of :func:`lm_loss_and_gradient`.
 
-    The same values as :meth:`seprank.LinearAttention.__call__` ``net(X)`` up to rounding.
+    A registered evaluator of :meth:`seprank.LinearAttention.__call__`
+    (:mod:`seprank.evaluators`, form ``'sequence'``, float only): the same values as
+    ``net(X)`` up to rounding.
 
     Examples
     --------

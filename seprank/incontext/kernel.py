@@ -1,7 +1,9 @@
 r"""A compiled GF(p) kernel for grids of :math:`Z_{in}(a, b)`: float64, fused, both cores.
 
 The same arithmetic as :func:`seprank.incontext.modular.modular_grid` (tested equal to it and to
-:meth:`seprank.LinearAttention.__call__` over GF(p)), compiled with numba: for one row ``r``
+:meth:`seprank.LinearAttention.__call__` over GF(p); registered, through ``modular_grid(...,
+kernel='compiled')``, as the evaluator ``'incontext-grid-compiled'`` of
+:mod:`seprank.evaluators`), compiled with numba: for one row ``r``
 (an a-template) and a tile of columns ``s`` (b-templates) every intermediate of the network --
 the layer-1 outputs :math:`x_j = u_j(M_a + M_b)`, each layer's Gram entries, mixing matrix and
 outputs -- lives in a small tile buffer whose last axis runs over the tile, so each step is a

@@ -12,6 +12,12 @@ Same arithmetic as :meth:`seprank.LinearAttention.__call__` in a
 * the last layer computes only the requested output :math:`y^i_p` (output ``position`` i,
   ``coordinate`` p).
 
+The three entry points are registered evaluators of :meth:`seprank.LinearAttention.__call__`
+(:mod:`seprank.evaluators`): ``'incontext-pairs'`` (:func:`modular_pair_values`),
+``'incontext-grid-numpy'`` and ``'incontext-grid-compiled'`` (:func:`modular_grid` with
+``kernel='numpy'`` / ``'compiled'``, the latter running the numba kernel of
+:mod:`seprank.incontext.kernel` for depth >= 2).
+
 Overflow: residues are below :math:`p < 2^{31}` but the engine's primes are below
 :math:`2^{25}`, so a product is below :math:`2^{50}` and a sum of up to :math:`2^{13}` products
 fits in int64; every sum here has fewer terms than that (checked).
@@ -27,6 +33,7 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
+from seprank.evaluators import register_evaluator
 
 __all__ = ["PairRepresentation", "modular_grid", "modular_grid_balanced", "modular_grid_bytes",
            "modular_pair_values"]
@@ -137,6 +144,10 @@ def _check_sizes(rep: PairRepresentation, p: int) -> None:
         raise ValueError("the fast path needs p < 2**25 (products below 2**50)")
 
 
+@register_evaluator(
+    "incontext-pairs", form="incontext_pairs", domains=("modular",), max_prime=2**25,
+    accepts="an integer network without residual connections and an integer embedding; "
+            "integer residues a, b of shape (B, d_x)")
 def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
     r""":math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
@@ -289,6 +300,17 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
     return out
 
 
+@register_evaluator(
+    "incontext-grid-compiled", form="incontext_grid", domains=("modular",), max_prime=2**25,
+    options={"kernel": "compiled"},
+    accepts="an integer network without residual connections and an integer embedding; "
+            "integer residue templates (Z_a, d_x), (Z_b, d_x); depth >= 2 runs the numba "
+            "kernel (depth 1: the numpy path)")
+@register_evaluator(
+    "incontext-grid-numpy", form="incontext_grid", domains=("modular",), max_prime=2**25,
+    options={"kernel": "numpy"},
+    accepts="an integer network without residual connections and an integer embedding; "
+            "integer residue templates (Z_a, d_x), (Z_b, d_x)")
 def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
                  domain: ModularDomain, *, progress: bool = False,
                  kernel: Literal["compiled", "numpy"] = "compiled") -> Array:

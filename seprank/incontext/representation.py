@@ -34,18 +34,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+import seprank.incontext.modular  # noqa: F401  (registers the GF(p) in-context evaluators)
 from seprank.attention import LinearAttention
 from seprank.core.domains import (
     Domain,
     ExactDomain,
     FloatDomain,
-    ModularDomain,
 )
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_index, check_int
+from seprank.evaluators import evaluators
 from seprank.incontext.bounds import bidegree_bound
-from seprank.incontext.modular import modular_pair_values
 from seprank.separation.degree import DegreeStructure
 
 __all__ = [
@@ -354,8 +354,9 @@ class InContextRepresentation:
 
 @dataclass(frozen=True)
 class _PairFunction:
-    """Adapter: X (batch, 2, d_x) -> Z_in(X[:, 0], X[:, 1]) (accepts ``domain=``); over GF(p)
-    it uses the fast evaluator :func:`seprank.incontext.modular.modular_pair_values`."""
+    """Adapter: X (batch, 2, d_x) -> Z_in(X[:, 0], X[:, 1]) (accepts ``domain=``); where a
+    registered ``'incontext_pairs'`` evaluator supports the domain (:mod:`seprank.evaluators`:
+    :func:`seprank.incontext.modular.modular_pair_values` over GF(p), p < 2**25) it uses it."""
 
     rep: InContextRepresentation
 
@@ -372,8 +373,9 @@ class _PairFunction:
 
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
         X = np.asarray(X)
-        if isinstance(domain, ModularDomain) and domain.p < 2**25:
-            return modular_pair_values(self.rep, X[:, 0], X[:, 1], domain)
+        fast = evaluators(form="incontext_pairs", domain=domain) if domain is not None else ()
+        if fast:
+            return np.asarray(fast[0](self.rep, X[:, 0], X[:, 1], domain))
         return self.rep(X[:, 0], X[:, 1], domain=domain)
 
     def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:

@@ -14,6 +14,7 @@ import numpy as np
 import seprank
 import seprank.core as C
 import seprank.d2w as D
+import seprank.evaluators as EV
 import seprank.incontext as I
 import seprank.sweeps as SW
 from identifiability.markov import stochastic_power
@@ -167,6 +168,13 @@ ENTRIES: list[Entry] = [
           dict(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0),
           kinds={"partition": "skip"}),
     Entry("certificates.network_spec", network_spec, dict(net=NET)),
+    # -- the registered evaluators of LinearAttention.__call__ ---------------------------------
+    Entry("evaluators", EV.evaluators, dict(form="sequence", domain=C.FloatDomain())),
+    Entry("get_evaluator", EV.get_evaluator, dict(name="incontext-pairs")),
+    Entry("register_evaluator", EV.register_evaluator,
+          dict(name="fuzz", form="sequence", domains=("float",), accepts="a fuzz entry",
+               max_prime=2**25, options={"kernel": "numpy"}),
+          kinds={"name": "skip", "accepts": "skip"}),
     # -- d2w ----------------------------------------------------------------------------------
     *[Entry(f"d2w.{fn.__name__}", fn, dict(width=5, depth=2, heads=1, strict=False),
             aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
