@@ -104,7 +104,8 @@ def main(argv: list[str]) -> int:
         part = (tuple(range(N // 2)), tuple(range(N // 2, N)))
         def sep(keep: bool, net: LinearAttention = net, N: int = N,
                 part: tuple[tuple[int, ...], tuple[int, ...]] = part) -> Any:
-            return net.separation_rank(i=0, p=0, partition=part, n_inputs=N, seed=3,
+            return net.separation_rank(position=0, coordinate=0,
+                                       partition=part, n_inputs=N, seed=3,
                                        keep_witness=keep)
 
         rows.append(_grid_row(f"sep L={L} d_x={d} H={H} N={N}", sep, _itself))

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.validation import check_int
+from seprank.core.validation import check_choice, check_int
 from seprank.separation.degree import DegreeStructure
 from seprank.separation.engine import separation_rank
 from seprank.separation.result import SeparationRankResult
@@ -43,15 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["LinearAttention", "OutputEntry"]
 
 Array = npt.NDArray[Any]
-
-
-def _exact_nested(a: Array) -> Any:
-    from seprank.certificates.build import exact_json
-
-    a = np.asarray(a, dtype=object)
-    if a.ndim == 0:
-        return exact_json(a.item())
-    return [_exact_nested(v) for v in a]
 
 
 def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:
@@ -65,24 +56,27 @@ def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:
 
 @dataclass(frozen=True)
 class OutputEntry:
-    """The scalar function :math:`y^{i}_p(x^1..x^N)` of a network, batch-evaluable.
+    """The scalar function :math:`y^{i}_p(x^1..x^N)` of a network, batch-evaluable: output
+    ``position`` i (a row of the output) and ``coordinate`` p (a column).
 
     ``entry(X, domain=...)`` with ``X`` of shape ``(batch, N, d_x)`` returns ``(batch,)``.
     """
 
     net: LinearAttention
-    i: int
-    p: int
+    position: int
+    coordinate: int
 
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
-        return self.net(X, domain=domain)[..., self.i, self.p]
+        return self.net(X, domain=domain)[..., self.position, self.coordinate]
 
     def certificate_function(self) -> dict[str, Any]:
         """This entry as a certificate's function (:mod:`seprank.certificates`): the exact
-        weights, ``residual``, ``i`` and ``p``, from which the independent checker recomputes
-        every grid entry."""
-        return {"type": "linear_attention", "network": self.net.exact_weights(),
-                "i": self.i, "p": self.p}
+        weights, ``residual``, ``position`` and ``coordinate``, from which the independent
+        checker recomputes every grid entry."""
+        from seprank.certificates.build import network_spec
+
+        return {"type": "linear_attention", "network": network_spec(self.net),
+                "position": self.position, "coordinate": self.coordinate}
 
     def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:
         r"""The bidegrees of :math:`y^i_p` in :math:`(x_A, x_B)` (for
@@ -104,7 +98,7 @@ class OutputEntry:
             return None
         D = 3**self.net.depth
         return DegreeStructure.homogeneous(
-            D, a_parity=int(self.i in tuple(A)),
+            D, a_parity=int(self.position in tuple(A)),
             source=f"003, eq. 12: no residual, homogeneous of degree 3^L = {D}; A-degree odd "
                    "iff the output position is in A")
 
@@ -115,9 +109,9 @@ class LinearAttention:
 
     Parameters
     ----------
-    query, key, value : array_like, shape (L, H, d_a, d_x)
+    query, key, value : array_like, shape (..., L, H, d_a, d_x)
         :math:`W^{Q,l,h}`, :math:`W^{K,l,h}`, :math:`W^{V,l,h}`.
-    output : array_like, shape (L, H, d_x, d_a)
+    output : array_like, shape (..., L, H, d_x, d_a)
         :math:`W^{O,l,h}`.
     residual : bool, keyword-only
         Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (seed 003, App. A.4).
@@ -125,6 +119,11 @@ class LinearAttention:
     Weights may be float64, complex128 (the lower-bound witness of App. B.2 is complex),
     integers, or exact objects (``int``, ``Fraction``, sympy expressions).  Integer and exact
     weights can be evaluated in every domain; float weights only in :class:`FloatDomain`.
+    Leading axes ``...`` (the same for all four) are a **batch of networks**
+    (:attr:`batch_shape`; e.g. one updated network per input of 000/001's sequential
+    representation): evaluation broadcasts them against the batch axes of ``X``; everything
+    that addresses one network (entries, polynomials, certificates) needs an unbatched one.
+    Fast paths of the same evaluation are registered in :mod:`seprank.evaluators`.
 
     References
     ----------
@@ -151,24 +150,22 @@ class LinearAttention:
 
     def __post_init__(self) -> None:
         q, k, v, o = (np.asarray(w) for w in (self.query, self.key, self.value, self.output))
-        if q.ndim != 4:
-            raise ValueError(f"query weights must have shape (L, H, d_a, d_x), got {q.shape}")
-        L, H, d_a, d_x = q.shape
+        if q.ndim < 4:
+            raise ValueError(f"query weights must have shape (L, H, d_a, d_x) or (batch, L, H, "
+                             f"d_a, d_x), got {q.shape}")
+        *batch, L, H, d_a, d_x = q.shape
         if L < 1 or H < 1 or d_a < 1:
             raise ValueError(f"need L >= 1, H >= 1 and d_a >= 1; got shape {q.shape}")
         for name, w, shape in (("key", k, q.shape), ("value", v, q.shape),
-                               ("output", o, (L, H, d_x, d_a))):
+                               ("output", o, (*batch, L, H, d_x, d_a))):
             if w.shape != shape:
                 raise ValueError(f"{name} weights must have shape {shape}, got {w.shape}")
-        for w in (q, k, v, o):
+        for name, w in (("query", q), ("key", k), ("value", v), ("output", o)):
             if w.dtype.kind in "fc" and not np.all(np.isfinite(w)):
-                raise ValueError("weights contain NaN or infinite entries")
-        frozen = []
-        for w in (q, k, v, o):
+                raise ValueError(f"the {name} weights contain NaN or infinite entries")
             w = w.copy()
             w.flags.writeable = False  # cached per-domain products must not go stale
-            frozen.append(w)
-        self.query, self.key, self.value, self.output = frozen
+            setattr(self, name, w)
 
     # --- construction ----------------------------------------------------------------------
 
@@ -202,16 +199,14 @@ class LinearAttention:
         seed : int or Generator, optional
             Seeds the weights.
         """
-        for name, value in (("depth L", depth), ("width d_x", width), ("heads H", heads)):
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        depth, width, heads = (check_int(name, value) for name, value in (
+            ("depth L", depth), ("width d_x", width), ("heads H", heads)))
         if width % heads:
             raise ValueError(
                 f"the width d_x = {width} is not divisible by the number of heads H = {heads}; "
                 "the head dimension d_a = d_x / H must be an integer"
             )
-        if weights not in ("integer", "float"):
-            raise ValueError(f"weights must be 'integer' or 'float', got {weights!r}")
+        check_choice("weights", weights, ("integer", "float"))
         low, high = check_int("low", low, None), check_int("high", high, None)
         if high < low:
             raise ValueError(f"need low <= high, got low={low}, high={high}")
@@ -235,20 +230,25 @@ class LinearAttention:
     # --- shape -------------------------------------------------------------------------------
 
     @property
+    def batch_shape(self) -> tuple[int, ...]:
+        """The leading (batch) axes of the weights; ``()`` for one network."""
+        return tuple(self.query.shape[:-4])
+
+    @property
     def depth(self) -> int:
-        return int(self.query.shape[0])
+        return int(self.query.shape[-4])
 
     @property
     def heads(self) -> int:
-        return int(self.query.shape[1])
+        return int(self.query.shape[-3])
 
     @property
     def head_dim(self) -> int:
-        return int(self.query.shape[2])
+        return int(self.query.shape[-2])
 
     @property
     def width(self) -> int:
-        return int(self.query.shape[3])
+        return int(self.query.shape[-1])
 
     @property
     def weight_kind(self) -> Literal["float", "complex", "exact"]:
@@ -256,8 +256,14 @@ class LinearAttention:
         return _kind([self.query, self.key, self.value, self.output])
 
     def __repr__(self) -> str:
-        return (f"LinearAttention(L={self.depth}, d_x={self.width}, H={self.heads}, "
+        batch = f"batch={self.batch_shape}, " if self.batch_shape else ""
+        return (f"LinearAttention({batch}L={self.depth}, d_x={self.width}, H={self.heads}, "
                 f"d_a={self.head_dim}, residual={self.residual}, weights={self.weight_kind})")
+
+    def _one_network(self, what: str) -> None:
+        if self.batch_shape:
+            raise ValueError(f"{what} needs one network, but this one has batch axes "
+                             f"{self.batch_shape}; index its weights to pick one")
 
     # --- evaluation ----------------------------------------------------------------------------
 
@@ -319,7 +325,8 @@ class LinearAttention:
         Returns
         -------
         numpy.ndarray
-            Same shape as ``X``: row ``i`` is the output :math:`y^{i}` of the last layer.
+            Shape ``X.shape`` (broadcast with :attr:`batch_shape` for a batch of networks):
+            row ``i`` is the output :math:`y^{i}` of the last layer.
         """
         X = np.asarray(X)
         if X.dtype.kind in "USV":
@@ -333,6 +340,12 @@ class LinearAttention:
             raise ValueError("X (the inputs) contains NaN or infinite entries")
         if X.shape[-2] < 1:
             raise ValueError("need at least one input position (N >= 1)")
+        try:
+            np.broadcast_shapes(X.shape[:-2], self.batch_shape)
+        except ValueError:
+            raise ValueError(f"X (the inputs) has batch axes {X.shape[:-2]}, which do not "
+                             f"broadcast with the network's batch axes {self.batch_shape}; "
+                             "add singleton axes to one of them") from None
         if order not in ("auto", "gram", "scores"):
             raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
         dom = self.default_domain(X) if domain is None else domain
@@ -341,39 +354,23 @@ class LinearAttention:
         kq, vo = self._layer_matrices(dom)
         Z = dom.asarray(X)
         for layer in range(self.depth):
+            KQ, VO = kq[..., layer, :, :, :], vo[..., layer, :, :, :]  # (..., H, d_x, d_x)
             if order == "gram":
                 gram = dom.matmul(np.swapaxes(Z, -1, -2), Z)
-                mix = dom.matmul(dom.matmul(kq[layer, 0], gram), vo[layer, 0])
+                mix = dom.matmul(dom.matmul(KQ[..., 0, :, :], gram), VO[..., 0, :, :])
                 for h in range(1, self.heads):
-                    mix = dom.add(mix, dom.matmul(dom.matmul(kq[layer, h], gram), vo[layer, h]))
+                    mix = dom.add(mix, dom.matmul(dom.matmul(KQ[..., h, :, :], gram),
+                                                  VO[..., h, :, :]))
                 Y = dom.matmul(Z, mix)
             else:
                 Zt = np.swapaxes(Z, -1, -2)
-                Y = dom.matmul(dom.matmul(dom.matmul(Z, kq[layer, 0]), Zt),
-                               dom.matmul(Z, vo[layer, 0]))
+                Y = dom.matmul(dom.matmul(dom.matmul(Z, KQ[..., 0, :, :]), Zt),
+                               dom.matmul(Z, VO[..., 0, :, :]))
                 for h in range(1, self.heads):
-                    scores = dom.matmul(dom.matmul(Z, kq[layer, h]), Zt)
-                    Y = dom.add(Y, dom.matmul(scores, dom.matmul(Z, vo[layer, h])))
+                    scores = dom.matmul(dom.matmul(Z, KQ[..., h, :, :]), Zt)
+                    Y = dom.add(Y, dom.matmul(scores, dom.matmul(Z, VO[..., h, :, :])))
             Z = dom.add(Z, Y) if self.residual else Y
         return Z
-
-    def exact_weights(self) -> dict[str, Any]:
-        """The weights as JSON-ready exact numbers (ints, ``"a/b"`` strings) and ``residual``:
-        the network of a certificate (:mod:`seprank.certificates`).  Float weights are
-        refused.
-
-        Examples
-        --------
-        >>> LinearAttention.random(depth=1, width=1, seed=0).exact_weights()["query"]
-        [[[[35]]]]
-        """
-        if self.weight_kind != "exact":
-            raise TypeError(f"a certificate needs exact weights; this network has "
-                            f"{self.weight_kind} weights")
-        out: dict[str, Any] = {name: _exact_nested(getattr(self, name))
-                               for name in ("query", "key", "value", "output")}
-        out["residual"] = bool(self.residual)
-        return out
 
     def cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
         """The association with fewer scalar multiplications per layer (see ``__call__``)."""
@@ -384,6 +381,7 @@ class LinearAttention:
 
     def loop_form(self, X: npt.ArrayLike) -> Array:
         """Reference evaluation by the explicit sums of eq. 3 (float; slow; for testing)."""
+        self._one_network("loop_form")
         Z = np.asarray(X, dtype=np.complex128 if self.weight_kind == "complex" else np.float64)
         for layer in range(self.depth):
             Y = np.zeros_like(Z)
@@ -397,14 +395,18 @@ class LinearAttention:
             Z = Z + Y if self.residual else Y
         return Z
 
-    def entry(self, i: int, p: int) -> OutputEntry:
-        """The scalar output :math:`y^{i}_p` as a batch function (0-based ``i`` and ``p``)."""
-        p = check_int("output coordinate p", p, 0, self.width - 1)
-        i = check_int("output position i", i, 0)
-        return OutputEntry(self, i, p)
+    def entry(self, position: int, coordinate: int) -> OutputEntry:
+        """The scalar output :math:`y^{i}_p` as a batch function: output ``position`` i and
+        ``coordinate`` p (both 0-based)."""
+        self._one_network("entry()")
+        coordinate = check_int("output coordinate", coordinate, 0, self.width - 1)
+        position = check_int("output position", position, 0)
+        return OutputEntry(self, position, coordinate)
 
-    def polynomial(self, n_inputs: int, *, i: int = 0, p: int = 0) -> sympy.Expr:
-        """:math:`y^{i}_p` as an expanded sympy polynomial in symbols ``x{j}_{k}``.
+    def polynomial(self, n_inputs: int, *, position: int = 0,
+                   coordinate: int = 0) -> sympy.Expr:
+        """:math:`y^{i}_p` (i = ``position``, p = ``coordinate``) as an expanded sympy
+        polynomial in symbols ``x{j}_{k}``.
 
         Only for tiny networks: the number of terms grows like
         :math:`\\binom{N d_x + 3^L - 1}{3^L}`.
@@ -412,7 +414,7 @@ class LinearAttention:
         Examples
         --------
         >>> net = LinearAttention.random(depth=1, width=1, seed=3, low=-3, high=3)
-        >>> net.polynomial(2, i=0)   # L = 1, d_x = 1: c * x0 * (x0**2 + x1**2)
+        >>> net.polynomial(2, position=0)   # L = 1, d_x = 1: c * x0 * (x0**2 + x1**2)
         -24*x0_0**3 - 24*x0_0*x1_0**2
         """
         import sympy
@@ -420,23 +422,25 @@ class LinearAttention:
         if self.weight_kind != "exact":
             raise TypeError("polynomial() needs integer or Fraction weights")
         n_inputs = check_int("n_inputs", n_inputs)
-        i = check_int("output position i", i, 0, n_inputs - 1)
+        position = check_int("output position", position, 0, n_inputs - 1)
         symbols = np.array(
             [[sympy.Symbol(f"x{j}_{k}") for k in range(self.width)] for j in range(n_inputs)],
             dtype=object,
         )
-        return sympy.expand(self.entry(i, p)(symbols[None], domain=ExactDomain())[0])
+        return sympy.expand(self.entry(position, coordinate)(symbols[None],
+                                                             domain=ExactDomain())[0])
 
     def separation_rank(
-        self, *, i: int, p: int, partition: tuple[Sequence[int], Sequence[int]], n_inputs: int,
-        **kwargs: Any,
+        self, *, position: int, coordinate: int,
+        partition: tuple[Sequence[int], Sequence[int]], n_inputs: int, **kwargs: Any,
     ) -> SeparationRankResult:
-        """:func:`seprank.separation_rank` of the output entry :math:`y^{i}_p`.
+        """:func:`seprank.separation_rank` of the output entry :math:`y^{i}_p` (i =
+        ``position``, p = ``coordinate``).
 
         Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ``structure``,
         ``budget=Budget(...)``, ...).
         """
         n_inputs = check_int("n_inputs", n_inputs, 2)
-        i = check_int("output position i", i, 0, n_inputs - 1)
-        return separation_rank(self.entry(i, p), n_inputs=n_inputs, dim=self.width,
-                               partition=partition, **kwargs)
+        position = check_int("output position", position, 0, n_inputs - 1)
+        return separation_rank(self.entry(position, coordinate), n_inputs=n_inputs,
+                               dim=self.width, partition=partition, **kwargs)

@@ -82,7 +82,7 @@ def test_fraction_weights_and_float_agree() -> None:
 
 def test_polynomial_is_homogeneous_of_degree_3_to_the_L_and_matches_evaluation() -> None:
     net = LinearAttention.random(depth=2, width=2, heads=1, seed=4, low=-2, high=2)
-    poly = net.polynomial(2, i=1, p=0)
+    poly = net.polynomial(2, position=1, coordinate=0)
     syms = sorted(poly.free_symbols, key=str)
     assert sympy.Poly(poly, *syms).is_homogeneous
     assert sympy.Poly(poly, *syms).total_degree() == 9
@@ -124,3 +124,26 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="prime"):
         ModularDomain(15)
     assert FloatDomain().asarray([1, 2]).dtype == np.float64
+
+
+def test_a_batch_of_networks_evaluates_each_network_on_its_inputs() -> None:
+    nets = [LinearAttention.random(depth=2, width=4, heads=2, seed=s, low=-5, high=5)
+            for s in range(3)]
+    batch = LinearAttention(*(np.stack([getattr(n, w) for n in nets])
+                              for w in ("query", "key", "value", "output")))
+    assert batch.batch_shape == (3,) and nets[0].batch_shape == ()
+    assert (batch.depth, batch.heads, batch.head_dim, batch.width) == (2, 2, 2, 4)
+    X = np.random.default_rng(0).integers(-5, 6, (3, 5, 4))
+    F = ModularDomain(P_MODULAR)
+    for domain in (None, F):
+        Y, shared = batch(X, domain=domain), batch(X[0], domain=domain)
+        assert Y.shape == shared.shape == (3, 5, 4)
+        for b, net in enumerate(nets):
+            assert np.array_equal(Y[b], net(X[b], domain=domain))
+            assert np.array_equal(shared[b], net(X[0], domain=domain))
+    with pytest.raises(ValueError, match="do not broadcast"):
+        batch(np.ones((2, 5, 4), dtype=int))
+    with pytest.raises(ValueError, match="one network"):
+        batch.entry(0, 0)
+    with pytest.raises(ValueError, match="output weights must have shape"):
+        LinearAttention(batch.query, batch.key, batch.value, nets[0].output)

@@ -50,7 +50,7 @@ def generic_rank(depth: int, width: int, heads: int, n_inputs: int,
     """Certified generic separation rank (see module docstring), cached across claims."""
     net = LinearAttention.random(depth=depth, width=width, heads=heads, residual=residual,
                                  seed=WEIGHT_SEED + 97 * depth + 13 * width + heads)
-    return net.separation_rank(i=0, p=0, partition=balanced_first_half(n_inputs),
+    return net.separation_rank(position=0, coordinate=0, partition=balanced_first_half(n_inputs),
                                n_inputs=n_inputs, seed=TEMPLATE_SEED, keep_witness=True)
 
 

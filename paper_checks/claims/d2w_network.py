@@ -121,7 +121,7 @@ def _sympy_output(L: int, seed: int) -> tuple[sympy.Poly, sympy.Poly, Any]:
     for layer in range(L):
         Z = eq3_layer(Z, q[layer], k[layer], v[layer], o[layer])
     own = sympy.Poly(sympy.expand(Z[0, 0]), x0, x1)
-    lib = sympy.Poly(net.polynomial(2, i=0), *sympy.symbols("x0_0 x1_0"))
+    lib = sympy.Poly(net.polynomial(2, position=0), *sympy.symbols("x0_0 x1_0"))
     return own, lib, x1
 
 
@@ -207,7 +207,8 @@ def d2w_c_of_l(perturbed: bool = False) -> ClaimResult:
 def _prop1_values(depth: int, width: int, heads: int, n_inputs: int) -> tuple[Any, int]:
     net = LinearAttention.random(depth=depth, width=width, heads=heads, seed=7)
     res = proposition1(net, n_inputs=n_inputs, seed=1)
-    two = net.separation_rank(i=0, p=0, partition=((0,), (1,)), n_inputs=2, seed=1).rank
+    two = net.separation_rank(position=0, coordinate=0,
+                              partition=((0,), (1,)), n_inputs=2, seed=1).rank
     return res, two
 
 
@@ -290,10 +291,13 @@ def d2w_claim1(perturbed: bool = False) -> ClaimResult:
     for L, d, N, part in [(1, 2, 3, ((0,), (1, 2))), (2, 2, 2, ((0,), (1,))),
                           (1, 3, 4, ((0, 1), (2, 3)))]:
         net = LinearAttention.random(depth=L, width=d, seed=30 + L + d)
-        sym = net.separation_rank(i=0, p=0, partition=part, n_inputs=N, method="symbolic")
-        grids = [net.separation_rank(i=0, p=0, partition=part, n_inputs=N, n_templates=m,
+        sym = net.separation_rank(position=0, coordinate=0,
+                                  partition=part, n_inputs=N, method="symbolic")
+        grids = [net.separation_rank(position=0, coordinate=0,
+                                     partition=part, n_inputs=N, n_templates=m,
                                      seed=m).rank for m in (2, 3, 5)]
-        full = net.separation_rank(i=0, p=0, partition=part, n_inputs=N, seed=1).rank
+        full = net.separation_rank(position=0, coordinate=0,
+                                   partition=part, n_inputs=N, seed=1).rank
         bound = sym.rank - (1 if perturbed else 0)
         ok &= all(g <= bound for g in [*grids, full]) and full == sym.rank
         rows[f"L={L}, d_x={d}, N={N}, {part}"] = {"exact sep (symbolic)": sym.rank,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
-from seprank import Budget, LinearAttention, SeparationRankResult
+from seprank import Budget, SeparationRankResult
 from seprank.certificates import certify
 from seprank.incontext.bounds import bidegree_bound, corollary1_bounds, sequential_ceiling
 from seprank.incontext.gradient import LanguageModel
@@ -51,8 +51,7 @@ def _reference_y_sequential(lm: LanguageModel, s1: tuple[int, ...], s2: tuple[in
 
     def loss(t: np.ndarray) -> complex:
         m = lm.with_flat(t)
-        net = LinearAttention(m.query, m.key, m.value, m.output)
-        Y = net(m.embedding[:, list(s1)].T.astype(complex))
+        Y = m.network(m.embedding[:, list(s1)].T.astype(complex))
         logits = Y[:-1] @ m.embedding
         shift = logits.real.max(axis=1, keepdims=True)
         logz = np.log(np.exp(logits - shift).sum(axis=1)) + shift[:, 0]
@@ -61,8 +60,7 @@ def _reference_y_sequential(lm: LanguageModel, s1: tuple[int, ...], s2: tuple[in
     grad = np.array([loss(theta + 1j * h * np.eye(theta.size)[k]).imag / h
                      for k in range(theta.size)])
     m = lm.with_flat(theta - eta * grad)
-    net = LinearAttention(m.query, m.key, m.value, m.output)
-    return float(net(m.embedding[:, list(s2)].T)[i, p])
+    return float(m.network(m.embedding[:, list(s2)].T)[i, p])
 
 
 @claim(
@@ -74,14 +72,14 @@ def _reference_y_sequential(lm: LanguageModel, s1: tuple[int, ...], s2: tuple[in
 )
 def icb_sanity_z11(perturbed: bool = False) -> ClaimResult:
     inc = InContextRepresentation.random(depth=2, width=4, heads=2, n_tokens=3, vocab=7,
-                                         seed=11, i=1, p=2)
+                                         seed=11, position=1, coordinate=2)
     net = inc.net
     X = np.concatenate([inc.embedding[:, list(inc.first)].T, inc.embedding[:, list(inc.second)].T])
     y_in = int(net(X)[1, 2])
     z_in = int(inc.value())
     lm = LanguageModel.random(depth=2, width=4, heads=2, vocab=7, seed=12)
     s1, s2, eta = (0, 3, 5), (6, 1, 2), 1e-3
-    seq = SequentialRepresentation(lm, s1, s2, eta, i=1, p=2)
+    seq = SequentialRepresentation(lm, s1, s2, eta, position=1, coordinate=2)
     y_seq = _reference_y_sequential(lm, s1, s2, eta, 1, 2)
     z_seq = seq.value()
     scale = 1 + 1e-6 if perturbed else 1
@@ -113,7 +111,7 @@ def icb_bidegree_structure(perturbed: bool = False) -> ClaimResult:
     parity_ok, homog_ok, rows = True, True, []
     for i in (0, 3):
         rep = InContextRepresentation.random(depth=2, width=3, heads=1, n_tokens=2, seed=21,
-                                             i=i)
+                                             position=i)
         a, b = rng.integers(-4, 5, (2, 3))
         degrees = [m for m, c in enumerate(rep.a_degree_profile(a, b)) if c != 0]
         want = (1 if i < 2 else 0) ^ int(perturbed)
@@ -341,7 +339,7 @@ def effective_rank_table(etas: tuple[float, ...] = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6
 
     lm = LanguageModel.random(depth=2, width=3, vocab=5, seed=seed)
     A, B = np.random.default_rng(100).uniform(0.5, 1.5, (2, z, 3))
-    inc = InContextRepresentation(lm.network(), lm.embedding, (0, 1), (2, 3))
+    inc = InContextRepresentation(lm.network, lm.embedding, (0, 1), (2, 3))
     s_in = np.linalg.svd(inc.grid(A, B), compute_uv=False)
     rep = SequentialRepresentation(lm, (0, 1), (2, 3), eta=etas[0])
     M0 = rep.frozen_grid(A, B)

@@ -4,8 +4,9 @@ A certificate (schema :data:`~seprank.certificates.verify.SCHEMA`, version
 :data:`~seprank.certificates.verify.SCHEMA_VERSION`) says what is claimed -- ``rank(M) >= r``,
 ``rank(M) = r``, ``sep_(A,B)(f) >= r``, ``k-rank = k`` -- and carries what proves it: the
 prime and the row and column indices of a non-zero r x r minor with its entries, the integer
-templates and the function's integer parameters (network weights, embeddings, i, p) so that
-every entry can be recomputed, kernel vectors for the upper side.  Numbers are JSON integers,
+templates and the function's integer parameters (network weights, embeddings, the output
+entry's ``position`` and ``coordinate``) so that every entry can be recomputed, kernel vectors
+for the upper side.  Numbers are JSON integers,
 rationals are strings ``"a/b"``.  :func:`seprank.certificates.verify.verify` checks them
 without this library.
 
@@ -46,6 +47,7 @@ __all__ = [
     "json_array",
     "load_certificate",
     "matrix_certificate",
+    "network_spec",
     "polynomial_function",
     "save_certificate",
 ]
@@ -91,7 +93,7 @@ def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -
     --------
     >>> h = certificate_header("matrix_rank", {"relation": ">=", "value": 2})
     >>> h["schema"], h["version"], h["kind"]
-    ('seprank.certificate', 1, 'matrix_rank')
+    ('seprank.certificate', 2, 'matrix_rank')
     """
     try:
         version = importlib.metadata.version("seprank-identifiability")
@@ -203,6 +205,32 @@ def _minor_prime(M: Any, exact: Any, result: RankResult,
             return p, rows, cols
     raise ValueError(f"no prime in {_PRIME_ATTEMPTS} kept the rank {result.rank}: is this "
                      "the matrix the result was computed from?")
+
+
+def network_spec(net: Any) -> dict[str, Any]:
+    """A :class:`~seprank.LinearAttention` as a certificate's ``network``: its four weight
+    tensors as exact JSON numbers (:func:`json_array`) and ``residual``, from which the
+    checker's own evaluator recomputes the network.  Float weights are refused.
+
+    Examples
+    --------
+    >>> from seprank import LinearAttention
+    >>> network_spec(LinearAttention.random(depth=1, width=1, seed=0))["query"]
+    [[[[35]]]]
+    """
+    if not all(hasattr(net, a) for a in ("query", "key", "value", "output", "residual",
+                                          "weight_kind", "batch_shape")):
+        raise TypeError(f"net must be a seprank.LinearAttention, got {type(net).__name__}")
+    if net.batch_shape:
+        raise ValueError(f"a certificate describes one network; this one has batch axes "
+                         f"{net.batch_shape}")
+    if net.weight_kind != "exact":
+        raise TypeError(f"a certificate needs exact weights; this network has "
+                        f"{net.weight_kind} weights")
+    out: dict[str, Any] = {name: json_array(getattr(net, name))
+                           for name in ("query", "key", "value", "output")}
+    out["residual"] = bool(net.residual)
+    return out
 
 
 def function_spec(f: Any) -> dict[str, Any]:

@@ -167,9 +167,10 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
 
 @dataclass(frozen=True)
 class HadamardRankResult:
-    """Rank of :math:`(VV^T)^{\\odot p}` with the Amini bound :math:`(\\!(r\\ p)\\!)`.
+    """Rank of the Hadamard power :math:`(VV^T)^{\\odot\\,\\mathrm{power}}` with the Amini bound
+    :math:`(\\!(r\\ \\mathrm{power})\\!)`.
 
-    ``rank_result`` is the rank of the Hadamard power in its domain: GF(q) for
+    ``rank_result`` is the rank of the Hadamard power in its domain: GF(p) for
     ``method='modular'`` (the prime is in ``rank_result.details['primes']``), Q for
     ``'exact'``.
     """
@@ -242,7 +243,8 @@ def _check_power(power: int) -> int:
 
 
 def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
-    r"""The Hadamard power :math:`(VV^T)^{\odot p}` of the Gram matrix of the rows of V.
+    r"""The Hadamard power :math:`(VV^T)^{\odot\,\mathrm{power}}` of the Gram matrix of the rows
+    of V.
 
     Exact for integer or rational V (int64 while no entry can overflow, else Python ints /
     Fractions in an object array); float64 for float V -- certifies nothing, meant for spectra
@@ -272,8 +274,8 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
 
 def _modular_hadamard_power_rank(arr: npt.NDArray[Any], power: int,
                                  rng: np.random.Generator) -> RankResult:
-    """GF(q) route: reduce V modulo one random prime q in [2**24, 2**25) (redrawn when it
-    divides a denominator), form G and its Hadamard power on int64 residues, rank mod q."""
+    """GF(p) route: reduce V modulo one random prime p in [2**24, 2**25) (redrawn when it
+    divides a denominator), form G and its Hadamard power on int64 residues, rank mod p."""
     for _ in range(_MAX_PRIME_ATTEMPTS):
         F = domain_for("modular", rng)
         try:
@@ -293,9 +295,10 @@ def _modular_hadamard_power_rank(arr: npt.NDArray[Any], power: int,
 
 def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modular",
                         seed: SeedLike = 0) -> HadamardRankResult:
-    r"""Certified rank of the Hadamard power :math:`(VV^T)^{\odot p}` of an exact V.
+    r"""Certified rank of the Hadamard power :math:`(VV^T)^{\odot\,\mathrm{power}}` of an exact V.
 
-    Also reports the Amini bound :math:`(\!(\operatorname{rank} G\ \ p)\!)` (App. B.2), which
+    Also reports the Amini bound :math:`(\!(\operatorname{rank} G\ \ \mathrm{power})\!)`
+    (App. B.2), which
     the rank can never exceed, with :math:`\operatorname{rank} G = \operatorname{rank} V`
     (rational V) certified from below by :func:`~seprank.matrix_rank` (``'modular'``).
 
@@ -304,15 +307,15 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
     V : array_like
         Integers or Fractions (object arrays); floats are refused.
     power : int
-        p >= 1.
+        The Hadamard exponent, >= 1.
     method : {'modular', 'exact'}, keyword-only
         * ``'modular'`` (default) -- V is reduced modulo one random prime
-          :math:`q \in [2^{24}, 2^{25})` and G, :math:`G^{\odot p}` are formed in GF(q) on
-          int64 residues (:class:`~seprank.ModularDomain`), then ranked mod q.  Reduction
-          commutes with the products, so this is the GF(q) rank of the rational matrix: a
-          certified lower bound, exact when full -- fast even where rational entries become
-          huge (e.g. 715 rows, p = 9).
-        * ``'exact'`` -- G and :math:`G^{\odot p}` over Q, exact rank.
+          :math:`p \in [2^{24}, 2^{25})` and G, :math:`G^{\odot\,\mathrm{power}}` are formed
+          in GF(p) on int64 residues (:class:`~seprank.ModularDomain`), then ranked mod p.
+          Reduction commutes with the products, so this is the GF(p) rank of the rational
+          matrix: a certified lower bound, exact when full -- fast even where rational entries
+          become huge (e.g. 715 rows, power = 9).
+        * ``'exact'`` -- G and :math:`G^{\odot\,\mathrm{power}}` over Q, exact rank.
     seed : int or numpy.random.Generator, optional, keyword-only
         Seeds the choice of primes.
 

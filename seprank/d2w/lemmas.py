@@ -143,7 +143,7 @@ class Proposition1Result:
 
 
 def proposition1(
-    net: LinearAttention, *, n_inputs: int, i: int = 0, p: int = 0,
+    net: LinearAttention, *, n_inputs: int, position: int = 0, coordinate: int = 0,
     partitions: Sequence[tuple[Sequence[int], Sequence[int]]] | None = None,
     method: str = "modular", seed: int | None = 0, **kwargs: Any,
 ) -> Proposition1Result:
@@ -152,7 +152,8 @@ def proposition1(
 
     Computes :meth:`~seprank.LinearAttention.separation_rank` (certified lower bounds, same
     ``seed`` -- hence the same prime and templates -- for every partition) on
-    ``partitions`` (default: every balanced partition, listed once with position ``i`` in A).
+    ``partitions`` (default: every balanced partition, listed once with the output
+    ``position`` i in A; ``coordinate`` is p).
 
     References
     ----------
@@ -168,14 +169,15 @@ def proposition1(
     check_instance("net", net, LinearAttention, expected="a seprank.LinearAttention",
                    hint="build one with LinearAttention.random(depth=..., width=...)")
     n_inputs = check_int("n_inputs", n_inputs, 2)
-    i = check_int("i (output position)", i, 0, n_inputs - 1)
-    p = check_int("p (output coordinate)", p, 0, net.width - 1)
-    parts = (balanced_partitions(n_inputs, containing=i) if partitions is None
+    position = check_int("output position", position, 0, n_inputs - 1)
+    coordinate = check_int("output coordinate", coordinate, 0, net.width - 1)
+    parts = (balanced_partitions(n_inputs, containing=position) if partitions is None
              else [(tuple(A), tuple(B)) for A, B in partitions])
     ranks = {}
     for A, B in parts:
         ranks[(tuple(A), tuple(B))] = net.separation_rank(
-            i=i, p=p, partition=(A, B), n_inputs=n_inputs, method=method, seed=seed, **kwargs)
+            position=position, coordinate=coordinate, partition=(A, B), n_inputs=n_inputs,
+            method=method, seed=seed, **kwargs)
     return Proposition1Result(ranks)
 
 
@@ -332,7 +334,7 @@ def multiset_lower_bounds(n: int, k: int) -> tuple[Inequality, Inequality]:
 
 def hadamard_power_rank_bound(rank: int, power: int) -> int:
     r"""Amini et al. (2012), used in App. B.2: a rank-r matrix has
-    :math:`\operatorname{rank}(A^{\odot p}) \le (\!(r\ p)\!)`.
+    :math:`\operatorname{rank}(A^{\odot\,\mathrm{power}}) \le (\!(r\ \mathrm{power})\!)`.
 
     References
     ----------

@@ -98,7 +98,8 @@ class WitnessResult:
     seconds: float
     matrix: Array = field(repr=False)
     details: Mapping[str, Any] = field(default_factory=dict)
-    #: (network, per-position templates, i, p) of a modular witness, for :meth:`certificate`.
+    #: (network, per-position templates, output position, output coordinate) of a modular
+    #: witness, for :meth:`certificate`.
     evidence: Any = field(default=None, repr=False, compare=False)
 
     def certificate(self) -> dict[str, Any]:
@@ -119,7 +120,7 @@ class WitnessResult:
         if self.evidence is None:
             raise ValueError(f"a {self.method!r} witness has no certificate; use "
                              "method='modular'")
-        net, grids, i, p_out = self.evidence
+        net, grids, position, coordinate = self.evidence
         prime = int(self.details["prime"])
         R, n = self.matrix.shape[0], len(grids)
         if self.rank == R:
@@ -138,7 +139,7 @@ class WitnessResult:
             f"sep >= {self.rank} for almost every real weight assignment"},
             method="modular", seconds=self.seconds)
         cert.update({
-            "function": function_spec(net.entry(i, p_out)), "n_inputs": n,
+            "function": function_spec(net.entry(position, coordinate)), "n_inputs": n,
             "dim": len(templates[0]), "partition": [A, B],
             "arithmetic": "GF(p)", "prime": prime,
             "templates": [[exact_json(v) for v in t] for t in templates],
@@ -233,7 +234,7 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     last_layer, value_layer : {'fixed', 'printed'}, keyword-only
         Use the printed (erroneous) weights instead of the fixed ones (module docstring).
     output_position, output_coordinate : int, keyword-only
-        i and p of :math:`y_p^i`.
+        The output position i and coordinate p of :math:`y_p^i`.
     seed : int or Generator, optional, keyword-only
         Seeds V (``'rational'``) and the prime (separate streams).
     progress : bool, optional, keyword-only

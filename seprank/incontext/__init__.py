@@ -42,7 +42,7 @@ INDEX = PaperIndex(
         ("a, b (sentence association, eq. 8)", "a_templates, b_templates / a, b"),
         ("Z_in(a, b) (eq. 4 + 8)", "InContextRepresentation(...)(a, b)"),
         ("Z_seq(a, b) (eq. 5 + 8)", "SequentialRepresentation(...)(a, b)"),
-        ("i, p (output position, coordinate)", "i, p"),
+        ("i, p (output position, coordinate)", "position, coordinate"),
         ("eta (learning rate)", "eta"),
         ("epsilon (seq-sep tolerance)", "eps; mode='absolute' (000) / 'relative' (001)"),
         ("seq-sep(y)", "incontext_seq_sep / sequential_seq_sep"),

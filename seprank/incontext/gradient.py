@@ -41,11 +41,14 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
+from seprank.core.domains import Domain, FloatDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_float, check_instance, check_int
+from seprank.evaluators import register_evaluator
 
-__all__ = ["LanguageModel", "UnboundedGradientError", "lm_loss", "lm_loss_and_gradient"]
+__all__ = ["LanguageModel", "UnboundedGradientError", "forward_with_caches", "lm_loss",
+           "lm_loss_and_gradient"]
 
 Array = npt.NDArray[Any]
 
@@ -70,14 +73,20 @@ def _finite(x: Array, what: str) -> Array:
 
 @dataclass(frozen=True)
 class LanguageModel:
-    r"""Parameters :math:`\theta = (W^Q, W^K, W^V, W^O, M^V)`, optionally with leading batch axes.
+    r"""Parameters :math:`\theta = (W^Q, W^K, W^V, W^O, M^V)`: a network and its vocabulary
+    embedding, optionally with leading batch axes.
 
-    Attributes
+    Parameters
     ----------
-    query, key, value : numpy.ndarray, shape (..., L, H, d_a, d_x)
-    output : numpy.ndarray, shape (..., L, H, d_x, d_a)
-    embedding : numpy.ndarray, shape (..., d_x, V)
-        :math:`M^V` (column w embeds token w; also the tied output projection).
+    network : LinearAttention
+        The attention weights :math:`W^Q, W^K, W^V, W^O` of eq. 1 (no residual), held as
+        float64 (or complex128) -- a network with integer or Fraction weights is copied to
+        floats; batch axes (one model per batch entry, e.g. the gradients of a batch of a's)
+        are the network's :attr:`~seprank.LinearAttention.batch_shape`.  Depth, heads and
+        width are the network's.
+    embedding : array_like, shape (..., d_x, V)
+        :math:`M^V` (column w embeds token w; also the tied output projection), with the
+        network's batch axes.
 
     References
     ----------
@@ -87,53 +96,50 @@ class LanguageModel:
     Examples
     --------
     >>> lm = LanguageModel.random(depth=1, width=2, vocab=3, seed=0)
-    >>> lm.depth, lm.width, lm.heads, lm.vocab, lm.batch_shape
+    >>> net = lm.network               # depth, heads, width, batch axes: the network's
+    >>> net.depth, net.width, net.heads, lm.vocab, net.batch_shape
     (1, 2, 1, 3, ())
+    >>> LanguageModel(LinearAttention.random(depth=1, width=2, seed=0), np.ones((2, 3))).network
+    LinearAttention(L=1, d_x=2, H=1, d_a=2, residual=False, weights=float)
     """
 
-    query: Array
-    key: Array
-    value: Array
-    output: Array
+    network: LinearAttention
     embedding: Array
 
     def __post_init__(self) -> None:
-        q = np.asarray(self.query)
-        if q.ndim < 4:
-            raise ValueError(f"query must have shape (..., L, H, d_a, d_x), got {q.shape}")
-        *_, L, H, d_a, d_x = q.shape
-        batch = q.shape[:-4]
-        expected = {"key": q.shape, "value": q.shape, "output": (*batch, L, H, d_x, d_a)}
-        for name, shape in expected.items():
-            if np.shape(getattr(self, name)) != shape:
-                raise ValueError(f"{name} must have shape {shape}, got "
-                                 f"{np.shape(getattr(self, name))}")
+        net = check_instance("network", self.network, LinearAttention,
+                             expected="a seprank.LinearAttention",
+                             hint="build one with LinearAttention(query, key, value, output)")
+        if net.residual:
+            raise ValueError("seed 000/001 analyse eq. 1 without residual connections; build "
+                             "the network with residual=False")
+        weights = net.query, net.key, net.value, net.output
+        if not all(w.dtype in (np.float64, np.complex128) for w in weights):
+            for name, w in zip(("query", "key", "value", "output"), weights, strict=True):
+                if w.dtype.kind not in "fciuO":
+                    raise TypeError(f"the {name} weights must be numeric (got dtype {w.dtype})")
+            q, k, v, o = (_floats(w) for w in weights)
+            net = LinearAttention(q, k, v, o)
         E = np.asarray(self.embedding)
-        if E.shape[:-1] != (*batch, d_x):
-            raise ValueError(f"embedding must have shape {(*batch, d_x)} + (V,), got {E.shape}")
-        for name in ("query", "key", "value", "output", "embedding"):
-            arr = np.asarray(getattr(self, name))
-            if arr.dtype.kind not in "fciu":
-                raise TypeError(f"{name} must be a numeric array (got dtype {arr.dtype})")
-            arr = arr.astype(np.complex128 if arr.dtype.kind == "c" else np.float64)
-            if not np.all(np.isfinite(arr)):
-                raise ValueError(f"the parameter {name} contains NaN or infinite entries")
-            object.__setattr__(self, name, arr)
+        if E.shape[:-1] != (*net.batch_shape, net.width):
+            raise ValueError(f"embedding must have shape {(*net.batch_shape, net.width)} + (V,), "
+                             f"got {E.shape}")
+        if E.dtype.kind not in "fciu":
+            raise TypeError(f"embedding must be a numeric array (got dtype {E.dtype})")
+        E = E.astype(np.complex128 if E.dtype.kind == "c" else np.float64)
+        if not np.all(np.isfinite(E)):
+            raise ValueError("the parameter embedding contains NaN or infinite entries")
+        object.__setattr__(self, "network", net)
+        object.__setattr__(self, "embedding", E)
 
     # --- construction --------------------------------------------------------------------------
 
     @classmethod
-    def from_network(cls, net: LinearAttention, embedding: npt.ArrayLike) -> LanguageModel:
-        """Float copy of a :class:`~seprank.LinearAttention` and an embedding matrix."""
-        if net.residual:
-            raise ValueError("seed 000/001 analyse eq. 1 without residual connections")
-        if net.weight_kind == "exact" and any(
-                np.asarray(w).dtype == object for w in (net.query, net.key, net.value, net.output)):
-            conv = [np.vectorize(float, otypes=[float])(w)
-                    for w in (net.query, net.key, net.value, net.output)]
-        else:
-            conv = [np.asarray(w) for w in (net.query, net.key, net.value, net.output)]
-        return cls(conv[0], conv[1], conv[2], conv[3], np.asarray(embedding, dtype=float))
+    def from_arrays(cls, query: npt.ArrayLike, key: npt.ArrayLike, value: npt.ArrayLike,
+                    output: npt.ArrayLike, embedding: npt.ArrayLike) -> LanguageModel:
+        """The model of the five parameter arrays (the inverse of :attr:`arrays`)."""
+        q, k, v, o, E = (np.asarray(w) for w in (query, key, value, output, embedding))
+        return cls(LinearAttention(q, k, v, o), E)
 
     @classmethod
     def random(cls, *, depth: int, width: int, vocab: int, heads: int = 1,
@@ -154,28 +160,13 @@ class LanguageModel:
         rng = as_generator(seed)
         d_a = width // heads
         s = (depth, heads, d_a, width)
-        return cls(weight_scale * rng.standard_normal(s), weight_scale * rng.standard_normal(s),
-                   weight_scale * rng.standard_normal(s),
-                   weight_scale * rng.standard_normal((depth, heads, width, d_a)),
-                   embedding_scale * rng.standard_normal((width, vocab)))
+        return cls.from_arrays(
+            weight_scale * rng.standard_normal(s), weight_scale * rng.standard_normal(s),
+            weight_scale * rng.standard_normal(s),
+            weight_scale * rng.standard_normal((depth, heads, width, d_a)),
+            embedding_scale * rng.standard_normal((width, vocab)))
 
     # --- shape ---------------------------------------------------------------------------------
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return tuple(self.query.shape[:-4])
-
-    @property
-    def depth(self) -> int:
-        return int(self.query.shape[-4])
-
-    @property
-    def heads(self) -> int:
-        return int(self.query.shape[-3])
-
-    @property
-    def width(self) -> int:
-        return int(self.query.shape[-1])
 
     @property
     def vocab(self) -> int:
@@ -183,18 +174,14 @@ class LanguageModel:
 
     @property
     def arrays(self) -> tuple[Array, Array, Array, Array, Array]:
-        return (self.query, self.key, self.value, self.output, self.embedding)
-
-    def network(self) -> LinearAttention:
-        """The attention weights as a :class:`~seprank.LinearAttention` (unbatched only)."""
-        if self.batch_shape:
-            raise ValueError("network() needs an unbatched LanguageModel")
-        return LinearAttention(self.query, self.key, self.value, self.output)
+        """:math:`(W^Q, W^K, W^V, W^O, M^V)`."""
+        net = self.network
+        return (net.query, net.key, net.value, net.output, self.embedding)
 
     def step(self, gradient: LanguageModel, eta: float) -> LanguageModel:
         """One SGD step :math:`\\theta - \\eta\\,\\nabla_\\theta` (all parameters, eq. 5)."""
-        return LanguageModel(*(w - eta * g for w, g in zip(self.arrays, gradient.arrays,
-                                                            strict=True)))
+        return LanguageModel.from_arrays(*(w - eta * g for w, g in zip(
+            self.arrays, gradient.arrays, strict=True)))
 
     def flat(self) -> Array:
         """All parameters concatenated (unbatched), for finite-difference checks."""
@@ -206,7 +193,7 @@ class LanguageModel:
         for w in self.arrays:
             parts.append(np.asarray(theta[start:start + w.size]).reshape(w.shape))
             start += w.size
-        return LanguageModel(*parts)
+        return LanguageModel.from_arrays(*parts)
 
     def abs_range(self) -> tuple[float, float]:
         """(min, max) of :math:`|\\theta|` over all parameters."""
@@ -214,10 +201,17 @@ class LanguageModel:
         return float(flat.min()), float(flat.max())
 
 
+def _floats(w: Array) -> Array:
+    """Weights as float64 (complex128 when complex); exact objects converted one by one."""
+    if w.dtype == object:
+        return np.vectorize(float, otypes=[float])(w)
+    return w.astype(np.complex128 if w.dtype.kind == "c" else np.float64)
+
+
 def _check_lm(lm: Any) -> None:
     check_instance("lm", lm, LanguageModel, expected="a LanguageModel",
                    hint="build one with LanguageModel.random(...) or "
-                        "LanguageModel.from_network(net, embedding)")
+                        "LanguageModel(network, embedding)")
 
 
 def _check_sentence(sentence: Any, vocab: int) -> tuple[int, ...]:
@@ -240,21 +234,62 @@ def _embed(lm: LanguageModel, tokens: tuple[int, ...], a: Array) -> Array:
     return E[None, :, :] * a[:, None, :]
 
 
-def _forward_cached(lm: LanguageModel, X: Array) -> tuple[Array, list[dict[str, Array]]]:
-    """Forward through L layers (shared weights, batched X (B, T, d_x)); per-layer caches."""
-    caches = []
-    for layer in range(lm.depth):
-        WQ, WK, WV, WO = (w[layer] for w in (lm.query, lm.key, lm.value, lm.output))
-        Xh = X[:, None, :, :]  # (B, 1, T, d_x)
+@register_evaluator(
+    "float-forward-with-caches", form="sequence", domains=("float",),
+    accepts="an unbatched float or complex network (integer weights are used as floats) "
+            "without residual connections; X of shape (B, T, d_x)")
+def forward_with_caches(net: LinearAttention, X: npt.ArrayLike, *,
+                        domain: Domain | None = None,
+                        caches: list[dict[str, Array]] | None = None) -> Array:
+    r"""The network output on ``X`` (B, T, d_x) in floating point, head by head through the
+    intermediates of eq. 1 (:math:`Q, K, \hat V, A = QK^T, O = A\hat V`), which are appended
+    to ``caches`` per layer for the backward pass of :func:`lm_loss_and_gradient`.
+
+    A registered evaluator of :meth:`seprank.LinearAttention.__call__`
+    (:mod:`seprank.evaluators`, form ``'sequence'``, float only): the same values as
+    ``net(X)`` up to rounding.
+
+    Examples
+    --------
+    >>> net = LinearAttention.random(depth=2, width=2, weights="float", seed=0)
+    >>> X = np.random.default_rng(1).standard_normal((3, 4, 2))
+    >>> caches = []
+    >>> bool(np.allclose(forward_with_caches(net, X, caches=caches), net(X), rtol=1e-12))
+    True
+    >>> len(caches), caches[0]["A"].shape      # per layer; (B, H, T, T) attention scores
+    (2, (3, 1, 4, 4))
+    """
+    check_instance("net", net, LinearAttention, expected="a seprank.LinearAttention",
+                   hint="build one with LinearAttention(query, key, value, output)")
+    if domain is not None and not isinstance(domain, FloatDomain):
+        raise TypeError(f"the forward pass with caches computes in floats; got domain={domain!r}")
+    if net.batch_shape or net.residual:
+        raise ValueError("the forward pass with caches needs one network without residual "
+                         "connections")
+    Z = np.asarray(X)
+    if Z.ndim != 3 or Z.shape[-1] != net.width or Z.dtype.kind not in "fciu":
+        raise ValueError(f"X must be a numeric array of shape (B, T, d_x = {net.width}), got "
+                         f"{Z.shape} ({Z.dtype})")
+    if Z.dtype.kind in "fc" and not np.all(np.isfinite(Z)):
+        raise ValueError("X contains NaN or infinite entries")
+    arrays = (Z, net.query, net.key, net.value, net.output)
+    complex_ = Z.dtype.kind == "c" or net.weight_kind == "complex"
+    Z, *weights = (_floats(w) if w.dtype == object else
+                   w.astype(np.complex128 if complex_ else np.float64, copy=False)
+                   for w in arrays)
+    for layer in range(net.depth):
+        WQ, WK, WV, WO = (w[layer] for w in weights)
+        Xh = Z[:, None, :, :]  # (B, 1, T, d_x)
         Q = Xh @ np.swapaxes(WQ, -1, -2)  # (B, H, T, d_a)
         K = Xh @ np.swapaxes(WK, -1, -2)
         Vv = Xh @ np.swapaxes(WV, -1, -2)
         A = Q @ np.swapaxes(K, -1, -2)  # (B, H, T, T)
         O = A @ Vv
         out = np.sum(O @ np.swapaxes(WO, -1, -2), axis=1)  # (B, T, d_x)
-        caches.append({"X": X, "Q": Q, "K": K, "V": Vv, "A": A, "O": O})
-        X = out
-    return X, caches
+        if caches is not None:
+            caches.append({"X": Z, "Q": Q, "K": K, "V": Vv, "A": A, "O": O})
+        Z = out
+    return Z
 
 
 def _log_softmax(logits: Array) -> Array:
@@ -264,15 +299,16 @@ def _log_softmax(logits: Array) -> Array:
 
 
 def _as_batch(lm: LanguageModel, a: npt.ArrayLike | None) -> Array:
-    if lm.batch_shape:
+    d_x = lm.network.width
+    if lm.network.batch_shape:
         raise ValueError("the loss is defined for an unbatched LanguageModel")
     if a is None:
-        return np.ones((1, lm.width))
+        return np.ones((1, d_x))
     arr = np.asarray(a)
-    if arr.ndim not in (1, 2) or arr.shape[-1] != lm.width:
-        raise ValueError(f"a must have shape (d_x,) or (batch, d_x) with d_x = {lm.width}, "
+    if arr.ndim not in (1, 2) or arr.shape[-1] != d_x:
+        raise ValueError(f"a must have shape (d_x,) or (batch, d_x) with d_x = {d_x}, "
                          f"got {arr.shape}")
-    arr = arr.reshape(-1, lm.width)
+    arr = arr.reshape(-1, d_x)
     if arr.dtype.kind not in "fciu":
         raise TypeError("a must be numeric")
     return _finite(arr.astype(np.complex128 if arr.dtype.kind == "c" else np.float64), "a")
@@ -297,7 +333,7 @@ def lm_loss(lm: LanguageModel, sentence: Any, a: npt.ArrayLike | None = None) ->
     _check_lm(lm)
     tokens = _check_sentence(sentence, lm.vocab)
     a_b = _as_batch(lm, a)
-    Y, _ = _forward_cached(lm, _embed(lm, tokens, a_b))
+    Y = forward_with_caches(lm.network, _embed(lm, tokens, a_b))
     logits = Y[:, :-1, :] @ lm.embedding  # (B, N-1, V)
     logp = _log_softmax(logits)
     targets = np.array(tokens[1:])
@@ -322,7 +358,7 @@ def lm_loss_and_gradient(lm: LanguageModel, sentence: Any,
     --------
     >>> lm = LanguageModel.random(depth=2, width=2, vocab=3, seed=0)
     >>> loss, g = lm_loss_and_gradient(lm, [0, 1, 2], np.ones((4, 2)))
-    >>> loss.shape, g.batch_shape, g.embedding.shape
+    >>> loss.shape, g.network.batch_shape, g.embedding.shape
     ((4,), (4,), (4, 2, 3))
     """
     _check_lm(lm)
@@ -334,7 +370,8 @@ def _loss_and_gradient(lm: LanguageModel, tokens: tuple[int, ...],
                        a_b: Array) -> tuple[Array, LanguageModel]:
     B, N = a_b.shape[0], len(tokens)
     X0 = _embed(lm, tokens, a_b)
-    Y, caches = _forward_cached(lm, X0)
+    caches: list[dict[str, Array]] = []
+    Y = forward_with_caches(lm.network, X0, caches=caches)
     _finite(Y, "the network output on S1")
     M = lm.embedding
     logits = Y[:, :-1, :] @ M  # (B, N-1, V)
@@ -346,11 +383,13 @@ def _loss_and_gradient(lm: LanguageModel, tokens: tuple[int, ...],
     dM = np.einsum("btd,btv->bdv", Y[:, :-1, :], G)
     dX = np.zeros_like(Y)
     dX[:, :-1, :] = G @ M.T
+    net = lm.network
     grads = {name: np.zeros((B, *w.shape), dtype=np.result_type(w, a_b))
-             for name, w in (("q", lm.query), ("k", lm.key), ("v", lm.value), ("o", lm.output))}
-    for layer in reversed(range(lm.depth)):
+             for name, w in (("q", net.query), ("k", net.key), ("v", net.value),
+                             ("o", net.output))}
+    for layer in reversed(range(net.depth)):
         c = caches[layer]
-        WQ, WK, WV, WO = (w[layer] for w in (lm.query, lm.key, lm.value, lm.output))
+        WQ, WK, WV, WO = (w[layer] for w in (net.query, net.key, net.value, net.output))
         dOut = dX[:, None, :, :]  # (B, 1, T, d_x), the same for every head
         grads["o"][:, layer] = np.swapaxes(dOut, -1, -2) @ c["O"]  # (B, H, d_x, d_a)
         dO = dOut @ WO  # (B, H, T, d_a)
@@ -369,5 +408,5 @@ def _loss_and_gradient(lm: LanguageModel, tokens: tuple[int, ...],
         dM[:, :, w] += contrib[:, j, :]
     for name, g in (*grads.items(), ("embedding", dM)):
         _finite(g, f"the gradient of the loss w.r.t. {name}")
-    gradient = LanguageModel(grads["q"], grads["k"], grads["v"], grads["o"], dM)
+    gradient = LanguageModel.from_arrays(grads["q"], grads["k"], grads["v"], grads["o"], dM)
     return _finite(loss, "the loss"), gradient

@@ -1,7 +1,9 @@
 r"""A compiled GF(p) kernel for grids of :math:`Z_{in}(a, b)`: float64, fused, both cores.
 
 The same arithmetic as :func:`seprank.incontext.modular.modular_grid` (tested equal to it and to
-:meth:`seprank.LinearAttention.__call__` over GF(p)), compiled with numba: for one row ``r``
+:meth:`seprank.LinearAttention.__call__` over GF(p); registered, through ``modular_grid(...,
+kernel='compiled')``, as the evaluator ``'incontext-grid-compiled'`` of
+:mod:`seprank.evaluators`), compiled with numba: for one row ``r``
 (an a-template) and a tile of columns ``s`` (b-templates) every intermediate of the network --
 the layer-1 outputs :math:`x_j = u_j(M_a + M_b)`, each layer's Gram entries, mixing matrix and
 outputs -- lives in a small tile buffer whose last axis runs over the tile, so each step is a
@@ -42,7 +44,7 @@ def _reduce(buf: Array, n: int, p: float, pinv: float) -> None:  # pragma: no co
 @nb.njit(parallel=True, cache=True, fastmath={"contract"})
 def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT: Array,
                     maps: Array, kq: Array, vo: Array, iu: Array, ju: Array, gidx: Array,
-                    use_heads: bool, i_out: int, p_out: int, p: float, K: int,
+                    use_heads: bool, out_position: int, out_coordinate: int, p: float, K: int,
                     out: Array) -> None:  # pragma: no cover - compiled
     r"""Fill ``out[r, s]`` with :math:`Z_{in}(a_r, b_s)` (balanced residues), depth >= 2.
 
@@ -111,7 +113,7 @@ def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT
                 if use_heads:
                     rows = 1 if last else n2
                     for t0 in range(rows):
-                        t = i_out if last else t0
+                        t = out_position if last else t0
                         for c in range(d if not last else 1):
                             for s in range(ts):
                                 Y[t, c, s] = 0.0
@@ -139,7 +141,7 @@ def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT
                                 for s in range(ts):
                                     Q[c, s] = acc[s] - p * np.rint(acc[s] * pinv)
                             for c in range(1 if last else d):  # y_t += Q VO_h
-                                cc = p_out if last else c
+                                cc = out_coordinate if last else c
                                 for s in range(ts):
                                     acc[s] = Y[t, c, s]
                                 for k in range(d):
@@ -152,13 +154,13 @@ def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT
                                     Y[t, c, s] = acc[s] - p * np.rint(acc[s] * pinv)
                     if last:
                         for s in range(ts):
-                            out[r, s0 + s] = Y[i_out, 0, s]
+                            out[r, s0 + s] = Y[out_position, 0, s]
                     else:
                         X, Y = Y, X
                     continue
                 n_out = d if last else d * d
                 for o in range(n_out):
-                    row = o * d + p_out if last else o
+                    row = o * d + out_coordinate if last else o
                     for s in range(ts):
                         acc[s] = 0.0
                     for q in range(tri):
@@ -174,7 +176,7 @@ def zin_grid_kernel(U: Array, uMa: Array, Ma: Array, VT: Array, vMbT: Array, MbT
                         acc[s] = 0.0
                     for k in range(d):
                         for s in range(ts):
-                            acc[s] += X[i_out, k, s] * mix[k, s]
+                            acc[s] += X[out_position, k, s] * mix[k, s]
                         if (k + 1) % K == 0:
                             _reduce(acc, ts, p, pinv)
                     for s in range(ts):

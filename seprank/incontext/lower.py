@@ -233,7 +233,7 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
     net = LinearAttention(q, k, eye, eye.copy())
     tokens = [0] * n_tokens
     rep = InContextRepresentation(net, np.ones((d_x, 1), dtype=int), tokens, tokens,
-                                  i=output_position, p=2 * d)
+                                  position=output_position, coordinate=2 * d)
     obj = A.astype(object)
     zeros = np.zeros((n, d), dtype=int).astype(object)
     ones = np.ones((n, 1), dtype=int).astype(object)

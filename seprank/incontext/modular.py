@@ -9,7 +9,14 @@ Same arithmetic as :meth:`seprank.LinearAttention.__call__` in a
 * one layer is :math:`Y = X \cdot \mathrm{mix}`, :math:`\mathrm{mix}_{ij} = \sum_h (K_h G V_h)_{ij}
   = \sum_{k \le l} T_{ij,kl}\, G_{kl}` with :math:`G = X^T X` symmetric, so the map
   :math:`G \mapsto \mathrm{mix}` is precomputed once as a :math:`d_x^2 \times d_x(d_x+1)/2` matrix;
-* the last layer computes only the requested output :math:`y^i_p`.
+* the last layer computes only the requested output :math:`y^i_p` (output ``position`` i,
+  ``coordinate`` p).
+
+The three entry points are registered evaluators of :meth:`seprank.LinearAttention.__call__`
+(:mod:`seprank.evaluators`): ``'incontext-pairs'`` (:func:`modular_pair_values`),
+``'incontext-grid-numpy'`` and ``'incontext-grid-compiled'`` (:func:`modular_grid` with
+``kernel='numpy'`` / ``'compiled'``, the latter running the numba kernel of
+:mod:`seprank.incontext.kernel` for depth >= 2).
 
 Overflow: residues are below :math:`p < 2^{31}` but the engine's primes are below
 :math:`2^{25}`, so a product is below :math:`2^{50}` and a sum of up to :math:`2^{13}` products
@@ -26,6 +33,7 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
+from seprank.evaluators import register_evaluator
 
 __all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
 
@@ -50,10 +58,10 @@ class PairRepresentation(Protocol):
     def second(self) -> Sequence[int]: ...
 
     @property
-    def i(self) -> int: ...
+    def position(self) -> int: ...
 
     @property
-    def p(self) -> int: ...
+    def coordinate(self) -> int: ...
 
     @property
     def width(self) -> int: ...
@@ -98,9 +106,9 @@ def _remaining_layers(X: Array, maps: list[Array], rep: PairRepresentation,
     for layer, T in enumerate(maps):
         # 2N products below 2**50 each: one reduction at the end
         gram = np.mod(np.einsum("tsb,tsb->sb", X[:, iu, :], X[:, ju, :]), p)
-        if layer == len(maps) - 1:  # only mix[:, p_out]: rows k*d + p_out of T
-            mix_col = np.mod(T[np.arange(d) * d + rep.p] @ gram, p)  # (d, blk)
-            return np.mod(np.einsum("kb,kb->b", X[rep.i], mix_col), p)
+        if layer == len(maps) - 1:  # only mix[:, coordinate]: rows k*d + coordinate of T
+            mix_col = np.mod(T[np.arange(d) * d + rep.coordinate] @ gram, p)  # (d, blk)
+            return np.mod(np.einsum("kb,kb->b", X[rep.position], mix_col), p)
         mix = np.mod(T @ gram, p).reshape(d, d, -1)  # (d, d, blk)
         # d products below 2**50 each per entry: one reduction at the end
         X = np.mod(np.einsum("tkb,kjb->tjb", X, mix), p)
@@ -135,6 +143,10 @@ def _check_sizes(rep: PairRepresentation, p: int) -> None:
         raise ValueError("the fast path needs p < 2**25 (products below 2**50)")
 
 
+@register_evaluator(
+    "incontext-pairs", form="incontext_pairs", domains=("modular",), max_prime=2**25,
+    accepts="an integer network without residual connections and an integer embedding; "
+            "integer residues a, b of shape (B, d_x)")
 def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
     r""":math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
@@ -283,10 +295,21 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
                     np.ascontiguousarray(to_balanced(kq, p)),
                     np.ascontiguousarray(to_balanced(vo, p)),
                     iu.astype(np.int64), ju.astype(np.int64), gidx, bool(by_heads < by_map),
-                    int(rep.i), int(rep.p), float(p), int(max_terms(p)), out)
+                    int(rep.position), int(rep.coordinate), float(p), int(max_terms(p)), out)
     return out
 
 
+@register_evaluator(
+    "incontext-grid-compiled", form="incontext_grid", domains=("modular",), max_prime=2**25,
+    options={"kernel": "compiled"},
+    accepts="an integer network without residual connections and an integer embedding; "
+            "integer residue templates (Z_a, d_x), (Z_b, d_x); depth >= 2 runs the numba "
+            "kernel (depth 1: the numpy path)")
+@register_evaluator(
+    "incontext-grid-numpy", form="incontext_grid", domains=("modular",), max_prime=2**25,
+    options={"kernel": "numpy"},
+    accepts="an integer network without residual connections and an integer embedding; "
+            "integer residue templates (Z_a, d_x), (Z_b, d_x)")
 def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array,
                  domain: ModularDomain, *, progress: bool = False,
                  kernel: Literal["compiled", "numpy"] = "compiled") -> Array:
@@ -349,9 +372,10 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
         r1 = min(Za, r0 + rows)
         ra = r1 - r0
         if len(maps) == 1:  # depth 1: y^i_p = x_i . (Ma_r + Mb_s)[:, p]
-            xi = (U[r0:r1, rep.i][:, None, :] if rep.i < n
-                  else V[None, :, rep.i - n, :])  # broadcasts to (ra, Zb, d)
-            mix_p = np.mod(Ma[r0:r1, :, rep.p][:, None, :] + Mb[None, :, :, rep.p], p)
+            i, c = rep.position, rep.coordinate
+            xi = (U[r0:r1, i][:, None, :] if i < n
+                  else V[None, :, i - n, :])  # broadcasts to (ra, Zb, d)
+            mix_p = np.mod(Ma[r0:r1, :, c][:, None, :] + Mb[None, :, :, c], p)
             out[r0:r1] = np.mod(np.sum(xi * mix_p, axis=-1), p)
             continue
         # S1 rows: u_j (Ma_r + Mb_s); S2 rows: v_j (Ma_r + Mb_s)

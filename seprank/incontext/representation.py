@@ -34,18 +34,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+import seprank.incontext.modular  # noqa: F401  (registers the GF(p) in-context evaluators)
 from seprank.attention import LinearAttention
 from seprank.core.domains import (
     Domain,
     ExactDomain,
     FloatDomain,
-    ModularDomain,
 )
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import check_index, check_int
+from seprank.evaluators import evaluators
 from seprank.incontext.bounds import bidegree_bound
-from seprank.incontext.modular import modular_pair_values
 from seprank.separation.degree import DegreeStructure
 
 __all__ = [
@@ -175,10 +175,10 @@ class InContextRepresentation:
         :math:`M^V`.
     first, second : sequence of int
         :math:`S_1`, :math:`S_2` (same length N).
-    i : int
-        Output position, 0-based in ``0..2N-1`` (``i < N``: inside :math:`S_1`).
-    p : int
-        Output coordinate, 0-based in ``0..d_x-1``.
+    position : int
+        Output position i, 0-based in ``0..2N-1`` (``i < N``: inside :math:`S_1`).
+    coordinate : int
+        Output coordinate p, 0-based in ``0..d_x-1``.
 
     References
     ----------
@@ -201,8 +201,8 @@ class InContextRepresentation:
     embedding: Array
     first: Sequence[int]
     second: Sequence[int]
-    i: int = 0
-    p: int = 0
+    position: int = 0
+    coordinate: int = 0
     _grid_function: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -217,14 +217,14 @@ class InContextRepresentation:
                              f"width {self.net.width}")
         self.embedding, self.first, self.second = M, s1, s2
         n = len(s1)
-        self.i = check_index("output position i", self.i, 2 * n,
-                             " (the in-context input has 2N positions)")
-        self.p = check_index("output coordinate p", self.p, self.net.width)
+        self.position = check_index("output position", self.position, 2 * n,
+                                    " (the in-context input has 2N positions)")
+        self.coordinate = check_index("output coordinate", self.coordinate, self.net.width)
         self._grid_function = _PairFunction(self)
 
     @classmethod
     def random(cls, *, depth: int, width: int, heads: int = 1, n_tokens: int = 1,
-               vocab: int | None = None, i: int = 0, p: int = 0,
+               vocab: int | None = None, position: int = 0, coordinate: int = 0,
                seed: SeedLike = None) -> InContextRepresentation:
         """Random integer weights in [-50, 50], a nonzero integer embedding and random
         sentences over ``vocab`` (default 2N) tokens: a generic instance for certified ranks."""
@@ -237,7 +237,7 @@ class InContextRepresentation:
         E = random_embedding(width, V, seed=rng)
         s1 = [int(x) for x in rng.integers(0, V, n_tokens)]
         s2 = [int(x) for x in rng.integers(0, V, n_tokens)]
-        return cls(net, E, s1, s2, i=i, p=p)
+        return cls(net, E, s1, s2, position=position, coordinate=coordinate)
 
     # --- shape ---------------------------------------------------------------------------------
 
@@ -253,11 +253,11 @@ class InContextRepresentation:
     @property
     def output_in_first(self) -> bool:
         """Whether the output position i lies in :math:`S_1` (then the a-degrees are odd)."""
-        return self.i < self.n_tokens
+        return self.position < self.n_tokens
 
     def __repr__(self) -> str:
         return (f"InContextRepresentation({self.net!r}, N={self.n_tokens}, S1={self.first}, "
-                f"S2={self.second}, i={self.i}, p={self.p})")
+                f"S2={self.second}, position={self.position}, coordinate={self.coordinate})")
 
     # --- evaluation ----------------------------------------------------------------------------
 
@@ -295,7 +295,7 @@ class InContextRepresentation:
         """:math:`Z_{in}(a, b)`, batched over leading axes of ``a`` and ``b``."""
         dom = self._domain(np.asarray(a), np.asarray(b)) if domain is None else domain
         X = self.inputs(a, b, domain=dom)
-        return self.net(X, domain=dom)[..., self.i, self.p]
+        return self.net(X, domain=dom)[..., self.position, self.coordinate]
 
     def value(self, *, domain: Domain | None = None) -> Any:
         """:math:`y^{(p,i)}_{in\\text{-}context}(S_1, S_2) = Z_{in}(\\mathbf 1, \\mathbf 1)`."""
@@ -354,25 +354,28 @@ class InContextRepresentation:
 
 @dataclass(frozen=True)
 class _PairFunction:
-    """Adapter: X (batch, 2, d_x) -> Z_in(X[:, 0], X[:, 1]) (accepts ``domain=``); over GF(p)
-    it uses the fast evaluator :func:`seprank.incontext.modular.modular_pair_values`."""
+    """Adapter: X (batch, 2, d_x) -> Z_in(X[:, 0], X[:, 1]) (accepts ``domain=``); where a
+    registered ``'incontext_pairs'`` evaluator supports the domain (:mod:`seprank.evaluators`:
+    :func:`seprank.incontext.modular.modular_pair_values` over GF(p), p < 2**25) it uses it."""
 
     rep: InContextRepresentation
 
     def certificate_function(self) -> dict[str, Any]:
         """Z_in as a certificate's function (:mod:`seprank.certificates`): the network's exact
-        weights, the embedding, the sentences, i and p."""
-        from seprank.certificates.build import exact_json
+        weights, the embedding, the sentences, the output position and coordinate."""
+        from seprank.certificates.build import json_array, network_spec
 
         rep = self.rep
-        return {"type": "incontext", "network": rep.net.exact_weights(),
-                "embedding": [[exact_json(v) for v in row] for row in np.asarray(rep.embedding)],
-                "first": list(rep.first), "second": list(rep.second), "i": rep.i, "p": rep.p}
+        return {"type": "incontext", "network": network_spec(rep.net),
+                "embedding": json_array(rep.embedding),
+                "first": list(rep.first), "second": list(rep.second),
+                "position": rep.position, "coordinate": rep.coordinate}
 
     def __call__(self, X: Array, *, domain: Domain | None = None) -> Array:
         X = np.asarray(X)
-        if isinstance(domain, ModularDomain) and domain.p < 2**25:
-            return modular_pair_values(self.rep, X[:, 0], X[:, 1], domain)
+        fast = evaluators(form="incontext_pairs", domain=domain) if domain is not None else ()
+        if fast:
+            return np.asarray(fast[0](self.rep, X[:, 0], X[:, 1], domain))
         return self.rep(X[:, 0], X[:, 1], domain=domain)
 
     def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:

@@ -71,7 +71,8 @@ class SeqSepResult(RankValued):
     def certificate(self) -> dict[str, Any]:
         r"""The certificate of the certified lower bound :math:`\operatorname{seq-sep} \ge r`
         (the engine's result's ``certificate()``: the network,
-        embedding, sentences, i, p, templates and a non-zero minor of the a x b grid -- or,
+        embedding, sentences, output position and coordinate, templates and a non-zero minor
+        of the a x b grid -- or,
         for a rank computed block by block (the default), a minor of every bidegree block's
         grid, kind ``grid_rank_blocks``, whose checker recomputes the block values by its own
         interpolation and checks that Z_in is homogeneous of degree :math:`3^L`).  An
@@ -252,7 +253,8 @@ def positional_sep(rep: InContextRepresentation, *,
     if not isinstance(rep, InContextRepresentation):
         raise TypeError(f"rep must be an InContextRepresentation, got {type(rep).__name__}")
     n = rep.n_tokens
-    return rep.net.separation_rank(i=rep.i, p=rep.p, partition=(range(n), range(n, 2 * n)),
+    return rep.net.separation_rank(position=rep.position, coordinate=rep.coordinate,
+                                   partition=(range(n), range(n, 2 * n)),
                                    n_inputs=2 * n, method=method, seed=seed, **kwargs)
 
 

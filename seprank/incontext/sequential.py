@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
-from seprank.core.domains import ModularDomain, domain_for
+from seprank.core.domains import FloatDomain, ModularDomain, domain_for
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
@@ -61,23 +61,16 @@ __all__ = ["GradientRegime", "SequentialRepresentation", "gradient_regime",
 Array = npt.NDArray[Any]
 
 
-def _forward_gram(lm: LanguageModel, X: Array, lead: int) -> Array:
-    """Eq. 1 in Gram form with per-batch weights: ``lm`` has batch shape ``X.shape[:lead]``
-    broadcastable (weights get singleton axes for the remaining batch axes of X)."""
+def _forward(lm: LanguageModel, X: Array, lead: int) -> Array:
+    """Eq. 1 with per-batch weights: ``lm`` has batch shape ``X.shape[:lead]`` and its network
+    gets singleton axes for the remaining batch axes of X (numpy broadcasting)."""
+    net = lm.network
     extra = X.ndim - 2 - lead
-
-    def expand(w: Array) -> Array:
-        return w.reshape(w.shape[:lead] + (1,) * extra + w.shape[lead:])
-
-    q, k, v, o = (expand(w) for w in (lm.query, lm.key, lm.value, lm.output))
-    kq = np.swapaxes(q, -1, -2) @ k  # (..., L, H, d_x, d_x)
-    vo = np.swapaxes(v, -1, -2) @ np.swapaxes(o, -1, -2)
-    for layer in range(lm.depth):
-        gram = np.swapaxes(X, -1, -2) @ X  # (..., d_x, d_x)
-        mix = np.sum(kq[..., layer, :, :, :] @ gram[..., None, :, :]
-                     @ vo[..., layer, :, :, :], axis=-3)
-        X = X @ mix
-    return X
+    if extra:
+        q, k, v, o = (w.reshape(w.shape[:lead] + (1,) * extra + w.shape[lead:])
+                      for w in (net.query, net.key, net.value, net.output))
+        net = LinearAttention(q, k, v, o)
+    return net(X, domain=FloatDomain())
 
 
 @dataclass(eq=False)
@@ -92,8 +85,9 @@ class SequentialRepresentation:
         :math:`S_1`, :math:`S_2`: the same length N >= 2.
     eta : float
         Learning rate, > 0.
-    i, p : int
-        Output position (0-based, in :math:`S_2`: ``0..N-1``) and coordinate.
+    position, coordinate : int
+        Output position i (0-based, in :math:`S_2`: ``0..N-1``) and coordinate p of
+        :math:`y^{(p,i)}`.
 
     References
     ----------
@@ -113,14 +107,14 @@ class SequentialRepresentation:
     first: Sequence[int]
     second: Sequence[int]
     eta: float
-    i: int = 0
-    p: int = 0
+    position: int = 0
+    coordinate: int = 0
     _cache: dict[bytes, LanguageModel] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.model, LanguageModel) or self.model.batch_shape:
+        if not isinstance(self.model, LanguageModel) or self.model.network.batch_shape:
             raise TypeError("model must be an unbatched LanguageModel")
-        if self.model.query.dtype.kind == "c":
+        if self.model.network.weight_kind == "complex":
             raise TypeError("the sequential representation is defined for real parameters")
         _, self.first, self.second = validate_sentences(self.model.embedding, self.first,
                                                         self.second, min_length=2)
@@ -130,24 +124,25 @@ class SequentialRepresentation:
                              f"{self.eta!r} (eta = 0 leaves the weights unchanged: use "
                              "frozen_grid() for that case)")
         self.eta = float(self.eta)
-        self.i = check_index("output position i", self.i, len(self.second),
-                             " (S2 alone is evaluated at step t+1)")
-        self.p = check_index("output coordinate p", self.p, self.model.width)
+        self.position = check_index("output position", self.position, len(self.second),
+                                    " (S2 alone is evaluated at step t+1)")
+        self.coordinate = check_index("output coordinate", self.coordinate, self.width)
 
     @property
     def width(self) -> int:
-        return self.model.width
+        return self.model.network.width
 
     @property
     def depth(self) -> int:
-        return self.model.depth
+        return self.model.network.depth
 
     @property
     def n_tokens(self) -> int:
         return len(self.first)
 
     def with_eta(self, eta: float) -> SequentialRepresentation:
-        return SequentialRepresentation(self.model, self.first, self.second, eta, self.i, self.p)
+        return SequentialRepresentation(self.model, self.first, self.second, eta, self.position,
+                                        self.coordinate)
 
     def _a_batch(self, a: npt.ArrayLike, name: str = "a") -> Array:
         arr = check_array(name, a, ndim=(1, 2))
@@ -164,8 +159,8 @@ class SequentialRepresentation:
         """:math:`\\theta'(a) = \\theta - \\eta\\nabla_\\theta\\mathcal L(S_1; a)`, batched."""
         step = self.eta if eta is None else eta
         g = self.gradient(a)
-        return LanguageModel(*(w[None] - step * gw for w, gw in zip(self.model.arrays, g.arrays,
-                                                                     strict=True)))
+        return LanguageModel.from_arrays(*(w[None] - step * gw for w, gw in zip(
+            self.model.arrays, g.arrays, strict=True)))
 
     def _evaluate(self, lm: LanguageModel, b: Array, lead: int) -> Array:
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported, not warned
@@ -174,8 +169,9 @@ class SequentialRepresentation:
     def _evaluate_unchecked(self, lm: LanguageModel, b: Array, lead: int) -> Array:
         E2 = np.swapaxes(lm.embedding[..., list(self.second)], -1, -2)  # (batch, N, d_x)
         shape = E2.shape[:lead] + (1,) * (b.ndim - 1 - lead) + E2.shape[lead:]
-        X = E2.reshape(shape) * b[..., None, :]
-        out = _forward_gram(lm, X, lead)[..., self.i, self.p]
+        X = _finite(E2.reshape(shape) * b[..., None, :],
+                    "Z_seq (the updated network's input on S2)")
+        out = _forward(lm, X, lead)[..., self.position, self.coordinate]
         return _finite(out, "Z_seq (the updated network's output on S2)")
 
     def __call__(self, a: npt.ArrayLike, b: npt.ArrayLike) -> Array:
@@ -197,7 +193,7 @@ class SequentialRepresentation:
         -- the rank-1 matrix M(0) of the regime check."""
         A = self._a_batch(a_templates)
         B = _finite(np.asarray(b_templates, dtype=float).reshape(-1, self.width), "b")
-        lm = LanguageModel(*(w[None] for w in self.model.arrays))
+        lm = LanguageModel.from_arrays(*(w[None] for w in self.model.arrays))
         row = self._evaluate(lm, B[None], lead=1)
         return np.broadcast_to(row, (A.shape[0], B.shape[0])).copy()
 
@@ -303,7 +299,7 @@ def sequential_seq_sep(
         net, emb = _dyadic_network(lm, r)
         E2 = domain.asarray(emb[:, list(rep.second)].T)  # (N, d_x)
         X = domain.mul(E2[None, :, :], domain.asarray(B)[:, None, :])
-        rows.append(net(X, domain=domain)[:, rep.i, rep.p])
+        rows.append(net(X, domain=domain)[:, rep.position, rep.coordinate])
     res = domain.rank(np.array(rows, dtype=np.int64 if method == "modular" else object))
     rank = res.rank
     if rank > ceiling:

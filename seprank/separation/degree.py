@@ -350,7 +350,8 @@ class BlockSeparationRankResult(SeparationRankResult):
         >>> from seprank import LinearAttention
         >>> from seprank.certificates import verify
         >>> net = LinearAttention.random(depth=1, width=2, seed=0)
-        >>> b = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0)
+        >>> b = net.separation_rank(position=0, coordinate=0, partition=([0], [1]),
+        ...                         n_inputs=2, seed=0)
         >>> cert = b.certificate()
         >>> cert["kind"], [blk["bidegree"] for blk in cert["blocks"]]
         ('grid_rank_blocks', [[1, 2], [3, 0]])

@@ -230,8 +230,8 @@ class SeparationRankResult(RankValued):
         >>> from seprank import LinearAttention
         >>> from seprank.certificates import verify
         >>> net = LinearAttention.random(depth=1, width=2, seed=0)
-        >>> r = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
-        ...                         keep_witness=True, structure="dense")
+        >>> r = net.separation_rank(position=0, coordinate=0, partition=([0], [1]),
+        ...                         n_inputs=2, seed=0, keep_witness=True, structure="dense")
         >>> cert = r.certificate()
         >>> cert["kind"], cert["claim"]["value"] == r.rank, len(cert["rows"]) == r.rank
         ('grid_rank', True, True)

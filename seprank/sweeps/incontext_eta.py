@@ -96,7 +96,7 @@ def eta_case(*, eta: float, depth: int, width: int, seed: int,
     sigma0 = float(frozen[0])
     M = seq.grid(A, B)
     spectrum = np.linalg.svd(M, compute_uv=False)
-    inc = InContextRepresentation(lm.network(), lm.embedding, (0, 1), (2, 3))
+    inc = InContextRepresentation(lm.network, lm.embedding, (0, 1), (2, 3))
     s_in = np.linalg.svd(inc.grid(A, B), compute_uv=False)
     brackets = []
     for tau in taus:

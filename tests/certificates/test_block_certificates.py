@@ -30,7 +30,8 @@ PARTITION = ([0, 2], [1, 3])
 @cache
 def _net_results(keep: bool) -> tuple[Any, Any]:
     net = LinearAttention.random(depth=2, width=2, seed=5)
-    kw: dict[str, Any] = {"i": 0, "p": 1, "partition": PARTITION, "n_inputs": 4, "seed": 6}
+    kw: dict[str, Any] = {"position": 0, "coordinate": 1, "partition": PARTITION, "n_inputs": 4,
+                          "seed": 6}
     return (net.separation_rank(keep_witness=keep, **kw),
             net.separation_rank(structure="dense", keep_witness=True, **kw))
 

@@ -30,6 +30,7 @@ from seprank import (
     separation_rank,
 )
 from seprank.certificates import (
+    SCHEMA_VERSION,
     certify,
     evaluate_function,
     matrix_certificate,
@@ -141,8 +142,9 @@ def test_matrix_certificate_corruptions_are_rejected() -> None:
     bad["lower"]["prime"] = 15
     assert "not a prime" in verify(bad).reason
     bad = copy.deepcopy(cert)
-    bad["version"] = 2
+    bad["version"] = 1
     assert "version" in verify(bad).reason
+    assert "regenerate" in verify(bad).reason and "seprank >= 0.3" in verify(bad).reason
 
 
 # --- separation ranks ----------------------------------------------------------------------
@@ -158,7 +160,8 @@ def inner_squared(X: np.ndarray) -> np.ndarray:
 def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str, structure: str,
                                                                  keep: bool) -> None:
     net = LinearAttention.random(depth=2, width=2, seed=5)
-    r = net.separation_rank(i=0, p=1, partition=([0, 2], [1, 3]), n_inputs=4, method=method,
+    r = net.separation_rank(position=0, coordinate=1,
+                            partition=([0, 2], [1, 3]), n_inputs=4, method=method,
                             seed=6, keep_witness=keep, structure=structure)
     blocks = structure != "dense"      # 'auto' splits a network entry by degree, kept or not
     evidence = [b.evidence for b in r.blocks] if blocks else [r.evidence]
@@ -234,7 +237,7 @@ def test_the_int64_overflow_example_is_rejected() -> None:
     rows, cols = nonzero_minor(wrapped, p)
     assert len(rows) > 1                           # the false "certified lower bound"
     expr = (sympy.Symbol("x0_0") * sympy.Symbol("x1_0")) ** 5
-    cert = {"schema": "seprank.certificate", "version": 1, "kind": "grid_rank",
+    cert = {"schema": "seprank.certificate", "version": SCHEMA_VERSION, "kind": "grid_rank",
             "claim": {"relation": ">=", "value": len(rows)},
             "function": polynomial_function(expr, n_inputs=2, dim=1), "n_inputs": 2,
             "dim": 1, "partition": [[0], [1]], "arithmetic": "GF(p)", "prime": int(p),
@@ -312,7 +315,7 @@ def test_the_checkers_evaluator_agrees_with_linear_attention(case: tuple) -> Non
 @given(st.integers(0, 2**32 - 1), st.integers(1, 2), st.integers(1, 3))
 def test_the_checkers_incontext_evaluator_agrees(seed: int, depth: int, width: int) -> None:
     rep = InContextRepresentation.random(depth=depth, width=width, n_tokens=2, seed=seed,
-                                         i=seed % 4, p=seed % width)
+                                         position=seed % 4, coordinate=seed % width)
     a, b = np.random.default_rng(seed).integers(-5, 6, (2, width))
     spec = rep.grid_function.certificate_function()
     assert evaluate_function(spec, [a.tolist(), b.tolist()]) == rep(a, b)

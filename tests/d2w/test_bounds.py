@@ -253,7 +253,8 @@ def test_balanced_partitions_and_proposition1() -> None:
     net = LinearAttention.random(depth=2, width=2, seed=4)
     res = proposition1(net, n_inputs=4, seed=0)
     assert res.all_equal and set(res.values.values()) == {18}     # notes §4.4: 18
-    unbalanced = net.separation_rank(i=0, p=0, partition=([0], [1, 2, 3]), n_inputs=4, seed=0)
+    unbalanced = net.separation_rank(position=0, coordinate=0,
+                                     partition=([0], [1, 2, 3]), n_inputs=4, seed=0)
     assert unbalanced.rank == 16                                    # notes PC5: P = {1} -> 16
 
 

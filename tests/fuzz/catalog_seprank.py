@@ -14,9 +14,11 @@ import numpy as np
 import seprank
 import seprank.core as C
 import seprank.d2w as D
+import seprank.evaluators as EV
 import seprank.incontext as I
 import seprank.sweeps as SW
 from identifiability.markov import stochastic_power
+from seprank.certificates import network_spec
 from seprank.separation import (
     Budget,
     DegreeStructure,
@@ -183,12 +185,21 @@ ENTRIES: list[Entry] = [
           kinds={"low": "int", "high": "int"}, huge=("width", "depth", "heads")),
     Entry("LinearAttention.__call__", lambda X, order="auto": NET(X, order=order),
           dict(X=np.ones((2, 2), dtype=int), order="auto")),
-    Entry("LinearAttention.entry", NET.entry, dict(i=0, p=1)),
-    Entry("LinearAttention.polynomial", NET.polynomial, dict(n_inputs=2, i=0, p=0),
-          kinds={"i": "count0", "p": "count0"}),
+    Entry("LinearAttention.entry", NET.entry, dict(position=0, coordinate=1)),
+    Entry("LinearAttention.polynomial", NET.polynomial,
+          dict(n_inputs=2, position=0, coordinate=0),
+          kinds={"position": "count0", "coordinate": "count0"}),
     Entry("LinearAttention.separation_rank", NET.separation_rank,
-          dict(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0),
+          dict(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0),
           kinds={"partition": "skip"}),
+    Entry("certificates.network_spec", network_spec, dict(net=NET)),
+    # -- the registered evaluators of LinearAttention.__call__ ---------------------------------
+    Entry("evaluators", EV.evaluators, dict(form="sequence", domain=C.FloatDomain())),
+    Entry("get_evaluator", EV.get_evaluator, dict(name="incontext-pairs")),
+    Entry("register_evaluator", EV.register_evaluator,
+          dict(name="fuzz", form="sequence", domains=("float",), accepts="a fuzz entry",
+               max_prime=2**25, options={"kernel": "numpy"}),
+          kinds={"name": "skip", "accepts": "skip"}),
     # -- d2w ----------------------------------------------------------------------------------
     *[Entry(f"d2w.{fn.__name__}", fn, dict(width=5, depth=2, heads=1, strict=False),
             aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
@@ -249,7 +260,8 @@ ENTRIES: list[Entry] = [
           dict(width=5, depth=2, heads=1, n_inputs=2, V="rational", method="modular",
                output_position=0, output_coordinate=0, omega=2, seed=0, order="auto"),
           aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)}, huge=("width", "depth")),
-    Entry("d2w.proposition1", D.proposition1, dict(net=NET, n_inputs=2, i=0, p=0,
+    Entry("d2w.proposition1", D.proposition1, dict(net=NET, n_inputs=2, position=0,
+                                                   coordinate=0,
                                                    method="modular", seed=0)),
     Entry("d2w.balanced_partitions", D.balanced_partitions, dict(n_inputs=4, containing=0),
           huge=("n_inputs",)),
@@ -333,10 +345,11 @@ ENTRIES: list[Entry] = [
           dict(embedding=np.ones((2, 3), dtype=int), first=[0, 2], second=[1, 1],
                min_length=1), kinds={"min_length": "count0"}),
     Entry("InContextRepresentation", I.InContextRepresentation,
-          dict(net=NET, embedding=[[1, 2, 3], [1, -1, 2]], first=[0, 1], second=[2, 2], i=0,
-               p=0)),
+          dict(net=NET, embedding=[[1, 2, 3], [1, -1, 2]], first=[0, 1], second=[2, 2],
+               position=0, coordinate=0)),
     Entry("InContextRepresentation.random", I.InContextRepresentation.random,
-          dict(depth=1, width=2, heads=1, n_tokens=1, vocab=3, i=0, p=0, seed=0),
+          dict(depth=1, width=2, heads=1, n_tokens=1, vocab=3, position=0, coordinate=0,
+               seed=0),
           aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
           huge=("width", "n_tokens", "vocab")),
     Entry("incontext_seq_sep", I.incontext_seq_sep,
@@ -355,11 +368,19 @@ ENTRIES: list[Entry] = [
           dict(depth=1, width=2, vocab=3, heads=1, seed=0),
           aliases={"width": WIDTH, "depth": DEPTH, "heads": ("H",)},
           huge=("width", "vocab")),
+    Entry("LanguageModel", I.LanguageModel, dict(network=NET, embedding=np.ones((2, 3)))),
+    Entry("LanguageModel.from_arrays", I.LanguageModel.from_arrays,
+          dict(query=np.ones((1, 1, 2, 2)), key=np.ones((1, 1, 2, 2)),
+               value=np.ones((1, 1, 2, 2)), output=np.ones((1, 1, 2, 2)),
+               embedding=np.ones((2, 3)))),
+    Entry("forward_with_caches", I.forward_with_caches,
+          dict(net=NET, X=np.ones((1, 2, 2)), domain=C.FloatDomain()),
+          kinds={"domain": "object"}),
     Entry("lm_loss", I.lm_loss, dict(lm=LM, sentence=[0, 1, 2])),
     Entry("lm_loss_and_gradient", I.lm_loss_and_gradient,
           dict(lm=LM, sentence=[0, 1, 2], a=np.ones((4, 2)))),
     Entry("SequentialRepresentation", I.SequentialRepresentation,
-          dict(model=LM, first=[0, 1], second=[2, 3], eta=0.05, i=0, p=0)),
+          dict(model=LM, first=[0, 1], second=[2, 3], eta=0.05, position=0, coordinate=0)),
     Entry("sequential_seq_sep", I.sequential_seq_sep,
           dict(rep=SREP, method="modular", n_templates=4, seed=0, check_regime=False),
           huge=("n_templates",)),

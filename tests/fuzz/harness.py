@@ -33,9 +33,10 @@ COUNT_NAMES = {
     "n_sentences", "probes", "patience", "max_iter", "n_iter_max", "max_subsets", "K", "M",
     "lam", "n_rows", "max_templates", "max_rounds", "chunk_points", "bits", "t",
     "max_beta2", "depth_deep", "width_deep", "depth_ratio", "n_params_int", "min_length",
-    "max_length", "total", "spread", "omega",
+    "max_length", "total", "spread", "omega", "p",
 }
-COUNT0_NAMES = {"i", "p", "output_position", "output_coordinate", "separator_length",
+COUNT0_NAMES = {"position", "coordinate", "output_position", "output_coordinate",
+                "separator_length",
                 "containing", "input_sep", "upper_bound", "given"}
 TOL_NAMES = {"atol", "rtol", "tol", "gtol", "rank_rtol", "symmetry_rtol", "l2_penalty"}
 POS_NAMES = {"eta", "step", "horizon", "max_substep", "max_seconds", "variance", "noise",

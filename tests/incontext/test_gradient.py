@@ -82,7 +82,7 @@ def test_loss_is_a_negative_log_likelihood() -> None:
     lm = LanguageModel.random(depth=1, width=2, vocab=3, seed=0)
     loss = lm_loss(lm, [0, 1, 2, 0])
     assert loss[0] > 0  # -sum of log-probabilities < 1
-    zero = LanguageModel(*(0 * w for w in lm.arrays[:4]), lm.embedding)
+    zero = LanguageModel.from_arrays(*(0 * w for w in lm.arrays[:4]), lm.embedding)
     # zero attention weights: y = 0, uniform softmax: loss = (N - 1) log V exactly
     assert lm_loss(zero, [0, 1, 2, 0])[0] == pytest.approx(3 * np.log(3), rel=VALUE_RTOL)
 
@@ -101,7 +101,27 @@ def test_loss_refusals() -> None:
     with pytest.raises(ValueError, match="out of vocabulary"):
         lm_loss(lm, [0, 3])
     with pytest.raises(ValueError, match="NaN"):
-        LanguageModel(lm.query * np.nan, lm.key, lm.value, lm.output, lm.embedding)
+        LanguageModel.from_arrays(lm.arrays[0] * np.nan, *lm.arrays[1:])
+
+
+def test_the_language_model_holds_one_network_and_its_embedding() -> None:
+    net = LinearAttention.random(depth=2, width=2, seed=0, low=-2, high=2)  # integer weights
+    E = np.arange(6).reshape(2, 3) % 4 - 1
+    lm = LanguageModel(net, E)
+    assert lm.network.weight_kind == "float" and lm.embedding.dtype == np.float64
+    assert all(np.array_equal(a, b) for a, b in zip(lm.arrays, (
+        net.query, net.key, net.value, net.output, E), strict=True))
+    assert lm.vocab == 3 and lm.network.batch_shape == ()
+    same = LanguageModel.from_arrays(*(w.astype(float) for w in lm.arrays))
+    assert lm_loss(lm, [0, 2, 1])[0] == lm_loss(same, [0, 2, 1])[0]
+    _, g = lm_loss_and_gradient(lm, [0, 2, 1], np.ones((4, 2)))
+    assert g.network.batch_shape == (4,) and g.embedding.shape == (4, 2, 3)
+    with pytest.raises(ValueError, match="residual"):
+        LanguageModel(LinearAttention.random(depth=1, width=2, residual=True, seed=0), E)
+    with pytest.raises(ValueError, match="embedding must have shape"):
+        LanguageModel(net, np.ones((3, 3)))
+    with pytest.raises(TypeError, match="network must be"):
+        LanguageModel(net.query, E)  # type: ignore[arg-type]
 
 
 # --- the sequential representation ---------------------------------------------------------
@@ -109,15 +129,15 @@ def test_loss_refusals() -> None:
 def _sequential(eta: float = 1e-3, seed: int = 1, L: int = 2, d: int = 3
                 ) -> SequentialRepresentation:
     lm = LanguageModel.random(depth=L, width=d, vocab=5, seed=seed)
-    return SequentialRepresentation(lm, (0, 1), (2, 3), eta=eta, i=1, p=0)
+    return SequentialRepresentation(lm, (0, 1), (2, 3), eta=eta, position=1, coordinate=0)
 
 
 def test_Z11_is_the_sgd_step_then_S2() -> None:
     rep = _sequential()
     lm = rep.model
     _, g = lm_loss_and_gradient(lm, rep.first)  # a = 1
-    upd = lm.step(LanguageModel(*(w[0] for w in g.arrays)), rep.eta)
-    net = LinearAttention(upd.query, upd.key, upd.value, upd.output)
+    upd = lm.step(LanguageModel.from_arrays(*(w[0] for w in g.arrays)), rep.eta)
+    net = upd.network
     y = net(upd.embedding[:, list(rep.second)].T)[1, 0]
     assert rep.value() == pytest.approx(y, rel=VALUE_RTOL)
 
@@ -188,7 +208,7 @@ def test_sequential_refusals() -> None:
     with pytest.raises(ValueError, match="at least 2"):
         SequentialRepresentation(lm, (0,), (2,), eta=0.1)
     with pytest.raises(ValueError, match=r"outside 0\.\.1"):
-        SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.1, i=2)
+        SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.1, position=2)
     rep = SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.1)
     with pytest.raises(ValueError, match="rtol"):
         sequential_seq_sep(rep, method="modular", rtol=1e-3)

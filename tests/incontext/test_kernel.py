@@ -23,7 +23,8 @@ P_LARGE, P_SMALL = 33554393, 16777259
 def test_compiled_grid_equals_numpy_and_network(depth: int, width: int, heads: int,
                                                 n_tokens: int, i: int, p: int) -> None:
     rep = InContextRepresentation.random(depth=depth, width=width, heads=heads,
-                                         n_tokens=n_tokens, i=i, p=width - 1, seed=depth + i)
+                                         n_tokens=n_tokens, position=i, coordinate=width - 1,
+                                         seed=depth + i)
     F = ModularDomain(p)
     rng = np.random.default_rng(width)
     A, B = rng.integers(0, p, (2, 9, width))

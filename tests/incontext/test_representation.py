@@ -25,7 +25,8 @@ FLOAT_RTOL = 1e-12
 
 
 def test_Z11_equals_network_output_exactly() -> None:
-    rep = InContextRepresentation.random(depth=2, width=4, heads=2, n_tokens=3, seed=0, i=4, p=1)
+    rep = InContextRepresentation.random(depth=2, width=4, heads=2, n_tokens=3, seed=0,
+                                         position=4, coordinate=1)
     X = np.concatenate([rep.embedding[:, list(rep.first)].T,
                         rep.embedding[:, list(rep.second)].T])
     assert rep.value() == rep.net(X)[4, 1]
@@ -49,7 +50,7 @@ def test_homogeneity_degree_3L(t: int, s: int, seed: int) -> None:
 @pytest.mark.parametrize("i", [0, 1, 2, 3])
 def test_a_degree_parity(i: int) -> None:
     """Our derivation: odd a-degrees when i is in S1, even when i is in S2 (notes §1.7)."""
-    rep = InContextRepresentation.random(depth=2, width=3, n_tokens=2, seed=5, i=i)
+    rep = InContextRepresentation.random(depth=2, width=3, n_tokens=2, seed=5, position=i)
     a, b = np.array([2, -1, 3]), np.array([1, 2, -2])
     profile = rep.a_degree_profile(a, b)
     assert sum(profile) == rep(a, b)
@@ -68,7 +69,7 @@ def test_grid_matches_pointwise() -> None:
                                         (3, 2, 1, 1, 0), (2, 6, 3, 1, 1), (3, 2, 2, 2, 2)])
 def test_fast_modular_paths_equal_generic(L: int, d: int, H: int, N: int, i: int) -> None:
     rep = InContextRepresentation.random(depth=L, width=d, heads=H, n_tokens=N, seed=L + d,
-                                         i=i, p=d - 1)
+                                         position=i, coordinate=d - 1)
     F = ModularDomain(PRIME)
     A, B = np.random.default_rng(1).integers(0, PRIME, (2, 6, d))
     generic = rep.grid(A, B, domain=F)
@@ -158,7 +159,7 @@ def test_bad_positions_and_shapes_are_refused() -> None:
     net = LinearAttention.random(depth=1, width=2, seed=0)
     E = random_embedding(2, 3, seed=0)
     with pytest.raises(ValueError, match=r"outside 0\.\.3"):
-        InContextRepresentation(net, E, [0, 1], [1, 2], i=4)
+        InContextRepresentation(net, E, [0, 1], [1, 2], position=4)
     with pytest.raises(ValueError, match="d_x = 3 rows"):
         InContextRepresentation(net, random_embedding(3, 3, seed=0), [0], [1])
     with pytest.raises(ValueError, match="residual"):

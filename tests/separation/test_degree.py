@@ -42,7 +42,7 @@ WEIGHT_SEED, TEMPLATE_SEED = 2020, 3
 def test_incontext_blocks_equal_dense_and_pb(d_x: int, H: int, L: int, N: int, pb: int,
                                              i_in_first: bool) -> None:
     rep = InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N,
-                                         i=0 if i_in_first else N,
+                                         position=0 if i_in_first else N,
                                          seed=1000 * d_x + 100 * H + 10 * L + N)
     blocks = incontext_seq_sep(rep, seed=7, structure="degree")
     dense = incontext_seq_sep(rep, seed=7, structure="dense")
@@ -80,9 +80,11 @@ def _d2w_net(L: int, d_x: int, H: int, residual: bool = False) -> LinearAttentio
 def test_position_blocks_equal_dense(L: int, d_x: int, H: int, N: int) -> None:
     net = _d2w_net(L, d_x, H)
     part = (tuple(range(N // 2)), tuple(range(N // 2, N)))
-    blocks = net.separation_rank(i=0, p=0, partition=part, n_inputs=N, seed=TEMPLATE_SEED,
+    blocks = net.separation_rank(position=0, coordinate=0,
+                                 partition=part, n_inputs=N, seed=TEMPLATE_SEED,
                                  structure="degree")
-    dense = net.separation_rank(i=0, p=0, partition=part, n_inputs=N, seed=TEMPLATE_SEED,
+    dense = net.separation_rank(position=0, coordinate=0,
+                                partition=part, n_inputs=N, seed=TEMPLATE_SEED,
                                 structure="dense")
     assert isinstance(blocks, BlockSeparationRankResult)
     assert blocks.rank == dense.rank
@@ -92,23 +94,25 @@ def test_position_blocks_equal_dense(L: int, d_x: int, H: int, N: int) -> None:
 
 def test_auto_picks_blocks_for_declared_functions_and_dense_otherwise() -> None:
     net = _d2w_net(2, 2, 1)
-    auto = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0)
+    auto = net.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0)
     assert isinstance(auto, BlockSeparationRankResult)
-    fixed = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
+    fixed = net.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0,
                                 n_templates=8)
     assert not isinstance(fixed, BlockSeparationRankResult)
-    svd = net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
+    svd = net.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0,
                               method="svd")
     assert not isinstance(svd, BlockSeparationRankResult)
     res = _d2w_net(2, 2, 1, residual=True)
     assert res.entry(0, 0).degree_structure((0,), (1,)) is None
-    assert not isinstance(res.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2,
+    assert not isinstance(res.separation_rank(position=0, coordinate=0,
+                                              partition=([0], [1]), n_inputs=2,
                                               seed=0), BlockSeparationRankResult)
     with pytest.raises(ValueError, match="declares no degree structure"):
-        res.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
+        res.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0,
                             structure="degree")
     with pytest.raises(ValueError, match="needs method='modular'"):
-        net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, method="exact",
+        net.separation_rank(position=0, coordinate=0,
+                            partition=([0], [1]), n_inputs=2, method="exact",
                             structure="degree")
 
 
@@ -117,7 +121,7 @@ def test_a_residual_network_declared_homogeneous_is_refused() -> None:
     res = _d2w_net(2, 2, 1, residual=True)
     wrong = DegreeStructure.homogeneous(9, a_parity=1)
     with pytest.raises(DegreeStructureError, match="not of the declared degree structure"):
-        res.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2, seed=0,
+        res.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2, seed=0,
                             structure=wrong)
 
 
@@ -190,8 +194,10 @@ def test_property_blocks_equal_dense_on_random_networks(depth: int, width: int, 
     A, B = sorted(order[:split].tolist()), sorted(order[split:].tolist())
     net = LinearAttention.random(depth=depth, width=width, heads=heads, seed=seed,
                                  low=-9, high=9)
-    blocks = net.separation_rank(i=i, p=p, partition=(A, B), n_inputs=n_inputs, seed=seed,
+    blocks = net.separation_rank(position=i, coordinate=p,
+                                 partition=(A, B), n_inputs=n_inputs, seed=seed,
                                  structure="degree")
-    dense = net.separation_rank(i=i, p=p, partition=(A, B), n_inputs=n_inputs, seed=seed,
+    dense = net.separation_rank(position=i, coordinate=p,
+                                partition=(A, B), n_inputs=n_inputs, seed=seed,
                                 structure="dense")
     assert blocks.rank == dense.rank

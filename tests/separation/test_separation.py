@@ -75,9 +75,11 @@ def test_network_grid_ranks_agree_with_exact_symbolic_rank(
     depth: int, width: int, n: int, partition: tuple[list[int], list[int]]
 ) -> None:
     net = LinearAttention.random(depth=depth, width=width, seed=7)
-    sym = net.separation_rank(i=0, p=0, partition=partition, n_inputs=n, method="symbolic")
+    sym = net.separation_rank(position=0, coordinate=0,
+                              partition=partition, n_inputs=n, method="symbolic")
     for method in GRID_METHODS:
-        grid = net.separation_rank(i=0, p=0, partition=partition, n_inputs=n, method=method,
+        grid = net.separation_rank(position=0, coordinate=0,
+                                   partition=partition, n_inputs=n, method=method,
                                    seed=3)
         assert grid.rank == sym.rank, (method, grid, sym)
 
@@ -89,14 +91,16 @@ def test_one_layer_single_head_rank_is_width_plus_one(width: int, seed: int) -> 
     sum of 1 + rank(Q^T K) = 1 + d_x separable terms, linearly independent for generic weights
     (seed 003, Theorem 3 is tight at L = 1, H = 1: (H(d_a + 1))^1 = d_x + 1)."""
     net = LinearAttention.random(depth=1, width=width, heads=1, seed=seed)
-    assert net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2,
+    assert net.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2,
                                seed=seed).rank == width + 1
 
 
 def test_separation_rank_is_symmetric_in_the_partition() -> None:
     net = LinearAttention.random(depth=2, width=2, seed=11)
-    a = net.separation_rank(i=0, p=1, partition=([0, 1], [2, 3]), n_inputs=4, seed=1)
-    b = net.separation_rank(i=0, p=1, partition=([2, 3], [0, 1]), n_inputs=4, seed=2)
+    a = net.separation_rank(position=0, coordinate=1,
+                            partition=([0, 1], [2, 3]), n_inputs=4, seed=1)
+    b = net.separation_rank(position=0, coordinate=1,
+                            partition=([2, 3], [0, 1]), n_inputs=4, seed=2)
     assert a.rank == b.rank
 
 
@@ -131,11 +135,13 @@ def test_svd_certifies_nothing_and_reports_tolerance() -> None:
 
 def test_memory_limit_stops_growth_but_refuses_a_first_grid_too_large() -> None:
     net = LinearAttention.random(depth=2, width=2, seed=0)
-    r = net.separation_rank(i=0, p=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=0,
+    r = net.separation_rank(position=0, coordinate=0,
+                            partition=([0, 1], [2, 3]), n_inputs=4, seed=0,
                             budget=Budget(max_bytes=200_000))
     assert r.stop_reason == "memory_limit" and r.rank >= 1
     with pytest.raises(GridTooLargeError):
-        net.separation_rank(i=0, p=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=0,
+        net.separation_rank(position=0, coordinate=0,
+                            partition=([0, 1], [2, 3]), n_inputs=4, seed=0,
                             n_templates=100, budget=Budget(max_bytes=200_000))
 
 
@@ -161,9 +167,9 @@ def test_refusals() -> None:
                         partition=([0], [1]), method="symbolic")
     net = LinearAttention.random(depth=1, width=2, weights="float", seed=0)
     with pytest.raises(TypeError, match="float weights"):
-        net.separation_rank(i=0, p=0, partition=([0], [1]), n_inputs=2)
+        net.separation_rank(position=0, coordinate=0, partition=([0], [1]), n_inputs=2)
     with pytest.raises(ValueError, match="output position"):
-        net.separation_rank(i=2, p=0, partition=([0], [1]), n_inputs=2)
+        net.separation_rank(position=2, coordinate=0, partition=([0], [1]), n_inputs=2)
 
 
 def test_loose_upper_bound_does_not_size_an_impossible_first_grid() -> None:

@@ -70,7 +70,7 @@ def test_budget_refuses_a_bad_field_by_name_with_the_fix(field: str, value: Any,
     lambda: separation_rank(inner_power(1), n_inputs=2, dim=2, partition=([0], [1]),
                             max_seconds=60),
     lambda: LinearAttention.random(depth=1, width=2, seed=0).separation_rank(
-        i=0, p=0, partition=([0], [1]), n_inputs=2, patience=3),
+        position=0, coordinate=0, partition=([0], [1]), n_inputs=2, patience=3),
     lambda: incontext_seq_sep(InContextRepresentation.random(depth=1, width=2, seed=0),
                               max_bytes=2**20, max_seconds=None),
 ], ids=["separation_rank", "LinearAttention.separation_rank", "incontext_seq_sep"])
@@ -101,9 +101,9 @@ def test_no_budget_is_the_default_budget() -> None:
 def test_the_budget_stops_every_degree_block() -> None:
     """max_templates caps each block's growth; the sum stays a certified lower bound."""
     net = LinearAttention.random(depth=2, width=2, seed=1)
-    full = net.separation_rank(i=0, p=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=1)
-    capped = net.separation_rank(i=0, p=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=1,
-                                 budget=Budget(max_templates=3))
+    where = dict(position=0, coordinate=0, partition=([0, 1], [2, 3]), n_inputs=4, seed=1)
+    full = net.separation_rank(**where)
+    capped = net.separation_rank(**where, budget=Budget(max_templates=3))
     assert isinstance(capped, BlockSeparationRankResult)
     assert all(b.n_templates <= 3 for b in capped.blocks)
     assert capped.rank <= full.rank

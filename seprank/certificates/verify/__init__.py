@@ -5,7 +5,8 @@ relatively and nothing else (tested: no seprank engine, numpy or flint) -- so a 
 check a certificate without trusting the engine that produced it: copy this folder and run
 ``python -m verify certificate.json`` (or ``python -m seprank.certificates.verify``).  It
 
-1. reads a certificate (JSON, schema ``seprank.certificate`` version 1);
+1. reads a certificate (JSON, schema ``seprank.certificate`` version 2 -- exactly: an older
+   one is refused with the advice to regenerate it with seprank >= 0.3);
 2. **recomputes** every matrix entry the certificate uses from the function's integer
    parameters with its own evaluators, written for this purpose: the linearized attention
    network by the explicit sums of 003 eq. 3 (scores first, head by head -- not the Gram form

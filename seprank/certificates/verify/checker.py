@@ -18,8 +18,9 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "Verification", "main", "verify"]
 
 #: The schema name every certificate carries in ``"schema"``.
 SCHEMA = "seprank.certificate"
-#: The schema version this checker reads (``"version"``).
-SCHEMA_VERSION = 1
+#: The schema version this checker reads (``"version"``).  Version 2 (seprank 0.3) names a
+#: network's output entry ``"position"`` / ``"coordinate"`` (version 1: ``"i"`` / ``"p"``).
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Verification:
 
     Examples
     --------
-    >>> cert = {"schema": SCHEMA, "version": 1, "kind": "matrix_rank", "shape": [2, 2],
+    >>> cert = {"schema": SCHEMA, "version": 2, "kind": "matrix_rank", "shape": [2, 2],
     ...         "claim": {"relation": ">=", "value": 2},
     ...         "lower": {"prime": 5, "rows": [0, 1], "cols": [0, 1],
     ...                   "entries": [[1, 2], [3, 4]]}}
@@ -110,7 +111,7 @@ def verify(certificate: Mapping[str, Any] | str | Path) -> Verification:
 
     Examples
     --------
-    >>> cert = {"schema": SCHEMA, "version": 1, "kind": "matrix_rank", "shape": [2, 2],
+    >>> cert = {"schema": SCHEMA, "version": 2, "kind": "matrix_rank", "shape": [2, 2],
     ...         "claim": {"relation": "=", "value": 1}, "matrix": [[1, 2], [2, 4]],
     ...         "lower": {"prime": 7, "rows": [0], "cols": [0], "entries": [[1]]},
     ...         "upper": {"side": "right", "vectors": [[2, -1]]}}
@@ -131,8 +132,10 @@ def verify(certificate: Mapping[str, Any] | str | Path) -> Verification:
         if cert.get("schema") != SCHEMA:
             raise Reject(f"schema {cert.get('schema')!r} is not {SCHEMA!r}")
         if cert.get("version") != SCHEMA_VERSION:
-            raise Reject(f"schema version {cert.get('version')!r}; this checker reads "
-                          f"version {SCHEMA_VERSION}")
+            raise Reject(f"schema version {cert.get('version')!r}; this checker reads exactly "
+                          f"version {SCHEMA_VERSION}: regenerate the certificate with seprank "
+                          ">= 0.3 (version 1 named the output entry 'i' / 'p', now "
+                          "'position' / 'coordinate')")
         check = KINDS.get(kind)
         if check is None:
             raise Reject(f"unknown certificate kind {kind!r}; known: {sorted(KINDS)}")

@@ -15,7 +15,8 @@ __all__ = ["evaluate_function", "homogeneous_degree"]
 
 
 class _Attention:
-    r"""y^i_p of the linearized attention network by eq. 3 of 003:
+    r"""y^i_p (output position i, coordinate p) of the linearized attention network by eq. 3
+    of 003:
     :math:`y^t = \sum_j \sum_h \langle W^{Q,h} z^t, W^{K,h} z^j\rangle W^{O,h} W^{V,h} z^j`
     (plus :math:`z^t` with the residual connection), layer after layer."""
 
@@ -36,13 +37,13 @@ class _Attention:
                          w["output"][layer][h]) for h in range(H)] for layer in range(L)]
         self.residual = bool(spec.get("residual", False))
 
-    def __call__(self, Z: list[list[Number]], i: int, p: int) -> Number:
+    def __call__(self, Z: list[list[Number]], position: int, coordinate: int) -> Number:
         ring = self.ring
         mv = ring.matvec
         n = len(Z)
         for depth, heads in enumerate(self.layers):
             last = depth == len(self.layers) - 1
-            targets = [i] if last else list(range(n))
+            targets = [position] if last else list(range(n))
             Y: dict[int, list[Number]] = {t: [0] * self.width for t in targets}
             for Wq, Wk, Wv, Wo in heads:
                 keys = [mv(Wk, z) for z in Z]
@@ -58,7 +59,7 @@ class _Attention:
                 Y = {t: [ring.red(a + b) for a, b in zip(Y[t], Z[t], strict=True)]
                      for t in targets}
             if last:
-                return Y[i][p]
+                return Y[position][coordinate]
             Z = [Y[t] for t in range(n)]
         raise Reject("network: no layers")  # pragma: no cover - L >= 1 is checked
 
@@ -73,10 +74,11 @@ def _index(spec: Mapping[str, Any], key: str, bound: int) -> int:
 def _linear_attention(spec: Mapping[str, Any], ring: Ring,
                       n_inputs: int) -> Callable[[list[list[Number]]], Number]:
     net = _Attention(spec["network"], ring)
-    i, p = _index(spec, "i", n_inputs), _index(spec, "p", net.width)
+    position = _index(spec, "position", n_inputs)
+    coordinate = _index(spec, "coordinate", net.width)
 
     def f(X: list[list[Number]]) -> Number:
-        return net(X, i, p)
+        return net(X, position, coordinate)
 
     return f
 
@@ -104,7 +106,8 @@ def _incontext(spec: Mapping[str, Any], ring: Ring,
     first, second = sentences
     if len(first) != len(second) or not first:
         raise Reject("function: the sentences must be non-empty and of one length")
-    i, p = _index(spec, "i", 2 * len(first)), _index(spec, "p", d)
+    position = _index(spec, "position", 2 * len(first))
+    coordinate = _index(spec, "coordinate", d)
     cols1 = [[E[k][w] for k in range(d)] for w in first]
     cols2 = [[E[k][w] for k in range(d)] for w in second]
 
@@ -112,7 +115,7 @@ def _incontext(spec: Mapping[str, Any], ring: Ring,
         a, b = X
         Z = ([[ring.red(e * x) for e, x in zip(col, a, strict=True)] for col in cols1]
              + [[ring.red(e * x) for e, x in zip(col, b, strict=True)] for col in cols2])
-        return net(Z, i, p)
+        return net(Z, position, coordinate)
 
     return f
 
@@ -161,14 +164,15 @@ def evaluate_function(spec: Mapping[str, Any], X: Sequence[Sequence[Any]], *,
     (``prime=None``) or over GF(prime), with this module's own evaluators.
 
     Function types: ``'linear_attention'`` (``network``: query/key/value/output weights,
-    ``residual``; ``i``, ``p``), ``'incontext'`` (``network``, ``embedding``, ``first``,
-    ``second``, ``i``, ``p``; X = (a, b)) and ``'polynomial'`` (``terms``).
+    ``residual``; the output ``position`` i and ``coordinate`` p of :math:`y^i_p`),
+    ``'incontext'`` (``network``, ``embedding``, ``first``, ``second``, ``position``,
+    ``coordinate``; X = (a, b)) and ``'polynomial'`` (``terms``).
 
     Examples
     --------
     >>> net = {"query": [[[[1, 0]]]], "key": [[[[1, 0]]]], "value": [[[[0, 1]]]],
     ...        "output": [[[[1], [0]]]]}
-    >>> spec = {"type": "linear_attention", "network": net, "i": 0, "p": 0}
+    >>> spec = {"type": "linear_attention", "network": net, "position": 0, "coordinate": 0}
     >>> evaluate_function(spec, [[2, 3], [5, 7]])   # sum_j x1_0 xj_0 xj_1 = 2*(2*3 + 5*7)
     82
     >>> evaluate_function({"type": "polynomial", "terms": [[3, [[0, 0, 2]]]]}, [[5]], prime=7)
