@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from paper_checks.claims._icl_common import STABILITY_SEEDS, training_seed
+from paper_checks.claims.icl.common import STABILITY_SEEDS, training_seed
 from paper_checks.registry import select
 
 TRAINED_CLAIMS = [c for c in select(profile="quick", id_glob="ICL-*")

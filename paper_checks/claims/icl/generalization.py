@@ -2,7 +2,7 @@
 tasks), Theorem 3.4 and its condition S_j >= 1 (eq. 12, Figure 3A), and the testing context
 length of eq. 9 / Remark 3.5 (Figure 3B) -- notes PC-04, PC-05, PC-06, PC-17.
 
-All use the shared model of :mod:`paper_checks.claims._icl_common` (training seed 0) and fresh
+All use the shared model of :mod:`paper_checks.claims.icl.common` (training seed 0) and fresh
 prompts; errors are Pr(zF <= 0) with a 97.5% Clopper-Pearson upper bound, hinge losses with
 their standard errors.  Theorems 3.3-3.4 bound the hinge loss by O(epsilon) without constants:
 the checks use 0.05 for the hinge (mean + 2 SE) and 0.01 for the error (the "< 0.01" of §5.1).
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from identifiability.icl import evaluate, min_context_length
-from paper_checks.claims._icl_common import (
+from paper_checks.claims.icl.common import (
     OOD,
     OOD_TASKS,
     PAPER,

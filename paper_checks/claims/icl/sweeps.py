@@ -24,7 +24,7 @@ from identifiability.icl import (
     train,
     unseen_tasks,
 )
-from paper_checks.claims._icl_common import (
+from paper_checks.claims.icl.common import (
     OOD,
     OOD_TASKS,
     PAPER,

@@ -3,8 +3,8 @@
 Expected verdicts come from the mathematics and the seed (reading notes
 ``docs/notes/seed_thesis_ch2.md`` §A.5): the printed closed forms and constructions hold; the
 printed "det(O) = 0.0110" of a 4 x 3 matrix is the volume sqrt(det(O^T O)) (a convention).
-Claim 3 is in :mod:`paper_checks.claims.masked_prediction_claim3`, the G-HMM claims in
-:mod:`paper_checks.claims.masked_prediction_ghmm`.
+Claim 3 is in :mod:`paper_checks.claims.masked.claim3`, the G-HMM claims in
+:mod:`paper_checks.claims.masked.ghmm`.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from paper_checks.claims._d2w_common import generic_rank
+from paper_checks.claims.d2w.common import generic_rank
 from paper_checks.registry import (
     ClaimResult,
     Independent,

@@ -24,7 +24,7 @@ from identifiability.icl import (
     neuron_alignment,
     update_spectrum,
 )
-from paper_checks.claims._icl_common import (
+from paper_checks.claims.icl.common import (
     CONFIG,
     M1,
     OOD,

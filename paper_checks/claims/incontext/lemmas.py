@@ -1,5 +1,5 @@
 """In-context bias (seeds 000/001): App. B.1 counting lemmas and the sphere lemmas of App. C
-(notes PC-10..PC-12).  The experiment tables are in :mod:`paper_checks.claims.incontext_tables`.
+(notes PC-10..PC-12).  The experiment tables are in :mod:`paper_checks.claims.incontext.tables`.
 
 Counting lemmas are enumerated exactly (seprank.incontext.lemmas).  Lemmas 4-9 rest on
 Stirling "≃" steps, so they are checked as the empirical statements they are; their margins are

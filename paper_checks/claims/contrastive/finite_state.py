@@ -2,8 +2,8 @@
 
 The exact and proof-level statements: Lemma 1, eq. 2.2, Lemma 4, the constant of Theorem 2's
 proof and the inequality chains of Theorems 2 and 3 on finite-state kernels.  Lemma 5, Theorem
-1's choice of mu and Theorem 3's factor are in :mod:`paper_checks.claims.contrastive_proofs`;
-the end-to-end rate checks CL-9 .. CL-11 in :mod:`paper_checks.claims.contrastive_rates`.
+1's choice of mu and Theorem 3's factor are in :mod:`paper_checks.claims.contrastive.proofs`;
+the end-to-end rate checks CL-9 .. CL-11 in :mod:`paper_checks.claims.contrastive.rates`.
 
 Expected verdicts come from the mathematics (derivations in the docstrings of
 :mod:`identifiability.contrastive.bounds`), not from running this code.

@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from paper_checks.claims._d2w_common import generic_rank
+from paper_checks.claims.d2w.common import generic_rank
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank import d2w
 from seprank.d2w.lemmas import lemma2_layer_upper, lemma2_summed_terms

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from paper_checks.claims._d2w_common import agrees_with_printed
+from paper_checks.claims.d2w.common import agrees_with_printed
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.d2w.scaling import (
     fit_transition_widths,

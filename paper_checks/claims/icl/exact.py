@@ -33,7 +33,7 @@ from identifiability.icl import (
     shift_tasks,
     theorem34_conditions,
 )
-from paper_checks.claims._icl_common import PAPER
+from paper_checks.claims.icl.common import PAPER
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 ENUMERATED_M1 = (3, 4, 5)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from identifiability.icl import evaluate, pruning_curve
-from paper_checks.claims._icl_common import (
+from paper_checks.claims.icl.common import (
     OOD,
     OOD_TASKS,
     PAPER,

@@ -4,7 +4,7 @@ A measured rank is a certified lower bound on sep for one random integer network
 measured rank above an upper bound would be a certain violation.  Each check reports the
 tightest ratio bound / rank over its configurations as its margin; its registered perturbation
 tightens every bound by that ratio times 1.01 (just below the tightest measured rank).  The
-proofs behind these bounds are checked in :mod:`paper_checks.claims.d2w_proofs`.  Reading
+proofs behind these bounds are checked in :mod:`paper_checks.claims.d2w.proofs`.  Reading
 notes §4.4, §6 (PC6, PC7, PC13, PC16-PC18), §7 (items 8, 9).
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from paper_checks.claims._d2w_common import (
+from paper_checks.claims.d2w.common import (
     FULL_CONFIGS,
     QUICK_CONFIGS,
     RESIDUAL_CONFIGS,

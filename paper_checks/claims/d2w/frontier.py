@@ -31,7 +31,7 @@ WEIGHT_SEED = 2020
 @cache
 def frontier_rank(d_x: int, H: int, L: int) -> tuple[int, int, str]:
     """(certified rank, sum of block bounds, certifies) for the claims' network (the seeding
-    of paper_checks/claims/_d2w_common.py) on N = 2 inputs."""
+    of paper_checks/claims/d2w/common.py) on N = 2 inputs."""
     net = LinearAttention.random(depth=L, width=d_x, heads=H,
                                  seed=WEIGHT_SEED + 97 * L + 13 * d_x + H)
     rep = InContextRepresentation(net, np.ones((d_x, 1), dtype=int), [0], [0])

@@ -15,7 +15,7 @@ import math
 from functools import cache
 from typing import Any
 
-from paper_checks.claims.incontext import QUICK_SETTINGS, _pb_result, pb_network
+from paper_checks.claims.incontext.ranks import QUICK_SETTINGS, _pb_result, pb_network
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.incontext.seq_sep import incontext_seq_sep
 from seprank.separation import BlockSeparationRankResult
