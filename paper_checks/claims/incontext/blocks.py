@@ -15,7 +15,7 @@ import math
 from functools import cache
 from typing import Any
 
-from paper_checks.claims.incontext.ranks import QUICK_SETTINGS, _pb_result, pb_network
+from paper_checks.claims.incontext.common import QUICK_SETTINGS, pb_network, pb_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.incontext.seq_sep import incontext_seq_sep
 from seprank.separation import BlockSeparationRankResult
@@ -23,7 +23,7 @@ from seprank.separation import BlockSeparationRankResult
 
 def _block_result(d_x: int, H: int, L: int, N: int) -> BlockSeparationRankResult:
     """The block-by-block certified seq-sep of ICB-PB-attained's network (its own result)."""
-    engine = _pb_result(d_x, H, L, N).engine
+    engine = pb_result(d_x, H, L, N).engine
     if not isinstance(engine, BlockSeparationRankResult):
         raise AssertionError(f"ICB-PB-attained's seq-sep was not computed by degree blocks "
                              f"({type(engine).__name__})")

@@ -15,6 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from paper_checks.claims.incontext.common import (
+    FULL_SETTINGS,
+    QUICK_SETTINGS,
+    certified,
+    pb_result,
+)
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank import LinearAttention, SeparationRankResult
 from seprank.certificates import certify
@@ -28,16 +34,6 @@ from seprank.incontext.sequential import (
     sequential_seq_sep,
 )
 
-# (d_x, H, L, N, PB by hand from the notes §5 PC-2)
-QUICK_SETTINGS = ((2, 1, 1, 1, 3), (2, 1, 1, 2, 3), (3, 1, 1, 2, 4), (2, 1, 2, 1, 15),
-                  (2, 1, 2, 3, 15), (3, 1, 2, 2, 35), (4, 1, 2, 2, 70), (4, 2, 2, 1, 70),
-                  (4, 4, 2, 2, 70), (5, 1, 2, 1, 126), (6, 3, 2, 2, 210), (2, 1, 3, 2, 105))
-# (5, 3) and (3, 4): beyond the dense frontier, certified by the degree blocks (issue 12);
-# PB by hand: sum_k min(m(2k+1), m(2C-2k)) = 5+35+126+330+715+1365+2380+1820+1001+495+210
-# +70+15+1 = 8568, and for (3, 4) the 41 terms 3+10+...+861+780+...+1 = 12341
-# (3, 1, 2, 2): PB = 35 <= CERTIFIED_RANK_LIMIT, so the full run ships a certificate too
-FULL_SETTINGS = ((3, 1, 2, 2, 35), (6, 6, 2, 2, 210), (8, 1, 2, 1, 495), (3, 1, 3, 1, 560),
-                 (4, 1, 3, 1, 2380), (5, 1, 3, 1, 8568), (3, 1, 4, 1, 12341))
 RELATIVE_TOLERANCE = 1e-9
 
 
@@ -136,34 +132,8 @@ def icb_bidegree_structure(perturbed: bool = False) -> ClaimResult:
     )
 
 
-#: Seq-sep ranks up to this ship certificates: the checker recomputes, per block of rank r_k,
-#: r_k^2 block values of Z_in in pure Python, each from 3^L + 1 evaluations (its own
-#: interpolation nodes) -- see benchmarks/bench_certificates.py for the times.
-CERTIFIED_RANK_LIMIT = 130
-
-
-def pb_network(d_x: int, H: int, L: int, N: int) -> InContextRepresentation:
-    """The random network of the PB claims at a setting (one seed per setting)."""
-    return InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N,
-                                          seed=1000 * d_x + 100 * H + 10 * L + N)
-
-
-@cache
-def _pb_result(d_x: int, H: int, L: int, N: int) -> SeqSepResult:
-    """Certified seq-sep of a random network by its degree blocks (the default), with every
-    block's witness kept for a certificate up to :data:`CERTIFIED_RANK_LIMIT`."""
-    rep = pb_network(d_x, H, L, N)
-    if _certified(d_x, L):
-        return incontext_seq_sep(rep, seed=7, keep_witness=True)
-    return incontext_seq_sep(rep, seed=7, max_seconds=None, max_bytes=8 * 2**30)
-
-
-def _certified(d_x: int, L: int) -> bool:
-    return bidegree_bound(d_x, L) <= CERTIFIED_RANK_LIMIT
-
-
 def _pb_rank(d_x: int, H: int, L: int, N: int) -> tuple[int, str]:
-    r = _pb_result(d_x, H, L, N)
+    r = pb_result(d_x, H, L, N)
     return r.rank, str(r.certifies)
 
 
@@ -185,9 +155,9 @@ def icb_pb_attained(settings: tuple[tuple[int, int, int, int, int], ...],
         ok &= pb + int(perturbed) == pb_hand and rank <= pb and (attains or d_x == H)
         rows.append({"d_x": d_x, "H": H, "L": L, "N": N, "PB (hand)": pb_hand, "PB": pb,
                      "certified rank": rank, "certifies": certifies})
-    certificates = {f"seq-sep d_x={d_x} H={H} L={L} N={N}": _pb_result(d_x, H, L, N).certificate()
+    certificates = {f"seq-sep d_x={d_x} H={H} L={L} N={N}": pb_result(d_x, H, L, N).certificate()
                     for d_x, H, L, N, _ in settings
-                    if _certified(d_x, L)}
+                    if certified(d_x, L)}
     return ClaimResult(
         measured=[(r["d_x"], r["H"], r["L"], r["N"], r["certified rank"]) for r in rows],
         reference_value=[r["PB (hand)"] for r in rows], certificates=certificates,

@@ -20,27 +20,18 @@ import numpy as np
 from scipy import integrate
 
 from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient
+from paper_checks.claims.nce.common import (
+    SQRT_2PI,
+    annulus_kappas,
+    hessian_star_independent,
+    kappa_at_worst_point,
+    phi,
+    theta_lambdas,
+)
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
 R_GRID = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
-SQRT_2PI = math.sqrt(2 * math.pi)
-
-
-def _phi(y: float) -> float:
-    return math.exp(-0.5 * y * y) / SQRT_2PI
-
-
-@cache
-def hessian_star_independent(R: float) -> np.ndarray:
-    """e^{R^2/8} * Hessian at tau_* by scipy quad of phi(y)/(2cosh(Ry/2)) moments in x."""
-    def w(y: float) -> float:
-        a = abs(R * y) / 2
-        return _phi(y) * math.exp(-a) / (1 + math.exp(-2 * a))    # phi / (2 cosh(Ry/2))
-
-    m = [integrate.quad(lambda y, k=k: w(y) * (R / 2 + y) ** k, -40, 40, points=[0.0],
-                        limit=500, epsabs=0, epsrel=1e-12)[0] for k in range(3)]
-    return 0.5 * np.array([[m[2], -m[1]], [-m[1], m[0]]])
 
 
 def _hessian_star(R: float) -> np.ndarray:
@@ -245,26 +236,6 @@ def nce_lem48_smooth_q() -> ClaimResult:
                  "quadrature = closed form": closed_ok})
 
 
-@cache
-def annulus_kappas(R: float) -> tuple[float, float, float]:
-    prob = GaussianMeanNCE(R)
-    centre = np.array([R, R * R / 2])           # the annulus as printed
-    kappas = []
-    claim6 = 0.0
-    for rad in (0.1 * R, 0.15 * R, 0.2 * R):
-        for a in np.linspace(0, 2 * np.pi, 72, endpoint=False):
-            tau = centre + rad * np.array([np.cos(a), np.sin(a)])
-            g = prob.gradient(tau, scale_exponent=R * R / 8)       # e^{R^2/8} grad L
-            u = prob.tau_star - tau
-            u /= np.linalg.norm(u)
-            proj = abs(float(g @ u))
-            # |<grad, u>| = proj e^{-R^2/8} = e^{-kappa R^2 / 8}
-            kappas.append(1 - 8 * math.log(proj) / (R * R))
-            claim6 = max(claim6, float(np.linalg.norm(g)) * math.exp(-R * R / 8)
-                         / (32 * max(R, abs(tau[0]))))
-    return min(kappas), float(np.median(kappas)), claim6
-
-
 @claim(id="NCE-Lem49-annulus", paper=PAPER, reference="§4.1.3.2 Lemma 49, §4.1.7.1 (F8)",
        statement="On the annulus (c - R^2/2)^2 + (b - R)^2 in [(0.1R)^2, (0.2R)^2]: "
        "|<grad L, (tau_*-tau)/||tau_*-tau||>| = O(1) exp(-kappa R^2/8) with kappa in [3/4, 5/4]",
@@ -309,7 +280,7 @@ def nce_lem52_bc(perturbed: bool = False) -> ClaimResult:
                 if (t1 - t2) ** 2 <= (40 * lam_max if perturbed else 4 / lam_max):
                     bc = bhattacharyya_coefficient(t1, t2)
                     worst = min(worst, bc)
-        bq = integrate.quad(lambda x, t=theta_max: math.sqrt(_phi(x) * _phi(x - t)), -40,
+        bq = integrate.quad(lambda x, t=theta_max: math.sqrt(phi(x) * phi(x - t)), -40,
                             theta_max + 40, limit=400)[0]
         quad_ok &= abs(bq - bhattacharyya_coefficient(0.0, theta_max)) < 1e-9
     return ClaimResult(
@@ -319,12 +290,6 @@ def nce_lem52_bc(perturbed: bool = False) -> ClaimResult:
         details={"setting": "unit-variance Gaussians, Theta = [0, theta_max], lambda_max of "
                  "E_theta[T T^T], T = [x, -1]; BC = e^{-(theta_1-theta_2)^2/8} (checked by "
                  f"quadrature: {quad_ok})"})
-
-
-def theta_lambdas(R: float) -> tuple[float, float]:
-    """Extreme eigenvalues of E_theta[T T^T] = [[theta^2+1, -theta], [-theta, 1]] over [0, R]."""
-    lp = ((R * R + 2) + math.sqrt((R * R + 2) ** 2 - 4)) / 2
-    return lp, 1 / lp
 
 
 @claim(id="NCE-Lem60-kappa-BC", paper=PAPER, reference="§4.1.10 Lemma 60 (F7)",
@@ -393,23 +358,3 @@ def nce_ence_condition(perturbed: bool = False) -> ClaimResult:
                  "Theta": "Theta = [0, R]"})
 
 
-def kappa_at_worst_point(R: float) -> float:
-    """-8 log |<grad L, u>| / R^2 at (b, c) = (0.8R, R^2/2), u towards tau_*, with grad L =
-    1/2 int q/(p+q) (p - p_*) T dx (Lemma 45) by scipy quad in y = x - R/2, scaled by
-    e^{R^2/8} (written here)."""
-    b, c = 0.8 * R, R * R / 2 + math.log(SQRT_2PI)
-    tau = np.array([b, c])
-    u = np.array([R, R * R / 2 + math.log(SQRT_2PI)]) - tau
-    u /= np.linalg.norm(u)
-    # psi(x) = log p - log q = b x - c + log sqrt(2 pi); p = q e^psi, p_* = q e^{Rx - R^2/2}
-    def g(x: float, k: int) -> float:
-        psi = b * x - c + math.log(SQRT_2PI)
-        lq = -x * x / 2 - math.log(SQRT_2PI) + R * R / 8        # scaled by e^{R^2/8}
-        w = math.exp(lq + psi - float(np.logaddexp(0.0, psi)))   # q p/(p+q)
-        ws = math.exp(lq + R * x - R * R / 2 - float(np.logaddexp(0.0, psi)))  # q p_*/(p+q)
-        return 0.5 * (w - ws) * (x if k == 0 else -1.0)
-
-    grad = np.array([integrate.quad(lambda x, k=k: g(x, k), -40, R + 40, points=[c / b, R / 2],
-                                    limit=400)[0] for k in range(2)])
-    proj = abs(float(grad @ u))
-    return 1 - 8 * math.log(proj) / (R * R)

@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient, run_gradient_method
-from paper_checks.claims.nce.landscape import (
+from paper_checks.claims.nce.common import (
     annulus_kappas,
     hessian_star_independent,
     kappa_at_worst_point,
