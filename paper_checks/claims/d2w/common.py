@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from paper_checks.seeds import setting_seed
 from seprank import LinearAttention, SeparationRankResult
 
 #: (L, d_x, H, N) measured in the quick profile (each well under a second).
@@ -39,6 +40,12 @@ TEMPLATE_SEED = 3
 CERTIFIED_RANK_LIMIT = 130
 
 
+def network_seed(depth: int, width: int, heads: int) -> int:
+    """The weight seed of the claims' random network of a size (with or without residual
+    connections): :func:`paper_checks.seeds.setting_seed` from :data:`WEIGHT_SEED`."""
+    return setting_seed(WEIGHT_SEED, depth, width, heads)
+
+
 def balanced_first_half(n_inputs: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     half = n_inputs // 2
     return tuple(range(half)), tuple(range(half, n_inputs))
@@ -49,7 +56,7 @@ def generic_rank(depth: int, width: int, heads: int, n_inputs: int,
                  residual: bool = False) -> SeparationRankResult:
     """Certified generic separation rank (see module docstring), cached across claims."""
     net = LinearAttention.random(depth=depth, width=width, heads=heads, residual=residual,
-                                 seed=WEIGHT_SEED + 97 * depth + 13 * width + heads)
+                                 seed=network_seed(depth, width, heads))
     return net.separation_rank(i=0, p=0, partition=balanced_first_half(n_inputs),
                                n_inputs=n_inputs, seed=TEMPLATE_SEED, keep_witness=True)
 

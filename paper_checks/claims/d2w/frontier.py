@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 
+from paper_checks.claims.d2w.common import network_seed
 from paper_checks.registry import ClaimResult, Margin, claim, judge
 from seprank import LinearAttention, d2w
 from seprank.incontext.bounds import bidegree_bound
@@ -25,15 +26,13 @@ from seprank.incontext.seq_sep import incontext_seq_sep
 PAPER = "003"
 #: (d_x, H, L): sizes whose dense grids (PB up to 12341) took minutes and up to 9 GiB.
 FRONTIER = ((4, 1, 3), (4, 2, 3), (4, 4, 3), (5, 1, 3), (3, 1, 4), (3, 3, 4))
-WEIGHT_SEED = 2020
 
 
 @cache
 def frontier_rank(d_x: int, H: int, L: int) -> tuple[int, int, str]:
     """(certified rank, sum of block bounds, certifies) for the claims' network (the seeding
-    of paper_checks/claims/d2w/common.py) on N = 2 inputs."""
-    net = LinearAttention.random(depth=L, width=d_x, heads=H,
-                                 seed=WEIGHT_SEED + 97 * L + 13 * d_x + H)
+    of :mod:`paper_checks.claims.d2w.common`) on N = 2 inputs."""
+    net = LinearAttention.random(depth=L, width=d_x, heads=H, seed=network_seed(L, d_x, H))
     rep = InContextRepresentation(net, np.ones((d_x, 1), dtype=int), [0], [0])
     r = incontext_seq_sep(rep, seed=3, structure="degree", max_seconds=None,
                           max_bytes=8 * 2**30)

@@ -23,6 +23,7 @@ from paper_checks.registry import (
     judge,
     register_check,
 )
+from paper_checks.seeds import setting_seed
 from seprank import LinearAttention, mixing_units
 from seprank.d2w.lemmas import proposition1
 
@@ -289,7 +290,7 @@ def d2w_claim1(perturbed: bool = False) -> ClaimResult:
     rows, ok = {}, True
     for L, d, N, part in [(1, 2, 3, ((0,), (1, 2))), (2, 2, 2, ((0,), (1,))),
                           (1, 3, 4, ((0, 1), (2, 3)))]:
-        net = LinearAttention.random(depth=L, width=d, seed=30 + L + d)
+        net = LinearAttention.random(depth=L, width=d, seed=setting_seed(30, L, d))
         sym = net.separation_rank(i=0, p=0, partition=part, n_inputs=N, method="symbolic")
         grids = [net.separation_rank(i=0, p=0, partition=part, n_inputs=N, n_templates=m,
                                      seed=m).rank for m in (2, 3, 5)]

@@ -21,6 +21,7 @@ from paper_checks.registry import (
     judge,
     register_check,
 )
+from paper_checks.seeds import setting_seed
 from seprank import WitnessResult, lemma6_witness, matrix_rank, multiset_coefficient
 from seprank.core.gaussian_rationals import GaussianRational
 from seprank.d2w.hadamard import hadamard_power_rank, lemma7_determinant, paper_witness_V
@@ -65,7 +66,7 @@ CERTIFIED_WITNESS_LIMIT = 130
 
 @cache
 def _witness_result(L: int, d: int, H: int, N: int) -> WitnessResult:
-    return lemma6_witness(d, L, H, N, seed=L + d + H + N)
+    return lemma6_witness(d, L, H, N, seed=setting_seed(0, "lemma6 witness", L, d, H, N))
 
 
 def _witness(L: int, d: int, H: int, N: int
@@ -227,7 +228,7 @@ def d2w_hadamard_rank(perturbed: bool = False) -> ClaimResult:
         V = paper_witness_V(d, lam, normalized=False)
         if perturbed:                   # Omega^{q} = 1 for Omega = 1 (the library refuses it)
             V = np.ones(V.shape, dtype=object)
-        r = hadamard_power_rank(V, lam, seed=d + lam)
+        r = hadamard_power_rank(V, lam, seed=setting_seed(0, "hadamard rank", d, lam))
         ok &= r.rank == multiset_coefficient(d, lam) and r.rank_result.certifies == "exact"
         rows[f"(d={d}, lambda={lam})"] = r.rank
     return ClaimResult(measured=rows, reference_value="((d lambda))", verdict=judge(ok),

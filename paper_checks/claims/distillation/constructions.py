@@ -25,6 +25,7 @@ from identifiability.distillation import (
     verify_on_all_inputs,
 )
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.seeds import setting_seed
 
 PAPER = "004"
 KS = (1, 2, 3, 4, 5)
@@ -231,7 +232,7 @@ def pd_def24_masking() -> ClaimResult:
     vocab = 3
     for p in (0.15, 0.3):
         draws = [mask_sequence(np.random.default_rng(7).integers(0, vocab, 256), p, vocab, vocab,
-                               seed=1000 * int(100 * p) + r) for r in range(400)]
+                               seed=setting_seed(1000, round(100 * p), r)) for r in range(400)]
         masked = np.concatenate([dr.masked for dr in draws])
         action = np.concatenate([dr.action for dr in draws])[masked]
         changed = np.concatenate([dr.changed for dr in draws])[masked]

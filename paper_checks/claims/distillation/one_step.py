@@ -31,6 +31,7 @@ from identifiability.distillation import (
     pair_correlation,
 )
 from paper_checks.registry import ClaimResult, Independent, claim, judge
+from paper_checks.seeds import setting_seed
 
 PAPER = "004"
 D, K = 21, 4
@@ -110,8 +111,9 @@ def _in_support_study() -> dict[int, np.ndarray]:
     """c_j (exact) for N_INITS initialisations at each width: (N_INITS, d) per width."""
     out = {}
     for m in WIDTHS:
-        out[m] = np.array([exact_degree_one(first_stage_step(
-            SymmetricInit.draw(D, K, m, seed=1000 * m + s), SUPPORT)) for s in range(N_INITS)])
+        inits = [SymmetricInit.draw(D, K, m, seed=setting_seed(1000, m, s))
+                 for s in range(N_INITS)]
+        out[m] = np.array([exact_degree_one(first_stage_step(w, SUPPORT)) for w in inits])
     return out
 
 

@@ -7,7 +7,9 @@ d_X = d_Y = 30, \\beta = 3, K = 0.5`, :math:`\\alpha = 0.8`, :math:`l_{tr} = 20`
 (:math:`m = 64, \\eta = 1, B = 64, T = 2000, \\delta = 0.2, a_i = \\pm1/m`, attention over the
 :math:`l+1` columns), training seed :data:`TRAIN_SEED`, cached for the run
 (:func:`trained`).  Every claim that needs it evaluates on fresh prompts whose seed is
-``SeedSequence([training seed, tag])`` with a tag per claim, stated in its details.  The
+``setting_stream(training seed, tag, ...)`` (:mod:`paper_checks.seeds`; for one tag that is
+``SeedSequence([training seed, tag])``) with a tag per claim and the sweep's setting after it,
+stated in its details.  The
 verdicts were checked to be the same for training seeds 0-4 (``tests/icl/test_claim_seeds.py``,
 slow).
 
@@ -41,6 +43,7 @@ from identifiability.icl import (
     train,
     unseen_tasks,
 )
+from paper_checks.seeds import setting_stream
 
 PAPER = "002"
 #: The training seed of the shared model; the seed-stability test reruns 1-4.
@@ -83,19 +86,19 @@ def _trained(seed: int) -> TrainedModel:
     return train(PATTERNS, CONFIG, seed=seed)
 
 
-def stream(seed: int, tag: int) -> np.random.SeedSequence:
-    """The evaluation stream of a claim: ``SeedSequence([training seed, tag])``."""
-    return np.random.SeedSequence([seed, tag])
-
-
 def prompts(patterns: Patterns, tasks: list[tuple[int, int]], n: int, length: int,
-            alpha: float, seed: int, tag: int, noise: float = 0.5) -> PromptBatch:
-    return sample_prompts(patterns, tasks, n, length, alpha, noise=noise, seed=stream(seed, tag))
+            alpha: float, seed: int, *tag: int, noise: float = 0.5) -> PromptBatch:
+    """Prompts drawn from the claim's stream ``setting_stream(seed, *tag)``."""
+    return sample_prompts(patterns, tasks, n, length, alpha, noise=noise,
+                          seed=setting_stream(seed, *tag))
 
 
-def seeds(seed: int, *tags: int) -> dict[str, Any]:
-    return {"training seed": seed, "prompt streams": [f"SeedSequence([{seed}, {t}])"
-                                                      for t in tags]}
+def seeds(seed: int, *tags: int | tuple[int, ...]) -> dict[str, Any]:
+    """The seeds a claim reports: its training seed and its streams (a tag, or a tag with the
+    sweep's setting)."""
+    streams = [f"SeedSequence([{seed}, {t}])" if isinstance(t, int)
+               else f"setting_stream({', '.join(map(str, (seed, *t)))})" for t in tags]
+    return {"training seed": seed, "prompt streams": streams}
 
 
 def s1_patterns(S1: float) -> Patterns:

@@ -35,6 +35,7 @@ from identifiability.icl import (
 )
 from paper_checks.claims.icl.common import PAPER
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.seeds import setting_stream
 
 ENUMERATED_M1 = (3, 4, 5)
 
@@ -233,7 +234,7 @@ def icl_prompts_no_same_pattern() -> ClaimResult:
     worst_z, n = 0.0, 10000
     rows = {}
     for alpha in (0.4, 0.6, 0.8, 1.0):
-        b = sample_prompts(small, tasks, n, 20, alpha, seed=np.random.SeedSequence([3, 20]))
+        b = sample_prompts(small, tasks, n, 20, alpha, seed=setting_stream(3, 20))
         first = np.cumsum(b.same_pattern, axis=1) == 0            # no match among the first l
         for l in (1, 5, 10, 20):
             p = no_same_pattern_probability(alpha, l)

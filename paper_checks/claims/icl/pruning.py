@@ -29,11 +29,11 @@ from paper_checks.claims.icl.common import (
     prompts,
     rounded,
     seeds,
-    stream,
     trained,
     weights_of,
 )
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.seeds import setting_stream
 
 RATES = (0.0, 0.2, 0.4)
 SLOPE = 0.25                  # Omega(R) read as >= 0.25 R
@@ -46,7 +46,7 @@ N_EVAL = 4000
 def pruning(seed: int) -> dict[str, Any]:
     params = trained(seed).params
     batch = prompts(OOD, OOD_TASKS, N_EVAL, 20, 0.6, seed, 12)
-    curve = pruning_curve(params, batch, RATES, n_random_masks=10, seed=stream(seed, 120))
+    curve = pruning_curve(params, batch, RATES, n_random_masks=10, seed=setting_stream(seed, 120))
     small = params.neuron_magnitudes() < 1.0            # L^c: ||r_i|| < 1
     lc = evaluate(params.with_mask(np.where(small, 0.0, 1.0)), batch)
     return {"curve": curve, "Lc": (int(small.sum()), lc.hinge, lc.hinge_se)}
@@ -143,7 +143,7 @@ def icl_fig5a_pruning_error() -> ClaimResult:
 def pruning_alpha(seed: int) -> dict[float, Any]:
     params = trained(seed).params
     return {a: pruning_curve(params, prompts(OOD, OOD_TASKS, N_EVAL, 20, a, seed,
-                                             1300 + int(10 * a)), RATES,
+                                             1300, round(10 * a)), RATES,
                              orders=("smallest", "largest"))
             for a in ALPHAS}
 
@@ -170,4 +170,4 @@ def icl_thm37_alpha_prime(perturbed: bool = False) -> ClaimResult:
         reference_value="non-increasing in alpha' (within 2 SE) and h(0.4) - h(1.0) >= 0.02",
         verdict=judge(ok), margin=Margin(slack, "min log10((h(0.4) - h(1.0)) / 0.02)"),
         details={"setting": "OOD, l = 20, 4000 prompts per alpha'",
-                 "seeds": seeds(active_seed(), 1304, 1306, 1308, 1310)})
+                 "seeds": seeds(active_seed(), *((1300, round(10 * a)) for a in ALPHAS))})

@@ -34,10 +34,10 @@ from paper_checks.claims.icl.common import (
     prompts,
     rounded,
     seeds,
-    stream,
     trained,
 )
 from paper_checks.registry import ClaimResult, Margin, claim, judge
+from paper_checks.seeds import setting_seed, setting_stream
 
 TASK_M1 = (4, 6, 8)
 SIGNIFICANT = 0.05
@@ -47,7 +47,7 @@ ABOUT_ZERO = 0.01
 def _task_sets(M1: int, seed: int) -> dict[str, list[tuple[int, int]]]:
     cyc = cyclic_tasks(M1)
     extra = [t for t in all_tasks(M1) if t not in cyc]
-    pick = np.random.default_rng(stream(seed, 1400 + M1)).choice(len(extra), M1 // 2 + 1,
+    pick = np.random.default_rng(setting_stream(seed, 1400, M1)).choice(len(extra), M1 // 2 + 1,
                                                                  replace=False)
     return {f"cyclic prefix {M1 // 2}": cyc[:M1 // 2], f"cyclic prefix {M1 - 1}": cyc[:M1 - 1],
             "cyclic": cyc, "cyclic + extra": cyc + [extra[i] for i in sorted(pick)]}
@@ -63,7 +63,7 @@ def task_count(seed: int) -> dict[int, dict[str, dict[str, float]]]:
             run = train(pats, TrainingConfig(n_steps=1000, alpha=0.6, tasks=tuple(tasks)),
                         seed=seed)
             b = sample_prompts(pats, unseen_tasks(M1, tasks), 2000, 20, 0.8,
-                               seed=stream(seed, 1410 + M1))
+                               seed=setting_stream(seed, 1410, M1))
             ev = evaluate(run.params, b)
             out[M1][name] = {"|T_tr|": len(tasks), "hinge": ev.hinge, "hinge SE": ev.hinge_se,
                              "error": ev.error}
@@ -98,7 +98,7 @@ def icl_figa2_task_count(perturbed: bool = False) -> ClaimResult:
                  "clearly only for the shorter prefixes",
                  "setting": "M2 = 24, training alpha = 0.6 (§A.2), T = 1000, testing on the "
                  "unseen tasks with alpha' = 0.8, l = 20, 2000 prompts",
-                 "seeds": seeds(active_seed(), *(1410 + M1 for M1 in TASK_M1))})
+                 "seeds": seeds(active_seed(), *((1410, M1) for M1 in TASK_M1))})
 
 
 ITER_ALPHAS = (0.3, 0.4, 0.6, 0.8, 1.0)
@@ -107,19 +107,24 @@ ITER_TARGET = 0.02
 ITER_BUDGET = 3000
 
 
+def run_seed(seed: int, s: int) -> int:
+    """The training seed of the iteration count's run ``s`` (:data:`ITER_SEEDS`)."""
+    return setting_seed(seed, "iterations run", s)
+
+
 @cache
 def iterations(seed: int) -> dict[float, list[int]]:
     out: dict[float, list[int]] = {}
     for alpha in ITER_ALPHAS:
         out[alpha] = []
         for s in ITER_SEEDS:
-            batch = prompts(PATTERNS, UNSEEN, 1000, 20, 0.8, seed + s, 1500)
+            batch = prompts(PATTERNS, UNSEEN, 1000, 20, 0.8, seed, 1500, s)
 
             def reached(step: int, params: Any, batch: Any = batch) -> bool:
                 return evaluate(params, batch).error <= ITER_TARGET
 
             run = train(PATTERNS, TrainingConfig(n_steps=ITER_BUDGET, step_size=0.1,
-                                                 alpha=alpha), seed=seed + s,
+                                                 alpha=alpha), seed=run_seed(seed, s),
                         callback=reached, callback_every=5)
             out[alpha].append(run.steps if run.stopped_early else ITER_BUDGET + 1)
     return out
@@ -147,8 +152,9 @@ def icl_thm33_iterations_alpha(perturbed: bool = False) -> ClaimResult:
                  "unseen-task error on 1000 prompts (alpha' = 0.8, l = 20) checked every 5 "
                  "steps", "note": "a linear fit against alpha^(-1) fits about as well; the "
                  "slope is the discriminating statistic (notes PC-15)",
-                 "seeds": {"training seeds": [active_seed() + s for s in ITER_SEEDS],
-                           "prompt streams": "SeedSequence([seed, 1500])"}})
+                 "seeds": {"training seeds": [run_seed(active_seed(), s) for s in ITER_SEEDS],
+                           "prompt streams": [f"setting_stream({active_seed()}, 1500, {s})"
+                                              for s in ITER_SEEDS]}})
 
 
 FIG4_LENGTHS = (4, 8)
@@ -160,13 +166,13 @@ def baselines(seed: int) -> dict[int, Any]:
     params = trained(seed).params
     out: dict[int, Any] = {}
     for l in FIG4_LENGTHS:
-        b = prompts(OOD, OOD_TASKS, 600, l, 0.6, seed, 1600 + l, noise=5.0)
+        b = prompts(OOD, OOD_TASKS, 600, l, 0.6, seed, 1600, l, noise=5.0)
         wrong = {"ICL": (b.z * evaluate(params, b).F <= 0).astype(float)}
         wrong["1-NN"] = (knn_predict(b, 1) != b.z).astype(float)
         wrong["3-NN"] = (knn_predict(b, 3) != b.z).astype(float)
         for m in FIG4_METHODS:
             wrong[m] = (sklearn_predict(b, m) != b.z).astype(float)  # type: ignore[arg-type]
-        ind = prompts(PATTERNS, UNSEEN, 2000, l, 0.6, seed, 1650 + l)
+        ind = prompts(PATTERNS, UNSEEN, 2000, l, 0.6, seed, 1650, l)
         out[l] = {"wrong": wrong, "in-domain K=0.5": {
             "ICL": evaluate(params, ind).error,
             "1-NN": float((knn_predict(ind, 1) != ind.z).mean())}}
@@ -207,4 +213,5 @@ def icl_fig4_sample_efficiency(perturbed: bool = False) -> ClaimResult:
                  "close to ICL (notes PC-16); at l = 20 and alpha' = 0.8 a linear SVM can "
                  "overtake ICL (measured on seed 0: 0.03 vs 0.09), consistent with 'the advance "
                  "of ICL is not significant' there",
-                 "seeds": seeds(active_seed(), 1604, 1608, 1654, 1658)})
+                 "seeds": seeds(active_seed(),
+                                *((t, l) for t in (1600, 1650) for l in FIG4_LENGTHS))})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from paper_checks.seeds import setting_seed
 from seprank.incontext.bounds import bidegree_bound
 from seprank.incontext.representation import InContextRepresentation
 from seprank.incontext.seq_sep import SeqSepResult, incontext_seq_sep
@@ -30,9 +31,10 @@ CERTIFIED_RANK_LIMIT = 130
 
 
 def pb_network(d_x: int, H: int, L: int, N: int) -> InContextRepresentation:
-    """The random network of the PB claims at a setting (one seed per setting)."""
+    """The random network of the PB claims at a setting (one seed per setting,
+    :func:`paper_checks.seeds.setting_seed`)."""
     return InContextRepresentation.random(depth=L, width=d_x, heads=H, n_tokens=N,
-                                          seed=1000 * d_x + 100 * H + 10 * L + N)
+                                          seed=setting_seed(0, "PB network", d_x, H, L, N))
 
 
 @cache

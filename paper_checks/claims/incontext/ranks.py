@@ -22,6 +22,7 @@ from paper_checks.claims.incontext.common import (
     pb_result,
 )
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
+from paper_checks.seeds import setting_seed
 from seprank import LinearAttention, SeparationRankResult
 from seprank.certificates import certify
 from seprank.incontext.bounds import bidegree_bound, corollary1_bounds, sequential_ceiling
@@ -250,7 +251,8 @@ def icb_prop1(perturbed: bool = False) -> ClaimResult:
 
 @cache
 def _prop1_results(d_x: int, L: int, N: int) -> tuple[SeqSepResult, SeparationRankResult]:
-    rep = InContextRepresentation.random(depth=L, width=d_x, n_tokens=N, seed=40 + N)
+    rep = InContextRepresentation.random(depth=L, width=d_x, n_tokens=N,
+                                         seed=setting_seed(40, d_x, L, N))
     return (incontext_seq_sep(rep, seed=1, keep_witness=True),
             positional_sep(rep, seed=2, keep_witness=True))
 
@@ -289,7 +291,8 @@ def icb_sequential_ceiling(perturbed: bool = False) -> ClaimResult:
 
 @cache
 def _ceiling_ranks(d_x: int, L: int) -> tuple[tuple[int, str], int]:
-    lm = LanguageModel.random(depth=L, width=d_x, vocab=5, seed=30 + d_x + L)
+    lm = LanguageModel.random(depth=L, width=d_x, vocab=5,
+                              seed=setting_seed(30, d_x, L))
     rep = SequentialRepresentation(lm, (0, 1), (2, 3), eta=0.05)
     mod = sequential_seq_sep(rep, method="modular", seed=4)
     svd = sequential_seq_sep(rep, method="svd", seed=4)

@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, claim_quick_full, judge
+from paper_checks.seeds import setting_seed
 from seprank import eps_rank, matrix_rank
 from seprank.core.log3 import log3
 from seprank.d2w.bounds import multiset_coefficient
@@ -301,7 +302,7 @@ def _pipeline_rows(rows_spec: tuple[tuple[int, int], ...]) -> tuple[dict[str, An
     rows = []
     for d, lam in rows_spec:
         n = multiset_coefficient(d, lam)
-        B = sphere_rows(n, d, seed=d * 100 + lam)
+        B = sphere_rows(n, d, seed=setting_seed(0, "sphere rows", d, lam))
         M = hadamard_power_gram(B, lam)
         r, lemma11_bound = lemma11_count(M)
         lower = eps_rank(M, 1 / (2 * n * n)).lower  # Lemma 10 with eps' = 1/n
@@ -310,7 +311,8 @@ def _pipeline_rows(rows_spec: tuple[tuple[int, int], ...]) -> tuple[dict[str, An
                for s in range(draws)]
         jensen, printed = lemma15_exact_bound(d, lam)
         # certified rank on exact rational unit rows (GF(p); full rank is exact)
-        cert = hadamard_power_rank(rational_sphere_V(n, d, seed=d + lam), lam, seed=1)
+        V = rational_sphere_V(n, d, seed=setting_seed(0, "rational rows", d, lam))
+        cert = hadamard_power_rank(V, lam, seed=1)
         rows.append({"d": d, "lambda": lam, "n": n, "rank M": cert.rank,
                      "float SVD rank": matrix_rank(M, method="svd").rank,
                      "r = #ev > 1/n": r, "(n-1)/||M||_F": lemma11_bound,
@@ -366,7 +368,7 @@ def _construction_rows() -> tuple[tuple[dict[str, Any], Any, Any, Any], ...]:
     for d, L, N in ((2, 3, 1), (2, 3, 2), (1, 4, 1), (2, 4, 1)):
         lam = (3 ** (L - 1) - 1) // 2
         n = multiset_coefficient(d, lam)
-        A = rational_sphere_V(n, d, seed=10 * d + L)
+        A = rational_sphere_V(n, d, seed=setting_seed(0, "construction", d, L))
         c = hadamard_construction(A, depth=L, n_tokens=N)
         G = c.representation.grid(c.a_templates, c.b_templates)
         M = hadamard_power_gram(A, lam)

@@ -27,6 +27,7 @@ from identifiability import (
     recover_ghmm,
 )
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.seeds import setting_seed
 
 PAPER = "004"
 EXACT_TOL = 1e-13
@@ -44,7 +45,7 @@ GHMM_SIZES = ((3, 3), (4, 3), (6, 4))
 def mp_11(perturbed: bool = False) -> ClaimResult:
     rows, ok = [], True
     for d, k in GHMM_SIZES:
-        g = GaussianHMM.random(d, k, seed=d * 10 + k)
+        g = GaussianHMM.random(d, k, seed=setting_seed(0, "MP-11", d, k))
         mt = masked_prediction_tensor(g, "x2*x3|x1", points="means")
         Phi = gaussian_posterior(g.M, g.M.T).T
         A_printed = g.M @ (Phi if perturbed else Phi.T) @ g.T.T
@@ -83,7 +84,7 @@ def mp_12() -> ClaimResult:
     worst = 0.0
     for d, k2 in GHMM_SIZES:
         for seed in range(2):
-            truth = GaussianHMM.random(d, k2, seed=200 + seed)
+            truth = GaussianHMM.random(d, k2, seed=setting_seed(200, d, k2, seed))
             for task in ("x2*x3|x1", "x1*x3|x2", "x1*x2|x3"):
                 rec = recover_ghmm(optimal_predictor(truth, task), k2, seed=ALGO_SEED)
                 e = rec.errors_against(truth)
@@ -116,7 +117,7 @@ def mp_12() -> ClaimResult:
 def mp_13(perturbed: bool = False) -> ClaimResult:
     worst = 0.0
     for d, k in GHMM_SIZES:
-        g = GaussianHMM.random(d, k, seed=d + 5 * k)
+        g = GaussianHMM.random(d, k, seed=setting_seed(0, "MP-13", d, k))
         X = np.random.default_rng(d).standard_normal((d, k + 2))
         mt = masked_prediction_tensor(g, "x1*x3|x2", points=X)
         A = X @ gaussian_posterior(g.M, X.T)
@@ -135,7 +136,7 @@ def mp_13(perturbed: bool = False) -> ClaimResult:
 def mp_14(perturbed: bool = False) -> ClaimResult:
     rows, ok = [], True
     for d, k in GHMM_SIZES:
-        g = GaussianHMM.random(d, k, seed=3 * d + k)
+        g = GaussianHMM.random(d, k, seed=setting_seed(0, "MP-14", d, k))
         tw = householder_twin(g.M, g.T)
         x = np.random.default_rng(k).standard_normal((50, d))
         phi = float(np.max(np.abs(gaussian_posterior(g.M, x) - gaussian_posterior(tw.M_twin, x))))
@@ -249,7 +250,7 @@ def mp_16() -> ClaimResult:
 def mp_17(perturbed: bool = False) -> ClaimResult:
     worst, conds = 0.0, []
     for d, k in GHMM_SIZES:
-        g = GaussianHMM.random(d, k, seed=11 * d + k)
+        g = GaussianHMM.random(d, k, seed=setting_seed(0, "MP-17", d, k))
         rng = np.random.default_rng(k)
         X = rng.standard_normal((k, d))                         # k points x^(a)
         psi = np.exp(-0.5 * ((X[:, :, None] - g.M[None]) ** 2).sum(1)).T   # k x k: ψ(x^(a))

@@ -31,6 +31,7 @@ from identifiability import (
     theorem6_regenerated,
 )
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.seeds import setting_seed
 
 PAPER = "004"
 EXACT_TOL = 1e-13          # float identities that hold exactly in real arithmetic
@@ -240,7 +241,7 @@ def mp_6(perturbed: bool = False) -> ClaimResult:
     errs = []
     for d, k in ((3, 3), (5, 3), (5, 5), (8, 6)):
         for seed in range(3):
-            truth = HMM.random(d, k, seed=100 + seed)
+            truth = HMM.random(d, k, seed=setting_seed(100, d, k, seed))
             source = truth
             if perturbed:                # a nearby model: O's first column moved by ~1e-6
                 O = truth.O.copy()
