@@ -14,7 +14,8 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank.automata import (
     abab_star,
     alternating_group,
@@ -89,9 +90,9 @@ def aut_closure_sizes(perturbed: bool = False) -> ClaimResult:
         ind_ok &= ind[name] == size
     gens_ff = flip_flop().transformation_semigroup()
     ok &= set(gens_ff.elements) == set(gens_ff.generators)
-    return ClaimResult(
+    return exact_result(
         measured=measured, reference_value="3; S; 2S" + (" (+1, perturbed)" if perturbed else ""),
-        verdict=judge(ok), margin=Margin.exact("integer sizes equal"),
+        what="integer sizes equal", holds=ok,
         independent=Independent("libsemigroups Froidure-Pin enumeration", ind, ind_ok),
         details={"grid sizes (with the identity input)": _grid_sizes()})
 
@@ -121,8 +122,8 @@ def aut_ex6_semidirect(perturbed: bool = False) -> ClaimResult:
         ok &= good
         rows[S] = {"|T|": T.size, "ord(advance)": order_a, "r a r = a^-1": conj == power,
                    "abelian": T.is_commutative()}
-    return ClaimResult(measured=rows, reference_value="2S elements, r a r = a^{-1}",
-                       verdict=judge(ok), margin=Margin.exact("exact group identities"))
+    return exact_result(measured=rows, reference_value="2S elements, r a r = a^{-1}",
+                        what="exact group identities", holds=ok)
 
 
 @claim(id="AUT-aperiodic-gridworld", paper=PAPER, reference="§3.7.1; §3.4.5 (abab)*",
@@ -139,9 +140,8 @@ def aut_aperiodic_gridworld(perturbed: bool = False) -> ClaimResult:
     ff = flip_flop().transformation_semigroup()
     ok &= ff.is_aperiodic()
     ab = abab_star().transformation_semigroup()
-    return ClaimResult(
-        measured=rows, reference_value="aperiodic", verdict=judge(ok),
-        margin=Margin.exact("every element has period 1"),
+    return exact_result(
+        measured=rows, reference_value="aperiodic", what="every element has period 1", holds=ok,
         details={"columns": "(|T|, aperiodic, largest maximal subgroup)",
                  "(abab)* (not aperiodic, for contrast)": (ab.size, ab.is_aperiodic(),
                                                            ab.largest_group_order())})
@@ -165,12 +165,11 @@ def aut_solvable_groups(perturbed: bool = False) -> ClaimResult:
              for k, A in autos.items() if k in ("A_4", "S_4", "A_5")}
     agrees = (brute["A_4"][-1] == 1 and brute["S_4"][-1] == 1 and brute["A_5"] == [60]
               and brute["A_4"][1] == 4)
-    return ClaimResult(measured={"solvable": measured, "|A_4'|": derived_a4,
-                                 "|<(1 2 i)>|": orders},
-                       reference_value=expect, verdict=judge(ok),
-                       margin=Margin.exact("exact group computations"),
-                       independent=Independent("derived series by explicit commutator "
-                                               "closures (plain Python)", brute, agrees))
+    return exact_result(measured={"solvable": measured, "|A_4'|": derived_a4,
+                                  "|<(1 2 i)>|": orders},
+                        reference_value=expect, what="exact group computations", holds=ok,
+                        independent=Independent("derived series by explicit commutator "
+                                                "closures (plain Python)", brute, agrees))
 
 
 @claim(id="AUT-fn17-smallest-nonsolvable", paper=PAPER, reference="§3.4.1.2, footnote 17",
@@ -206,10 +205,9 @@ def aut_fn17_smallest_nonsolvable() -> ClaimResult:
 def aut_q8_nonsplit(perturbed: bool = False) -> ClaimResult:
     G = (dihedral_group(4) if perturbed else quaternion_group()).transformation_semigroup()
     splits = split_extensions(G)
-    return ClaimResult(measured={"|G|": G.size, "complemented normal pairs": len(splits)},
-                       reference_value=0, verdict=judge(not splits),
-                       margin=Margin.exact("count of (N, H) pairs"),
-                       details={"splittings (|N|, |H|)": sorted(set(splits))})
+    return exact_result(measured={"|G|": G.size, "complemented normal pairs": len(splits)},
+                        reference_value=0, what="count of (N, H) pairs", holds=not splits,
+                        details={"splittings (|N|, |H|)": sorted(set(splits))})
 
 
 @claim(id="AUT-Q8-smallest-nonsplit", paper=PAPER, reference="§3.3.1, group extensions",
@@ -247,11 +245,10 @@ def aut_rubik_factor_12(perturbed: bool = False) -> ClaimResult:
     order, bound, ratio = _rubik_cached()
     known = math.factorial(8) * 3**7 * math.factorial(12) * 2**11 // 2
     target = 24 if perturbed else 12
-    return ClaimResult(measured={"|G|": order, "bound": bound, "ratio": str(ratio)},
-                       reference_value=target, verdict=judge(ratio == target),
-                       margin=Margin.exact("exact integer ratio"),
-                       independent=Independent("closed form 8! 3^7 12! 2^11 / 2", known,
-                                               known == order))
+    return exact_result(measured={"|G|": order, "bound": bound, "ratio": str(ratio)},
+                        reference_value=target, what="exact integer ratio", holds=ratio == target,
+                        independent=Independent("closed form 8! 3^7 12! 2^11 / 2", known,
+                                                known == order))
 
 
 @cache
@@ -281,11 +278,11 @@ def aut_flipflop_smallest_monoid(perturbed: bool = False) -> ClaimResult:
     printed_table = {"σ0": ["σ0"] * 3, "σ1": ["σ1"] * 3, "⊥": ["σ0", "σ1", "⊥"]}
     ok = smallest == len(F) and sorted(iso) == [False, True] and sorted(anti) == [False, True] \
         and table == printed_table
-    return ClaimResult(
+    return exact_result(
         measured={"smallest order": smallest, "order-3 classes": len(classes),
                   "F iso / anti-iso to each class": list(zip(iso, anti, strict=True)),
                   "composition table f o g": table},
-        reference_value=3, verdict=judge(ok), margin=Margin.exact("exhaustive enumeration"),
+        reference_value=3, what="exhaustive enumeration", holds=ok,
         details={"labelled monoids by order": {n: len(c.tables) for n, c in census.items()},
                  "non-commutative by order": {n: len(c.non_commutative)
                                               for n, c in census.items()}})

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank import separation_rank
 from seprank.automata import (
     Semiautomaton,
@@ -82,12 +83,12 @@ def aut_bridge_contiguous(perturbed: bool = False) -> ClaimResult:
     ok = all(v["max rank"] <= v["|Q|"] - int(perturbed) and v["GF(p) grid reaches it"]
              for v in res.values())
     slack = min(v["|Q|"] / max(v["max rank"], 1) for v in res.values())
-    return ClaimResult(measured=res, reference_value="rank <= |Q|", verdict=judge(ok),
-                       margin=Margin.ratio(1, slack, what="tightest |Q| / rank"),
-                       details={"setting": f"T = {T_CUT}, every cut k | T - k, every output "
-                                "coordinate (first 3 for |Q| > 6)", "routes": "exact "
-                                "coefficient-matrix rank (flint) = the GF(p) grid rank of "
-                                "seprank.separation_rank"})
+    return ratio_result(1, slack, what="tightest |Q| / rank", holds=ok, measured=res,
+                        reference_value="rank <= |Q|",
+                        details={"setting": f"T = {T_CUT}, every cut k | T - k, every output "
+                                 "coordinate (first 3 for |Q| > 6)", "routes": "exact "
+                                 "coefficient-matrix rank (flint) = the GF(p) grid rank of "
+                                 "seprank.separation_rank"})
 
 
 @cache
@@ -122,11 +123,10 @@ def aut_bridge_interleaved(perturbed: bool = False) -> ClaimResult:
             ok &= all(r <= commutative[name] for r in ranks.values())
         else:
             ok &= max(ranks.values()) > _automata()[name][0].n_states
-    return ClaimResult(
+    return exact_result(
         measured={name: {f"{m} blocks": f"rank {r} (bound {b})" for m, (r, b, _) in rows.items()}
                   for name, rows in res.items()},
-        reference_value="grows / flat", verdict=judge(ok),
-        margin=Margin.exact("exact ranks"),
+        reference_value="grows / flat", what="exact ranks", holds=ok,
         details={f"cuts (T = {T_INTERLEAVED})": {m: p for m, p in CUTS.items()},
                  "bounds": "min of |Q|^(blocks - 1), semigroup counts per side, |T^1| if "
                  "commutative, |Sigma|^|side|", "routes": "exact coefficient-matrix rank = the "

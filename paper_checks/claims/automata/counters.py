@@ -14,7 +14,8 @@ from functools import cache
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank.automata import memory, memory_network, modular_counter, modular_counter_network
 
 PAPER = "004"
@@ -113,10 +114,9 @@ def aut_lemma15_counter(perturbed: bool = False) -> ClaimResult:
         sizes[f"n={n}, T={T}"] = (width, 4 * n * T, net.max_abs_weight, 4 * n * T + 2)
         ok &= width <= 4 * n * T and net.max_abs_weight <= 4 * n * T + 2
     worst = max(w / b for _, _, w, b in sizes.values())
-    return ClaimResult(measured={"(wrong, total)": res, "(width, 4nT, max|w|, 4nT+2)": sizes},
-                       reference_value="0 wrong", verdict=judge(ok),
-                       margin=Margin.ratio(worst, 1, what="largest max|w| / (4nT + 2); "
-                                           "0 wrong states"))
+    return ratio_result(worst, 1, what="largest max|w| / (4nT + 2); 0 wrong states", holds=ok,
+                        measured={"(wrong, total)": res, "(width, 4nT, max|w|, 4nT+2)": sizes},
+                        reference_value="0 wrong")
 
 
 @cache
@@ -142,9 +142,9 @@ def aut_lemma16_memory(perturbed: bool = False) -> ClaimResult:
     res = _memory_errors(positional=0.0) if perturbed else _memory_errors()
     widths = {n: memory_network(n, 1, T).mlp.widths[0] for n, T in MEMORY_CASES}
     ok = all(w == 0 for w, _ in res.values()) and all(w == 4 * n for n, w in widths.items())
-    return ClaimResult(measured={"(wrong, total)": res, "MLP width": widths},
-                       reference_value="0 wrong", verdict=judge(ok),
-                       margin=Margin.exact("0 wrong states on every word and start state"))
+    return exact_result(measured={"(wrong, total)": res, "MLP width": widths},
+                        reference_value="0 wrong",
+                        what="0 wrong states on every word and start state", holds=ok)
 
 
 @claim(id="AUT-Lemma16-score", paper=PAPER, reference="§3.4.4.3.1 Lemma 16 (notes §3 item 3)",

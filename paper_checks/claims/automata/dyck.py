@@ -11,7 +11,8 @@ from functools import cache
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank.automata import (
     attention_output,
     balance_solution_space,
@@ -43,11 +44,10 @@ def aut_dyck_stack_states(perturbed: bool = False) -> ClaimResult:
         if types ** depth <= 512:
             ind[f"Dyck_{depth},{types}"] = minimal_dfa_states(types, depth) - 1
     agrees = all(ind[k] == rows[k][0] for k in ind)
-    return ClaimResult(measured={"(reachable, classes, sum k^i)": rows},
-                       reference_value="31 of 81 for Dyck_4,2", verdict=judge(ok),
-                       margin=Margin.exact("exact counts"),
-                       independent=Independent("automata-lib: minimal DFA of the valid "
-                                               "prefixes, minus the reject sink", ind, agrees))
+    return exact_result(measured={"(reachable, classes, sum k^i)": rows},
+                        reference_value="31 of 81 for Dyck_4,2", what="exact counts", holds=ok,
+                        independent=Independent("automata-lib: minimal DFA of the valid "
+                                                "prefixes, minus the reject sink", ind, agrees))
 
 
 @claim(id="AUT-Dyck-balance-space", paper=PAPER,
@@ -63,14 +63,14 @@ def aut_dyck_balance_space(perturbed: bool = False) -> ClaimResult:
             formula = m * m - du * dv
             rows[f"k={k}, D={D}, {emb}"] = {"dim": dim, "m^2": m * m, "dim U x dim V": du * dv}
             ok &= dim == formula + int(perturbed) and dim > 0
-    return ClaimResult(measured=rows, reference_value="dim = m^2 - dim U dim V > 0",
-                       verdict=judge(ok), margin=Margin.exact("exact ranks (python-flint)"),
-                       details={"reading": "queries are closing brackets at depths 1..D-1 "
-                                "(a closing bracket never has depth D; depth 0 is the proof's "
-                                "separate case); U = span of open-minus-close pair differences, "
-                                "V = span of differences of query embeddings; the solutions are "
-                                "(U (x) V)^perp (ours)", "type_depth": "(3.38) with o_{d+1} so "
-                                "that depth 0 fits"})
+    return exact_result(measured=rows, reference_value="dim = m^2 - dim U dim V > 0",
+                        what="exact ranks (python-flint)", holds=ok,
+                        details={"reading": "queries are closing brackets at depths 1..D-1 "
+                                 "(a closing bracket never has depth D; depth 0 is the proof's "
+                                 "separate case); U = span of open-minus-close pair differences, "
+                                 "V = span of differences of query embeddings; the solutions are "
+                                 "(U (x) V)^perp (ours)", "type_depth": "(3.38) with o_{d+1} so "
+                                 "that depth 0 fits"})
 
 
 @cache
@@ -114,11 +114,11 @@ def _invariance(violation: float) -> tuple[float, float, int]:
 def aut_dyck_thm1_sufficiency(perturbed: bool = False) -> ClaimResult:
     worst, dev, cases = _invariance(0.3 if perturbed else 0.0)
     tol = 1e-11
-    return ClaimResult(
+    return exact_result(
         measured={"max relative change after inserting 5 matched pairs": worst,
                   "max relative deviation from (3.51)": dev, "prefixes": cases},
-        reference_value=f"<= {tol}", verdict=judge(worst <= tol and dev <= tol),
-        margin=Margin.exact("an identity, met to float round-off (tolerance 1e-11)"),
+        reference_value=f"<= {tol}", what="an identity, met to float round-off (tolerance 1e-11)",
+        holds=worst <= tol and dev <= tol,
         details={"setting": "k = 2, D = 3, one-hot embeddings (m = 2kD + 3), random M with the "
                  "U (x) V part projected out, b's orthonormal and orthogonal to 1, indexed "
                  "b_{(t-1)D+d} (AUT-Dyck-b-index); prefixes of length 4-10 ending in a closing "
@@ -195,12 +195,12 @@ def _cor1(start_token: bool, N_max: int = 8) -> tuple[int, int]:
 def aut_dyck_cor1_uniform(perturbed: bool = False) -> ClaimResult:
     classes, outputs = _cor1(not perturbed)
     ok = outputs == classes
-    return ClaimResult(measured={"(type, depth) classes": classes,
-                                 "distinct outputs (-1: not a function of (type, depth))":
-                                 outputs},
-                       reference_value="one output per class", verdict=judge(ok),
-                       margin=Margin.exact("exact injectivity over all prefixes"),
-                       details={"setting": "Dyck_{2,4}, every valid prefix of length 1..8"})
+    return exact_result(measured={"(type, depth) classes": classes,
+                                  "distinct outputs (-1: not a function of (type, depth))":
+                                  outputs},
+                        reference_value="one output per class",
+                        what="exact injectivity over all prefixes", holds=ok,
+                        details={"setting": "Dyck_{2,4}, every valid prefix of length 1..8"})
 
 
 @claim(id="AUT-Dyck-random-baseline", paper=PAPER, reference="§3.6.3.1, footnote 61",
@@ -212,11 +212,11 @@ def aut_dyck_random_baseline(perturbed: bool = False) -> ClaimResult:
     draws = [random_attention_variation(15, causal=causal, seed=s)[1] for s in range(200)]
     sd = float(np.std(draws, ddof=1))
     z = (2.85 - exact) / sd
-    return ClaimResult(
+    return ratio_result(
+        max(abs(z), 1e-9), 3, what="|z| against 3", holds=abs(z) < 3,
         measured={"exact mean (N = 15)": round(exact, 4),
                   "sd of a 40-pattern average": round(sd, 4), "z of 2.85": round(z, 2)},
-        reference_value=2.85, verdict=judge(abs(z) < 3),
-        margin=Margin.ratio(max(abs(z), 1e-9), 3, what="|z| against 3"),
+        reference_value=2.85,
         details={"reading": "causal patterns (rows uniform on the simplex of the visible "
                  "positions) on the 15-token prefix: sum_n 2(n-1)/(n(n+1)) = 2.886 (notes "
                  "C3-D7); the full reading gives 1.75", "draws": "200 Monte Carlo averages over "

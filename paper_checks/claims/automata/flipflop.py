@@ -12,7 +12,8 @@ from functools import cache
 import numpy as np
 from scipy import stats
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge, register_check
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, register_check
 from seprank.automata import (
     all_ffl_strings,
     dilution_bound,
@@ -49,11 +50,10 @@ def _prop3_claim(lengths: tuple[int, ...], n_random: int, perturbed: bool = Fals
     wrong = sum(r[0] for r in res.values())
     reads = sum(r[1] for r in res.values())
     dev = max(r[2] for r in res.values())
-    return ClaimResult(
+    return exact_result(
         measured={"(wrong, reads, max |output - bit|)": res, "total wrong": wrong,
                   "total reads": reads},
-        reference_value="0 wrong reads", verdict=judge(wrong == 0),
-        margin=Margin.exact("0 wrong reads"),
+        reference_value="0 wrong reads", what="0 wrong reads", holds=wrong == 0,
         details={"network": "d = 7, 1 head per layer, residual after layer 1, causal attention, "
                  "c = 2T log(8T) (Lemma 13 puts the layer-1 error below 1/4), rounding MLPs of "
                  "Lemma 12 (width 2)", "max |output - bit| over reads": dev})
@@ -97,12 +97,12 @@ def aut_prop4_dilution(perturbed: bool = False) -> ClaimResult:
                         - dilution_bound(T, sigma, exponent=exponent))
     worst = max(worst, *extremal)
     ok = worst <= 1e-12
-    return ClaimResult(
+    return exact_result(
         measured={"max (weight - bound), random": float(f"{worst:.3g}"),
                   "extremal configurations (weight - bound)": [float(f"{e:.2e}")
                                                                for e in extremal]},
-        reference_value="<= 0", verdict=judge(ok),
-        margin=Margin.exact("attained: M = -sigma v v^T, target key -v, the other T-1 keys v"),
+        reference_value="<= 0",
+        what="attained: M = -sigma v v^T, target key -v, the other T-1 keys v", holds=ok,
         details={"cases": "400 random (M, T <= 199, d <= 7, keys in the unit ball, query = last "
                  "key) and three extremal configurations where the bound is an equality"})
 
@@ -126,10 +126,10 @@ def aut_ffl_read_counts(perturbed: bool = False) -> ClaimResult:
     ok = max(zs) < 3 and abs(sim - mean) < 4 * sd and tokens == 81_920_000
     binom = stats.binom(254 * 1000, p_r)
     p_two_sided = float(2 * min(binom.cdf(3567 - 1000), binom.sf(3567 - 1000 - 1)))
-    return ClaimResult(
+    return ratio_result(
+        max(zs), 3, what="largest |z| against 3", holds=ok,
         measured={"counts": rows, "our sampler, 1000 strings": sim, "tokens": tokens},
-        reference_value="|z| < 3", verdict=judge(ok),
-        margin=Margin.ratio(max(zs), 3, what="largest |z| against 3"),
+        reference_value="|z| < 3",
         independent=Independent("scipy.stats.binom: two-sided p-value of 3567 - 1000 reads "
                                 "under Bin(254000, p_r); agrees if it tells the same (consistent "
                                 "iff p > 0.01)", p_two_sided, (p_two_sided > 0.01) == (zs[0] < 3)),

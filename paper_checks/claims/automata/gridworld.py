@@ -13,7 +13,8 @@ from functools import cache
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge, register_check
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge, register_check
 from seprank.automata import algorithm1, gridworld, theorem12_network
 
 PAPER = "004"
@@ -48,9 +49,9 @@ def aut_alg1_gridworld(perturbed: bool = False) -> ClaimResult:
     res = _alg1(-1, False) if perturbed else _alg1(0, False)
     z0 = "not run" if perturbed else _alg1(-1, True)
     ok = all(w == 0 and u == 0 for _, w, u in res.values())
-    return ClaimResult(
+    return exact_result(
         measured={"(words, wrong, undefined)": res}, reference_value="0 wrong, 0 undefined",
-        verdict=judge(ok), margin=Margin.exact("0 errors on every word"),
+        what="0 errors on every word", holds=ok,
         details={"lengths": "all of {±1}^T for T <= 12 and {-1,0,1}^T for T <= 8, S <= 4",
                  "padding": "the pad count is lost in the text extraction; S + 1 pads (or S "
                  "pads with z_0 = 0: " + str(z0) + ") are needed for t_uniq to exist; with S "
@@ -75,10 +76,9 @@ def _thm12_claim(cases: tuple[tuple[int, int], ...], perturbed: bool = False) ->
     ok = all(w == 0 for w, _ in res.values())
     S, T = cases[-1]
     net = theorem12_network(S, T)
-    return ClaimResult(
-        measured={"(wrong, total) over all words and positions": res},
-        reference_value="0 wrong", verdict=judge(ok),
-        margin=Margin.exact("0 errors on every word"),
+    return exact_result(
+        measured={"(wrong, total) over all words and positions": res}, reference_value="0 wrong",
+        what="0 errors on every word", holds=ok,
         details={"network": f"2 attention layers (1 head, then 2S+1 = {2 * S + 1} hard-attention "
                  f"heads), MLP 1 width {net.mlp1.widths[0]} = 4(2T~+1) + 3, MLP 2 given as the "
                  "function of the head outputs (Steps 1-3)",

@@ -16,7 +16,8 @@ from functools import cache
 
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge, register_check
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge, register_check
 from seprank.automata import (
     Semiautomaton,
     bump_mlp,
@@ -81,12 +82,12 @@ def aut_lemma13_softmax(perturbed: bool = False) -> ClaimResult:
         w /= w.sum()
         err = float(np.abs(w - (z == 0)).sum())
         worst = max(worst, err / (lemma13_bound(T, gamma) / (2 if perturbed else 1)))
-    return ClaimResult(measured={"max ||softmax - e||_1 / bound": round(worst, 4)},
-                       reference_value="<= 1", verdict=judge(worst <= 1),
-                       margin=Margin.ratio(worst, 1, what="largest ratio to the bound"),
-                       details={"cases": "3000 random z, T in 2..50, gamma in [0, 10], half "
-                                "of the other scores exactly at z* - gamma (the extremal case "
-                                "gives 2(T-1)e^-g / (1 + (T-1)e^-g))"})
+    return ratio_result(worst, 1, what="largest ratio to the bound",
+                        measured={"max ||softmax - e||_1 / bound": round(worst, 4)},
+                        reference_value="<= 1",
+                        details={"cases": "3000 random z, T in 2..50, gamma in [0, 10], half "
+                                 "of the other scores exactly at z* - gamma (the extremal case "
+                                 "gives 2(T-1)e^-g / (1 + (T-1)e^-g))"})
 
 
 @claim(id="AUT-Lemma10-bump", paper=PAPER, reference="§3.4.4.1 Lemma 10",
@@ -113,12 +114,12 @@ def aut_lemma10_bump(perturbed: bool = False) -> ClaimResult:
                      and np.abs(W2).max() <= By + 1e-12)
         widths_ok &= f.widths == (4 * n,)
     ok = worst_err < 1e-9 and norms_ok and widths_ok
-    return ClaimResult(measured={"max |f_mlp(x + xi) - f(x)|": worst_err, "norms": norms_ok,
-                                 "width 4|X|": widths_ok},
-                       reference_value=0.0, verdict=judge(ok),
-                       margin=Margin.exact("exact interpolation (float round-off only)"),
-                       details={"cases": "40 random sets (|X| <= 11, gaps >= Delta), 200 "
-                                "perturbations each, |xi| = Delta/4 included"})
+    return exact_result(measured={"max |f_mlp(x + xi) - f(x)|": worst_err, "norms": norms_ok,
+                                  "width 4|X|": widths_ok},
+                        reference_value=0.0, what="exact interpolation (float round-off only)",
+                        holds=ok,
+                        details={"cases": "40 random sets (|X| <= 11, gaps >= Delta), 200 "
+                                 "perturbations each, |xi| = Delta/4 included"})
 
 
 @cache
@@ -145,9 +146,8 @@ def aut_lemma14_compose(perturbed: bool = False) -> ClaimResult:
         rows[f"|Q|={n}"] = {"pairs": total, "wrong": wrong, "max |w|": norm,
                             "4|Q|+2": 4 * n + 2, "widths": widths}
         ok &= wrong == 0 and norm <= 4 * n + 2
-    return ClaimResult(measured=rows, reference_value="0 wrong, norm <= 4|Q|+2",
-                       verdict=judge(ok), margin=Margin.exact("0 errors; the norm bound is "
-                                                              "attained (b1 = 4|Q|+2)"))
+    return exact_result(measured=rows, reference_value="0 wrong, norm <= 4|Q|+2",
+                        what="0 errors; the norm bound is attained (b1 = 4|Q|+2)", holds=ok)
 
 
 @claim(id="AUT-Lemma14-width", paper=PAPER, reference="§3.4.4.2 Lemma 14 / Theorem 10",
@@ -203,13 +203,14 @@ def _thm10(perturbed: bool = False, lengths: tuple[int, ...] = (2, 3, 4, 8)) -> 
                     and att <= 0.1 / (n * Tp))
             ok &= good
             rows[f"{name}, T={T}"] = f"{words} words, {wrong} wrong, depth {depth}"
-    return ClaimResult(measured=rows, reference_value="0 wrong", verdict=judge(ok),
-                       margin=Margin.exact("0 errors on every word; the norm bound is attained "
-                                           "(sqrt(gamma) = 10T sqrt(log|Q| + log T))"),
-                       details={"construction": "the proof's, with the three slips of "
-                                "AUT-Thm10-as-printed corrected; positions re-added at each "
-                                "layer", "attention": "||alpha - e||_1 = 0 in float64 (gap "
-                                "gamma(1 - cos(pi/T)) >= 200 log(|Q|T))"})
+    return exact_result(measured=rows, reference_value="0 wrong",
+                        what="0 errors on every word; the norm bound is attained "
+                             "(sqrt(gamma) = 10T sqrt(log|Q| + log T))",
+                        holds=ok,
+                        details={"construction": "the proof's, with the three slips of "
+                                 "AUT-Thm10-as-printed corrected; positions re-added at each "
+                                 "layer", "attention": "||alpha - e||_1 = 0 in float64 (gap "
+                                 "gamma(1 - cos(pi/T)) >= 200 log(|Q|T))"})
 
 
 register_check(_thm10, id="AUT-Thm10-parallel-prefix", args={"lengths": (2, 3, 4, 8)},

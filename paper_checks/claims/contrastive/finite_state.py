@@ -33,6 +33,7 @@ from identifiability.contrastive.kernels import GaussianKernel
 from identifiability.contrastive.metrics import population_risk
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
 from identifiability.contrastive.task import bayes_classifier, kernel_from_classifier
+from paper_checks.compare import exact_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
@@ -116,12 +117,11 @@ def cl_1_lemma1(perturbed: bool = False) -> ClaimResult:
     fam_ok = (abs(fam["a_hat"] - fam["a_true"]) < 1e-4 and abs(fam["c_hat"]) < 1e-4
               and abs(fam["s2_hat"] / fam["s2_true"] - 1) < 1e-4)
     holds = all(exact_global.values()) and all(exact_cond.values()) and lib_ok and fam_ok
-    return ClaimResult(
+    return exact_result(
         measured={"exact_global_q": exact_global, "exact_conditional_q": exact_cond,
                   "gaussian_family_optimum": fam},
         reference_value="h* = p/(p+q); p = h q/(1-h) = p_*",
-        verdict=judge(holds),
-        margin=Margin.exact("exact rational arithmetic (the OU optimum to 1e-4)"),
+        what="exact rational arithmetic (the OU optimum to 1e-4)", holds=holds,
         details={"finite_state": "3-state rational P; population risks from the task's joint "
                  "law in Fraction arithmetic (global q and a conditional q(.|z))",
                  "library_round_trip": lib_ok,

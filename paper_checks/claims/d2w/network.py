@@ -15,10 +15,10 @@ import numpy as np
 import sympy
 
 from paper_checks.claims.d2w.common import generic_rank
+from paper_checks.compare import exact_result
 from paper_checks.registry import (
     ClaimResult,
     Independent,
-    Margin,
     claim,
     judge,
     register_check,
@@ -77,13 +77,12 @@ def d2w_eq3_eq12(perturbed: bool = False) -> ClaimResult:
         errors[f"residual={residual}"] = float(np.max(np.abs(loop - matrix))
                                                / np.max(np.abs(loop)))
     worst = max(errors.values())
-    return ClaimResult(measured=worst, reference_value=0.0,
-                       verdict=judge(worst <= LOOP_RTOL),
-                       margin=Margin.exact(f"identity to {LOOP_RTOL:g} relative "
-                                           f"(measured {worst:.1e})"),
-                       details={"relative_max_error": errors, "tolerance": LOOP_RTOL,
-                                "eq. 3": "the double loop over j and h written in this check",
-                                "setting": "L=3, d_x=6, H=2, N=4, Gaussian weights/inputs"})
+    return exact_result(measured=worst, reference_value=0.0,
+                        what=f"identity to {LOOP_RTOL:g} relative (measured {worst:.1e})",
+                        holds=worst <= LOOP_RTOL,
+                        details={"relative_max_error": errors, "tolerance": LOOP_RTOL,
+                                 "eq. 3": "the double loop over j and h written in this check",
+                                 "setting": "L=3, d_x=6, H=2, N=4, Gaussian weights/inputs"})
 
 
 @claim(
@@ -105,9 +104,8 @@ def d2w_homogeneity(perturbed: bool = False) -> ClaimResult:
             X = rng.integers(-4, 5, (3, d))
             ok &= bool(np.all(net(t * X) == t**degree * net(X)))
             checked += 1
-    return ClaimResult(measured=ok, reference_value=True, verdict=judge(ok),
-                       margin=Margin.exact("exact integers"),
-                       details={"cases": checked, "arithmetic": "exact integers"})
+    return exact_result(measured=ok, reference_value=True, what="exact integers", holds=ok,
+                        details={"cases": checked, "arithmetic": "exact integers"})
 
 
 def _sympy_output(L: int, seed: int) -> tuple[sympy.Poly, sympy.Poly, Any]:
@@ -174,10 +172,10 @@ def d2w_symmetry(perturbed: bool = False) -> ClaimResult:
     invariant = all(np.array_equal(net(X[list(p)])[0], Y[0]) for p in perms)
     equivariant = all(np.array_equal(net(X[list(perm)]), Y[list(perm)])
                       for perm in itertools.permutations(range(4)))
-    return ClaimResult(measured={"invariant": invariant, "equivariant": equivariant},
-                       reference_value=True, verdict=judge(invariant and equivariant),
-                       margin=Margin.exact("exact integers"),
-                       details={"setting": "L=2, d_x=3, N=4, exact integers, all permutations"})
+    return exact_result(measured={"invariant": invariant, "equivariant": equivariant},
+                        reference_value=True, what="exact integers",
+                        holds=invariant and equivariant,
+                        details={"setting": "L=2, d_x=3, N=4, exact integers, all permutations"})
 
 
 @claim(
@@ -197,11 +195,11 @@ def d2w_c_of_l(perturbed: bool = False) -> ClaimResult:
         units_from_degree[L] = (own.total_degree() - 1) // 2
     ok = (recursion and formula[:2] == [units_from_degree[1], units_from_degree[2]]
           and [mixing_units(L) for L in range(1, 6)] == [1, 4, 13, 40, 121])
-    return ClaimResult(measured=formula, reference_value=[1, 4, 13, 40, 121], verdict=judge(ok),
-                       margin=Margin.exact("integers"),
-                       details={"C(L+1) = 3C(L)+1": recursion,
-                                "(total degree - 1)/2 of eq. 3 expanded by sympy":
-                                    units_from_degree})
+    return exact_result(measured=formula, reference_value=[1, 4, 13, 40, 121], what="integers",
+                        holds=ok,
+                        details={"C(L+1) = 3C(L)+1": recursion,
+                                 "(total degree - 1)/2 of eq. 3 expanded by sympy":
+                                     units_from_degree})
 
 
 @cache
@@ -217,16 +215,16 @@ def d2w_prop1(depth: int, width: int, heads: int, n_inputs: int,
     res, two = _prop1_values(depth, width, heads, n_inputs)
     values = {f"{A}|{B}": r for (A, B), r in res.values.items()}
     equal = res.all_equal and (not perturbed or two in values.values())
-    return ClaimResult(measured=values, reference_value="all equal", verdict=judge(equal),
-                       margin=Margin.exact("integer ranks"),
-                       details={"partitions": len(values),
-                                "certifies": "GF(p) lower bounds, saturated",
-                                "the same network at N = 2": two,
-                                "another random network": generic_rank(depth, width, heads,
-                                                                       n_inputs).rank,
-                                "unbalanced partitions": "outside Prop. 1; when this check was "
-                                "written P = {0} gave 16 (L=2, d_x=2, N=4) and 39 (d_x=3) "
-                                "against 18 and 49 balanced (25-40 s each, not rerun)"})
+    return exact_result(measured=values, reference_value="all equal", what="integer ranks",
+                        holds=equal,
+                        details={"partitions": len(values),
+                                 "certifies": "GF(p) lower bounds, saturated",
+                                 "the same network at N = 2": two,
+                                 "another random network": generic_rank(depth, width, heads,
+                                                                        n_inputs).rank,
+                                 "unbalanced partitions": "outside Prop. 1; when this check was "
+                                 "written P = {0} gave 16 (L=2, d_x=2, N=4) and 39 (d_x=3) "
+                                 "against 18 and 49 balanced (25-40 s each, not rerun)"})
 
 
 for _cfg in ((2, 2, 1, 4), (2, 3, 1, 4), (2, 2, 1, 6)):
@@ -300,7 +298,7 @@ def d2w_claim1(perturbed: bool = False) -> ClaimResult:
         rows[f"L={L}, d_x={d}, N={N}, {part}"] = {"exact sep (symbolic)": sym.rank,
                                                   "grid ranks (2, 3, 5 templates)": grids,
                                                   "grid, grown": full}
-    return ClaimResult(measured=rows, reference_value="grid rank <= sep", verdict=judge(ok),
-                       margin=Margin.exact("the grown grid reaches sep exactly"),
-                       details={"note": "sep is computed exactly as the rank of the "
-                                        "coefficient matrix (sympy)"})
+    return exact_result(measured=rows, reference_value="grid rank <= sep",
+                        what="the grown grid reaches sep exactly", holds=ok,
+                        details={"note": "sep is computed exactly as the rank of the "
+                                         "coefficient matrix (sympy)"})

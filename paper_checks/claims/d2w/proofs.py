@@ -17,6 +17,7 @@ import numpy as np
 import sympy as sp
 
 from paper_checks.claims.d2w.common import generic_rank
+from paper_checks.compare import exact_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank import d2w
 from seprank.d2w.lemmas import lemma2_layer_upper, lemma2_summed_terms
@@ -277,12 +278,11 @@ def d2w_lemma6_index_slips() -> ClaimResult:
                           for t in range(R) for j, c in zip(first_half, cols, strict=True))
     printed_ok = all(all(v.values()) for v in printed.values())
     corrected_ok = all(all(v.values()) for v in corrected.values())
-    return ClaimResult(
+    return exact_result(
         measured=printed, reference_value="each map is the bijection it is meant to be",
-        verdict=judge(printed_ok, corrected_ok), kind="typo",
+        what="integer index maps", holds=printed_ok, corrected=corrected_ok, kind="typo",
         independent=Independent("the library's templates (lemma6_templates) place V at the "
                                 "corrected slots", lib_agrees, lib_agrees),
-        margin=Margin.exact("integer index maps"),
         details={"printed": "(b) V_{i-M/2+1} addresses rows 2..M/2+1 (row M/2+1 does not exist, "
                             "row 1 is never used); (c) phi's stride d_a - 1 per head needs "
                             "H(d_a-1) columns, V has (d_x-H)/2 (out of range for H >= 2, also "

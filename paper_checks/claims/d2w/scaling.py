@@ -12,6 +12,7 @@ import math
 from decimal import Decimal
 
 from paper_checks.claims.d2w.common import agrees_with_printed
+from paper_checks.compare import ratio_result, tolerance_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.d2w.scaling import (
     fit_transition_widths,
@@ -94,11 +95,10 @@ def d2w_fit_chi2(perturbed: bool = False) -> ClaimResult:
     f = fit_transition_widths()
     printed = "0.852" if perturbed else "0.854"
     ok = agrees_with_printed(f.chi2_red, printed) and f.dof == 3
-    return ClaimResult(measured=f.chi2_red, reference_value=float(printed), verdict=judge(ok),
-                       margin=Margin.tolerance(f.chi2_red, float(printed), 0.001,
-                                               what="chi2_red within 0.001"),
-                       details={"chi2": f.chi2, "dof": f.dof,
-                                "note": "0.85493: the printed value is truncated, not rounded"})
+    return tolerance_result(
+        f.chi2_red, float(printed), 0.001, what="chi2_red within 0.001", holds=ok,
+        details={"chi2": f.chi2, "dof": f.dof,
+                 "note": "0.85493: the printed value is truncated, not rounded"})
 
 
 def _r2_by_hand() -> tuple[float, float]:
@@ -200,12 +200,12 @@ def d2w_table1(perturbed: bool = False) -> ClaimResult:
     printed = {r.model: (r.depth_printed, r.width_printed) for r in good}
     rel = [abs(measured[r.model][1] - r.width_printed) / r.width_printed for r in good]
     ok = all(measured[r.model][0] == r.depth_printed for r in good) and max(rel) <= 0.005
-    return ClaimResult(measured=measured, reference_value=printed, verdict=judge(ok),
-                       margin=Margin.tolerance(1 + max(rel), 1.0, 0.005,
-                                               what="worst width within 0.5 % (depths equal)"),
-                       details={"recipe": "S = 12 L d_x^2 of the GPT-3 architecture (not the "
-                                          "nominal size); solve 12 L e^{2a + 2bL} = S, round L, "
-                                          "d_x = sqrt(S / 12 L); width within 0.5 %"})
+    return tolerance_result(
+        1 + max(rel), 1.0, 0.005, what="worst width within 0.5 % (depths equal)", holds=ok,
+        measured=measured, reference_value=printed,
+        details={"recipe": "S = 12 L d_x^2 of the GPT-3 architecture (not the nominal size); "
+                           "solve 12 L e^{2a + 2bL} = S, round L, d_x = sqrt(S / 12 L); width "
+                           "within 0.5 %"})
 
 
 @claim(
@@ -246,21 +246,21 @@ def d2w_table1_1t() -> ClaimResult:
     recipe = math.sqrt(1e12 / (12 * 95))
     on_curve = math.exp(A_PRINTED + B_PRINTED * 95)
     corrected_ok = r.depth == 95 and round(on_curve, -2) == 30100
-    return ClaimResult(measured=(r.depth, round(r.width)), reference_value=(95, 30100),
-                       verdict=judge(r.reproduces, corrected_ok), kind="convention",
-                       independent=Independent("sqrt(1e12/(12 95)) and e^{a + 95 b} with the "
-                                               "printed a, b (written here)",
-                                               {"recipe": round(recipe), "e^(a+95b)":
-                                                round(on_curve), "L*": round(L_star, 2)},
-                                               abs(recipe - r.width) < 1),
-                       margin=Margin.ratio(recipe, 30100, what="recipe width / printed width"),
-                       details={"printed": f"the recipe of the other rows gives sqrt(1e12/(12 "
-                                           f"95)) = {recipe:.0f}, 1.6 % below 30100",
-                                "corrected": f"30100 is e^(a + 95b) = {on_curve:.0f} (3 s.f.): "
-                                             "the transition width at L = 95, a point on the "
-                                             "paper's own curve; at the unrounded L* = "
-                                             f"{L_star:.2f} both readings coincide, so the two "
-                                             "differ only through rounding the depth"})
+    return ratio_result(recipe, 30100, what="recipe width / printed width", holds=r.reproduces,
+                        corrected=corrected_ok, measured=(r.depth, round(r.width)),
+                        reference_value=(95, 30100), kind="convention",
+                        independent=Independent("sqrt(1e12/(12 95)) and e^{a + 95 b} with the "
+                                                "printed a, b (written here)",
+                                                {"recipe": round(recipe), "e^(a+95b)":
+                                                 round(on_curve), "L*": round(L_star, 2)},
+                                                abs(recipe - r.width) < 1),
+                        details={"printed": f"the recipe of the other rows gives sqrt(1e12/(12 "
+                                            f"95)) = {recipe:.0f}, 1.6 % below 30100",
+                                 "corrected": f"30100 is e^(a + 95b) = {on_curve:.0f} (3 s.f.): "
+                                              "the transition width at L = 95, a point on the "
+                                              "paper's own curve; at the unrounded L* = "
+                                              f"{L_star:.2f} both readings coincide, so the two "
+                                              "differ only through rounding the depth"})
 
 
 @claim(
@@ -278,13 +278,12 @@ def d2w_gpt3_175b(perturbed: bool = False) -> ClaimResult:
     nominal = optimal_depth(175e9)
     threshold = 1.2e12 if perturbed else 1e12
     ok = n96 > threshold > size and o.depth == 80
-    return ClaimResult(measured={"N_Tr(96)": n96, "optimal depth": o.depth},
-                       reference_value={"N_Tr(96)": "> 1e12", "optimal depth": 80},
-                       verdict=judge(ok),
-                       margin=Margin.ratio(n96, threshold, what="N_Tr(96) / 1e12", upper=False),
-                       details={"size": f"12 L d^2 = {size:.4g} (non-embedding)",
-                                "L*": o.depth_real,
-                                "with the nominal 175e9": nominal.depth_real})
+    return ratio_result(n96, threshold, what="N_Tr(96) / 1e12", upper=False, holds=ok,
+                        measured={"N_Tr(96)": n96, "optimal depth": o.depth},
+                        reference_value={"N_Tr(96)": "> 1e12", "optimal depth": 80},
+                        details={"size": f"12 L d^2 = {size:.4g} (non-embedding)",
+                                 "L*": o.depth_real,
+                                 "with the nominal 175e9": nominal.depth_real})
 
 
 @claim(
@@ -304,10 +303,9 @@ def d2w_gpt3_shallow(perturbed: bool = False) -> ClaimResult:
             rows[r.model] = (r.trained_depth, optimal_depth(size).depth)
     ok = all(trained < opt for trained, opt in rows.values())
     closest = min(opt / trained for trained, opt in rows.values())
-    return ClaimResult(measured=rows, reference_value="trained depth < optimal depth",
-                       verdict=judge(ok),
-                       margin=Margin.ratio(1, closest, what="min optimal / trained depth"),
-                       details={"columns": "(trained L, optimal L)"})
+    return ratio_result(1, closest, what="min optimal / trained depth", holds=ok, measured=rows,
+                        reference_value="trained depth < optimal depth",
+                        details={"columns": "(trained L, optimal L)"})
 
 
 @claim(
@@ -320,11 +318,10 @@ def d2w_gpt3_shallow(perturbed: bool = False) -> ClaimResult:
 def d2w_1t_30k(perturbed: bool = False) -> ClaimResult:
     o = optimal_depth(1e12)
     target = 31000 if perturbed else 30000
-    return ClaimResult(measured=round(o.width), reference_value=target,
-                       verdict=judge(round(o.width, -3) == target),
-                       margin=Margin.tolerance(o.width, target, 500, what="width within 500 "
-                                               "of the rounded thousands"),
-                       details={"depth": o.depth, "rounded to thousands": round(o.width, -3)})
+    return tolerance_result(o.width, target, 500,
+                            what="width within 500 of the rounded thousands",
+                            holds=round(o.width, -3) == target, measured=round(o.width),
+                            details={"depth": o.depth, "rounded to thousands": round(o.width, -3)})
 
 
 @claim(

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import statistics
 
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank.d2w.scaling import load_table2
 
 PAPER = "003"
@@ -145,12 +146,10 @@ def d2w_table3_stability(perturbed: bool = False) -> ClaimResult:
     # a per-token cross-entropy over a 2000-token vocabulary lies in [1, ln 2000 = 7.6] in
     # practice, so its third digit is the second decimal: stable means std < half of 0.01
     half_unit = 0.0005 if perturbed else 0.005
-    return ClaimResult(measured=worst, reference_value=f"< {half_unit}",
-                       verdict=judge(worst < half_unit),
-                       margin=Margin.ratio(worst, half_unit, what="max std / half a unit of the "
-                                           "third digit"),
-                       details={"reading": "losses of order 1-7.6 nats (ln 2000 bounds the "
-                                           "uniform predictor), so the third significant digit "
-                                           "is the second decimal",
-                                "max std": worst, "vocabulary": 2000,
-                                "ln V": round(math.log(2000), 2)})
+    return ratio_result(worst, half_unit, what="max std / half a unit of the third digit",
+                        strict=True, reference_value=f"< {half_unit}",
+                        details={"reading": "losses of order 1-7.6 nats (ln 2000 bounds the "
+                                            "uniform predictor), so the third significant digit "
+                                            "is the second decimal",
+                                 "max std": worst, "vocabulary": 2000,
+                                 "ln V": round(math.log(2000), 2)})

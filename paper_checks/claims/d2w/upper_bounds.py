@@ -20,6 +20,7 @@ from paper_checks.claims.d2w.common import (
     generic_certificates,
     generic_rank,
 )
+from paper_checks.compare import exact_result
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank import d2w, regime
 from seprank.d2w.bounds import Bound
@@ -131,12 +132,12 @@ def d2w_thm1_upper_eq18() -> ClaimResult:
             t3, t1 = d2w.theorem3_upper(d_x, L, H), d2w.theorem1_upper(d_x, L, H)
             if t3.exact != t1.exact or abs(t3.log3 - t1.log3) > 1e-40:
                 bad.append((d_x, L, H))
-    return ClaimResult(measured=len(bad), reference_value=0, verdict=judge(not bad),
-                       margin=Margin.exact("exact integers, 60-digit logs"),
-                       details={"checked": "d_x < 60, L < 8, every H | d_x (exact integers)",
-                                "mismatches": bad[:5],
-                                "why consistency": "H(d_a + 1) = d_x + H by definition of "
-                                                   "d_a; the paper's identity cannot fail"})
+    return exact_result(measured=len(bad), reference_value=0, what="exact integers, 60-digit logs",
+                        holds=not bad,
+                        details={"checked": "d_x < 60, L < 8, every H | d_x (exact integers)",
+                                 "mismatches": bad[:5],
+                                 "why consistency": "H(d_a + 1) = d_x + H by definition of "
+                                                    "d_a; the paper's identity cannot fail"})
 
 
 @claim(
@@ -189,14 +190,13 @@ def d2w_n_independence(perturbed: bool = False) -> ClaimResult:
         ok &= all(r <= s_bound for r in ranks.values())
         ratios.append(s_bound / max(ranks.values()))
         rows[f"(L={L}, d_x={d})"] = {"ranks by N": ranks, "N-free bound binom(D+C, C)": s_bound}
-    return ClaimResult(measured=rows, reference_value="saturated from N = 4, <= binom(D+C, C)",
-                       verdict=judge(ok),
-                       margin=Margin.exact("integer ranks equal across N >= 4"),
-                       details={"why N-free": "y^i = F(S) x^i with S = sum_j x^j x^jT = S^P + S^Q "
-                                "and F of degree C(L) in S, so sep <= binom(D + C, C), D = "
-                                "d_x(d_x+1)/2, for every N (our derivation: the paper's grouping "
-                                "step does not give it, see D2W-Thm4-proof)",
-                                "room under that bound": f"{min(ratios):.3g}x at least"})
+    return exact_result(measured=rows, reference_value="saturated from N = 4, <= binom(D+C, C)",
+                        what="integer ranks equal across N >= 4", holds=ok,
+                        details={"why N-free": "y^i = F(S) x^i with S = sum_j x^j x^jT = S^P + S^Q "
+                                 "and F of degree C(L) in S, so sep <= binom(D + C, C), D = "
+                                 "d_x(d_x+1)/2, for every N (our derivation: the paper's grouping "
+                                 "step does not give it, see D2W-Thm4-proof)",
+                                 "room under that bound": f"{min(ratios):.3g}x at least"})
 
 
 LOWER_STATEMENT = ("almost everywhere, log_3 sep >= 3^{L-2}(log_3(d_x - H) + a) (L < log_3 d_x) "

@@ -13,6 +13,7 @@ from functools import cache
 
 import numpy as np
 
+from paper_checks.compare import exact_result
 from paper_checks.registry import (
     ClaimResult,
     Independent,
@@ -95,15 +96,14 @@ def d2w_lemma6_witness(cases: tuple[tuple[int, int, int, int], ...],
                     _witness_result(L, d, H, N).certificate()
                     for L, d, H, N in cases
                     if _witness_result(L, d, H, N).rank <= CERTIFIED_WITNESS_LIMIT}
-    return ClaimResult(measured=rows, reference_value="rank ((d lambda)), c (VV^T)^lambda",
-                       verdict=judge(ok), margin=Margin.exact("integer ranks, exact constants"),
-                       certificates=certificates,
-                       details={"certification": "GF(p), p = 1 mod 4, i -> sqrt(-1) mod p, "
-                                                 "exactly normalised rational V; full rank mod p "
-                                                 "proves sep >= ((d lambda)) almost everywhere",
-                                "constant": "equal to the closed form solved by hand from "
-                                            "eqs. 45-48 (and to the notes' values)",
-                                "weights": "with the index fixes of notes §7.3 (a)-(c), (g)"})
+    return exact_result(measured=rows, reference_value="rank ((d lambda)), c (VV^T)^lambda",
+                        what="integer ranks, exact constants", holds=ok, certificates=certificates,
+                        details={"certification": "GF(p), p = 1 mod 4, i -> sqrt(-1) mod p, "
+                                                  "exactly normalised rational V; full rank mod p "
+                                                  "proves sep >= ((d lambda)) almost everywhere",
+                                 "constant": "equal to the closed form solved by hand from "
+                                             "eqs. 45-48 (and to the notes' values)",
+                                 "weights": "with the index fixes of notes §7.3 (a)-(c), (g)"})
 
 
 for _id, _cases in (("D2W-Lemma6-witness", WITNESS_CASES), ("D2W-Lemma6-witness-560",
@@ -231,10 +231,10 @@ def d2w_hadamard_rank(perturbed: bool = False) -> ClaimResult:
         r = hadamard_power_rank(V, lam, seed=setting_seed(0, "hadamard rank", d, lam))
         ok &= r.rank == multiset_coefficient(d, lam) and r.rank_result.certifies == "exact"
         rows[f"(d={d}, lambda={lam})"] = r.rank
-    return ClaimResult(measured=rows, reference_value="((d lambda))", verdict=judge(ok),
-                       margin=Margin.exact("integer ranks, full rank mod a prime"),
-                       details={"Omega": omega, "method": "(WW^T)^lambda with W = Omega^q (the "
-                                "normalisation is a diagonal scaling), full rank mod a prime"})
+    return exact_result(measured=rows, reference_value="((d lambda))",
+                        what="integer ranks, full rank mod a prime", holds=ok,
+                        details={"Omega": omega, "method": "(WW^T)^lambda with W = Omega^q (the "
+                                 "normalisation is a diagonal scaling), full rank mod a prime"})
 
 
 @claim(
@@ -274,12 +274,12 @@ def d2w_lemma7(perturbed: bool = False) -> ClaimResult:
     omega = 1 if perturbed else 2
     ok = (r.degree == r.expected_degree and abs(r.leading_coefficient) == 1
           and r.unique_top_permutation and omega not in r.real_roots)
-    return ClaimResult(measured={"degree": r.degree, "leading": r.leading_coefficient,
-                                 "real roots": [str(x) for x in r.real_roots]},
-                       reference_value={"degree": r.expected_degree}, verdict=judge(ok),
-                       margin=Margin.exact("exact polynomial degree and roots"),
-                       details={"setting": f"d = 2, lambda = 3 (4 x 4), sympy; Omega = {omega} "
-                                           "(the Hadamard checks use 2)"})
+    return exact_result(measured={"degree": r.degree, "leading": r.leading_coefficient,
+                                  "real roots": [str(x) for x in r.real_roots]},
+                        reference_value={"degree": r.expected_degree},
+                        what="exact polynomial degree and roots", holds=ok,
+                        details={"setting": f"d = 2, lambda = 3 (4 x 4), sympy; Omega = {omega} "
+                                            "(the Hadamard checks use 2)"})
 
 
 @claim(

@@ -24,7 +24,8 @@ from identifiability.distillation import (
     proposition10_network,
     verify_on_all_inputs,
 )
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from paper_checks.seeds import setting_seed
 
 PAPER = "004"
@@ -66,16 +67,16 @@ def pd_prop9(perturbed: bool = False) -> ClaimResult:
     norm_ok = all(c.mlp_max_abs_entry <= bound(len(c.support)) + 1e-9 for c in checks.values())
     row_ok = all(c.mlp_max_row_sum <= bound(len(c.support)) + 1e-9 for c in checks.values())
     k_w = len(worst.support)
-    return ClaimResult(
+    return ratio_result(
+        worst.mlp_max_abs_entry, bound(k_w), what=f"max |entry| / bound at k = {k_w}",
+        holds=acc_ok and width_ok and norm_ok,
         measured={"networks": len(checks), "all 2^d inputs correct": acc_ok,
                   "hidden = 4(k+1)": width_ok,
                   "max entry by k": {k: round(max(c.mlp_max_abs_entry for c in checks.values()
                                                   if len(c.support) == k), 6) for k in KS},
                   "max attention error x 4k": round(max(
                       c.max_attention_error * 4 * len(c.support) for c in checks.values()), 3)},
-        reference_value="max entry <= 4k(k+1)", verdict=judge(acc_ok and width_ok and norm_ok),
-        margin=Margin.ratio(worst.mlp_max_abs_entry, bound(k_w),
-                            what=f"max |entry| / bound at k = {k_w}"),
+        reference_value="max entry <= 4k(k+1)",
         details={"setting": f"d = k+1..{D_MAX}, k = 1..5, S avoiding and containing position d, "
                             "finite c = log((d-k)(4k-1)/k) + 1 (keeps the attention output "
                             "within Lemma 10's Delta/4 = 1/(4k)), last position with its own "
@@ -149,7 +150,9 @@ def pd_prop10(perturbed: bool = False) -> ClaimResult:
     worst = max(checks.values(), key=lambda c: max(c.mlp_max_abs_entry, c.mlp_max_row_sum)
                 / bound(len(c.support)))
     additive = _prop10("corrected", "additive", sizes=(8,))
-    return ClaimResult(
+    return ratio_result(
+        max(worst.mlp_max_abs_entry, worst.mlp_max_row_sum), bound(len(worst.support)),
+        what="largest MLP norm / bound", holds=acc_ok and width_ok and norm_ok,
         measured={"networks": len(checks), "all 2^d inputs correct": acc_ok,
                   "second hidden width = 2^k": width_ok,
                   "first hidden widths by k": {len(c.support): c.hidden_widths[0]
@@ -157,9 +160,7 @@ def pd_prop10(perturbed: bool = False) -> ClaimResult:
                   "max entry, max row sum, bound at the tightest k": (
                       worst.mlp_max_abs_entry, worst.mlp_max_row_sum,
                       bound(len(worst.support)), f"k = {len(worst.support)}")},
-        reference_value="MLP norms <= 2^(k+2)", verdict=judge(acc_ok and width_ok and norm_ok),
-        margin=Margin.ratio(max(worst.mlp_max_abs_entry, worst.mlp_max_row_sum),
-                            bound(len(worst.support)), what="largest MLP norm / bound"),
+        reference_value="MLP norms <= 2^(k+2)",
         details={"setting": "d in {k+1, 9, 14}, k = 1..5, S avoiding and containing d; "
                             "one-hot (position, token) embedding e_(2i+z_i), value d z_i e_i "
                             "(so the average is z and Delta = 1), Lemma 11 on the k support "
@@ -213,10 +214,10 @@ def pd_def25_ngram(perturbed: bool = False) -> ClaimResult:
     holds = all(g == ["The", "ran"] for g in got.values()) and all(
         g == ["The", "ran", "away"] for g in got5.values())
     even = ngram_context(5, 4, 10, include_center=True)
-    return ClaimResult(
+    return exact_result(
         measured={"3-gram context": got[0], "5-gram context": got5[0]},
-        reference_value=(["The", "ran"], ["The", "ran", "away"]), verdict=judge(holds),
-        margin=Margin.exact("set equality, both indexings"),
+        reference_value=(["The", "ran"], ["The", "ran", "away"]),
+        what="set equality, both indexings", holds=holds,
         details={"clipping": "max(., 0) and min(., h) cannot both be sentence positions: 0-based "
                              "needs h - 1, 1-based (i in [h]) needs 1; clipped to the sentence, "
                              "both readings give the example's sets",

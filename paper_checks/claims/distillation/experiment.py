@@ -21,7 +21,8 @@ from identifiability.distillation import (
     run_progressive_distillation,
     summarize,
 )
-from paper_checks.registry import ClaimResult, Margin, claim, judge
+from paper_checks.compare import ratio_result
+from paper_checks.registry import ClaimResult, claim
 
 PAPER = "004"
 SEEDS = (0, 1, 2, 3, 4, 5)
@@ -52,13 +53,13 @@ def pd_toy_progressive(perturbed: bool = False) -> ClaimResult:
     faster = prog.mean * factor <= one.mean and float(diff.mean()) > 2 * diff_se
     similar = 2 / 3 <= one.mean / direct.mean <= 3 / 2
     stopped = sum(s.stopped_short for s in summ.values())
-    return ClaimResult(
+    return ratio_result(
+        prog.mean, one.mean, what="progressive / best one-shot steps",
+        holds=faster and similar and stopped == 0,
         measured={name: {"mean": round(s.mean), "SE": round(s.standard_error),
                          "stopped short": s.stopped_short}
                   for name, s in summ.items()},
         reference_value="progressive <= one-shot ~ direct",
-        verdict=judge(faster and similar and stopped == 0),
-        margin=Margin.ratio(prog.mean, one.mean, what="progressive / best one-shot steps"),
         details={
             "speedup": f"best one-shot - progressive = {diff.mean():.0f} +- {diff_se:.0f} steps "
                        f"(paired over {len(res)} seeds); one-shot / progressive = "

@@ -26,7 +26,8 @@ from identifiability.distillation import (
     majority_rate_table,
     majority_spectrum,
 )
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 
 PAPER = "004"
 RATE_DS = (11, 21, 51, 101, 1001, 10001, 100001)
@@ -86,16 +87,16 @@ def pd_maj_rate() -> ClaimResult:
     brute_ok = all(Fraction(int(wh[(1 << i) - 1]), 2**11) == spectrum[i] for i in range(12))
     mp_ok = all(abs(float(_mp_log10_zeta(r.d, r.i)) - r.log10_zeta) < 1e-9 for r in big)
     at = next(r for r in rows if (r.d, r.i) == (101, 5))
-    return ClaimResult(
+    return ratio_result(
+        max(corrected), 1.3, what="largest zeta/corrected form vs 1.3", holds=printed_ok,
+        corrected=corrected_ok,
         measured={"log10(zeta/printed) range": (round(min(printed), 2), round(max(printed), 2)),
                   "zeta/corrected range (i <= (d+1)/2)": (round(min(corrected), 4),
                                                           round(max(corrected), 4)),
                   "d = 101, i = 5": {"exact": float(f"{10**at.log10_zeta:.4g}"),
                                      "printed form": float(f"{10**at.log10_printed:.3g}"),
                                      "corrected form": float(f"{10**at.log10_corrected:.4g}")}},
-        reference_value="zeta_i / (i^{-1/3}/binom(d,i)) bounded above and below",
-        verdict=judge(printed_ok, corrected_ok), kind="constant",
-        margin=Margin.ratio(max(corrected), 1.3, what="largest zeta/corrected form vs 1.3"),
+        reference_value="zeta_i / (i^{-1/3}/binom(d,i)) bounded above and below", kind="constant",
         independent=Independent(
             "brute-force Walsh-Hadamard transform of Maj_11 (every level) and mpmath log-gamma "
             "of O'Donnell's formula at d = 100001", {"d=11 exact": brute_ok,
@@ -130,9 +131,9 @@ def pd_maj_even(perturbed: bool = False) -> ClaimResult:
     zero_levels = 1 if perturbed else 0
     bad = [(d, i) for d in ds for i, z in enumerate(majority_spectrum(d))
            if (i % 2 == zero_levels) != (z == 0)]
-    return ClaimResult(
+    return exact_result(
         measured={"levels contradicting the statement": len(bad)}, reference_value=0,
-        verdict=judge(not bad), margin=Margin.exact("exact rationals, every level"),
+        what="exact rationals, every level", holds=not bad,
         details={"setting": f"d in {ds}, every level 0..d, Krawtchouk sums (exact); odd levels "
                             "are all non-zero", "first counterexamples": bad[:4]})
 
@@ -151,11 +152,11 @@ def pd_claim7_gap(perturbed: bool = False) -> ClaimResult:
     outside = [(d, k) for d in range(3, 202, 2) for k in range(2, d, 2)
                if d < 2 * k + 1 and barak_gap(d, k).holds]
     tie = barak_gap(11, 6)
-    return ClaimResult(
+    return ratio_result(
+        worst.ratio, 1.0, what="smallest gap / bound", upper=False, holds=not failing,
         measured={"failures in the domain": len(failing), "pairs": len(domain),
                   "smallest gap/bound": round(worst.ratio, 3)},
-        reference_value="gap >= 0.03 (d-1)^(-(k-1)/2)", verdict=judge(not failing),
-        margin=Margin.ratio(worst.ratio, 1.0, what="smallest gap / bound", upper=False),
+        reference_value="gap >= 0.03 (d-1)^(-(k-1)/2)",
         details={"domain": "odd d <= 201, even k, d >= 2k+1 (reading 'd >> k' as the exact "
                            "boundary; Lemma 65 even assumes d >= k^4 log)",
                  "worst case": f"(d, k) = ({worst.d}, {worst.k})",

@@ -24,7 +24,8 @@ from identifiability.distillation import (
     theorem23_progressive,
     theorem23_student_width,
 )
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 
 PAPER = "004"
 DS = (101, 1001, 10001, 100001)
@@ -182,11 +183,11 @@ def pd_exp_steps(perturbed: bool = False) -> ClaimResult:
     tolerance = 0.125                   # "4 x 10^6" read to one significant figure
     checkpoints_ok = 200 * 100_000 == 20_000_000
     holds = rel <= tolerance and checkpoints_ok
-    return ClaimResult(
+    return ratio_result(
+        max(rel, 1e-12), tolerance, what="rounding / one-digit tolerance", holds=holds,
         measured={"largest relative rounding": round(rel, 4),
                   "8000 x batch": samples_for_steps(8000, batch)},
-        reference_value=f"<= {tolerance} (one significant figure)", verdict=judge(holds),
-        margin=Margin.ratio(max(rel, 1e-12), tolerance, what="rounding / one-digit tolerance"),
+        reference_value=f"<= {tolerance} (one significant figure)",
         details={"arithmetic": "8000 x 512 = 4 096 000 and {2,4,8,16}k x 512 = {1.024, 2.048, "
                                "4.096, 8.192} x 10^6: 'equal to' means rounded (4e6/512 = 7812.5 "
                                "is not a whole number of steps)",

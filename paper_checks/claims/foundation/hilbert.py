@@ -18,7 +18,8 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from paper_checks.registry import ClaimResult, Margin, judge, register_check
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, register_check
 from seprank import matrix_rank
 from seprank.certificates import matrix_certificate
 
@@ -50,13 +51,11 @@ def fnd_hilbert(n: int) -> ClaimResult:
     svd = matrix_rank(np.array(H, dtype=float), method="svd")
     sv = svd.details["singular_values"]
     holds = exact.rank == n and det_ok and modular.rank == n
-    return ClaimResult(
+    return exact_result(
+        measured={"exact_rank": exact.rank, "svd_rank": svd.rank}, reference_value=n,
+        what="integer rank, exact determinant", holds=holds,
         certificates={f"H_{n} exact rank": matrix_certificate(H, exact, seed=n),
                       f"H_{n} modular rank": matrix_certificate(H, modular)},
-        measured={"exact_rank": exact.rank, "svd_rank": svd.rank},
-        reference_value=n,
-        verdict=judge(holds),
-        margin=Margin.exact("integer rank, exact determinant"),
         details={
             "exact_rank": exact.summary(),
             "modular_rank": modular.summary(),
@@ -66,8 +65,7 @@ def fnd_hilbert(n: int) -> ClaimResult:
             "svd_tolerance": svd.details["tolerance"],
             "condition_number": float(sv[0] / sv[-1]),
             "float_pitfall": svd.rank < n,
-        },
-    )
+        })
 
 
 for _n in HILBERT_SIZES:

@@ -34,6 +34,7 @@ from identifiability.icl import (
     theorem34_conditions,
 )
 from paper_checks.claims.icl.common import PAPER
+from paper_checks.compare import exact_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from paper_checks.seeds import setting_stream
 
@@ -83,13 +84,13 @@ def icl_lemb11_min_tasks(perturbed: bool = False) -> ClaimResult:
     holds = all(smallest[M1] >= required[M1] for M1 in ENUMERATED_M1) and cyclic_ok
     ind = {M1: _itertools_min_size(M1) for M1 in (3, 4)}
     derange = {M1: _derangements(M1) for M1 in ENUMERATED_M1}
-    return ClaimResult(
+    return exact_result(
         measured={"smallest satisfying |T_tr| (all 2^(M1(M1-1)) subsets)": smallest,
                   "count at |T_tr| = M1": {M1: counts[M1][M1] for M1 in ENUMERATED_M1},
                   "cyclic family satisfies it, M1 = 3..10": cyclic_ok,
                   "U-shift families satisfy it, M1 = 3..8": shifts_ok},
         reference_value={M1: f">= {r}" for M1, r in required.items()},
-        verdict=judge(holds), margin=Margin.exact("smallest |T_tr| = M1 exactly"),
+        what="smallest |T_tr| = M1 exactly", holds=holds,
         independent=Independent("itertools enumeration written in the check (M1 = 3, 4) and "
                                 "the derangement recurrence", {"itertools": ind,
                                                               "derangements": derange},
@@ -159,14 +160,14 @@ def icl_sec5_ood_construction(perturbed: bool = False) -> ClaimResult:
         reason = ""
     value_at = float(norm_condition.subs({a: 0.64, b: 0.64}))
     holds = ortho and abs(value_at) <= 1e-3 and lib_ok
-    return ClaimResult(
+    return exact_result(
         measured={"orthogonal identically": ortho,
                   "||mu'_1||^2/beta^2 - 1": str(norm_condition),
                   "(S_1, S_2, S_3)": [str(s) for s in sums],
                   "||mu'_1||/beta - 1 at a = b = 0.64": round(value_at / 2, 6),
                   "library eq. 12 at a = b = 0.64": lib_ok},
-        reference_value="a^2 + b^2 = 0.82, S = (a+b, sqrt2, sqrt2)", verdict=judge(holds),
-        margin=Margin.exact("identities checked symbolically"),
+        reference_value="a^2 + b^2 = 0.82, S = (a+b, sqrt2, sqrt2)",
+        what="identities checked symbolically", holds=holds,
         details={"max S_1": f"{s1_max} = {float(s1_max):.4f}: Figure 3A's legend 'S1 = 1.3' "
                  "cannot occur; it is a = b = 0.64, S_1 = 1.28, whose a^2 + b^2 = 0.8192 leaves "
                  "||mu'_1|| = 0.9996 beta (within the 1e-3 norm tolerance)",

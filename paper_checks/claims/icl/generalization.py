@@ -34,6 +34,7 @@ from paper_checks.claims.icl.common import (
     trained,
     weights_of,
 )
+from paper_checks.compare import ratio_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 HINGE_MAX = 0.05
@@ -182,11 +183,11 @@ def icl_thm34_s1_sufficient(perturbed: bool = False) -> ClaimResult:
     tested = (*S1_SUFFICIENT, -1.28) if perturbed else S1_SUFFICIENT
     worst = max(sweep[s]["hinge"] + 2 * sweep[s]["hinge SE"] for s in tested)
     err = max(sweep[s]["error"] for s in tested)
-    return ClaimResult(
+    return ratio_result(
+        max(worst, 1e-12), HINGE_MAX, what="worst hinge (+2SE) / 0.05",
+        holds=worst <= HINGE_MAX and err <= ERROR_MAX,
         measured={s: {k: rounded(v) for k, v in sweep[s].items()} for s in tested},
         reference_value={"hinge + 2SE": HINGE_MAX, "error": ERROR_MAX},
-        verdict=judge(worst <= HINGE_MAX and err <= ERROR_MAX),
-        margin=Margin.ratio(max(worst, 1e-12), HINGE_MAX, what="worst hinge (+2SE) / 0.05"),
         details={"setting": "mu'_1 = 0.3(mu_1 - mu_2) + a mu_5 + b mu_6, a^2 + b^2 = 0.82 "
                  "(a = b = 0.64 at S_1 = 1.28); tasks with mu'_1 decisive, alpha' = 0.8, l = 20",
                  "seeds": seeds(active_seed(), 17)})

@@ -16,7 +16,8 @@ from functools import cache
 from typing import Any
 
 from paper_checks.claims.incontext.common import QUICK_SETTINGS, pb_network, pb_result
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, Independent, claim
 from seprank.incontext.seq_sep import incontext_seq_sep
 from seprank.separation import BlockSeparationRankResult
 
@@ -65,15 +66,13 @@ def icb_pb_blocks(perturbed: bool = False) -> ClaimResult:
         ok &= attained or d_x == H
         rows.append({"d_x": d_x, "H": H, "L": L, "N": N, "dense": dense,
                      "blocks": blocks.rank, "block ranks": ranks, "terms of PB": terms})
-    return ClaimResult(
+    return exact_result(
         measured=[(r["d_x"], r["H"], r["L"], r["N"], r["blocks"]) for r in rows],
-        reference_value=[r["dense"] for r in rows],
-        verdict=judge(ok), margin=Margin.exact("integer ranks: equal or not"),
+        reference_value=[r["dense"] for r in rows], what="integer ranks: equal or not", holds=ok,
         independent=Independent("one dense PB-sized GF(p) grid and its flint rank "
                                 "(structure='dense'), and the binomial terms of PB",
                                 [r["dense"] for r in rows], ok),
-        details={"table": rows, "note": "H = d_x (d_a = 1) may stay below a block's bound"},
-    )
+        details={"table": rows, "note": "H = d_x (d_a = 1) may stay below a block's bound"})
 
 
 def block_table(d_x: int, H: int, L: int, N: int) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from paper_checks.compare import exact_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import compositions
@@ -72,9 +73,8 @@ def icb_lemma1(perturbed: bool = False) -> ClaimResult:
             balanced_ok = perturbed or top == balanced_multinomial(K, M)
             if not pool or max(pool) != top or not balanced_ok:
                 bad.append((K, M))
-    return ClaimResult(measured=len(bad), reference_value=0, verdict=judge(not bad),
-                       margin=Margin.exact("exact integers"),
-                       details={"range": "K = 0..24, M = 1..5, every composition"})
+    return exact_result(measured=len(bad), reference_value=0, what="exact integers", holds=not bad,
+                        details={"range": "K = 0..24, M = 1..5, every composition"})
 
 
 def _s_by_hand(K: int, M: int, e: Fraction, n: int) -> Fraction:

@@ -21,6 +21,7 @@ from paper_checks.claims.incontext.common import (
     certified,
     pb_result,
 )
+from paper_checks.compare import exact_result
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from paper_checks.seeds import setting_seed
 from seprank import LinearAttention, SeparationRankResult
@@ -84,17 +85,16 @@ def icb_sanity_z11(perturbed: bool = False) -> ClaimResult:
     scale = 1 + 1e-6 if perturbed else 1
     rel = abs(z_seq - scale * y_seq) / abs(y_seq)
     in_ok = z_in == y_in if not perturbed else abs(z_in - scale * y_in) <= RELATIVE_TOLERANCE
-    return ClaimResult(
+    return exact_result(
         measured={"Z_in(1,1) - y_in": z_in - y_in, "relative |Z_seq(1,1) - y_seq|": rel},
         reference_value=0,
-        verdict=judge(in_ok and rel <= RELATIVE_TOLERANCE),
-        margin=Margin.exact(f"exact integers; sequential to {RELATIVE_TOLERANCE:g} relative "
-                            f"(measured {rel:.1e})"),
+        what=f"exact integers; sequential to {RELATIVE_TOLERANCE:g} relative "
+             f"(measured {rel:.1e})",
+        holds=in_ok and rel <= RELATIVE_TOLERANCE,
         details={"setting": "d_x=4, H=2, L=2, N=3, V=7, i=1, p=2; eta=1e-3 for the sequential",
                  "in_context": "exact integers", "sequential_reference":
                  "independent complex-step gradient + LinearAttention forward",
-                 "tolerance": RELATIVE_TOLERANCE},
-    )
+                 "tolerance": RELATIVE_TOLERANCE})
 
 
 @claim(
@@ -122,15 +122,13 @@ def icb_bidegree_structure(perturbed: bool = False) -> ClaimResult:
     A, B = rng.uniform(0.5, 1.5, (2, 6, 3))
     ratio = seq(A, 1.7 * B) / seq(A, B)
     seq_ok = bool(np.allclose(ratio, 1.7**9, rtol=1e-10))
-    return ClaimResult(
+    return exact_result(
         measured={"a-degree parity": parity_ok, "Z_in homogeneous": homog_ok,
                   "Z_seq homogeneous in b": seq_ok},
-        reference_value=True,
-        verdict=judge(parity_ok and homog_ok and seq_ok),
-        margin=Margin.exact("exact interpolation; Z_seq homogeneity to 1e-10"),
+        reference_value=True, what="exact interpolation; Z_seq homogeneity to 1e-10",
+        holds=parity_ok and homog_ok and seq_ok,
         details={"profiles (exact interpolation in s of Z_in(s a, b))": rows,
-                 "setting": "d_x=3, H=1, L=2, N=2"},
-    )
+                 "setting": "d_x=3, H=1, L=2, N=2"})
 
 
 def _pb_rank(d_x: int, H: int, L: int, N: int) -> tuple[int, str]:
@@ -159,12 +157,11 @@ def icb_pb_attained(settings: tuple[tuple[int, int, int, int, int], ...],
     certificates = {f"seq-sep d_x={d_x} H={H} L={L} N={N}": pb_result(d_x, H, L, N).certificate()
                     for d_x, H, L, N, _ in settings
                     if certified(d_x, L)}
-    return ClaimResult(
+    return exact_result(
         measured=[(r["d_x"], r["H"], r["L"], r["N"], r["certified rank"]) for r in rows],
-        reference_value=[r["PB (hand)"] for r in rows], certificates=certificates,
-        verdict=judge(ok), margin=Margin.exact("integer ranks attain PB"),
-        details={"table": rows, "note": "H = d_x (d_a = 1) may stay below PB; never above it"},
-    )
+        reference_value=[r["PB (hand)"] for r in rows], what="integer ranks attain PB", holds=ok,
+        certificates=certificates,
+        details={"table": rows, "note": "H = d_x (d_a = 1) may stay below PB; never above it"})
 
 
 @cache
@@ -280,13 +277,11 @@ def icb_sequential_ceiling(perturbed: bool = False) -> ClaimResult:
         rows.append({"d_x": d_x, "L": L, "m(3^L)": ceiling, "certified rank (modular)":
                      mod[0], "certifies": mod[1], "svd rank": svd,
                      "in-context PB": bidegree_bound(d_x, L), "PB (hand)": pb_hand})
-    return ClaimResult(
+    return exact_result(
         measured=[r["certified rank (modular)"] for r in rows],
-        reference_value=[r["m(3^L)"] for r in rows],
-        verdict=judge(ok), margin=Margin.exact("integer ranks attain m(3^L)"),
+        reference_value=[r["m(3^L)"] for r in rows], what="integer ranks attain m(3^L)", holds=ok,
         details={"table": rows, "what is certified": "GF(p) rank of the sequential grid",
-                 "similar": "sequential m(3^L) and in-context PB are of the same order"},
-    )
+                 "similar": "sequential m(3^L) and in-context PB are of the same order"})
 
 
 @cache
@@ -368,16 +363,15 @@ def icb_effective_rank_vs_eta(perturbed: bool = False) -> ClaimResult:
     ax.set_ylim(1e-16, 10)
     ax.legend(fontsize=7)
     ax.set_title("d_x=3, H=1, L=2, N=2: 60×60 grids")
-    return ClaimResult(
+    return exact_result(
         measured={str(r["eta"]): r["counts"] for r in t["rows"]},
         reference_value={"in-context": t["in_context_counts"]},
-        verdict=judge(ok),
-        margin=Margin.exact(f"integer counts; the in-context count exceeds the smallest-eta "
-                            f"sequential one by {min(gaps)} singular values"),
+        what=f"integer counts; the in-context count exceeds the smallest-eta "
+             f"sequential one by {min(gaps)} singular values",
+        holds=ok,
         details={"taus": t["taus"], "table": t["rows"],
                  "note": "only etas in the measured first-order (bounded-gradient) regime are "
                  "judged; a grid eps-rank lower bracket lower-bounds eps-seq-sep (Lemma 13), "
                  "the upper bracket only describes this grid, so this is evidence for, not a "
                  "proof of, the upper bound of Theorem 1"},
-        figures={"effective_rank_vs_eta": fig},
-    )
+        figures={"effective_rank_vs_eta": fig})

@@ -5,6 +5,7 @@ rows; the kNN check is a consistency check of the toolkit's data logic.
 
 from __future__ import annotations
 
+from paper_checks.compare import ratio_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.incontext.pretraining import (
     contiguous_examples,
@@ -54,11 +55,11 @@ def icb_table1_text(perturbed: bool = False) -> ClaimResult:
     sts15 = max(TABLE1, key=lambda k: TABLE1[k][0][3])
     threshold = 1.5 if perturbed else 1.0
     ok = gap > threshold and all(in_batch) and sts15 == "TAPT"
-    return ClaimResult(measured={"gap (from rows)": round(gap, 3), "best on STS15": sts15},
-                       reference_value="> 1", verdict=judge(ok),
-                       margin=Margin.ratio(gap, threshold, what="gap / 1 point", upper=False),
-                       details={"in-batch below TAPT": in_batch,
-                                "printed averages gap": round(61.0 - 59.8, 2)})
+    return ratio_result(gap, threshold, what="gap / 1 point", upper=False, holds=ok,
+                        measured={"gap (from rows)": round(gap, 3), "best on STS15": sts15},
+                        reference_value="> 1",
+                        details={"in-batch below TAPT": in_batch,
+                                 "printed averages gap": round(61.0 - 59.8, 2)})
 
 
 @claim(id="ICB-Table3", paper="000", reference="Table 3 (App. F)",

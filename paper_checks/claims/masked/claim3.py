@@ -14,7 +14,8 @@ import numpy as np
 import sympy as sp
 
 from identifiability import claim3_pair, claim3_rotation_factor
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 
 PAPER = "004"
 CYCLE = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0]], dtype=float)
@@ -113,9 +114,8 @@ def mp_10_algebra(perturbed: bool = False) -> ClaimResult:
             "column sums 1": sp.simplify(sp.ones(1, 3) * Q * T) == sp.ones(1, 3),
             "row sums 1": sp.simplify(Q * T * sp.ones(3, 1)) == sp.ones(3, 1),
         }
-    return ClaimResult(measured=checks, reference_value=True, verdict=judge(all(checks.values())),
-                       margin=Margin.exact("symbolic identities"),
-                       details={"method": "sympy, symbolic θ and a"})
+    return exact_result(measured=checks, reference_value=True, what="symbolic identities",
+                        holds=all(checks.values()), details={"method": "sympy, symbolic θ and a"})
 
 
 #: the matrix of (2.53) that the proof calls an entry-wise bound, times theta^2

@@ -36,7 +36,8 @@ from identifiability.masked import (
     rotation_twin,
 )
 from identifiability.masked.moments import empirical_moments
-from paper_checks.registry import ClaimResult, Margin, claim_quick_full, judge
+from paper_checks.compare import ratio_result
+from paper_checks.registry import ClaimResult, claim_quick_full
 from seprank.core import split_seed
 
 PAPER = "004"
@@ -95,12 +96,11 @@ def mp_18(n: int, theta: float, perturbed: bool = False) -> ClaimResult:
     other = "non_twin" if perturbed else "twin"
     p, ps = _pairwise_p(s["moments"]["model"], s["moments"][other])
     holds = p >= ALPHA
-    return ClaimResult(
-        measured=p, reference_value=f">= {ALPHA} (not rejected)", verdict=judge(holds),
-        margin=Margin.ratio(max(p, 1e-300), ALPHA, upper=False,
-                            what="Bonferroni p-value / alpha",
-                            note="under the statement the p-value is uniform on [0, 1]: the "
-                                 "room is at most 100x by construction of the test"),
+    return ratio_result(
+        max(p, 1e-300), ALPHA, what="Bonferroni p-value / alpha", upper=False,
+        note="under the statement the p-value is uniform on [0, 1]: the "
+             "room is at most 100x by construction of the test",
+        holds=holds, measured=p, reference_value=f">= {ALPHA} (not rejected)",
         details={"test": "chi-square homogeneity of the (x1,x2) and (x1,x3) count tables "
                          "(scipy.stats.chi2_contingency), Bonferroni over the two",
                  "p_values": ps, "windows_per_model": n, "theta_rad": theta,
@@ -134,11 +134,9 @@ def mp_19(n: int, theta: float, perturbed: bool = False) -> ClaimResult:
     own = {name: est[name].errors_against(truth[name])["emission"] for name in est}
     ok = all(e.meaningful for e in est.values())
     holds = ok and z >= Z_APART
-    return ClaimResult(
-        measured=z, reference_value=f">= {Z_APART} standard errors apart",
-        verdict=judge(holds),
-        margin=Margin.ratio(max(z, 1e-300), Z_APART, upper=False,
-                            what="|ΔÔ|max / combined jackknife standard error vs 5"),
+    return ratio_result(
+        max(z, 1e-300), Z_APART, what="|ΔÔ|max / combined jackknife standard error vs 5",
+        upper=False, holds=holds, measured=z, reference_value=f">= {Z_APART} standard errors apart",
         details={"statuses": {k: e.status for k, e in est.items()},
                  "stderr_O": {k: e.stderr["emission"] for k, e in est.items()},
                  "error_to_own_model": own, "windows_per_model": n, "theta_rad": theta,

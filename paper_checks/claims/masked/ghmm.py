@@ -26,7 +26,8 @@ from identifiability import (
     optimal_predictor,
     recover_ghmm,
 )
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, identity_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from paper_checks.seeds import setting_seed
 
 PAPER = "004"
@@ -58,11 +59,10 @@ def mp_11(perturbed: bool = False) -> ClaimResult:
         rows.append({"d": d, "k": k, "factor_error": err, "kernel_eigenvalues": eig.round(4),
                      "k_ranks": c.k_ranks})
         ok &= err < EXACT_TOL and eig.min() > 0 and c.k_ranks == (k, k, k) and c.holds
-    return ClaimResult(measured=[r["k_ranks"] for r in rows], reference_value="(k, k, k)",
-                       verdict=judge(ok),
-                       margin=Margin.exact(f"identity to {EXACT_TOL:g}, integer Kruskal ranks"),
-                       details={"instances": rows, "kruskal": f"svd, rtol {KRUSKAL_RTOL} "
-                                "(float factors: certifies nothing)"})
+    return exact_result(measured=[r["k_ranks"] for r in rows], reference_value="(k, k, k)",
+                        what=f"identity to {EXACT_TOL:g}, integer Kruskal ranks", holds=ok,
+                        details={"instances": rows, "kruskal": f"svd, rtol {KRUSKAL_RTOL} "
+                                 "(float factors: certifies nothing)"})
 
 
 @claim(id="MP-12", paper=PAPER, reference="Theorem 8 proof, case 1, end of the paragraph",
@@ -123,10 +123,9 @@ def mp_13(perturbed: bool = False) -> ClaimResult:
         A = X @ gaussian_posterior(g.M, X.T)
         W = np.einsum("ir,jr,kr->ijk", A, g.M @ (g.T if perturbed else g.T.T), g.M @ g.T)
         worst = max(worst, float(np.max(np.abs(mt.W - W))))
-    return ClaimResult(measured=worst, reference_value=0.0, verdict=judge(worst < EXACT_TOL),
-                       margin=Margin.exact(f"identity to {EXACT_TOL:g} (measured {worst:.1e})"),
-                       details={"points": "k + 2 standard normal points (any set works)",
-                                "tolerance": EXACT_TOL})
+    return identity_result(worst, EXACT_TOL,
+                           details={"points": "k + 2 standard normal points (any set works)",
+                                    "tolerance": EXACT_TOL})
 
 
 @claim(id="MP-14", paper=PAPER, reference="Theorem 5 proof (2.58); Lemma 7",
@@ -149,11 +148,11 @@ def mp_14(perturbed: bool = False) -> ClaimResult:
                      "same_predictor_diff": pred,
                      "T_twin_row_sums": tw.T_twin.sum(1).round(3).tolist()})
         ok &= phi < EXACT_TOL and colsum < EXACT_TOL and pred < EXACT_TOL
-    return ClaimResult(measured=rows, reference_value="φ equal, 1^T M̃^† M = −1^T",
-                       verdict=judge(ok), margin=Margin.exact(f"identities to {EXACT_TOL:g}"),
-                       details={"note": "(M, T) and (HM, T̃) give the same x2|x1 predictor; only "
-                                        "the stochasticity of T̃ excludes HM. The printed proof "
-                                        "writes 'M̃ = HM̃' for M̃ = HM."})
+    return exact_result(measured=rows, reference_value="φ equal, 1^T M̃^† M = −1^T",
+                        what=f"identities to {EXACT_TOL:g}", holds=ok,
+                        details={"note": "(M, T) and (HM, T̃) give the same x2|x1 predictor; only "
+                                         "the stochasticity of T̃ excludes HM. The printed proof "
+                                         "writes 'M̃ = HM̃' for M̃ = HM."})
 
 
 @claim(id="MP-15", paper=PAPER, reference="Theorems 4, 5, 6, 7 (local version; notes §A.4)",
@@ -182,9 +181,9 @@ def mp_15(perturbed: bool = False) -> ClaimResult:
                      "deficiency": r.deficiency, "expected": expected,
                      "gap": None if r.gap is None else float(f"{r.gap:.3g}")})
         ok &= r.deficiency == expected and (r.gap is None or r.gap > 1e8)
-    return ClaimResult(
+    return exact_result(
         measured=[r["deficiency"] for r in rows], reference_value=[t[-1] for t in table],
-        verdict=judge(ok), margin=Margin.exact("integer deficiencies, gaps > 1e8"),
+        what="integer deficiencies, gaps > 1e8", holds=ok,
         details={"table": rows,
                  "expected_from": "x2|x1 fixes O T O^T D^-1: invariant under R with R1 = 1, "
                                   "1^T R = 1^T, (k-1)^2 dims; four pairwise tasks force R "
@@ -261,8 +260,7 @@ def mp_17(perturbed: bool = False) -> ClaimResult:
         T_rec = np.linalg.solve((phi if perturbed else psi).T, dens) @ np.linalg.inv(phi)
         worst = max(worst, float(np.max(np.abs(T_rec - g.T))))
         conds.append(float(np.linalg.cond(psi)))
-    return ClaimResult(measured=worst, reference_value=0.0, verdict=judge(worst < 1e-10),
-                       margin=Margin.exact(f"exact to 1e-10 (measured {worst:.1e})"),
-                       details={"cond_Psi": conds, "note": "ψ (the 'scaled likelihood', never "
-                                "defined in the seed) is taken as ψ_i(x) = exp(−||x−μ_i||²/2); "
-                                "mean recovery (Lemma 9, Lindsay & Basak) is not re-checked"})
+    return identity_result(worst, 1e-10, what="exact",
+                           details={"cond_Psi": conds, "note": "ψ (the 'scaled likelihood', never "
+                                    "defined in the seed) is taken as ψ_i(x) = exp(−||x−μ_i||²/2); "
+                                    "mean recovery (Lemma 9, Lindsay & Basak) is not re-checked"})

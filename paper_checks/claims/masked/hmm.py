@@ -30,7 +30,8 @@ from identifiability import (
     theorem6_printed,
     theorem6_regenerated,
 )
-from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
+from paper_checks.compare import exact_result, identity_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
 from paper_checks.seeds import setting_seed
 
 PAPER = "004"
@@ -97,9 +98,8 @@ def mp_1(perturbed: bool = False) -> ClaimResult:
                       0.0 if perturbed else float(np.max(np.abs(lib - truth))))
             errors[name] = max(errors.get(name, 0.0), err)
     worst = max(errors.values())
-    return ClaimResult(
-        measured=worst, reference_value=0.0, verdict=judge(worst < EXACT_TOL),
-        margin=Margin.exact(f"identities to {EXACT_TOL:g} (measured {worst:.1e})"),
+    return identity_result(
+        worst, EXACT_TOL, what="identities",
         details={"max_abs_error_vs_enumeration": errors, "models": "(d,k) = (4,3), (3,2), (5,3)",
                  "tolerance": EXACT_TOL,
                  "note": "forms tagged [I] are not printed; the seed's f^{2|1} expansion labels "
@@ -127,10 +127,9 @@ def mp_2(perturbed: bool = False) -> ClaimResult:
     err = _kruskal_factors_error(
         "x2*x3|x1", lambda O, T: (np.diag(1 / O.sum(1)) @ O @ (T if perturbed else T.T), O,
                                   O @ T))
-    return ClaimResult(measured=err, reference_value=0.0, verdict=judge(err < EXACT_TOL),
-                       margin=Margin.exact(f"identity to {EXACT_TOL:g} (measured {err:.1e})"),
-                       details={"max_abs_error": err, "tolerance": EXACT_TOL,
-                                "W_from": "exhaustive enumeration of the joint"})
+    return identity_result(err, EXACT_TOL,
+                           details={"max_abs_error": err, "tolerance": EXACT_TOL,
+                                    "W_from": "exhaustive enumeration of the joint"})
 
 
 @claim(id="MP-3", paper=PAPER, reference="Theorem 7 proof, case 2 (2.40)-(2.41); case 3",
@@ -144,12 +143,10 @@ def mp_3(perturbed: bool = False) -> ClaimResult:
     e3 = _kruskal_factors_error("x1*x2|x3",
                                 lambda O, T: (np.diag(1 / O.sum(1)) @ O @ T, O @ T.T, O))
     worst = max(e2, e3)
-    return ClaimResult(measured={"case 2": e2, "case 3": e3}, reference_value=0.0,
-                       verdict=judge(worst < EXACT_TOL),
-                       margin=Margin.exact(f"identities to {EXACT_TOL:g} (measured "
-                                           f"{worst:.1e})"),
-                       details={"case 3 factors (not printed)": "A = D^-1 O T, B = O T^T, C = O",
-                                "tolerance": EXACT_TOL})
+    return identity_result(worst, EXACT_TOL, what="identities",
+                           measured={"case 2": e2, "case 3": e3},
+                           details={"case 3 factors (not printed)":
+                                    "A = D^-1 O T, B = O T^T, C = O", "tolerance": EXACT_TOL})
 
 
 def _rational_hmm(d: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -188,10 +185,10 @@ def mp_4(perturbed: bool = False) -> ClaimResult:
             for name, F, r in zip("ABC", factors, c.ranks, strict=True):
                 certificates[f"k-rank {name} d={d} k={k} {task}"] = r.certificate(matrix=F,
                                                                                  seed=seed)
-    return ClaimResult(
-        measured=[r["k_ranks"] for r in rows], reference_value="(k, k, k)", verdict=judge(ok),
+    return exact_result(
+        measured=[r["k_ranks"] for r in rows], reference_value="(k, k, k)",
+        what="exact integer Kruskal ranks (3k - (2k + 2) = k - 2 >= 1 here)", holds=ok,
         certificates=certificates,
-        margin=Margin.exact("exact integer Kruskal ranks (3k - (2k + 2) = k - 2 >= 1 here)"),
         details={"exact_kruskal_ranks": rows,
                  "note": "exact rational O, T; for k = 1 the inequality 3 >= 4 fails although "
                          "the theorem is trivial there (Kruskal is only sufficient)"})
@@ -221,9 +218,9 @@ def mp_5(perturbed: bool = False) -> ClaimResult:
                                - optimal_predictor(m2, "x2*x3|x1").table())))
     holds = (ca.k_ranks == (2, 2, 2) and not ca.holds and cb.k_ranks == (1, 3, 1)
              and not cb.holds and same < EXACT_TOL)
-    return ClaimResult(
+    return exact_result(
         measured={"d<k": ca.k_ranks, "T=J/k": cb.k_ranks}, reference_value="fails without A7",
-        verdict=judge(holds), margin=Margin.exact("integer Kruskal ranks"),
+        what="integer Kruskal ranks", holds=holds,
         details={"d=2<k=3": f"k-ranks {ca.k_ranks}, {ca.lhs} >= {ca.rhs} is {ca.holds}",
                  "T=J/3": f"k-ranks {cb.k_ranks}, {cb.lhs} >= {cb.rhs} is {cb.holds}",
                  "T=J/3 non-identifiable": "two O with equal row sums, same predictor to "
@@ -252,9 +249,8 @@ def mp_6(perturbed: bool = False) -> ClaimResult:
                 e = rec.errors_against(truth)
                 errs.append(max(e["emission"], e["T"]))
     worst = max(errs)
-    return ClaimResult(
-        measured=worst, reference_value=RECOVERY_TOL, verdict=judge(worst < RECOVERY_TOL),
-        margin=Margin.exact(f"exact recovery to {RECOVERY_TOL:g} (measured {worst:.1e})"),
+    return identity_result(
+        worst, RECOVERY_TOL, what="exact recovery", reference_value=RECOVERY_TOL,
         details={"algorithm": "Jennrich (simultaneous diagonalisation): needs A, B of full "
                               "column rank and k-rank(C) >= 2, implied by A5-A7 with d >= k",
                  "instances": len(errs), "max_parameter_error": worst,
@@ -278,10 +274,11 @@ def mp_7(perturbed: bool = False) -> ClaimResult:
     rep = a.check_assumptions(), b.check_assumptions()
     judged = {**diffs, **three} if perturbed else diffs
     holds = max(judged.values()) < PRINTED_TOL and rep[0].holds and rep[1].holds
-    return ClaimResult(
-        measured=max(diffs.values()), reference_value=0.0, verdict=judge(holds),
-        margin=Margin.exact(f"equal to the printing precision {PRINTED_TOL:g} (measured "
-                            f"{max(diffs.values()):.1e})"),
+    return exact_result(
+        measured=max(diffs.values()), reference_value=0.0,
+        what=f"equal to the printing precision {PRINTED_TOL:g} (measured "
+             f"{max(diffs.values()):.1e})",
+        holds=holds,
         details={"pairwise_max_abs_diff": diffs, "tolerance": PRINTED_TOL,
                  "why_tolerance": "entries printed to 8 decimals (MP-8 regenerates them exactly)",
                  "three_token_max_abs_diff": three,
@@ -305,10 +302,10 @@ def mp_8(perturbed: bool = False) -> ClaimResult:
                for t in ("x2|x1", "x1|x2", "x3|x1", "x1|x3"))
     sums = max(float(np.max(np.abs(R.sum(0) - 1))), float(np.max(np.abs(R.sum(1) - 1))))
     holds = dev < 2e-8 and pair < EXACT_TOL and sums < EXACT_TOL
-    return ClaimResult(
+    return exact_result(
         measured={"theta_rad": 0.1, "max_dev_from_printed": dev, "pairwise_diff": pair},
-        reference_value="(2.47)", verdict=judge(holds),
-        margin=Margin.exact(f"equal to the printed 8 decimals (deviation {dev:.1e})"),
+        reference_value="(2.47)", what=f"equal to the printed 8 decimals (deviation {dev:.1e})",
+        holds=holds,
         details={"best_fit_theta": float(thetas[int(np.argmin(fit))]),
                  "rotation": "Rodrigues, right-handed, about (1,1,1)/sqrt(3), +0.1 rad",
                  "R_row_col_sums_minus_1": sums,
@@ -368,10 +365,10 @@ def mp_9(perturbed: bool = False) -> ClaimResult:
                 - optimal_predictor(twin, "x2*x3|x1").table()))))
     holds = worst_same < EXACT_TOL and min_sep > 1e-3 and (not perturbed
                                                             or worst_three < EXACT_TOL)
-    return ClaimResult(
+    return exact_result(
         measured={"max_pairwise_diff": worst_same, "min_matched_O_distance": min_sep},
-        reference_value="equal predictors, no permutation", verdict=judge(holds),
-        margin=Margin.exact(f"equal to {EXACT_TOL:g} (measured {worst_same:.1e})"),
+        reference_value="equal predictors, no permutation",
+        what=f"equal to {EXACT_TOL:g} (measured {worst_same:.1e})", holds=holds,
         details={"construction": "Õ = OR, T̃ = R^T T R, R orthogonal rotation about (1,1,1) "
                                  "(notes A.3); valid twins (A5-A7 checked on construction)",
                  "tasks": "x_t|x_1 and x_1|x_t, t = 2..5", "min_three_token_diff": worst_three,

@@ -20,7 +20,8 @@ import numpy as np
 import sympy as sp
 
 from identifiability import GaussianHMM, gaussian_posterior
-from paper_checks.registry import ClaimResult, Margin, claim, judge
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, claim
 
 PAPER = "004"
 FD_STEP = 1e-6
@@ -63,12 +64,12 @@ def mp_lemma8(perturbed: bool = False) -> ClaimResult:
     basis_only = all(sorted(s.values()) in ([0, 0, 0], [0, 0, 1]) for s in sols)
     ok = (jac_err < JACOBIAN_RTOL and all(v > 1 - 1e-6 for v in limits.values())
           and all(v > 0 for v in rates.values()) and basis_only and len(sols) == 4)
-    return ClaimResult(
+    return exact_result(
         measured={"Jacobian (2.64) vs central differences": f"{jac_err:.1e}",
                   "phi_i(40 mu_i)": {i: round(v, 9) for i, v in limits.items()},
                   "min_j mu_i^T(mu_i - mu_j)": {i: round(v, 4) for i, v in rates.items()}},
-        reference_value="phi(c mu_i) -> e_i; R_i in {0, e_j}", verdict=judge(ok),
-        margin=Margin.exact("identities to 1e-7; integer solutions"),
+        reference_value="phi(c mu_i) -> e_i; R_i in {0, e_j}",
+        what="identities to 1e-7; integer solutions", holds=ok,
         details={"solutions of diag(R_i) = R_i R_i^T": [tuple(s[v] for v in r) for s in sols],
                  "rate": "1 - phi_i(c mu_i) <= sum_j exp(-c mu_i^T(mu_i - mu_j)), and "
                          "mu_i^T(mu_i - mu_j) = 1 - mu_i^T mu_j > 0 for distinct unit vectors: "
@@ -121,11 +122,11 @@ def mp_lemma9(perturbed: bool = False) -> ClaimResult:
             err = math.inf
         errors[f"(d={d}, k={k})"] = err
     worst = max(errors.values())
-    return ClaimResult(measured=errors, reference_value=0.0, verdict=judge(worst < 1e-8),
-                       margin=Margin.exact(f"exact recovery to 1e-8 (measured {worst:.1e})"),
-                       details={"route": "Newton's identities on E He_r(x_l), then a Vandermonde "
-                                         "solve with E He_r(x_l) x_m (written in this check: the "
-                                         "toolkit has no Lemma 9 function)",
-                                "weights": "equal (1/k): the stationary law under A5",
-                                "why distinct": "the Vandermonde matrix of the coordinate-l "
-                                                "values is singular when two coincide"})
+    return exact_result(measured=errors, reference_value=0.0,
+                        what=f"exact recovery to 1e-8 (measured {worst:.1e})", holds=worst < 1e-8,
+                        details={"route": "Newton's identities on E He_r(x_l), then a Vandermonde "
+                                          "solve with E He_r(x_l) x_m (written in this check: the "
+                                          "toolkit has no Lemma 9 function)",
+                                 "weights": "equal (1/k): the stationary law under A5",
+                                 "why distinct": "the Vandermonde matrix of the coordinate-l "
+                                                 "values is singular when two coincide"})

@@ -28,6 +28,7 @@ from paper_checks.claims.nce.common import (
     phi,
     theta_lambdas,
 )
+from paper_checks.compare import exact_result, ratio_result
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 
 PAPER = "004"
@@ -69,13 +70,13 @@ def nce_lem45_formulas(perturbed: bool = False) -> ClaimResult:
                 b = np.asarray(f(tau, kind="ence", method="closed_form"))
                 worst_e = max(worst_e, float(np.max(np.abs(a - b)) / np.max(np.abs(b))))
     holds = worst_g < 1e-5 and worst_h < 1e-5 and min_eig > 0 and worst_e < 1e-10
-    return ClaimResult(
+    return exact_result(
         measured={"rel err grad vs FD": float(f"{worst_g:.2e}"),
                   "rel err Hessian vs FD": float(f"{worst_h:.2e}"),
                   "min Hessian eigenvalue": float(f"{min_eig:.3e}"),
                   "eNCE quadrature vs closed form": float(f"{worst_e:.2e}")},
-        reference_value="agreement to ~1e-8; PSD", verdict=judge(holds),
-        margin=Margin.exact(f"formulas to 1e-5 relative (measured {max(worst_g, worst_h):.1e})"),
+        reference_value="agreement to ~1e-8; PSD",
+        what=f"formulas to 1e-5 relative (measured {max(worst_g, worst_h):.1e})", holds=holds,
         details={"setting": "R in {2, 4, 8}, 4 random tau each; central differences h = 1e-5 of "
                  "the quadrature loss/gradient"})
 
@@ -283,10 +284,9 @@ def nce_lem52_bc(perturbed: bool = False) -> ClaimResult:
         bq = integrate.quad(lambda x, t=theta_max: math.sqrt(phi(x) * phi(x - t)), -40,
                             theta_max + 40, limit=400)[0]
         quad_ok &= abs(bq - bhattacharyya_coefficient(0.0, theta_max)) < 1e-9
-    return ClaimResult(
-        measured={"min BC on the allowed pairs": round(worst, 4)}, reference_value=0.5,
-        verdict=judge(worst >= 0.5 and quad_ok),
-        margin=Margin.ratio(worst, 0.5, what="min BC / 1/2", upper=False),
+    return ratio_result(
+        worst, 0.5, what="min BC / 1/2", upper=False, holds=worst >= 0.5 and quad_ok,
+        measured={"min BC on the allowed pairs": round(worst, 4)},
         details={"setting": "unit-variance Gaussians, Theta = [0, theta_max], lambda_max of "
                  "E_theta[T T^T], T = [x, -1]; BC = e^{-(theta_1-theta_2)^2/8} (checked by "
                  f"quadrature: {quad_ok})"})
