@@ -103,7 +103,7 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
         from seprank.incontext.representation import InContextRepresentation
 
         d_x, H, L = (int(a) for a in args)
-        # the claims' network (paper_checks/claims/_d2w_common.py) on N = 2 free inputs
+        # the claims' network (paper_checks/claims/d2w/common.py) on N = 2 free inputs
         # x1 = a, x2 = b: Z_in with an embedding of ones, output y^1_1
         net = LinearAttention.random(depth=L, width=d_x, heads=H, seed=2020 + 97 * L
                                      + 13 * d_x + H)

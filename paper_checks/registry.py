@@ -374,12 +374,17 @@ def scratch_registry() -> Iterator[Mapping[str, Claim]]:
 
 
 def load_all() -> None:
-    """Import every module of :mod:`paper_checks.claims` so that all claims are registered."""
+    """Import every module below :mod:`paper_checks.claims` (one folder per paper key, walked
+    with :func:`pkgutil.walk_packages`) so that all claims are registered."""
     import paper_checks.claims as claims_pkg
 
-    for info in sorted(pkgutil.iter_modules(claims_pkg.__path__), key=lambda i: i.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{claims_pkg.__name__}.{info.name}")
+    def unreadable(name: str) -> None:
+        raise ImportError(f"could not import the claim package {name} while loading the claims")
+
+    found = pkgutil.walk_packages(claims_pkg.__path__, prefix=f"{claims_pkg.__name__}.",
+                                  onerror=unreadable)
+    for name in sorted(info.name for info in found):
+        importlib.import_module(name)
 
 
 def all_claims() -> list[Claim]:

@@ -1,5 +1,6 @@
 """The architecture holds: each paper subpackage's index resolves, every claim prefix has its
-subpackage, the core knows no paper."""
+subpackage, the core knows no paper, the claims have the library's shape and no claim imports
+another."""
 
 from __future__ import annotations
 
@@ -98,3 +99,65 @@ def test_identifiability_builds_only_on_the_paper_free_floors() -> None:
         used = {m for m in _imports(path) if m == "seprank" or m.startswith("seprank.")}
         bad = {m for m in used if not m.startswith(allowed)}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+CLAIMS = ROOT / "paper_checks" / "claims"
+
+
+def _claim_imports(source: str, package: str) -> set[str]:
+    """The modules of ``paper_checks.claims`` that ``source`` (a module of ``package``) imports:
+    relative imports resolved, ``from paper_checks.claims.d2w import common`` counted as the
+    module it names."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n.startswith("paper_checks.claims.")
+                     and CLAIMS.joinpath(*n.split(".")[2:]).with_suffix(".py").is_file())
+    return found
+
+
+def _package_of(path: pathlib.Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+
+
+def test_the_claims_are_one_folder_per_library_subpackage() -> None:
+    folders = {p.name for p in CLAIMS.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    keys = {name.rsplit(".", 1)[-1] for name in PAPER_PACKAGES} | {"foundation"}
+    assert folders == keys
+    assert not [p.name for p in CLAIMS.glob("*.py") if p.name != "__init__.py"]
+    for folder in folders:
+        for path in (CLAIMS / folder).glob("*.py"):
+            assert not path.name.startswith(f"{folder}_"), f"{path}: drop the prefix"
+
+
+def test_no_claim_module_imports_another_claim_module() -> None:
+    """Shared measurements live in a folder's ``common`` module; a claim module imports no other
+    claim module, and a common module imports no claim module."""
+    bad = []
+    for path in sorted(CLAIMS.rglob("*.py")):
+        for target in _claim_imports(path.read_text(), _package_of(path)):
+            if target.rsplit(".", 1)[-1] != "common":
+                bad.append(f"{path.relative_to(ROOT)} imports {target}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_claim_import_check_sees_absolute_and_relative_imports() -> None:
+    source = ("from paper_checks.claims.nce.landscape import R_GRID\n"
+              "from . import ngd\nfrom .common import phi\n"
+              "from paper_checks.claims.d2w import witness\n"
+              "import paper_checks.claims.automata.dyck\n"
+              "from paper_checks.registry import claim\n")
+    assert _claim_imports(source, "paper_checks.claims.nce") == {
+        "paper_checks.claims.nce.landscape", "paper_checks.claims.nce.ngd",
+        "paper_checks.claims.nce.common", "paper_checks.claims.d2w.witness",
+        "paper_checks.claims.automata.dyck"}

@@ -40,7 +40,7 @@ from identifiability.contrastive.task import (
     kernel_from_logit,
     make_contrastive_task,
 )
-from paper_checks.claims.contrastive import _pair_beta_brute_force
+from paper_checks.claims.contrastive.finite_state import _pair_beta_brute_force
 
 FD_RTOL = 1e-5          # finite-difference gradient checks
 QUAD_RTOL = 1e-6        # Gauss–Hermite vs closed form

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from paper_checks.claims._icl_common import STABILITY_SEEDS, training_seed
+from paper_checks.claims.icl.common import STABILITY_SEEDS, training_seed
 from paper_checks.registry import select
 
 TRAINED_CLAIMS = [c for c in select(profile="quick", id_glob="ICL-*")
-                  if c.module.rsplit(".", 1)[-1] in ("icl_generalization", "icl_mechanism",
-                                                      "icl_pruning")]
+                  if c.module.rsplit(".", 1)[-1] in ("generalization", "mechanism", "pruning")]
 
 
 def test_the_trained_claims_are_all_covered() -> None:

@@ -28,7 +28,7 @@ from seprank.separation.degree import interpolation_nodes
 INCONTEXT = ((2, 1, 1, 1, 3), (2, 1, 1, 2, 3), (3, 1, 1, 2, 4), (2, 1, 2, 1, 15),
              (2, 1, 2, 3, 15), (3, 1, 2, 2, 35), (4, 1, 2, 2, 70), (4, 2, 2, 1, 70),
              (4, 4, 2, 2, 70), (5, 1, 2, 1, 126), (6, 3, 2, 2, 210), (2, 1, 3, 2, 105))
-#: (L, d_x, H, N): the D2W quick configurations (paper_checks/claims/_d2w_common.py).
+#: (L, d_x, H, N): the D2W quick configurations (paper_checks/claims/d2w/common.py).
 D2W = ((1, 2, 1, 2), (1, 3, 1, 2), (1, 4, 1, 2), (1, 5, 1, 2), (1, 6, 1, 2),
        (1, 4, 2, 2), (1, 4, 4, 2), (1, 6, 2, 2), (1, 6, 3, 2), (1, 6, 3, 4),
        (2, 2, 1, 2), (2, 2, 1, 4), (2, 2, 1, 6), (2, 2, 2, 2), (2, 3, 1, 2), (2, 3, 1, 4),

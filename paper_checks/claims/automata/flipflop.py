@@ -1,0 +1,137 @@
+"""Seed 004 Chapter 3, §3.5: flip-flop languages, Propositions 3 and 4, read counts (AUT-*).
+
+Proposition 3's network runs on every valid flip-flop string up to the stated length and on
+random FFL(512, p) strings (the notes' test-set design: three distributions, T = 512).
+Reading notes ``docs/notes/seed_thesis_ch3_ch4.md`` §1.4 (C3-F1..F4).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from scipy import stats
+
+from paper_checks.compare import exact_result, ratio_result
+from paper_checks.registry import ClaimResult, Independent, claim, register_check
+from seprank.automata import (
+    all_ffl_strings,
+    dilution_bound,
+    dilution_extremal_case,
+    ffl_read_count_law,
+    max_attention_weight,
+    proposition3_network,
+    sample_ffl,
+)
+
+PAPER = "004"
+TEST_DISTRIBUTIONS = {"FFL(0.8)": (0.1, 0.1, 0.8), "FFL(0.98)": (0.01, 0.01, 0.98),
+                      "p = (0.45, 0.45, 0.1)": (0.45, 0.45, 0.1)}
+
+
+@cache
+def _prop3(lengths: tuple[int, ...], n_random: int, c_factor: float) -> dict[str, tuple]:
+    out = {}
+    for T in lengths:
+        net = proposition3_network(T, c=None if c_factor == 0 else c_factor * T)
+        out[f"all strings, T={T}"] = net.errors(all_ffl_strings(T))
+    if n_random:
+        net = proposition3_network(512, c=None if c_factor == 0 else c_factor * 512)
+        for i, (name, p) in enumerate(TEST_DISTRIBUTIONS.items()):
+            out[f"{n_random} x {name}, T=512"] = net.errors(sample_ffl(512, p, n_random, seed=i))
+    return out
+
+
+def _prop3_claim(lengths: tuple[int, ...], n_random: int, perturbed: bool = False
+                 ) -> ClaimResult:
+    if perturbed:                      # the perturbed construction fails on a few strings
+        n_random = min(n_random, 4)
+    res = _prop3(lengths, n_random, 1.0 if perturbed else 0.0)
+    wrong = sum(r[0] for r in res.values())
+    reads = sum(r[1] for r in res.values())
+    dev = max(r[2] for r in res.values())
+    return exact_result(
+        measured={"(wrong, reads, max |output - bit|)": res, "total wrong": wrong,
+                  "total reads": reads},
+        reference_value="0 wrong reads", what="0 wrong reads", holds=wrong == 0,
+        details={"network": "d = 7, 1 head per layer, residual after layer 1, causal attention, "
+                 "c = 2T log(8T) (Lemma 13 puts the layer-1 error below 1/4), rounding MLPs of "
+                 "Lemma 12 (width 2)", "max |output - bit| over reads": dev})
+
+
+register_check(_prop3_claim, id="AUT-Prop3-flipflop",
+               args={"lengths": (4, 6, 8, 10, 12), "n_random": 4},
+               paper=PAPER, reference="§3.5.7.1 Proposition 3",
+               statement="a 2-layer 1-head Transformer with residual connections can represent "
+               "'deterministic' FFL (construction with d = 7, k = 2, c = O(T log T))",
+               perturbation="c = T (score gaps O(1): attention dilutes)")
+register_check(_prop3_claim, id="AUT-Prop3-flipflop-testset",
+               args={"lengths": (14,), "n_random": 300},
+               paper=PAPER, reference="§3.5.7.1 Proposition 3",
+               statement="a 2-layer 1-head Transformer can represent deterministic FFL (all "
+               "strings of length 14; 300 strings of length 512 from each of three "
+               "distributions)", perturbation="c = T", profile="full")
+
+
+@claim(id="AUT-Prop4-dilution", paper=PAPER, reference="§3.5.7.2 Proposition 4",
+       statement="with latent norms <= 1 and sigma_max the top singular value of W_K^T W_Q, "
+       "every softmax weight is <= 1 - (T-1)/(T-1+exp(2 sigma_max))",
+       perturbation="exp(2 sigma_max) replaced by exp(1.9 sigma_max)")
+def aut_prop4_dilution(perturbed: bool = False) -> ClaimResult:
+    rng = np.random.default_rng(4)
+    exponent = 1.9 if perturbed else 2.0
+    worst = -np.inf
+    for _ in range(400):
+        d, T = int(rng.integers(2, 8)), int(rng.integers(2, 200))
+        M = rng.normal(0, rng.uniform(0.1, 3), (d, d))
+        keys = rng.normal(size=(T, d))
+        keys /= np.maximum(np.linalg.norm(keys, axis=1, keepdims=True), 1.0)
+        query = keys[-1]
+        sigma = float(np.linalg.svd(M, compute_uv=False)[0])
+        worst = max(worst, max_attention_weight(M, keys, query)
+                    - dilution_bound(T, sigma, exponent=exponent))
+    extremal = []
+    for sigma, T in ((0.5, 10), (2.0, 50), (4.0, 200)):
+        M, keys, query = dilution_extremal_case(sigma, T)
+        extremal.append(max_attention_weight(M, keys, query)
+                        - dilution_bound(T, sigma, exponent=exponent))
+    worst = max(worst, *extremal)
+    ok = worst <= 1e-12
+    return exact_result(
+        measured={"max (weight - bound), random": float(f"{worst:.3g}"),
+                  "extremal configurations (weight - bound)": [float(f"{e:.2e}")
+                                                               for e in extremal]},
+        reference_value="<= 0",
+        what="attained: M = -sigma v v^T, target key -v, the other T-1 keys v", holds=ok,
+        details={"cases": "400 random (M, T <= 199, d <= 7, keys in the unit ball, query = last "
+                 "key) and three extremal configurations where the bound is an equality"})
+
+
+@claim(id="AUT-FFL-read-counts", paper=PAPER, reference="§3.5.4 training and evaluation data",
+       statement="10^3 sequences of FFL(512, p_i = 0.98) contain 3567 reads, 10^5 contain "
+       "353875; training on 10^4 steps x 16 x 512 = 81,920,000 tokens",
+       perturbation="p_r = 0.02 instead of 0.01")
+def aut_ffl_read_counts(perturbed: bool = False) -> ClaimResult:
+    p_r = 0.02 if perturbed else 0.01
+    rows, zs = {}, []
+    for n, printed in ((1000, 3567), (100_000, 353_875)):
+        mean, sd = ffl_read_count_law(512, p_r, n)
+        z = (printed - mean) / sd
+        zs.append(abs(z))
+        rows[f"{n} sequences"] = {"printed": printed, "mean": mean, "sd": round(sd, 1),
+                                  "z": round(z, 2)}
+    sim = int(np.sum(sample_ffl(512, (0.01, p_r, 0.99 - p_r), 1000, seed=7)[:, :-1] == 1))
+    mean, sd = ffl_read_count_law(512, p_r, 1000)
+    tokens = 10_000 * 16 * 512
+    ok = max(zs) < 3 and abs(sim - mean) < 4 * sd and tokens == 81_920_000
+    binom = stats.binom(254 * 1000, p_r)
+    p_two_sided = float(2 * min(binom.cdf(3567 - 1000), binom.sf(3567 - 1000 - 1)))
+    return ratio_result(
+        max(zs), 3, what="largest |z| against 3", holds=ok,
+        measured={"counts": rows, "our sampler, 1000 strings": sim, "tokens": tokens},
+        reference_value="|z| < 3",
+        independent=Independent("scipy.stats.binom: two-sided p-value of 3567 - 1000 reads "
+                                "under Bin(254000, p_r); agrees if it tells the same (consistent "
+                                "iff p > 0.01)", p_two_sided, (p_two_sided > 0.01) == (zs[0] < 3)),
+        details={"law": "reads per string = 1 + Bin(T/2 - 2, p_r) (first instruction w, last "
+                 "r)"})

@@ -1,0 +1,1 @@
+"""Claims ``FND-*``: the toolkit foundation, numerical-rank pitfalls (:mod:`seprank.core`)."""

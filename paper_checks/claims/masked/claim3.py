@@ -1,0 +1,165 @@
+"""Seed 004 §2.2, Claim 1/3 (non-identifiability of matrix powers): MP-10 and its proof steps.
+
+T = aI + (1-a)P (P the cyclic permutation), M as printed, R(theta) the rotation of the first two
+coordinates and T~ = M^{-1} R(2 pi/t)^{-1} M T, so that T~^t = T^t.  The independent routes build
+T, M and R here with numpy / sympy (not the library's ``claim3_pair``).  Reading notes
+``docs/notes/seed_thesis_ch2.md`` §A.3, D.7.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import sympy as sp
+
+from identifiability import claim3_pair, claim3_rotation_factor
+from paper_checks.compare import exact_result
+from paper_checks.registry import ClaimResult, Independent, claim, judge
+
+PAPER = "004"
+CYCLE = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0]], dtype=float)
+M_PRINTED = np.array([[1, -0.5, -0.5], [0, -math.sqrt(3) / 2, math.sqrt(3) / 2],
+                      [1 / math.sqrt(2)] * 3])
+
+
+def _by_hand(t: int, a: float = 0.5, with_T: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(T, T~) built here: T~ = M^{-1} R(2 pi/t)^{-1} M T (without T if ``with_T`` is False)."""
+    th = 2 * math.pi / t
+    R = np.array([[math.cos(th), -math.sin(th), 0], [math.sin(th), math.cos(th), 0], [0, 0, 1]])
+    T = a * np.eye(3) + (1 - a) * CYCLE
+    Q = np.linalg.solve(M_PRINTED, R.T @ M_PRINTED)
+    return T, (Q @ T if with_T else Q)
+
+
+@claim(id="MP-10", paper=PAPER, reference="Claim 3 (Claim 1 restated), (2.48)-(2.51)",
+       statement="For any positive integer t, there exist stochastic matrices T, T̃ satisfying "
+                 "A5, A7 such that T != T̃ and T^t = T̃^t", expected_verdict="erratum")
+def mp_10() -> ClaimResult:
+    worst_pow, worst_id, min_entry, min_gap = 0.0, 0.0, np.inf, np.inf
+    for t in range(2, 1001):
+        T, Tt, _ = claim3_pair(t)
+        Rt = np.linalg.matrix_power(claim3_rotation_factor(t), t)
+        worst_id = max(worst_id, float(np.max(np.abs(Rt - np.eye(3)))))
+        if t <= 20:
+            worst_pow = max(worst_pow, float(np.max(np.abs(
+                np.linalg.matrix_power(Tt, t) - np.linalg.matrix_power(T, t)))))
+        min_entry = min(min_entry, float(Tt.min()))
+        min_gap = min(min_gap, float(np.max(np.abs(Tt - T))))
+        if abs(np.linalg.det(Tt) - 0.25) > 1e-12:  # rank 3 (A7): det T̃ = det T = 1/4
+            min_gap = -1.0
+    T1, Tt1, _ = claim3_pair(1)
+    t1_same = bool(np.allclose(T1, Tt1))  # theta = 2π: the construction collapses to T̃ = T
+    corrected = worst_pow < 1e-12 and worst_id < 1e-9 and min_entry > -1e-12 and min_gap > 1e-3
+    controls = {a: [t for t in range(2, 11) if claim3_pair(t, a)[1].min() < -1e-12]
+                for a in (0.3, 0.8)}
+    own = {t: _by_hand(t) for t in (1, 2, 5)}
+    own_ok = (np.allclose(own[1][0], own[1][1])
+              and all(np.allclose(np.linalg.matrix_power(Tt, t), np.linalg.matrix_power(T, t))
+                      and not np.allclose(T, Tt) for t, (T, Tt) in own.items() if t > 1))
+    return ClaimResult(
+        measured={"t=1": "impossible", "min_entry_t=2..1000": min_entry},
+        reference_value="T^t = T̃^t, T != T̃", verdict=judge(False, corrected), kind="typo",
+        independent=Independent("T, M, R(2 pi/t) built with numpy here: t = 1 gives T~ = T, "
+                                "t = 2, 5 give T~ != T with equal t-th powers", own_ok, own_ok),
+        details={"printed": "t = 1 is a positive integer, but T^1 = T̃^1 forces T = T̃ (the "
+                            f"construction gives θ = 2π and T̃ = T: {t1_same})",
+                 "corrected": f"t >= 2 (as Claim 1 states), a = 1/2: min_t |T̃ - T| = "
+                              f"{min_gap:.3g}, |T̃^t - T^t| <= {worst_pow:.2g} (t <= 20), "
+                              f"|(M^-1 R^-1 M)^t - I| <= {worst_id:.2g} (t <= 1000), "
+                              f"min entry {min_entry:.2g} (exact zeros at t = 3)",
+                 "negative_controls_with_negative_entries": controls})
+
+
+@claim(id="MP-10-nonneg", paper=PAPER, reference="Claim 3 proof, after (2.51)",
+       statement="It can be checked that T̃ := M^{-1}(R(2π/t))^{-1}M has non-negative entries "
+                 "for t ∈ {2, 3, 4, ..., 10} (a = 1/2)", expected_verdict="erratum")
+def mp_10_nonneg() -> ClaimResult:
+    printed = {t: float(claim3_rotation_factor(t).min()) for t in range(2, 11)}
+    corrected = {t: float(claim3_pair(t)[1].min()) for t in range(2, 11)}
+    own = {t: (float(_by_hand(t, with_T=False)[1].min()), float(_by_hand(t)[1].min()))
+           for t in range(2, 11)}
+    agree = all(abs(own[t][0] - printed[t]) < 1e-12 and abs(own[t][1] - corrected[t]) < 1e-12
+                for t in own)
+    return ClaimResult(
+        measured=min(printed.values()), reference_value=">= 0",
+        verdict=judge(min(printed.values()) >= -1e-12, min(corrected.values()) >= -1e-12),
+        kind="typo",
+        independent=Independent("M^{-1} R^{-1} M with and without T, numpy written here",
+                                {t: tuple(round(v, 4) for v in own[t]) for t in (2, 3, 4)},
+                                agree),
+        details={"printed": f"without the factor T, min entries {printed}",
+                 "corrected": f"T̃ = M^-1 R^-1 M T (as defined before (2.48)), min entries "
+                              f"{corrected}"})
+
+
+@claim(id="MP-10-algebra", paper=PAPER, reference="Claim 3 proof (2.48), (2.50), (2.51)",
+       statement="M^{-1} = (1/3)[[2,0,√2],[−1,−√3,√2],[−1,√3,√2]]; M^{-1}R(θ)^{-1}M commutes with "
+                 "T = aI + (1−a)P for every θ; rows and columns of T̃ sum to 1",
+       perturbation="M^{-1} with the sign of its (2,2) entry flipped")
+def mp_10_algebra(perturbed: bool = False) -> ClaimResult:
+    th, a = sp.symbols("theta a", real=True)
+    M = sp.Matrix([[1, -sp.Rational(1, 2), -sp.Rational(1, 2)],
+                   [0, -sp.sqrt(3) / 2, sp.sqrt(3) / 2], [1 / sp.sqrt(2)] * 3])
+    sign = 1 if perturbed else -1
+    printed_inv = sp.Matrix([[2, 0, sp.sqrt(2)], [-1, sign * sp.sqrt(3), sp.sqrt(2)],
+                             [-1, sp.sqrt(3), sp.sqrt(2)]]) / 3
+    R = sp.Matrix([[sp.cos(th), -sp.sin(th), 0], [sp.sin(th), sp.cos(th), 0], [0, 0, 1]])
+    T = a * sp.eye(3) + (1 - a) * sp.Matrix([[0, 0, 1], [1, 0, 0], [0, 1, 0]])
+    Q = printed_inv * R.T * M
+    checks = {"M^-1 as printed": sp.simplify(M.inv() - printed_inv) == sp.zeros(3, 3)}
+    if checks["M^-1 as printed"]:       # the rest only matters for the M^-1 as printed
+        checks |= {
+            "commutator [Q, T] = 0": sp.simplify(Q * T - T * Q) == sp.zeros(3, 3),
+            "column sums 1": sp.simplify(sp.ones(1, 3) * Q * T) == sp.ones(1, 3),
+            "row sums 1": sp.simplify(Q * T * sp.ones(3, 1)) == sp.ones(3, 1),
+        }
+    return exact_result(measured=checks, reference_value=True, what="symbolic identities",
+                        holds=all(checks.values()), details={"method": "sympy, symbolic θ and a"})
+
+
+#: the matrix of (2.53) that the proof calls an entry-wise bound, times theta^2
+TAYLOR_PRINTED = ((-0.25, -0.16, -0.25), (-0.09, -0.25, 0.01), (0.01, -0.25, -0.09))
+
+
+@claim(id="MP-Claim3-Taylor", paper=PAPER, reference="Claim 3 proof, (2.52)-(2.53)",
+       statement="T̃ <= (1/2)[[1-θ/√3, 0, 1+θ/√3], ...] + θ^2 [[-0.25, -0.16, -0.25], [-0.09, "
+       "-0.25, 0.01], [0.01, -0.25, -0.09]] entry-wise, and all entries are non-negative for "
+       "θ <= 2π/10", expected_verdict="unproven")
+def mp_claim3_taylor() -> ClaimResult:
+    th = sp.symbols("theta", positive=True)
+    r3 = sp.sqrt(3)
+    first = sp.Matrix([[1 - th / r3, 0, 1 + th / r3], [1 + th / r3, 1 - th / r3, 0],
+                       [0, 1 + th / r3, 1 - th / r3]]) / 2
+    bound = first + th**2 * sp.Matrix(TAYLOR_PRINTED).applyfunc(sp.nsimplify)
+    at = sp.pi / 5                                   # theta = 2 pi / 10
+    entries = [float(bound[i, j].subs(th, at)) for i in range(3) for j in range(3)]
+    negative = [(i, j, round(float(bound[i, j].subs(th, at)), 4)) for i in range(3)
+                for j in range(3) if float(bound[i, j].subs(th, at)) < 0]
+    # independent: the (1, 2) entry by plain arithmetic, and the exact T~(theta) on a grid
+    by_hand = 0.0 + (2 * math.pi / 10) ** 2 * -0.16
+    thetas = np.linspace(1e-6, 2 * math.pi / 10, 2001)
+    exact_min = min(float((np.linalg.solve(M_PRINTED, _rot(t_).T @ M_PRINTED)
+                           @ (0.5 * np.eye(3) + 0.5 * CYCLE)).min()) for t_ in thetas)
+    step_fails = bool(negative)
+    return ClaimResult(
+        measured={"negative entries of the printed bound at θ = 2π/10": negative,
+                  "min entry": round(min(entries), 4)},
+        reference_value="all entries >= 0",
+        verdict="unproven" if step_fails else "holds", kind="proof" if step_fails else None,
+        independent=Independent("the (1,2) entry 0 + θ^2 (-0.16) at θ = 2π/10 by hand",
+                                round(by_hand, 4), abs(by_hand - negative[0][2]) < 1e-3
+                                if negative else False),
+        details={"finding": "the (1,2) entry of the printed bound is 0 - 0.16 θ^2 < 0 for every "
+                            "θ > 0 (-0.063 at 2π/10), so 'all entries are non-negative' is false "
+                            "for the printed matrix; the inequality is also printed as an upper "
+                            "bound (<=) where non-negativity needs a lower bound (>=)",
+                 "conclusion by another route": f"the exact T~(θ) = M^-1 R(θ)^-1 M T (a = 1/2) "
+                                                f"has min entry {exact_min:.3g} >= 0 over "
+                                                "θ in (0, 2π/10] (2001 points), so the claim "
+                                                "stands (MP-10)"})
+
+
+def _rot(theta: float) -> np.ndarray:
+    return np.array([[math.cos(theta), -math.sin(theta), 0],
+                     [math.sin(theta), math.cos(theta), 0], [0, 0, 1]])
