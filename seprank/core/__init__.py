@@ -17,7 +17,9 @@ memory                          the one memory policy: :func:`set_memory_limit`,
 validation                      argument checks that name the argument
 random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
                                 :func:`random_prime`
-results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
+results                         :data:`Method`, :data:`Certificate`, :class:`Result` (every
+                                result), :class:`CertifiedResult` (one that says what it
+                                certifies)
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
 minors                          :func:`nonzero_minor`, :func:`kernel_basis`: the witnesses of
@@ -80,10 +82,12 @@ from seprank.core.random import (
 )
 from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
 from seprank.core.results import (
+    CERTIFICATES,
     Certificate,
     CertifiedResult,
     Method,
     RankValued,
+    Result,
     SeparationMethod,
 )
 from seprank.core.validation import (
@@ -100,6 +104,7 @@ from seprank.core.validation import (
 )
 
 __all__ = [
+    "CERTIFICATES",
     "DIGITS",
     "EXACT_BITS_LIMIT",
     "EXACT_TEMPLATE_RANGE",
@@ -120,6 +125,7 @@ __all__ = [
     "ModularDomain",
     "RankResult",
     "RankValued",
+    "Result",
     "SeedLike",
     "SeparationMethod",
     "array_bytes",

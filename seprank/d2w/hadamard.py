@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -39,7 +40,7 @@ from seprank.core.domains import domain_for
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.rank import RankResult, matrix_rank
-from seprank.core.results import Certificate, Method
+from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import validated
 from seprank.d2w.bounds import multiset_coefficient
 
@@ -165,32 +166,53 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
     return V
 
 
-@dataclass(frozen=True)
-class HadamardRankResult:
+@dataclass(frozen=True, repr=False)
+class HadamardRankResult(RankValued):
     """Rank of :math:`(VV^T)^{\\odot p}` with the Amini bound :math:`(\\!(r\\ p)\\!)`.
 
-    ``rank_result`` is the rank of the Hadamard power in its domain: GF(q) for
-    ``method='modular'`` (the prime is in ``rank_result.details['primes']``), Q for
-    ``'exact'``.
+    Attributes
+    ----------
+    rank : int
+        The rank of the Hadamard power.
+    amini_bound : int
+        :math:`(\\!(\\operatorname{rank} G\\ \\ p)\\!)`, which the rank can never exceed.
+    gram_rank : int
+        :math:`\\operatorname{rank} G` (certified from below, modulo primes).
+    rank_result : RankResult
+        The rank of the Hadamard power in its domain: GF(q) for ``method='modular'`` (the
+        prime is in ``rank_result.details['primes']``), Q for ``'exact'``.
+    certifies : {'exact', 'lower_bound'}
+        ``rank_result.certifies``: ``'exact'`` if the rank is proven (exact method or full rank
+        mod q).
     """
 
     rank: int
     amini_bound: int
     gram_rank: int
     rank_result: RankResult
+    details: Mapping[str, Any] = field(default_factory=dict)
+    certifies: Certificate = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "certifies", self.rank_result.certifies)
+        super().__post_init__()
 
     @property
     def method(self) -> Method:
         return self.rank_result.method
 
     @property
-    def certifies(self) -> Certificate:
-        """``'exact'`` if the rank is proven (exact method or full rank mod p)."""
-        return self.rank_result.certifies
-
-    @property
     def attains_bound(self) -> bool:
         return self.rank == self.amini_bound
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "amini_bound": self.amini_bound,
+                "gram_rank": self.gram_rank, "method": self.method,
+                "certifies": self.certifies}
+
+    def summary(self) -> str:
+        return (f"rank {self.rank} of the Hadamard power ({self.method}, certifies "
+                f"{self.certifies}); Amini bound (({self.gram_rank} p)) = {self.amini_bound}")
 
 
 _MAX_PRIME_ATTEMPTS = 64

@@ -43,7 +43,7 @@ from seprank.core.grid import grid_tensor
 from seprank.core.minors import nonzero_minor
 from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import matrix_rank
-from seprank.core.results import Certificate, Method
+from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import paper_witness_V, rational_sphere_V
@@ -63,8 +63,8 @@ Array = npt.NDArray[Any]
 PROPORTIONAL_RTOL = 1e-8
 
 
-@dataclass(frozen=True)
-class WitnessResult:
+@dataclass(frozen=True, repr=False)
+class WitnessResult(RankValued):
     """The Lemma 6 sub-matrix, its rank and what is certified.
 
     Attributes
@@ -146,6 +146,12 @@ class WitnessResult:
             "cols": [[R + c] + [last] * (len(B) - 1) for c in cols],
             "entries": [[int(self.matrix[r, c]) for c in cols] for r in rows]})
         return cert
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "expected_rank": self.expected_rank,
+                "certifies": self.certifies, "proportional": self.proportional,
+                "constant": self.constant, "constant_matches": self.constant_matches,
+                "method": self.method, "seconds": self.seconds}
 
     def summary(self) -> str:
         return (f"Lemma 6 witness: rank {self.rank} of {self.expected_rank} = ((d lambda)) "
