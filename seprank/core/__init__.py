@@ -6,9 +6,10 @@ builds on these names:
 ==============================  ==============================================================
 domains                         :class:`FloatDomain`, :class:`ModularDomain`,
                                 :class:`ExactDomain`; :func:`domain_for` turns a ``method``
-                                into a domain that draws templates, ranks and certifies
-rank                            :func:`matrix_rank` (exact / modular / svd), :func:`rank_mod_p`,
-                                :class:`RankResult`
+                                into a domain that draws templates, ranks and certifies;
+                                :func:`matrix_rank` (exact / modular / svd) ranks through it
+rank                            :class:`RankResult`; the rank over Q, over GF(p)
+                                (:func:`rank_mod_p`) and in floating point
 eps_rank                        :func:`eps_rank`: certified brackets of ε-ranks
 grid                            :func:`grid_tensor`, :func:`matricize`
 memory                          the one memory policy: :func:`set_memory_limit`,
@@ -37,6 +38,7 @@ from seprank.core.domains import (
     FloatDomain,
     ModularDomain,
     domain_for,
+    matrix_rank,
     random_small_prime,
 )
 from seprank.core.eps_rank import EpsRankResult, eps_rank
@@ -80,7 +82,7 @@ from seprank.core.random import (
     spawn,
     split_seed,
 )
-from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
+from seprank.core.rank import RankResult, rank_mod_p
 from seprank.core.results import (
     CERTIFICATES,
     Certificate,

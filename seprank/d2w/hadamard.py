@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import domain_for
+from seprank.core.domains import domain_for, matrix_rank
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.rank import RankResult, matrix_rank
+from seprank.core.rank import RankResult
 from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import validated
 from seprank.d2w.bounds import multiset_coefficient

@@ -33,7 +33,13 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
+from seprank.core.domains import (
+    ExactDomain,
+    FloatDomain,
+    ModularDomain,
+    domain_for,
+    matrix_rank,
+)
 from seprank.core.gaussian_rationals import (
     GaussianRational,
     complex_rank_embedding,
@@ -42,7 +48,6 @@ from seprank.core.gaussian_rationals import (
 from seprank.core.grid import grid_tensor
 from seprank.core.minors import nonzero_minor
 from seprank.core.random import SeedLike, spawn
-from seprank.core.rank import matrix_rank
 from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int
 from seprank.d2w.bounds import multiset_coefficient

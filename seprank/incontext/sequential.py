@@ -33,10 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.attention import LinearAttention
-from seprank.core.domains import ModularDomain, domain_for
+from seprank.core.domains import ModularDomain, domain_for, matrix_rank
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, spawn
-from seprank.core.rank import matrix_rank
 from seprank.core.validation import (
     check_array,
     check_bool,

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from seprank.core.domains import ExactDomain
+from seprank.core.domains import ExactDomain, matrix_rank
 from seprank.core.memory import guard_memory
-from seprank.core.rank import matrix_rank
 from seprank.core.validation import check_callable, check_int
 from seprank.separation.result import (
     RoundRecord,
