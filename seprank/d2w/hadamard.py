@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import domain_for, matrix_rank
+from seprank.core.domains import Domain, domain_for, matrix_rank
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.rank import RankResult
@@ -292,23 +292,23 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
     return _hadamard_power(_exact_gram(_exact_matrix(arr, "hadamard_power_gram")), power)
 
 
-def _modular_hadamard_power_rank(arr: npt.NDArray[Any], power: int,
-                                 rng: np.random.Generator) -> RankResult:
-    """GF(q) route: reduce V modulo one random prime q in [2**24, 2**25) (redrawn when it
-    divides a denominator), form G and its Hadamard power on int64 residues, rank mod q."""
+def _hadamard_power_rank_in(domain: Domain, arr: npt.NDArray[Any], power: int,
+                            rng: np.random.Generator) -> RankResult:
+    """V read into ``domain``, G and its Hadamard power formed there, ranked there.  A GF(q)
+    domain whose prime divides a denominator of V is redrawn (from ``rng``, same size)."""
     for _ in range(_MAX_PRIME_ATTEMPTS):
-        F = domain_for("modular", rng)
         try:
-            Vq = F.asarray(arr)
+            Vq = domain.asarray(arr)
         except ZeroDivisionError:
+            domain = domain_for(domain.method, rng)
             continue
-        G = F.matmul(Vq, Vq.T)
+        G = domain.matmul(Vq, Vq.T)
         P, base, e = np.ones_like(G), G, power
         while e:
             if e & 1:
-                P = F.mul(P, base)
-            base, e = F.mul(base, base), e >> 1
-        return F.rank(P)
+                P = domain.mul(P, base)
+            base, e = domain.mul(base, base), e >> 1
+        return domain.rank(P)
     raise RuntimeError(f"{_MAX_PRIME_ATTEMPTS} random primes all divided a denominator of V; "
                        "use method='exact'")
 
@@ -356,10 +356,7 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
     if method not in ("modular", "exact"):
         raise ValueError(f"method must be 'modular' or 'exact', got {method!r}")
     rng = as_generator(seed)
-    if method == "modular":
-        result = _modular_hadamard_power_rank(arr, power, rng)
-    else:
-        result = matrix_rank(_hadamard_power(_exact_gram(arr), power), method="exact")
+    result = _hadamard_power_rank_in(domain_for(method, rng), arr, power, rng)
     gram_rank = matrix_rank(arr, method="modular", seed=rng).rank
     return HadamardRankResult(result.rank, multiset_coefficient(gram_rank, power), gram_rank,
                               result)
