@@ -87,17 +87,17 @@ class RankResult(RankValued):
         return f"rank {self.rank} (exact over Q)"
 
 
-def rank_mod_p(M: Any, p: int) -> RankResult:
+def rank_mod_p(residues: Any, p: int) -> RankResult:
     """Rank over GF(p) of a matrix reduced modulo the prime ``p``.
 
     Use this when a computation was itself carried out modulo ``p`` (e.g. a network evaluated
-    over GF(p)), or to reduce an exact matrix: if ``M`` (or the rational matrix its residues
-    reduce) has rank r over Q then ``r >= rank_GF(p)``, so the result certifies a lower bound
+    over GF(p)), or to reduce an exact matrix: if the rational matrix ``residues`` stands for
+    has rank r over Q then ``r >= rank_GF(p)``, so the result certifies a lower bound
     on that rank; when it equals ``min(m, n)`` it is exact.
 
     Parameters
     ----------
-    M : array_like
+    residues : array_like
         Integer residues (any representatives; they are reduced modulo ``p``), or exact
         rationals whose denominators ``p`` does not divide.
     p : int
@@ -106,7 +106,7 @@ def rank_mod_p(M: Any, p: int) -> RankResult:
     Raises
     ------
     ZeroDivisionError
-        ``p`` divides a denominator of ``M`` (its reduction is undefined): choose another prime.
+        ``p`` divides a denominator (the reduction is undefined): choose another prime.
 
     Examples
     --------
@@ -118,10 +118,10 @@ def rank_mod_p(M: Any, p: int) -> RankResult:
     p = check_int("p", p, 2)
     if not (p < 2**64) or not flint.fmpz(p).is_prime():
         raise ValueError(f"p = {p} is not a prime below 2**64")
-    exact = as_exact_matrix(M, "M")
+    exact = as_exact_matrix(residues, "residues")
     if exact.denominators_divisible_by(p):
-        raise ZeroDivisionError(f"p = {p} divides a denominator of M: its reduction modulo p is "
-                                "undefined; choose another prime")
+        raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its reduction "
+                                "modulo p is undefined; choose another prime")
     m, n = exact.shape
     rank = 0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank())
     certifies: Certificate = "exact" if rank == min(m, n) else "lower_bound"
