@@ -31,7 +31,7 @@ TARGET_SECONDS = 20.0
 
 def run_variant(name: str, setting: dict[str, int]) -> dict[str, object]:
     from seprank import separation_rank
-    from seprank.core.rank import matrix_rank
+    from seprank.core.domains import matrix_rank
     from seprank.incontext.representation import InContextRepresentation
     from seprank.incontext.seq_sep import incontext_seq_sep
 

@@ -39,8 +39,8 @@ def _run(args: list[str], store: Path, out: Path) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     load_after = os.getloadavg()
     rows = ResultStore(store).results()
-    wall = sum(r.seconds or 0.0 for r in rows)
-    cpu = sum(r.cpu_seconds or 0.0 for r in rows)
+    wall = sum(r.outcome.seconds or 0.0 for r in rows)
+    cpu = sum(r.outcome.cpu_seconds or 0.0 for r in rows)
     statuses = [(r.value or {}).get("status") for r in rows]
     return {"seconds": seconds, "load": (load_before[0], load_after[0]),
             "cpu_per_wall": cpu / wall if wall else float("nan"), "cases": len(rows),

@@ -195,7 +195,8 @@ class ClaimResult:
         Supporting evidence.  Required keys: ``printed`` and ``corrected`` for ``erratum``,
         ``reason`` for ``skipped``.
     figures : Mapping[str, matplotlib.figure.Figure]
-        Optional figures; the runner saves them when asked for plots and closes them.
+        Optional figures; the runner saves them when asked for plots and closes them (its
+        outcome's result then maps each name to the file it was saved to).
     kind : {'typo', 'constant', 'hypothesis', 'statement', 'proof', 'convention'}, optional
         How the statement is wrong; required for ``erratum``, ``fails`` and ``unproven``
         (``'proof'`` exactly for ``unproven``), absent for ``holds``.

@@ -99,10 +99,11 @@ def kind_counts(outcomes: Sequence[ClaimOutcome]) -> dict[str, Counter[str]]:
     --------
     >>> from paper_checks.ledger import ClaimResult, Independent, Margin
     >>> from paper_checks.registry import Claim
+    >>> from seprank.sweeps.measure import TaskOutcome
     >>> def outcome(cid, result, category="paper"):
     ...     c = Claim(cid, "003", "-", "s", result.verdict, "quick", lambda: result,
     ...               category=category)
-    ...     return ClaimOutcome(c, result, None, 0.0)
+    ...     return ClaimOutcome(c, TaskOutcome("ok", result))
     >>> agree = Independent("by hand", 2, True)
     >>> counts = kind_counts([
     ...     outcome("A", ClaimResult(1, 1, "holds", margin=Margin.ratio(1, 1000, what="x"))),

@@ -1,10 +1,16 @@
-"""Run registered claims and collect outcomes (verdict, timing, errors, figures)."""
+"""Run registered claims and collect outcomes (verdict, timing, errors, figures).
+
+A claim runs as a task of :mod:`seprank.sweeps`: :func:`~seprank.sweeps.measure.run_task`
+calls the check (serially here, or on dask workers through :func:`~seprank.sweeps.run.sweep`)
+and returns a :class:`~seprank.sweeps.measure.TaskOutcome` -- the check's
+:class:`~paper_checks.registry.ClaimResult` as its value, or the error it raised, with the
+timings and memory of the run.  A :class:`ClaimOutcome` is that outcome beside its claim.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import re
-import time
-import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,22 +19,51 @@ from typing import Any
 from tqdm import tqdm
 
 from paper_checks.registry import Claim, ClaimResult
+from seprank.sweeps.measure import TaskOutcome, run_task
 
 __all__ = ["ClaimOutcome", "run_claim", "run_claims", "run_claims_parallel"]
 
 
 @dataclass(frozen=True)
 class ClaimOutcome:
-    """A claim, what its check returned (or the error it raised), and how long it took."""
+    """A claim and the outcome of running its check.
+
+    Attributes
+    ----------
+    claim : Claim
+    outcome : seprank.sweeps.measure.TaskOutcome
+        ``outcome.value`` is the check's :class:`~paper_checks.registry.ClaimResult` (its
+        ``figures`` replaced by the files they were saved to); on error, ``outcome.error`` and
+        ``outcome.traceback`` say what the check raised (or why its worker never answered).
+    certificates : tuple of CertificateRecord
+        What the independent checker said about the certificates the claim ships
+        (:class:`paper_checks.certificates.CertificateRecord`), once they were checked.
+    """
 
     claim: Claim
-    result: ClaimResult | None
-    error: str | None
-    seconds: float
-    figure_paths: tuple[str, ...] = ()
-    #: The verification records of the certificates the claim ships
-    #: (:class:`paper_checks.certificates.CertificateRecord`), once they were checked.
+    outcome: TaskOutcome
     certificates: tuple[Any, ...] = ()
+
+    @property
+    def result(self) -> ClaimResult | None:
+        """The check's result (None when it raised)."""
+        return self.outcome.value if self.outcome.ok else None
+
+    @property
+    def error(self) -> str | None:
+        """The traceback of a check that raised (the scheduler's message when its worker kept
+        dying); None when it returned."""
+        return None if self.outcome.ok else self.outcome.traceback or self.outcome.error
+
+    @property
+    def seconds(self) -> float:
+        """Wall time of the check (with saving its figures)."""
+        return self.outcome.seconds or 0.0
+
+    @property
+    def figure_paths(self) -> tuple[str, ...]:
+        """The files the check's figures were saved to."""
+        return () if self.result is None else tuple(self.result.figures.values())
 
     @property
     def certificate_names(self) -> tuple[str, ...]:
@@ -64,28 +99,40 @@ def _safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
+def _run_check(claim: Claim, plots_dir: str | None) -> ClaimResult:
+    """The check's result, its figures saved to ``plots_dir`` (when given) and closed: the
+    result keeps the saved files in their place (nothing when no folder is given)."""
+    result = claim.run()
+    if not result.figures:
+        return result
+    import matplotlib.pyplot as plt
+
+    saved: dict[str, str] = {}
+    for name, fig in result.figures.items():
+        if plots_dir is not None:
+            out = Path(plots_dir)
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"{_safe_name(claim.id)}__{_safe_name(name)}.png"
+            fig.savefig(path, dpi=110, bbox_inches="tight")
+            saved[name] = str(path)
+        plt.close(fig)
+    return dataclasses.replace(result, figures=saved)
+
+
+def _run_claim_by_id(claim_id: str, plots_dir: str | None) -> ClaimResult:
+    """:func:`_run_check` of a claim looked up by id (what a dask worker runs)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from paper_checks.registry import get_claim
+
+    return _run_check(get_claim(claim_id), plots_dir)
+
+
 def run_claim(claim: Claim, *, plots_dir: str | Path | None = None) -> ClaimOutcome:
     """Run one check; exceptions are caught and reported, figures saved (if asked) and closed."""
-    start = time.perf_counter()
-    try:
-        result: ClaimResult | None = claim.run()
-        error = None
-    except Exception:  # a check that raises is reported, never hidden
-        result, error = None, traceback.format_exc()
-    seconds = time.perf_counter() - start
-    paths: list[str] = []
-    if result is not None and result.figures:
-        import matplotlib.pyplot as plt
-
-        for name, fig in result.figures.items():
-            if plots_dir is not None:
-                out = Path(plots_dir)
-                out.mkdir(parents=True, exist_ok=True)
-                path = out / f"{_safe_name(claim.id)}__{_safe_name(name)}.png"
-                fig.savefig(path, dpi=110, bbox_inches="tight")
-                paths.append(str(path))
-            plt.close(fig)
-    return ClaimOutcome(claim, result, error, seconds, tuple(paths))
+    plots = None if plots_dir is None else str(plots_dir)
+    return ClaimOutcome(claim, run_task(_run_check, {"claim": claim, "plots_dir": plots}))
 
 
 def run_claims(
@@ -99,23 +146,6 @@ def run_claims(
         bar.set_postfix_str(claim.id, refresh=False)
         outcomes.append(run_claim(claim, plots_dir=plots_dir))
     return outcomes
-
-
-def _run_claim_on_worker(claim_id: str, plots_dir: str | None) -> ClaimOutcome:
-    """Run one claim by id in a worker; the figures are saved there and dropped (the report
-    only links their files), the claim is re-attached by the caller."""
-    import dataclasses
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from paper_checks.registry import get_claim
-
-    outcome = run_claim(get_claim(claim_id), plots_dir=plots_dir)
-    if outcome.result is not None and outcome.result.figures:
-        outcome = dataclasses.replace(
-            outcome, result=dataclasses.replace(outcome.result, figures={}))
-    return outcome
 
 
 def run_claims_parallel(
@@ -143,16 +173,8 @@ def run_claims_parallel(
     from seprank.sweeps.run import sweep
 
     claims = list(claims)
-    plots = None if plots_dir is None else str(plots_dir)  # as run_claim writes it
-    result = sweep(_run_claim_on_worker, [{"claim_id": c.id, "plots_dir": plots} for c in claims],
+    plots = None if plots_dir is None else str(plots_dir)
+    result = sweep(_run_claim_by_id, [{"claim_id": c.id, "plots_dir": plots} for c in claims],
                    executor=executor, progress=progress)
-    outcomes = []
-    for claim, record in zip(claims, result.records, strict=True):
-        if record.status == "ok":
-            got: ClaimOutcome = record.value
-            outcomes.append(ClaimOutcome(claim, got.result, got.error, got.seconds,
-                                         got.figure_paths))
-        else:  # the worker itself failed (run_claim catches the check's own exceptions)
-            outcomes.append(ClaimOutcome(claim, None, record.traceback or record.error,
-                                         record.seconds or 0.0))
-    return outcomes
+    return [ClaimOutcome(claim, record.outcome)
+            for claim, record in zip(claims, result.records, strict=True)]

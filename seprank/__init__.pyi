@@ -22,6 +22,9 @@ from .core.domains import (
 from .core.domains import (
     domain_for as domain_for,
 )
+from .core.domains import (
+    matrix_rank as matrix_rank,
+)
 from .core.eps_rank import (
     EpsRankResult as EpsRankResult,
 )
@@ -54,9 +57,6 @@ from .core.random import (
 )
 from .core.rank import (
     RankResult as RankResult,
-)
-from .core.rank import (
-    matrix_rank as matrix_rank,
 )
 from .core.rank import (
     rank_mod_p as rank_mod_p,

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core import (
-    CertifiedResult,
+    Result,
     SeedLike,
     as_generator,
     check_array,
@@ -41,7 +41,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class CPResult(CertifiedResult):
+class CPResult(Result):
     """Factors ``(A, B, C)`` with ``W ≈ einsum('ir,jr,kr->ijk', A, B, C)``.
 
     Attributes

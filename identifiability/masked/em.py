@@ -29,7 +29,7 @@ from identifiability.masked.estimation import MomentEstimate
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.spectral import birkhoff_projection
 from seprank.core import (
-    CertifiedResult,
+    Result,
     SeedLike,
     as_generator,
     check_float,
@@ -43,7 +43,7 @@ FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, repr=False)
-class EMRefinement(CertifiedResult):
+class EMRefinement(Result):
     """The result of :func:`refine_em`.
 
     Attributes

@@ -57,7 +57,7 @@ from identifiability.masked.recovery import match_permutation
 from identifiability.masked.spectral import MAX_CONTRACTIONS
 from identifiability.masked.tasks import Task
 from seprank.core import (
-    CertifiedResult,
+    Result,
     SeedLike,
     as_generator,
     check_bool,
@@ -92,7 +92,7 @@ class UnreliableEstimateError(ValueError):
 
 
 @dataclass(frozen=True, repr=False)
-class MomentEstimate(CertifiedResult):
+class MomentEstimate(Result):
     """A moment estimate of an HMM or G-HMM, with its noise, conditioning and status.
 
     Attributes

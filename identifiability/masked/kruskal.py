@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -41,7 +41,9 @@ import numpy as np
 
 from identifiability.masked.kruskal_screen import level_by_minors, level_by_subsets
 from seprank.core import (
+    Certificate,
     CertifiedResult,
+    Method,
     SeedLike,
     as_exact_matrix,
     as_float_matrix,
@@ -53,9 +55,7 @@ from seprank.core import (
 
 __all__ = ["KruskalCondition", "KruskalRankResult", "kruskal_condition", "kruskal_rank"]
 
-Method = Literal["exact", "modular", "svd"]
 Engine = Literal["minors", "subsets"]
-Certificate = Literal["exact", "lower_bound", "none"]
 DEFAULT_MAX_SUBSETS = 50_000_000
 _SVD_CHUNK = 20_000
 
@@ -84,7 +84,6 @@ class KruskalRankResult(CertifiedResult):
     certifies: Certificate
     witness: tuple[int, ...] | None
     details: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
 
     def __int__(self) -> int:
         return self.k_rank
@@ -207,22 +206,7 @@ def kruskal_rank(
             return level_by_subsets(N, r, method, rng)
         return level_by_minors(N, r, method, rng, details)
 
-    if rho == n:
-        k, witness = n, None
-    else:
-        dep = level(rho)
-        if dep is None:
-            k, witness = rho, tuple(range(rho + 1))  # any rho + 1 columns are dependent
-        else:
-            lo, hi, witness = 1, rho, dep  # level lo: all independent; level hi: dependent
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                dep = level(mid)
-                if dep is None:
-                    lo = mid
-                else:
-                    hi, witness = mid, dep
-            k = lo
+    k, witness = _search_levels(level, rho, n)
     if method == "exact":
         cert: Certificate = "exact"
     else:
@@ -279,24 +263,32 @@ def _kruskal_svd(A: Any, *, rtol: float | None, engine: Engine,
             if bad.size:
                 return tuple(int(v) for v in chunk[bad[0]])
 
-    if rho == n:
-        k, witness = n, None
-    else:
-        dep = level(rho)
-        if dep is None:
-            k, witness = rho, tuple(range(rho + 1))
-        else:
-            lo, hi, witness = 1, rho, dep
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                dep = level(mid)
-                if dep is None:
-                    lo = mid
-                else:
-                    hi, witness = mid, dep
-            k = lo
+    k, witness = _search_levels(level, rho, n)
     details["min_sigma_ratio_per_level"] = dict(sorted(worst.items()))
     return KruskalRankResult(k, "svd", "none", witness, details)
+
+
+def _search_levels(level: Callable[[int], tuple[int, ...] | None], rho: int,
+                   n: int) -> tuple[int, tuple[int, ...] | None]:
+    """The k-rank and a dependent witness set (None when all n columns are independent) from
+    the level test of a matrix of rank ``rho``: ``level(r)`` is a dependent r-column subset, or
+    None when every r columns are independent -- monotone in r.  The top level r = rho first
+    (any rho + 1 columns are dependent), then bisection between level lo (all independent) and
+    level hi (dependent)."""
+    if rho == n:
+        return n, None
+    dep = level(rho)
+    if dep is None:
+        return rho, tuple(range(rho + 1))
+    lo, hi, witness = 1, rho, dep
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        dep = level(mid)
+        if dep is None:
+            lo = mid
+        else:
+            hi, witness = mid, dep
+    return lo, witness
 
 
 def _parallel_pair(N: Any) -> tuple[int, int] | None:

@@ -13,25 +13,21 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import flint
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core import guard_memory, matrix_rank, random_prime
+from seprank.core import Method, guard_memory, matrix_rank, random_prime
 
 __all__ = ["MAX_MINOR_COLUMNS", "level_by_minors", "level_by_subsets"]
-
-Method = Literal["exact", "modular", "svd"]
 
 
 def _subset_rank(N: npt.NDArray[Any], S: Sequence[int], method: Method,
                  rng: np.random.Generator) -> int:
-    sub = N[:, list(S)]
-    if method == "exact":
-        return matrix_rank(sub, method="exact").rank
-    return matrix_rank(sub, method="modular", n_primes=2, seed=rng).rank
+    """Rank of the columns S (modulo two primes of ``rng`` for ``'modular'``)."""
+    return matrix_rank(N[:, list(S)], method=method, n_primes=2, seed=rng).rank
 
 
 def level_by_subsets(N: npt.NDArray[Any], r: int, method: Method,

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core import (
-    CertifiedResult,
+    Result,
     array_bytes,
     check_array,
     check_choice,
@@ -52,7 +52,7 @@ CHUNK_BYTES = 32 * 2**20
 
 
 @dataclass(frozen=True, repr=False)
-class TripleMoments(CertifiedResult):
+class TripleMoments(Result):
     """Window sums of three consecutive observations, in jackknife groups.
 
     Attributes

@@ -34,7 +34,7 @@ from identifiability.masked.ghmm_candidates import sign_candidates, translation_
 from identifiability.masked.hmm import HMM, GaussianHMM, gaussian_posterior
 from identifiability.masked.tasks import Predictor, predict_raw
 from seprank.core import (
-    CertifiedResult,
+    Result,
     SeedLike,
     as_generator,
     check_array,
@@ -111,7 +111,7 @@ def match_permutation(estimate: Any, truth: Any) -> Matching:
 
 
 @dataclass(frozen=True)
-class RecoveredModel(CertifiedResult):
+class RecoveredModel(Result):
     """Parameters recovered from a predictor, in the CP's arbitrary state order.
 
     Attributes

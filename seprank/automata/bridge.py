@@ -41,11 +41,11 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.semiautomaton import Semiautomaton
-from seprank.core.domains import Domain, FloatDomain
+from seprank.core.domains import Domain, FloatDomain, matrix_rank
 from seprank.core.grid import GridTooLargeError, matricize
 from seprank.core.memory import get_memory_limit
 from seprank.core.random import SeedLike
-from seprank.core.rank import RankResult, matrix_rank
+from seprank.core.rank import RankResult
 from seprank.core.results import Certificate, CertifiedResult, Method
 from seprank.core.validation import check_int
 from seprank.separation import separation_rank, validate_partition

@@ -36,8 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.examples import REJECT, dyck
+from seprank.core.domains import matrix_rank
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.rank import matrix_rank
 from seprank.core.validation import check_int
 
 __all__ = [

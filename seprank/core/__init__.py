@@ -6,9 +6,10 @@ builds on these names:
 ==============================  ==============================================================
 domains                         :class:`FloatDomain`, :class:`ModularDomain`,
                                 :class:`ExactDomain`; :func:`domain_for` turns a ``method``
-                                into a domain that draws templates, ranks and certifies
-rank                            :func:`matrix_rank` (exact / modular / svd), :func:`rank_mod_p`,
-                                :class:`RankResult`
+                                into a domain that draws templates, ranks and certifies;
+                                :func:`matrix_rank` (exact / modular / svd) ranks through it
+rank                            :class:`RankResult`; the rank over Q, over GF(p)
+                                (:func:`rank_mod_p`) and in floating point
 eps_rank                        :func:`eps_rank`: certified brackets of ε-ranks
 grid                            :func:`grid_tensor`, :func:`matricize`
 memory                          the one memory policy: :func:`set_memory_limit`,
@@ -17,7 +18,9 @@ memory                          the one memory policy: :func:`set_memory_limit`,
 validation                      argument checks that name the argument
 random                          :func:`as_generator`, :func:`spawn`, :func:`split_seed`,
                                 :func:`random_prime`
-results                         :data:`Method`, :data:`Certificate`, :class:`CertifiedResult`
+results                         :data:`Method`, :data:`Certificate`, :class:`Result` (every
+                                result), :class:`CertifiedResult` (one that says what it
+                                certifies)
 inputs                          :func:`as_exact_matrix`, :func:`as_float_matrix`
 log3                            60-digit base-3 logarithms and exact comparisons
 minors                          :func:`nonzero_minor`, :func:`kernel_basis`: the witnesses of

@@ -16,7 +16,9 @@ hand: :func:`domain_for` turns ``'svd' | 'modular' | 'exact'`` into a domain (dr
 for ``'modular'``), and every domain knows how to draw grid templates
 (:meth:`~ModularDomain.templates`), how to take the rank of a matrix computed in it
 (:meth:`~ModularDomain.rank`, a :class:`~seprank.core.rank.RankResult`) and what that rank
-certifies about the rational matrix it stands for (:attr:`~ModularDomain.certifies`):
+certifies about the rational matrix it stands for (:attr:`~ModularDomain.certifies`).
+:func:`matrix_rank` is that rank by method name (``domain_for(method).rank``, with fresh
+primes while a modular rank is only a lower bound):
 
 ===========  ===================  ==============================  =====================
 method       domain               templates                       rank certifies
@@ -37,10 +39,15 @@ import flint
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.inputs import to_rational
+from seprank.core.gaussian_rationals import (
+    GaussianRational,
+    complex_rank_embedding,
+    sqrt_minus_one_mod,
+)
+from seprank.core.inputs import ExactMatrix, as_exact_matrix, to_rational
 from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
-from seprank.core.random import random_prime
-from seprank.core.rank import RankResult, matrix_rank, rank_mod_p
+from seprank.core.random import SeedLike, as_generator, random_prime
+from seprank.core.rank import RankResult, exact_rank, rank_mod_p, svd_rank
 from seprank.core.results import Certificate, Method
 from seprank.core.validation import check_instance, check_int, check_tolerance
 
@@ -51,6 +58,7 @@ __all__ = [
     "FloatDomain",
     "ModularDomain",
     "domain_for",
+    "matrix_rank",
     "random_small_prime",
 ]
 
@@ -61,6 +69,12 @@ Array = npt.NDArray[Any]
 SMALL_PRIME_BITS = 25
 #: Exact-method templates are uniform integers in [-EXACT_TEMPLATE_RANGE, EXACT_TEMPLATE_RANGE].
 EXACT_TEMPLATE_RANGE = 50
+#: GF(p) arithmetic on int64 residues needs p < 2**31 (a product of two residues fits); a
+#: domain over a larger prime (up to 2**63) reduces and ranks only.
+ARITHMETIC_PRIME_LIMIT = 2**31
+#: Bit length of the primes of ``matrix_rank(method='modular')``: [2**61, 2**62).
+RANK_PRIME_BITS = 62
+_MAX_PRIME_ATTEMPTS = 64
 
 
 class Domain(Protocol):
@@ -85,9 +99,14 @@ class Domain(Protocol):
     @property
     def certifies(self) -> Certificate: ...
 
+    @property
+    def dtype(self) -> Any: ...
+
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array: ...
 
     def rank(self, M: Any) -> RankResult: ...
+
+    def sqrt_minus_one(self) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -117,11 +136,18 @@ class FloatDomain:
 
     def rank(self, M: Any) -> RankResult:
         """SVD rank with this domain's tolerances (certifies nothing)."""
-        return matrix_rank(M, method="svd", rtol=self.rtol, atol=self.atol)
+        return svd_rank(M, rtol=self.rtol, atol=self.atol)
 
     @property
     def dtype(self) -> type:
         return np.complex128 if self.complex_ else np.float64
+
+    def sqrt_minus_one(self) -> complex:
+        """``1j`` (complex128 only)."""
+        if not self.complex_:
+            raise ValueError("float64 has no square root of -1: use FloatDomain(complex_=True) "
+                             "(domain_for('svd', complex_=True))")
+        return 1j
 
     def asarray(self, x: Any) -> Array:
         arr = np.asarray(x)
@@ -151,9 +177,12 @@ class FloatDomain:
 class ModularDomain:
     """Arithmetic in GF(p) on int64 residues in ``[0, p)``.
 
-    ``p`` must be a prime below ``2**31``.  Matrix products split the inner dimension into
-    chunks of at most ``(2**63 - 1) // (p - 1)**2`` terms and reduce after each chunk, so no
-    int64 overflow can occur for any shape.
+    ``p`` must be a prime below ``2**63`` (its residues are int64).  Arithmetic (``add``,
+    ``mul``, ``matmul``, ``scale``) needs ``p < 2**31``, so that a product of two residues fits;
+    a larger prime reduces and ranks only (:func:`matrix_rank` ranks modulo 62-bit primes).
+    Matrix products split the inner dimension into chunks of at most
+    ``(2**63 - 1) // (p - 1)**2`` terms and reduce after each chunk, so no int64 overflow can
+    occur for any shape.
 
     Examples
     --------
@@ -174,13 +203,25 @@ class ModularDomain:
 
     def __post_init__(self) -> None:
         p = check_int("p", self.p, 2)
-        if not (2 <= p < 2**31) or not flint.fmpz(p).is_prime():
-            raise ValueError(f"ModularDomain needs a prime p < 2**31, got {self.p!r}")
+        if not (2 <= p < 2**63) or not flint.fmpz(p).is_prime():
+            raise ValueError(f"ModularDomain needs a prime p < 2**63, got {self.p!r}")
         object.__setattr__(self, "p", p)
+
+    @property
+    def dtype(self) -> type:
+        return np.int64
 
     @property
     def chunk(self) -> int:
         return max(1, (2**63 - 1) // max(1, (self.p - 1) ** 2))
+
+    def _arithmetic(self) -> int:
+        """``p``, once it is known to be small enough for int64 arithmetic."""
+        if self.p >= ARITHMETIC_PRIME_LIMIT:
+            raise ValueError(f"arithmetic modulo p = {self.p} would overflow int64 (a product of "
+                             "two residues must fit): this domain reduces and ranks only; use "
+                             "a prime below 2**31 (domain_for's default has 25 bits)")
+        return self.p
 
     def asarray(self, x: Any) -> Array:
         """Residues of integer or rational input; floats are refused (they are not exact)."""
@@ -210,12 +251,13 @@ class ModularDomain:
         return q % self.p
 
     def add(self, a: Array, b: Array) -> Array:
-        return np.mod(a + b, self.p)
+        return np.mod(a + b, self._arithmetic())
 
     def mul(self, a: Array, b: Array) -> Array:
-        return np.mod(a * b, self.p)
+        return np.mod(a * b, self._arithmetic())
 
     def matmul(self, a: Array, b: Array) -> Array:
+        self._arithmetic()
         k = a.shape[-1]
         if b.shape[-2] != k:
             raise ValueError(f"matmul shapes {a.shape} and {b.shape} do not align")
@@ -229,7 +271,7 @@ class ModularDomain:
         return out
 
     def scale(self, a: Array, c: Any) -> Array:
-        return np.mod(a * self._residue(c), self.p)
+        return np.mod(a * self._residue(c), self._arithmetic())
 
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
         """``m`` template vectors with uniform residues in ``[0, p)``."""
@@ -237,14 +279,20 @@ class ModularDomain:
         return rng.integers(0, self.p, (m, dim))
 
     def rank(self, M: Any) -> RankResult:
-        """Rank over GF(p) of residues computed in this domain: a certified lower bound on the
-        rank of the rational matrix they reduce (exact when full)."""
+        """Rank over GF(p) of residues computed in this domain, or of exact rationals reduced
+        modulo p (:func:`~seprank.core.rank.rank_mod_p`): a certified lower bound on the rank of
+        the rational matrix they reduce (exact when full)."""
         return rank_mod_p(M, self.p)
+
+    def sqrt_minus_one(self) -> int:
+        """A residue ``iota`` with ``iota**2 = -1 (mod p)`` (p = 1 mod 4 only)."""
+        return sqrt_minus_one_mod(self.p)
 
 
 @dataclass(frozen=True)
 class ExactDomain:
-    """Exact arithmetic on object arrays (Python ``int``, ``Fraction`` or sympy expressions)."""
+    """Exact arithmetic on object arrays (Python ``int``, ``Fraction``,
+    :class:`~seprank.core.gaussian_rationals.GaussianRational` or sympy expressions)."""
 
     name: str = "exact"
 
@@ -258,8 +306,25 @@ class ExactDomain:
                             (m, dim)).astype(object)
 
     def rank(self, M: Any) -> RankResult:
-        """Exact rank over Q (python-flint)."""
-        return matrix_rank(M, method="exact")
+        """Exact rank over Q (python-flint), or over Q(i) when an entry is a Gaussian rational
+        (half the rational rank of the real embedding
+        :func:`~seprank.core.gaussian_rationals.complex_rank_embedding`)."""
+        if not (isinstance(M, np.ndarray) and M.dtype == object
+                and any(isinstance(v, GaussianRational) for v in M.flat)):
+            return exact_rank(M)
+        embedded = exact_rank(complex_rank_embedding(M))
+        m, n = M.shape
+        return RankResult(embedded.rank // 2, "exact", "exact",
+                          {"shape": (m, n), "field": "Q(i)",
+                           "via": f"the real {2 * m} x {2 * n} embedding"})
+
+    @property
+    def dtype(self) -> type:
+        return object
+
+    def sqrt_minus_one(self) -> GaussianRational:
+        """The Gaussian rational ``i``."""
+        return GaussianRational(0, 1)
 
     def asarray(self, x: Any) -> Array:
         arr = np.asarray(x)
@@ -323,13 +388,16 @@ def domain_for(method: Method, rng: np.random.Generator | None = None, *,
     rng : numpy.random.Generator, optional
         The prime stream (``'modular'`` only; required there).
     bits : int, keyword-only
-        Bit length of the prime (default 25: products of two residues stay below 2**50).
+        Bit length of the prime (default 25: products of two residues stay below 2**50; above
+        31 the domain reduces and ranks but does no arithmetic).
     residue : (int, int), optional, keyword-only
         Only primes with ``p % m == r`` (e.g. ``(1, 4)`` so that GF(p) has a square root of -1).
     rtol, atol : float, optional, keyword-only
         Tolerances of the float rank (``'svd'`` only).
     complex_ : bool, keyword-only
-        complex128 arithmetic for ``'svd'``.
+        A domain holding a square root of -1 (:meth:`~FloatDomain.sqrt_minus_one`): complex128
+        for ``'svd'``, a prime p = 1 (mod 4) for ``'modular'`` (``residue=(1, 4)``), Gaussian
+        rationals for ``'exact'`` (which always hold one).
 
     Examples
     --------
@@ -337,6 +405,9 @@ def domain_for(method: Method, rng: np.random.Generator | None = None, *,
     'lower_bound'
     >>> domain_for("svd", rtol=1e-10)
     FloatDomain(complex_=False, name='float', rtol=1e-10, atol=None)
+    >>> F = domain_for("modular", np.random.default_rng(0), complex_=True)
+    >>> F.p % 4, F.sqrt_minus_one() ** 2 % F.p == F.p - 1
+    (1, True)
     >>> domain_for("float")
     Traceback (most recent call last):
     ...
@@ -348,12 +419,129 @@ def domain_for(method: Method, rng: np.random.Generator | None = None, *,
         raise ValueError(f"rtol/atol are tolerances of method='svd'; method={method!r} uses none")
     if method == "svd":
         return FloatDomain(complex_=complex_, rtol=rtol, atol=atol)
-    if complex_:
-        raise ValueError("complex_=True applies to method='svd' only")
     if method == "exact":
         return ExactDomain()
     if rng is None:
         raise ValueError("method='modular' draws a prime: pass rng (a numpy Generator)")
     check_instance("rng", rng, np.random.Generator, expected="a numpy Generator",
                    hint="use seprank.core.as_generator(seed)")
+    if complex_:
+        if residue not in (None, (1, 4)):
+            raise ValueError(f"complex_=True needs primes p = 1 (mod 4), not residue={residue}")
+        residue = (1, 4)
     return ModularDomain(random_prime(rng, bits, residue=residue))
+
+
+def matrix_rank(
+    M: Any,
+    *,
+    method: Method = "modular",
+    rtol: float | None = None,
+    atol: float | None = None,
+    n_primes: int = 2,
+    seed: SeedLike = None,
+) -> RankResult:
+    r"""Rank of a matrix, with a statement of what is certified: ``domain_for(method).rank``.
+
+    Parameters
+    ----------
+    M : array_like
+        A 2-D matrix.  For ``'exact'`` and ``'modular'``: numpy integer arrays, object arrays or
+        nested lists of ``int`` / :class:`fractions.Fraction` (big integers allowed), sympy
+        matrices with rational entries, flint ``fmpz_mat``/``fmpq_mat``.  Floats are refused.
+        For ``'svd'``: anything numpy converts to a finite float or complex array.
+    method : {'modular', 'exact', 'svd'}, keyword-only
+        * ``'exact'`` -- rank over Q with python-flint (``fmpz_mat.rank`` after clearing row
+          denominators).  ``certifies='exact'``.
+        * ``'modular'`` -- rank over GF(p) (flint ``nmod_mat``) for ``n_primes`` random primes
+          in :math:`[2^{61}, 2^{62})`; the maximum is returned.  For every prime,
+          :math:`\operatorname{rank}_{GF(p)}(M \bmod p) \le \operatorname{rank}_{\mathbb Q}(M)`
+          because a minor that vanishes over Q vanishes mod p; so the result is a certified
+          **lower bound**, and equal to the rational rank unless every prime divides the same
+          nonzero maximal minor.  A prime dividing a row denominator is skipped (another is
+          drawn).  When the bound reaches ``min(m, n)`` it is exact and reported as such.
+          Computation stops early at full rank.
+        * ``'svd'`` -- float rank: the number of singular values above
+          ``tol = max(atol, rtol * sigma_max)``; with neither given, numpy's default
+          ``sigma_max * max(m, n) * eps``.  ``certifies='none'``; ``details`` holds the
+          tolerance, the singular values and the gap :math:`\sigma_r / \sigma_{r+1}`.
+    rtol, atol : float, optional, keyword-only
+        Relative and absolute tolerances for ``'svd'`` (passing them with another method is an
+        error).
+    n_primes : int, keyword-only
+        Number of random primes for ``'modular'`` (at least 1).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the choice of primes (``'modular'`` only), for reproducibility.
+
+    Returns
+    -------
+    RankResult
+
+    Raises
+    ------
+    TypeError
+        Float input to ``'exact'``/``'modular'``, or entries that are not rational numbers.
+    ValueError
+        Non-2-D input, NaN/inf, unknown method, invalid tolerances.
+
+    References
+    ----------
+    .. [1] Anchors report, §4.1: numpy's float rank of the Hilbert matrix H_12 is 11, its exact
+       rank is 12.  Float ranks need a stated tolerance and gap.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> H = [[Fraction(1, i + j + 1) for j in range(12)] for i in range(12)]
+    >>> matrix_rank(H, method="exact").rank
+    12
+    >>> matrix_rank(H, method="modular", seed=1).certifies  # full rank mod p proves rank 12
+    'exact'
+    >>> matrix_rank(np.array(H, dtype=float), method="svd").rank   # floats lose it
+    11
+    """
+    n_primes = check_int("n_primes", n_primes)
+    rng = as_generator(seed)
+    domain = domain_for(method, rng, bits=RANK_PRIME_BITS, rtol=rtol, atol=atol)
+    if not isinstance(domain, ModularDomain):
+        return domain.rank(M)
+    return _rank_modulo_primes(as_exact_matrix(M, "M"), domain, rng, n_primes)
+
+
+def _rank_modulo_primes(exact: ExactMatrix, domain: ModularDomain, rng: np.random.Generator,
+                        n_primes: int) -> RankResult:
+    """The largest GF(p) rank over ``domain`` and up to ``n_primes - 1`` more random primes of
+    the same size (a prime dividing a row denominator is skipped), stopping at full rank."""
+    m, n = exact.shape
+    full = min(m, n)
+    if full == 0:
+        return RankResult(0, domain.method, "exact", {"shape": (m, n), "note": "empty matrix"})
+    primes: list[int] = []
+    ranks: list[int] = []
+    skipped: list[int] = []
+    for attempt in range(1, _MAX_PRIME_ATTEMPTS + n_primes + 1):
+        if attempt > 1:
+            domain = ModularDomain(random_prime(rng, RANK_PRIME_BITS))
+        if exact.denominators_divisible_by(domain.p):
+            skipped.append(domain.p)
+            continue
+        primes.append(domain.p)
+        ranks.append(domain.rank(exact).rank)
+        if ranks[-1] == full or len(primes) == n_primes:
+            break
+    else:
+        raise RuntimeError(
+            f"{len(skipped)} random primes all divided a row denominator; the denominators "
+            "are astronomically smooth. Use method='exact'.")
+    rank = max(ranks)
+    certifies: Certificate = "exact" if rank == full else "lower_bound"
+    details: dict[str, Any] = {
+        "shape": (m, n),
+        "primes": tuple(primes),
+        "ranks_per_prime": tuple(ranks),
+    }
+    if skipped:
+        details["skipped_primes"] = tuple(skipped)
+    if certifies == "exact":
+        details["note"] = "full rank modulo a prime proves full rank over Q"
+    return RankResult(rank, "modular", certifies, details)

@@ -14,6 +14,7 @@ bracket ``lower <= rank_eps(M) <= upper`` and states how each side was obtained.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.inputs import as_float_matrix
+from seprank.core.results import Certificate, CertifiedResult
 from seprank.core.validation import check_float
 
 __all__ = ["EpsRankResult", "eps_rank"]
@@ -32,8 +34,8 @@ EpsMode = Literal["absolute", "relative"]
 _SV_ERROR_FACTOR = 10.0
 
 
-@dataclass(frozen=True)
-class EpsRankResult:
+@dataclass(frozen=True, repr=False)
+class EpsRankResult(CertifiedResult):
     """A certified bracket ``lower <= eps-rank <= upper``.
 
     Attributes
@@ -48,8 +50,11 @@ class EpsRankResult:
         How each side was proved.
     singular_values : numpy.ndarray
         The singular values of ``M``.
-    details : dict
+    details : Mapping
         Thresholds and floating-point safety margins used.
+    certifies : {'exact', 'lower_bound'}
+        ``'exact'`` when the bracket is closed (the ε-rank is proved); otherwise
+        ``'lower_bound'``: ``lower`` is proved (and ``upper`` is a proved upper bound).
     """
 
     lower: int
@@ -58,8 +63,13 @@ class EpsRankResult:
     mode: EpsMode
     lower_method: str
     upper_method: str
-    singular_values: npt.NDArray[np.float64] = field(repr=False, compare=False)
-    details: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    singular_values: npt.NDArray[np.float64] = field(compare=False)
+    details: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    certifies: Certificate = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "certifies", "exact" if self.closed else "lower_bound")
+        super().__post_init__()
 
     @property
     def bracket(self) -> tuple[int, int]:
@@ -71,11 +81,13 @@ class EpsRankResult:
         """True when the bracket pins the ε-rank down (lower == upper)."""
         return self.lower == self.upper
 
-    def _repr_markdown_(self) -> str:
-        return (
-            f"**{self.mode} ε-rank in [{self.lower}, {self.upper}]** (ε = {self.eps:.3g})\n\n"
-            f"- lower: {self.lower_method}\n- upper: {self.upper_method}"
-        )
+    def _repr_info(self) -> dict[str, Any]:
+        return {"lower": self.lower, "upper": self.upper, "eps": self.eps, "mode": self.mode,
+                "certifies": self.certifies, "lower_method": self.lower_method,
+                "upper_method": self.upper_method}
+
+    def summary(self) -> str:
+        return f"{self.mode} ε-rank in [{self.lower}, {self.upper}] (ε = {self.eps:.3g})"
 
 
 def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult:

@@ -193,6 +193,8 @@ def as_exact_matrix(M: Any, name: str = "M") -> ExactMatrix:
     ValueError
         If the input is not two-dimensional or not rectangular.
     """
+    if isinstance(M, ExactMatrix):  # converted already (a rank modulo several primes)
+        return M
     if isinstance(M, str | bytes):
         raise TypeError(f"{name} must be a matrix of exact numbers, got the string {M!r}")
     if isinstance(M, np.ndarray) and M.dtype != object:

@@ -1,23 +1,26 @@
-"""The vocabulary and the base class of every result that says what it certifies.
+"""The result vocabulary: how a rank is taken, what a number certifies, and the result bases.
 
 * :data:`Method` -- how a rank is taken: ``'exact'`` (over Q), ``'modular'`` (over GF(p)),
   ``'svd'`` (floating point); separation ranks add ``'symbolic'`` (sympy coefficient matrix).
 * :data:`Certificate` -- what a number is proved to be: ``'exact'``, ``'lower_bound'`` or
   ``'none'`` (a float estimate).
-* :class:`CertifiedResult` -- frozen ``details``, one :meth:`~CertifiedResult._repr_info` hook
-  from which ``repr``, :meth:`~CertifiedResult.summary` and Jupyter's ``_repr_markdown_`` are
-  rendered; :class:`RankValued` adds ``int(result)``.
+* :class:`Result` -- the base of every frozen result dataclass, estimates included: read-only
+  ``details`` (pickled as a plain dict) and one :meth:`~Result._repr_info` hook from which
+  ``repr``, :meth:`~Result.summary` and Jupyter's ``_repr_markdown_`` are rendered.
+* :class:`CertifiedResult` -- a :class:`Result` that says what it certifies (``certifies``, a
+  :data:`Certificate`, checked on construction); :class:`RankValued` adds ``int(result)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
-__all__ = ["Certificate", "CertifiedResult", "Method", "RankValued", "SeparationMethod"]
+__all__ = ["CERTIFICATES", "Certificate", "CertifiedResult", "Method", "RankValued", "Result",
+           "SeparationMethod"]
 
 #: How a rank is computed.
 Method = Literal["exact", "modular", "svd"]
@@ -25,6 +28,8 @@ Method = Literal["exact", "modular", "svd"]
 SeparationMethod = Literal["exact", "modular", "svd", "symbolic"]
 #: What a reported number is proved to be.
 Certificate = Literal["exact", "lower_bound", "none"]
+#: The values of :data:`Certificate`.
+CERTIFICATES: tuple[str, ...] = get_args(Certificate)
 
 _MARKDOWN_ARRAY_ITEMS = 8
 
@@ -36,17 +41,25 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
-class CertifiedResult:
+class Result:
     """Base of the frozen result dataclasses (declare them with ``repr=False``).
 
     Subclasses override :meth:`_repr_info` (the key fields shown by ``repr``) and
-    :meth:`summary` (one line in words); ``details`` becomes a read-only mapping.
+    :meth:`summary` (one line in words); ``details`` becomes a read-only mapping.  A result
+    that certifies something derives from :class:`CertifiedResult` instead.
     """
 
     details: Mapping[str, Any]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a mappingproxy does not pickle: results travel to and from workers as plain dicts
+        return {**self.__dict__, "details": dict(self.details)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, details=MappingProxyType(dict(state["details"])))
 
     def _repr_info(self) -> dict[str, Any]:
         """The fields ``repr`` shows, in order."""
@@ -65,6 +78,41 @@ class CertifiedResult:
         lines += [f"| {k} | {_shown(v)} |" for k, v in self._repr_info().items()]
         lines += [f"| {k} | {_shown(v)} |" for k, v in self.details.items()]
         return "\n".join(lines)
+
+
+class CertifiedResult(Result):
+    """A :class:`Result` that says what it certifies.
+
+    Attributes
+    ----------
+    certifies : {'exact', 'lower_bound', 'none'}
+        What the result's headline number is proved to be: exactly the quantity, a lower bound
+        on it, or nothing (a floating-point estimate).  Declared by each subclass (a field, or
+        a property derived from its evidence) and checked when the result is built.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass, field
+    >>> @dataclass(frozen=True, repr=False)
+    ... class Count(CertifiedResult):
+    ...     n: int
+    ...     certifies: Certificate
+    ...     details: Mapping[str, Any] = field(default_factory=dict)
+    >>> Count(3, "exact").certifies
+    'exact'
+    >>> Count(3, "proved")
+    Traceback (most recent call last):
+    ...
+    ValueError: Count.certifies must be one of ('exact', 'lower_bound', 'none'), got 'proved'
+    """
+
+    certifies: Certificate
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.certifies not in CERTIFICATES:
+            raise ValueError(f"{type(self).__name__}.certifies must be one of {CERTIFICATES}, "
+                             f"got {self.certifies!r}")
 
 
 class RankValued(CertifiedResult):

@@ -28,18 +28,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import domain_for
+from seprank.core.domains import Domain, domain_for, matrix_rank
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.rank import RankResult, matrix_rank
-from seprank.core.results import Certificate, Method
+from seprank.core.rank import RankResult
+from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import validated
 from seprank.d2w.bounds import multiset_coefficient
 
@@ -165,33 +166,55 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
     return V
 
 
-@dataclass(frozen=True)
-class HadamardRankResult:
+@dataclass(frozen=True, repr=False)
+class HadamardRankResult(RankValued):
     """Rank of the Hadamard power :math:`(VV^T)^{\\odot\\,\\mathrm{power}}` with the Amini bound
     :math:`(\\!(r\\ \\mathrm{power})\\!)`.
 
-    ``rank_result`` is the rank of the Hadamard power in its domain: GF(p) for
-    ``method='modular'`` (the prime is in ``rank_result.details['primes']``), Q for
-    ``'exact'``.
+    Attributes
+    ----------
+    rank : int
+        The rank of the Hadamard power.
+    amini_bound : int
+        :math:`(\\!(\\operatorname{rank} G\\ \\ \\mathrm{power})\\!)`, which the rank can never
+        exceed.
+    gram_rank : int
+        :math:`\\operatorname{rank} G` (certified from below, modulo primes).
+    rank_result : RankResult
+        The rank of the Hadamard power in its domain: GF(p) for ``method='modular'`` (the
+        prime is in ``rank_result.details['primes']``), Q for ``'exact'``.
+    certifies : {'exact', 'lower_bound'}
+        ``rank_result.certifies``: ``'exact'`` if the rank is proven (exact method or full rank
+        mod p).
     """
 
     rank: int
     amini_bound: int
     gram_rank: int
     rank_result: RankResult
+    details: Mapping[str, Any] = field(default_factory=dict)
+    certifies: Certificate = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "certifies", self.rank_result.certifies)
+        super().__post_init__()
 
     @property
     def method(self) -> Method:
         return self.rank_result.method
 
     @property
-    def certifies(self) -> Certificate:
-        """``'exact'`` if the rank is proven (exact method or full rank mod p)."""
-        return self.rank_result.certifies
-
-    @property
     def attains_bound(self) -> bool:
         return self.rank == self.amini_bound
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "amini_bound": self.amini_bound,
+                "gram_rank": self.gram_rank, "method": self.method,
+                "certifies": self.certifies}
+
+    def summary(self) -> str:
+        return (f"rank {self.rank} of the Hadamard power ({self.method}, certifies "
+                f"{self.certifies}); Amini bound (({self.gram_rank} p)) = {self.amini_bound}")
 
 
 _MAX_PRIME_ATTEMPTS = 64
@@ -272,23 +295,23 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
     return _hadamard_power(_exact_gram(_exact_matrix(arr, "hadamard_power_gram")), power)
 
 
-def _modular_hadamard_power_rank(arr: npt.NDArray[Any], power: int,
-                                 rng: np.random.Generator) -> RankResult:
-    """GF(p) route: reduce V modulo one random prime p in [2**24, 2**25) (redrawn when it
-    divides a denominator), form G and its Hadamard power on int64 residues, rank mod p."""
+def _hadamard_power_rank_in(domain: Domain, arr: npt.NDArray[Any], power: int,
+                            rng: np.random.Generator) -> RankResult:
+    """V read into ``domain``, G and its Hadamard power formed there, ranked there.  A GF(p)
+    domain whose prime divides a denominator of V is redrawn (from ``rng``, same size)."""
     for _ in range(_MAX_PRIME_ATTEMPTS):
-        F = domain_for("modular", rng)
         try:
-            Vq = F.asarray(arr)
+            Vq = domain.asarray(arr)
         except ZeroDivisionError:
+            domain = domain_for(domain.method, rng)
             continue
-        G = F.matmul(Vq, Vq.T)
+        G = domain.matmul(Vq, Vq.T)
         P, base, e = np.ones_like(G), G, power
         while e:
             if e & 1:
-                P = F.mul(P, base)
-            base, e = F.mul(base, base), e >> 1
-        return F.rank(P)
+                P = domain.mul(P, base)
+            base, e = domain.mul(base, base), e >> 1
+        return domain.rank(P)
     raise RuntimeError(f"{_MAX_PRIME_ATTEMPTS} random primes all divided a denominator of V; "
                        "use method='exact'")
 
@@ -337,10 +360,7 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
     if method not in ("modular", "exact"):
         raise ValueError(f"method must be 'modular' or 'exact', got {method!r}")
     rng = as_generator(seed)
-    if method == "modular":
-        result = _modular_hadamard_power_rank(arr, power, rng)
-    else:
-        result = matrix_rank(_hadamard_power(_exact_gram(arr), power), method="exact")
+    result = _hadamard_power_rank_in(domain_for(method, rng), arr, power, rng)
     gram_rank = matrix_rank(arr, method="modular", seed=rng).rank
     return HadamardRankResult(result.rank, multiset_coefficient(gram_rank, power), gram_rank,
                               result)

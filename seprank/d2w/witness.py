@@ -28,27 +28,26 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import singledispatch
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain, domain_for
-from seprank.core.gaussian_rationals import (
-    GaussianRational,
-    complex_rank_embedding,
-    sqrt_minus_one_mod,
-)
+from seprank.attention import LinearAttention
+from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain, domain_for
+from seprank.core.gaussian_rationals import GaussianRational
 from seprank.core.grid import grid_tensor
 from seprank.core.minors import nonzero_minor
 from seprank.core.random import SeedLike, spawn
-from seprank.core.rank import matrix_rank
-from seprank.core.results import Certificate, Method
+from seprank.core.rank import RankResult
+from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import paper_witness_V, rational_sphere_V
 from seprank.d2w.lemma6_construction import (
     LastLayer,
+    WitnessWeights,
     lemma6_templates,
     lemma6_weights,
     validate_witness_shape,
@@ -63,8 +62,8 @@ Array = npt.NDArray[Any]
 PROPORTIONAL_RTOL = 1e-8
 
 
-@dataclass(frozen=True)
-class WitnessResult:
+@dataclass(frozen=True, repr=False)
+class WitnessResult(RankValued):
     """The Lemma 6 sub-matrix, its rank and what is certified.
 
     Attributes
@@ -148,52 +147,63 @@ class WitnessResult:
             "entries": [[int(self.matrix[r, c]) for c in cols] for r in rows]})
         return cert
 
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "expected_rank": self.expected_rank,
+                "certifies": self.certifies, "proportional": self.proportional,
+                "constant": self.constant, "constant_matches": self.constant_matches,
+                "method": self.method, "seconds": self.seconds}
+
     def summary(self) -> str:
         return (f"Lemma 6 witness: rank {self.rank} of {self.expected_rank} = ((d lambda)) "
                 f"({self.method}, certifies {self.certifies}; proportional to "
                 f"c (VV^T)^lambda: {self.proportional}; {self.seconds:.2f} s)")
 
 
-def _certify_modular(E: Array, V: Array, lam: int, constant: GaussianRational | None,
-                     details: dict[str, Any]) -> tuple[int, Certificate, bool, Any, Any]:
-    """GF(p): rank mod p; E = c (VV^T)^lam checked entrywise with c fitted at a nonzero entry."""
-    p, iota = details["prime"], details["iota"]
-    F = ModularDomain(p)
-    rank_res = F.rank(E)
-    Vp = F.asarray(V)
-    G = F.matmul(Vp, Vp.T)
+@singledispatch
+def _proportionality(domain: Domain, E: Array, V: Array, lam: int,
+                     constant: GaussianRational | None, rank: RankResult,
+                     details: dict[str, Any]) -> tuple[bool, Any, bool | None]:
+    """Whether ``E = c' (VV^T)^{∘lam}`` in ``domain``: (proportional, c', c' == constant)."""
+    raise TypeError(f"no proportionality fit for {type(domain).__name__}")
+
+
+@_proportionality.register
+def _(domain: ModularDomain, E: Array, V: Array, lam: int, constant: GaussianRational | None,
+      rank: RankResult, details: dict[str, Any]) -> tuple[bool, Any, bool | None]:
+    """GF(p): E = c (VV^T)^lam checked entrywise with c fitted at a nonzero entry."""
+    p, iota = domain.p, domain.sqrt_minus_one()
+    Vp = domain.asarray(V)
+    G = domain.matmul(Vp, Vp.T)
     P = np.ones_like(G)
     for _ in range(lam):
-        P = F.mul(P, G)
+        P = domain.mul(P, G)
     nz = np.argwhere(P != 0)
     if len(nz):
         a, b = (int(x) for x in nz[0])
         fitted = int(E[a, b]) * pow(int(P[a, b]), -1, p) % p
-        proportional = bool(np.array_equal(E, F.scale(P, fitted)))
+        proportional = bool(np.array_equal(E, domain.scale(P, fitted)))
     else:
         fitted, proportional = 0, bool(np.all(E == 0))
-    matches = None if constant is None else fitted == constant.residue(iota, p)
-    details["rank"] = rank_res.summary()
-    return rank_res.rank, rank_res.certifies, proportional, fitted, matches
+    return proportional, fitted, None if constant is None else fitted == constant.residue(iota, p)
 
 
-def _certify_exact(E: Array, V: Array, lam: int, constant: GaussianRational | None,
-                   details: dict[str, Any]) -> tuple[int, Certificate, bool, Any, Any]:
-    """Q(i): exact rank through the real 2R x 2R embedding; exact proportionality."""
+@_proportionality.register
+def _(domain: ExactDomain, E: Array, V: Array, lam: int, constant: GaussianRational | None,
+      rank: RankResult, details: dict[str, Any]) -> tuple[bool, Any, bool | None]:
+    """Q(i): exact proportionality, c fitted at the first nonzero entry of (VV^T)^lam."""
     R = E.shape[0]
     target = np.vectorize(lambda g: g**lam, otypes=[object])(V.dot(V.T))
     a, b = next((x, y) for x in range(R) for y in range(R) if target[x, y] != 0)
     ratio = GaussianRational.coerce(E[a, b]) * (1 / Fraction(target[a, b]))
     proportional = all(E[x, y] == ratio * target[x, y] for x in range(R) for y in range(R))
-    rank = matrix_rank(complex_rank_embedding(E), method="exact").rank // 2
-    details["rank"] = f"{rank} (exact, over Q(i) via the real 2R x 2R embedding)"
-    return rank, "exact", proportional, ratio, None if constant is None else ratio == constant
+    return proportional, ratio, None if constant is None else ratio == constant
 
 
-def _certify_float(E: Array, V: Array, lam: int, constant: GaussianRational | None,
-                   details: dict[str, Any]) -> tuple[int, Certificate, bool, Any, Any]:
-    """complex128: SVD rank (certifies nothing); proportional to relative error
-    :data:`PROPORTIONAL_RTOL`."""
+@_proportionality.register
+def _(domain: FloatDomain, E: Array, V: Array, lam: int, constant: GaussianRational | None,
+      rank: RankResult, details: dict[str, Any]) -> tuple[bool, Any, bool | None]:
+    """complex128: proportional to relative error :data:`PROPORTIONAL_RTOL`, c fitted at the
+    largest entry of (VV^T)^lam."""
     Vf = V.astype(float)
     target = (Vf @ Vf.T) ** lam
     a, b = (int(x) for x in np.unravel_index(int(np.argmax(np.abs(target))), target.shape))
@@ -201,11 +211,17 @@ def _certify_float(E: Array, V: Array, lam: int, constant: GaussianRational | No
     err = float(np.max(np.abs(E - ratio * target)) / max(np.max(np.abs(E)), 1e-300))
     matches = (None if constant is None
                else abs(ratio - complex(constant)) <= PROPORTIONAL_RTOL * abs(ratio))
-    svd = matrix_rank(E, method="svd")
-    sv = svd.details["singular_values"]
-    details.update(relative_error=err, rank=svd.summary(),
+    sv = rank.details["singular_values"]
+    details.update(relative_error=err,
                    condition=float(sv[0] / sv[-1]) if sv[-1] else math.inf)
-    return svd.rank, "none", err < PROPORTIONAL_RTOL, ratio, matches
+    return err < PROPORTIONAL_RTOL, ratio, matches
+
+
+def _network(weights: WitnessWeights, unit: Any) -> LinearAttention:
+    """The complex Lemma 6 network with weights re + unit * im, ``unit`` the square root of -1
+    of the domain it is evaluated in (the domain reads the weights into its own numbers)."""
+    return LinearAttention(*(r + i * unit for r, i in zip(weights.real, weights.imag,
+                                                           strict=True)))
 
 
 def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
@@ -256,8 +272,6 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     """
     start = time.perf_counter()
     _, _, d = validate_witness_shape(width, depth, heads, n_inputs)
-    if method not in ("modular", "exact", "svd"):
-        raise ValueError(f"method must be 'modular', 'exact' or 'svd', got {method!r}")
     if order not in ("auto", "gram", "scores"):
         raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
     output_position = check_int("output_position", output_position, 0, n_inputs - 1)
@@ -266,11 +280,15 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     lam = 3 ** (depth - 2)
     R = multiset_coefficient(d, lam)
     v_rng, p_rng = spawn(seed, 2)
+    # a field with a square root of -1, where the complex witness lives: GF(p) with p = 1 mod 4,
+    # the Gaussian rationals, or complex128
+    domain = domain_for(method, p_rng, complex_=True)
+    exact_field = domain.certifies != "none"
     if isinstance(V, str):
         if V == "rational":
             Varr = rational_sphere_V(R, d, seed=v_rng)
         elif V == "paper":
-            if method != "svd":
+            if exact_field:
                 raise ValueError("V='paper' has irrational normalised rows: use method='svd' "
                                  "(and hadamard_power_rank for its exact rank)")
             Varr = paper_witness_V(d, lam, omega=omega)
@@ -282,7 +300,7 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
         raise ValueError(f"V must have shape (R, d) with d = (d_x - H)/2 = {d}, got "
                          f"{Varr.shape}")
     exact_v = Varr.dtype.kind in "iuO"
-    if method != "svd" and not exact_v:
+    if exact_field and not exact_v:
         raise TypeError("method='modular'/'exact' needs an exact V (ints or Fractions); use "
                         "V='rational' or method='svd'")
     norms = (Varr * Varr).sum(axis=1)
@@ -294,34 +312,28 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
     R_used = Varr.shape[0]
     weights = lemma6_weights(width, depth, heads, n_inputs, output_coordinate=output_coordinate,
                              last_layer=last_layer, value_layer=value_layer)
-    T = lemma6_templates(Varr if method != "svd" else Varr.astype(float), width, heads)
+    T = lemma6_templates(Varr, width, heads)
     per_position = [T[-1:]] * n_inputs
     per_position[0] = T[:R_used]
     per_position[n_inputs // 2] = T[R_used:2 * R_used]
     constant = (witness_constant(width, depth, heads, n_inputs)
                 if last_layer == "fixed" and value_layer == "fixed" else None)
     details: dict[str, Any] = {"d": d, "lambda": lam, "R": R_used, "templates": 2 * R_used + 1}
+    unit = domain.sqrt_minus_one()
+    net, grids = _network(weights, unit), [domain.asarray(t) for t in per_position]
     evidence = None
-    if method == "modular":
-        # p = 1 mod 4: GF(p) holds iota = sqrt(-1), so the complex witness reduces mod p
-        domain = domain_for("modular", p_rng, residue=(1, 4))
-        assert isinstance(domain, ModularDomain)
-        iota = sqrt_minus_one_mod(domain.p)
-        net, grids = weights.modular(iota), [domain.asarray(t) for t in per_position]
-        details.update(prime=domain.p, iota=iota)
+    if isinstance(domain, ModularDomain):  # a GF(p) witness ships its certificate
+        details.update(prime=domain.p, iota=unit)
         evidence = (net, grids, output_position, output_coordinate)
-    elif method == "exact":
-        net, domain, grids = weights.gaussian(), ExactDomain(), per_position
-    else:
-        net, domain = weights.complex(), FloatDomain(complex_=True)
-        grids = [t.astype(float) for t in per_position]
     how = net.cheaper_order(n_inputs) if order == "auto" else order  # scores first: N << d_x
     tensor = grid_tensor(
         lambda X: net(X, domain=domain, order=how)[..., output_position, output_coordinate],
         grids, n_inputs, progress=progress)
     E = tensor.reshape(R_used, R_used)
-    fit = {"modular": _certify_modular, "exact": _certify_exact, "svd": _certify_float}[method]
-    rank, certifies, proportional, fitted_c, matches = fit(E, Varr, lam, constant, details)
+    rank = domain.rank(E)
+    details["rank"] = rank.summary()
+    proportional, fitted_c, matches = _proportionality(domain, E, Varr, lam, constant, rank,
+                                                       details)
     details["fitted_constant"] = fitted_c
-    return WitnessResult(rank, R, certifies, proportional, constant, matches, method,
-                         time.perf_counter() - start, E, details, evidence)
+    return WitnessResult(rank.rank, R, rank.certifies, proportional, constant, matches,
+                         domain.method, time.perf_counter() - start, E, details, evidence)

@@ -36,7 +36,6 @@ from seprank.attention import LinearAttention
 from seprank.core.domains import FloatDomain, ModularDomain, domain_for
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, spawn
-from seprank.core.rank import matrix_rank
 from seprank.core.validation import (
     check_array,
     check_bool,
@@ -260,8 +259,9 @@ def sequential_seq_sep(
     check_bool("check_regime", check_regime)
     ceiling = sequential_ceiling(rep.width, rep.depth)
     t_rng, p_rng = spawn(seed, 2)
+    domain = domain_for(method, p_rng, rtol=rtol)  # the prime has its own stream
     z = ceiling + 8 if n_templates is None else check_int("n_templates", n_templates)
-    guard_memory(array_bytes((z, z), object if method == "exact" else np.float64) * 4,
+    guard_memory(array_bytes((z, z), domain.dtype) * 4,
                  what=f"the {z:,} x {z:,} grid of Z_seq", fix="use fewer n_templates")
     A = (t_rng.uniform(0.5, 1.5, (z, rep.width)) if a_templates is None
          else rep._a_batch(a_templates, "a_templates"))
@@ -274,21 +274,16 @@ def sequential_seq_sep(
         if not regime.first_order:
             regime_note = ("; WARNING: eta is not in the measured first-order (bounded-gradient) "
                            "regime that Theorems 1 and 3 assume")
-    if method == "svd":
+    if isinstance(domain, FloatDomain):  # the float grid itself, b-templates in [0.5, 1.5]
         B_float = t_rng.uniform(0.5, 1.5, (z, rep.width))
-        res = matrix_rank(rep.grid(A, B_float), method="svd", rtol=rtol)
+        res = domain.rank(rep.grid(A, B_float))
         details.update(res.details)
         return SeqSepResult(
             rank=res.rank, certifies="none", upper_bound=ceiling, details=details,
             statement=(f"float SVD rank {res.rank} of a {A.shape[0]}x{z} grid of Z_seq "
                        f"(certifies nothing; ceiling m(3^L) = {ceiling}, our derivation)"
                        + regime_note))
-    if method not in ("modular", "exact"):
-        raise ValueError(f"method must be 'svd', 'modular' or 'exact', got {method!r}")
-    if rtol is not None:
-        raise ValueError("rtol is the tolerance of method='svd'")
     lm = rep.updated(A)
-    domain = domain_for(method, p_rng)
     B = domain.templates(t_rng, z, rep.width)
     if isinstance(domain, ModularDomain):
         details["prime"] = domain.p
@@ -300,7 +295,7 @@ def sequential_seq_sep(
         E2 = domain.asarray(emb[:, list(rep.second)].T)  # (N, d_x)
         X = domain.mul(E2[None, :, :], domain.asarray(B)[:, None, :])
         rows.append(net(X, domain=domain)[:, rep.position, rep.coordinate])
-    res = domain.rank(np.array(rows, dtype=np.int64 if method == "modular" else object))
+    res = domain.rank(np.array(rows, dtype=domain.dtype))
     rank = res.rank
     if rank > ceiling:
         raise AssertionError(f"certified rank {rank} exceeds the ceiling m(3^L) = {ceiling}")

@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from seprank.core.domains import Domain, ExactDomain
+from seprank.core.domains import Domain, ExactDomain, matrix_rank
 from seprank.core.memory import guard_memory
-from seprank.core.rank import matrix_rank
 from seprank.core.validation import check_callable, check_int
 from seprank.separation.budget import Budget
 from seprank.separation.request import SeparationRequest

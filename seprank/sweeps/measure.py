@@ -32,19 +32,26 @@ import socket
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-__all__ = ["MemoryMethod", "TaskOutcome", "peak_memory_reset", "run_task"]
+__all__ = ["MemoryMethod", "Status", "TaskOutcome", "peak_memory_reset", "run_task"]
 
 MemoryMethod = Literal["vmhwm", "process_peak"]
+Status = Literal["ok", "error"]
 _STATUS = "/proc/self/status"
 _CLEAR_REFS = "/proc/self/clear_refs"
 
 
 @dataclass(frozen=True)
 class TaskOutcome:
-    """What running one task gave, and what it cost.
+    """What running one task gave, and what it cost: the one record of a run.
+
+    A sweep's :class:`~seprank.sweeps.run.SweepRecord`, a stored row
+    (:class:`~seprank.sweeps.store.StoredResult`) and a claim's outcome
+    (:class:`paper_checks.runner.ClaimOutcome`) each hold one of these instead of copying its
+    fields.  Only ``status`` is required: a row written by hand, or a task that never came back,
+    has no measurements (None).
 
     Attributes
     ----------
@@ -54,28 +61,67 @@ class TaskOutcome:
     error : str or None
         ``"ExceptionType: message"`` on error.
     traceback : str or None
-        The formatted traceback on error.
-    seconds, cpu_seconds : float
+        The formatted traceback on error (None when the task never came back).
+    seconds, cpu_seconds : float or None
         Wall time and CPU time (user + system of the process) of the call.  CPU / wall well
         below 1 for a CPU-bound task means the machine was busy with something else.
     peak_rss_bytes, peak_increase_bytes : int or None
         Peak resident memory during the task, and its increase over the start (see the
         module notes and ``memory_method``).
-    memory_method : {'vmhwm', 'process_peak'}
-    worker : str
+    memory_method : {'vmhwm', 'process_peak'} or None
+    worker : str or None
         ``host:pid`` of the process that ran it.
+
+    Examples
+    --------
+    >>> TaskOutcome("ok", 49).measurements()["value"]
+    49
+    >>> TaskOutcome("done")
+    Traceback (most recent call last):
+    ...
+    ValueError: status must be 'ok' or 'error', got 'done'
     """
 
-    status: Literal["ok", "error"]
-    value: Any
-    error: str | None
-    traceback: str | None
-    seconds: float
-    cpu_seconds: float
-    peak_rss_bytes: int | None
-    peak_increase_bytes: int | None
-    memory_method: MemoryMethod
-    worker: str
+    status: Status
+    value: Any = None
+    error: str | None = None
+    traceback: str | None = None
+    seconds: float | None = None
+    cpu_seconds: float | None = None
+    peak_rss_bytes: int | None = None
+    peak_increase_bytes: int | None = None
+    memory_method: MemoryMethod | None = None
+    worker: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.status not in ("ok", "error"):
+            raise ValueError(f"status must be 'ok' or 'error', got {self.status!r}")
+
+    @property
+    def ok(self) -> bool:
+        """The task returned (``status == 'ok'``)."""
+        return self.status == "ok"
+
+    @classmethod
+    def lost(cls, exc: BaseException) -> TaskOutcome:
+        """The outcome of a task that did not come back (its worker kept dying, or its result
+        was lost): the error, no traceback and no measurements.
+
+        Examples
+        --------
+        >>> TaskOutcome.lost(RuntimeError("worker died")).error
+        'RuntimeError: worker died'
+        """
+        return cls("error", error=_describe(exc))
+
+    def measurements(self) -> dict[str, Any]:
+        """Every field but the traceback, flat and in order (the columns of the sweep and store
+        tables: status, value, error, then the timings, the memory and the worker)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "traceback"}
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _status_kib(field: str) -> int | None:
@@ -139,13 +185,11 @@ def run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
     rss_start = _status_kib("VmRSS") if resettable else None
     cpu_start, start = _cpu_seconds(), time.perf_counter()
     value, error, trace = None, None, None
+    status: Status = "ok"
     try:
         value = fn(**params)
-        status: Literal["ok", "error"] = "ok"
     except Exception as exc:  # a failing task is reported, never allowed to stop the sweep
-        status = "error"
-        error = f"{type(exc).__name__}: {exc}"
-        trace = traceback.format_exc()
+        status, error, trace = "error", _describe(exc), traceback.format_exc()
     seconds = time.perf_counter() - start
     cpu = _cpu_seconds() - cpu_start
     if resettable:

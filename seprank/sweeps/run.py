@@ -54,7 +54,7 @@ from typing import Any, Literal
 from tqdm import tqdm
 
 from seprank.core.validation import check_bool
-from seprank.sweeps.measure import TaskOutcome, run_task
+from seprank.sweeps.measure import Status, TaskOutcome, run_task
 from seprank.sweeps.store import ResultStore, TaskKey
 
 __all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
@@ -124,31 +124,27 @@ def code_version(fn: Callable[..., Any]) -> str:
 
 @dataclass(frozen=True)
 class SweepRecord:
-    """One parameter set of a sweep and its result (computed now or loaded from the store)."""
+    """One parameter set of a sweep, its key, its outcome (value or error, timings, memory,
+    worker: a :class:`~seprank.sweeps.measure.TaskOutcome`) and whether it was computed now or
+    loaded from the store."""
 
     params: Mapping[str, Any]
     key: TaskKey
-    status: Literal["ok", "error"]
-    value: Any
-    error: str | None
-    traceback: str | None
-    seconds: float | None
-    cpu_seconds: float | None
-    peak_rss_bytes: int | None
-    peak_increase_bytes: int | None
-    memory_method: str | None
-    worker: str | None
+    outcome: TaskOutcome
     source: Source
 
+    @property
+    def status(self) -> Status:
+        return self.outcome.status
+
+    @property
+    def value(self) -> Any:
+        return self.outcome.value
+
     def as_dict(self) -> dict[str, Any]:
-        """The parameters, then value, status, error and the measurements, flat."""
-        out = dict(self.params)
-        out.update(value=self.value, status=self.status, error=self.error,
-                   seconds=self.seconds, cpu_seconds=self.cpu_seconds,
-                   peak_rss_bytes=self.peak_rss_bytes,
-                   peak_increase_bytes=self.peak_increase_bytes,
-                   memory_method=self.memory_method, worker=self.worker, source=self.source)
-        return out
+        """The parameters, then the outcome's status, value, error and measurements
+        (:meth:`~seprank.sweeps.measure.TaskOutcome.measurements`) and the source, flat."""
+        return {**self.params, **self.outcome.measurements(), "source": self.source}
 
 
 @dataclass(frozen=True)
@@ -199,13 +195,12 @@ class SweepResult:
         return pd.DataFrame.from_records(self.to_records())
 
     def summary(self) -> str:
-        computed = [r for r in self.records if r.source == "computed" and r.seconds is not None]
-        task_time = sum(r.seconds or 0.0 for r in computed)
+        task_time = sum(r.outcome.seconds or 0.0 for r in self.records if r.source == "computed")
         text = (f"{self.fn}: {len(self)} tasks ({self.n_computed} computed, {self.n_loaded} "
                 f"from the store), {len(self.failures)} failed; {self.wall_seconds:.2f} s wall "
                 f"on {self.executor}, {task_time:.2f} s in tasks")
         for r in self.failures:
-            text += f"\n  FAILED {dict(r.params)}: {r.error}"
+            text += f"\n  FAILED {dict(r.params)}: {r.outcome.error}"
         return text
 
 
@@ -219,19 +214,6 @@ def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any
             raise TypeError(f"parameter set #{i} must be a dict of keyword arguments, got {p!r}")
         out.append(dict(p))
     return out
-
-
-def _record(params: dict[str, Any], key: TaskKey, outcome: TaskOutcome) -> SweepRecord:
-    return SweepRecord(params, key, outcome.status, outcome.value, outcome.error,
-                       outcome.traceback, outcome.seconds, outcome.cpu_seconds,
-                       outcome.peak_rss_bytes, outcome.peak_increase_bytes,
-                       outcome.memory_method, outcome.worker, "computed")
-
-
-def _lost(exc: BaseException) -> TaskOutcome:
-    """The outcome of a task that did not come back (its worker kept dying, or it was lost)."""
-    return TaskOutcome("error", None, f"{type(exc).__name__}: {exc}", None, 0.0, 0.0, None,
-                       None, "process_peak", "")
 
 
 @contextmanager
@@ -292,7 +274,7 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
             try:
                 outcome = future.result()
             except Exception as exc:  # KilledWorker, a lost or unpicklable result
-                outcome = _lost(exc)
+                outcome = TaskOutcome.lost(exc)
             deliver(futures[future], outcome)
             future.release()
     finally:
@@ -357,7 +339,7 @@ def sweep(
     >>> store = ResultStore(":memory:")
     >>> first = sweep(inverse, [{"x": 2}, {"x": 0}], executor="serial", store=store,
     ...               progress=False, version="example")
-    >>> first.values()[0], first.failures[0].error
+    >>> first.values()[0], first.failures[0].outcome.error
     (0.5, 'ZeroDivisionError: division by zero')
     >>> again = sweep(inverse, [{"x": 2}], executor="serial", store=store, progress=False,
     ...               version="example")
@@ -394,11 +376,7 @@ def sweep(
     for i, key in enumerate(keys):
         hit = stored.get(key)
         if hit is not None and (hit.status == "ok" or not retry_failed):
-            records[i] = SweepRecord(param_sets[i], key, hit.status, hit.value, hit.error,
-                                     hit.traceback,
-                                     hit.seconds, hit.cpu_seconds, hit.peak_rss_bytes,
-                                     hit.peak_increase_bytes, hit.memory_method, hit.worker,
-                                     "store")
+            records[i] = SweepRecord(param_sets[i], key, hit.outcome, "store")
         else:
             todo.append(i)
     if priority is not None:
@@ -408,13 +386,8 @@ def sweep(
 
     def deliver(i: int, outcome: TaskOutcome) -> None:
         if store is not None:
-            store.put(keys[i], status=outcome.status, value=outcome.value,
-                      error=outcome.error, traceback=outcome.traceback,
-                      seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds,
-                      peak_rss_bytes=outcome.peak_rss_bytes,
-                      peak_increase_bytes=outcome.peak_increase_bytes,
-                      memory_method=outcome.memory_method, worker=outcome.worker)
-        records[i] = _record(param_sets[i], keys[i], outcome)
+            store.put(keys[i], outcome)
+        records[i] = SweepRecord(param_sets[i], keys[i], outcome, "computed")
         if outcome.status == "error":
             n_failed = sum(r is not None and r.status == "error" for r in records)
             bar.set_postfix_str(f"{n_failed} failed", refresh=False)

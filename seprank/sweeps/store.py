@@ -22,9 +22,9 @@ Examples
 >>> key = TaskKey.of("pkg.f", {"n": 3, "seed": 0}, version="v1")
 >>> key.params, key.seed
 ('{"n":3}', '0')
->>> store.put(key, status="ok", value={"rank": 6}, seconds=0.5)
+>>> store.put(key, TaskOutcome("ok", {"rank": 6}, seconds=0.5))
 True
->>> store.put(key, status="ok", value={"rank": 7}, seconds=0.5)   # done already: kept
+>>> store.put(key, TaskOutcome("ok", {"rank": 7}, seconds=0.5))   # done already: kept
 False
 >>> [(r["n"], r["value"]) for r in store.records()]
 [(3, {'rank': 6})]
@@ -38,15 +38,15 @@ import pickle
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from seprank.core.validation import check_float
+from seprank.core.validation import check_float, check_instance
+from seprank.sweeps.measure import Status, TaskOutcome
 
 __all__ = ["ResultStore", "StoredResult", "TaskKey", "canonical_params"]
 
-Status = Literal["ok", "error"]
 BUSY_TIMEOUT_SECONDS = 120.0
 
 _SCHEMA = """
@@ -70,10 +70,9 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (fn, params, seed, version)
 )
 """
-_COLUMNS = ("fn", "params", "seed", "version", "status", "codec", "value", "error", "traceback",
-            "seconds", "cpu_seconds", "peak_rss_bytes", "peak_increase_bytes", "memory_method",
-            "worker",
-            "written")
+#: The outcome's fields after ``status`` and ``value``: one column each, in the table's order.
+_MEASURED = tuple(f.name for f in fields(TaskOutcome))[2:]
+_COLUMNS = ("fn", "params", "seed", "version", "status", "codec", "value", *_MEASURED, "written")
 
 
 def _plain(value: Any, where: str) -> Any:
@@ -133,30 +132,26 @@ class TaskKey:
 
 @dataclass(frozen=True)
 class StoredResult:
-    """One row of the store, decoded."""
+    """One row of the store, decoded: the task's key, its outcome and when it was written."""
 
     key: TaskKey
-    status: Status
-    value: Any
-    error: str | None
-    traceback: str | None
-    seconds: float | None
-    cpu_seconds: float | None
-    peak_rss_bytes: int | None
-    peak_increase_bytes: int | None
-    memory_method: str | None
-    worker: str | None
+    outcome: TaskOutcome
     written: float
 
+    @property
+    def status(self) -> Status:
+        return self.outcome.status
+
+    @property
+    def value(self) -> Any:
+        return self.outcome.value
+
     def record(self) -> dict[str, Any]:
-        """A flat dict: the parameters, the seed, then value, status and measurements."""
+        """A flat dict: the parameters, the seed, the function and version, then the outcome's
+        status, value, error and measurements (:meth:`TaskOutcome.measurements`)."""
         out: dict[str, Any] = dict(json.loads(self.key.params))
         out["seed"] = json.loads(self.key.seed)
-        out.update(fn=self.key.fn, version=self.key.version, status=self.status,
-                   value=self.value, error=self.error, seconds=self.seconds,
-                   cpu_seconds=self.cpu_seconds, peak_rss_bytes=self.peak_rss_bytes,
-                   peak_increase_bytes=self.peak_increase_bytes,
-                   memory_method=self.memory_method, worker=self.worker)
+        out.update(fn=self.key.fn, version=self.key.version, **self.outcome.measurements())
         return out
 
 
@@ -246,21 +241,19 @@ class ResultStore:
             self._conn, self._pid = conn, os.getpid()
         return self._conn
 
-    def put(self, key: TaskKey, *, status: Status, value: Any = None, error: str | None = None,
-            traceback: str | None = None, seconds: float | None = None,
-            cpu_seconds: float | None = None,
-            peak_rss_bytes: int | None = None, peak_increase_bytes: int | None = None,
-            memory_method: str | None = None, worker: str | None = None) -> bool:
-        """Write one result in one transaction; returns whether the row was written.
+    def put(self, key: TaskKey, outcome: TaskOutcome) -> bool:
+        """Write one task's outcome in one transaction; returns whether the row was written.
 
         A key that already holds ``status='ok'`` is left unchanged (False); a stored failure
         is replaced.
         """
-        if status not in ("ok", "error"):
-            raise ValueError(f"status must be 'ok' or 'error', got {status!r}")
-        codec, blob = _encode(value)
-        row = (*key.as_tuple(), status, codec, blob, error, traceback, seconds, cpu_seconds,
-               peak_rss_bytes, peak_increase_bytes, memory_method, worker, time.time())
+        check_instance("key", key, TaskKey, expected="a TaskKey",
+                       hint="build it with TaskKey.of(fn, params, version=...)")
+        check_instance("outcome", outcome, TaskOutcome, expected="a TaskOutcome",
+                       hint="e.g. TaskOutcome('ok', value) or what run_task returned")
+        codec, blob = _encode(outcome.value)
+        row = (*key.as_tuple(), outcome.status, codec, blob,
+               *(getattr(outcome, name) for name in _MEASURED), time.time())
         updates = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[4:])
         sql = (f"INSERT INTO results ({', '.join(_COLUMNS)}) VALUES "
                f"({', '.join('?' * len(_COLUMNS))}) "
@@ -280,11 +273,9 @@ class ResultStore:
         cursor = self.connection.execute(
             f"SELECT {', '.join(_COLUMNS)} FROM results {where} ORDER BY written, rowid",
             tuple(args))
-        for row in cursor:
-            (fn, params, seed, version, status, codec, blob, error, trace, seconds, cpu, peak,
-             inc, method, worker, written) = row
-            yield StoredResult(TaskKey(fn, params, seed, version), status, _decode(codec, blob),
-                               error, trace, seconds, cpu, peak, inc, method, worker, written)
+        for fn, params, seed, version, status, codec, blob, *measured, written in cursor:
+            yield StoredResult(TaskKey(fn, params, seed, version),
+                               TaskOutcome(status, _decode(codec, blob), *measured), written)
 
     def get(self, key: TaskKey) -> StoredResult | None:
         """The stored result of ``key``, or None."""

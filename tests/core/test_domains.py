@@ -110,3 +110,56 @@ def test_grid_and_separation_rank_agree_in_every_domain(domain: Domain) -> None:
     r = separation_rank(inner_squared, n_inputs=2, dim=3, partition=([0], [1]),
                         method=domain.method, seed=0)
     assert r.rank == 6
+
+
+def test_a_complex_domain_holds_a_square_root_of_minus_one(domain: Domain) -> None:
+    """domain_for(..., complex_=True) is a field with i: i * i + 1 == 0 in its own arithmetic."""
+    field = domain_for(domain.method, np.random.default_rng(4), complex_=True)
+    i = field.sqrt_minus_one()
+    one = field.asarray(np.array([1], dtype=object))
+    unit = field.scale(one, i)
+    assert np.all(field.add(field.mul(unit, unit), one) == 0)
+    if isinstance(field, ModularDomain):
+        assert field.p % 4 == 1
+    with pytest.raises(ValueError, match="square root of -1"):
+        FloatDomain().sqrt_minus_one()
+
+
+def test_matrix_rank_draws_its_primes_as_domain_for_does() -> None:
+    """matrix_rank(method='modular') is domain_for('modular', bits=62).rank: the same primes
+    from the same stream, [2**61, 2**62), the second only when the first is not full rank."""
+    from seprank.core import matrix_rank, rank_mod_p
+
+    M = np.array([[1, 2, 3], [2, 4, 6], [1, 0, 1]])          # rank 2 < 3: two primes
+    for seed in range(5):
+        stream = np.random.default_rng(seed)
+        primes = (random_prime(stream, 62), random_prime(stream, 62))
+        r = matrix_rank(M, method="modular", seed=seed)
+        assert r.details["primes"] == primes and all(2**61 <= p < 2**62 for p in primes)
+        assert (r.rank, r.certifies) == (2, "lower_bound")
+        assert r.details["ranks_per_prime"] == tuple(rank_mod_p(M, p).rank for p in primes)
+    full = matrix_rank(np.eye(3, dtype=int), method="modular", seed=0)
+    assert len(full.details["primes"]) == 1 and full.certifies == "exact"
+
+
+def test_a_large_prime_domain_ranks_but_refuses_int64_arithmetic() -> None:
+    p = random_prime(np.random.default_rng(0), 62)
+    F = ModularDomain(p)
+    # [[1/2, 1], [1, 2]] has determinant 0: rank 1 over Q, hence over GF(p)
+    assert F.rank([[Fraction(1, 2), 1], [1, 2]]).rank == 1
+    with pytest.raises(ValueError, match="overflow int64"):
+        F.mul(F.asarray([2]), F.asarray([3]))
+    with pytest.raises(ZeroDivisionError, match="divides a denominator"):
+        ModularDomain(5).rank([[Fraction(1, 5), 1], [1, 2]])
+
+
+def test_the_exact_domain_ranks_gaussian_rationals_over_q_i() -> None:
+    from seprank.core import GaussianRational
+
+    i = GaussianRational(0, 1)
+    # second row = i * first row: rank 1 over Q(i) (rank 2 over Q of the real embedding / 2)
+    M = np.array([[GaussianRational(1), i], [i, GaussianRational(-1)]], dtype=object)
+    r = ExactDomain().rank(M)
+    assert (r.rank, r.certifies, r.details["field"]) == (1, "exact", "Q(i)")
+    assert ExactDomain().rank(np.array([[1, i], [0, 1]], dtype=object)).rank == 2
+    assert ExactDomain().dtype is object and ModularDomain(7).dtype is np.int64

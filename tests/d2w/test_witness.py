@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seprank import lemma6_witness, matrix_rank, multiset_coefficient
+from seprank.core import CertifiedResult, RankValued
 from seprank.core.gaussian_rationals import (
     GaussianRational,
     complex_rank_embedding,
@@ -271,3 +272,14 @@ def test_grid_too_large_is_refused_with_a_clear_error() -> None:
     finally:
         set_memory_limit(old)
     assert get_memory_limit() == old
+
+
+def test_the_witness_and_hadamard_ranks_are_certified_results() -> None:
+    # (V V^T)^{o2} of V = [[1, 0], [1, 1]] is [[1, 1], [1, 4]], determinant 3: rank 2 over Q
+    had = hadamard_power_rank([[1, 0], [1, 1]], 2, method="exact")
+    assert isinstance(had, RankValued) and (int(had), had.certifies) == (2, "exact")
+    assert had.certifies == had.rank_result.certifies
+    w = lemma6_witness(5, 2, seed=0)
+    assert isinstance(w, CertifiedResult) and int(w) == w.rank
+    with pytest.raises(TypeError):
+        w.details["x"] = 1  # type: ignore[index]

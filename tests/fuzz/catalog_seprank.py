@@ -84,6 +84,8 @@ ENTRIES: list[Entry] = [
     Entry("matrix_rank(svd)", C.matrix_rank, dict(M=[[1.0, 2.0], [2.0, 4.0]], method="svd",
                                                   rtol=1e-8, atol=1e-12)),
     Entry("rank_mod_p", C.rank_mod_p, dict(residues=M22, p=5), kinds={"p": "count"}),
+    Entry("exact_rank", C.exact_rank, dict(M=M22)),
+    Entry("svd_rank", C.svd_rank, dict(M=[[1.0, 2.0], [2.0, 4.0]], rtol=1e-9, atol=1e-12)),
     Entry("nonzero_minor", C.nonzero_minor, dict(M=M22, p=7), kinds={"p": "count"}),
     Entry("kernel_basis", C.kernel_basis, dict(M=M22)),
     Entry("eps_rank", C.eps_rank, dict(M=np.diag([1.0, 1e-3]), eps=1e-2, mode="absolute"),

@@ -61,8 +61,8 @@ def _is_result(cls: type) -> bool:
     """Result and record types (built by the library, not by users) need no entry."""
     import dataclasses
 
-    from seprank.core import CertifiedResult
-    return issubclass(cls, CertifiedResult) or (
+    from seprank.core import Result
+    return issubclass(cls, Result) or (
         dataclasses.is_dataclass(cls) and cls.__name__.endswith(_RESULT_SUFFIXES))
 
 
@@ -76,7 +76,7 @@ _RESULT_SUFFIXES = ("Result", "Record", "Outcome", "Chain", "Bounds", "Bound", "
 _NOT_ENTRY_POINTS = {
     "Domain", "Method", "Certificate", "SeparationMethod", "SeedLike", "StopReason",
     "LastLayer", "Regime", "PairRepresentation", "ConditionalDensity", "PairConstruction",
-    "CertifiedResult", "RankValued", "Log3Value", "GaussianRational", "ExactMatrix",
+    "Result", "CertifiedResult", "RankValued", "Log3Value", "GaussianRational", "ExactMatrix",
     "ContrastiveFit", "ImpliedKernel", "compare", "log3_e", "to_mpf", "plot_figure3",
     "plot_figure4", "load_table1", "load_table2", "load_table4", "table1",
     "get_memory_limit", "memory_limit",

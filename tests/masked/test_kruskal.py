@@ -191,3 +191,25 @@ def test_square_minor_screen_matches_determinants_mod_p(a, b, seed) -> None:
                 if int(sympy.Matrix(B[np.ix_(R, C)].tolist()).det()) % p == 0:
                     expected.add((R, C))
     assert got == expected and len(expected) > 0
+
+
+def test_the_level_search_finds_every_k_rank_in_logarithmically_many_levels() -> None:
+    """One search for both engines: with level(r) dependent exactly for r > k (monotone), the
+    search returns k and a dependent (k + 1)-set, asking the top level and then bisecting."""
+    from identifiability.masked.kruskal import _search_levels
+
+    for n in range(1, 9):
+        for rho in range(1, n + 1):
+            for k in range(1, rho + 1):
+                asked: list[int] = []
+
+                def level(r: int, k: int = k, asked: list[int] = asked) -> tuple[int, ...] | None:
+                    asked.append(r)
+                    return None if r <= k else tuple(range(r))
+
+                got, witness = _search_levels(level, rho, n)
+                if rho == n:
+                    assert (got, witness, asked) == (n, None, [])
+                    continue
+                assert got == k and witness is not None and len(witness) == k + 1
+                assert asked[0] == rho and len(asked) <= 1 + max(1, rho - 1).bit_length()

@@ -33,8 +33,9 @@ def test_serial_sweep_keeps_the_order_and_lists_failures() -> None:
     assert result.values() == [0, 1, None, 9, 16]
     assert [dict(r.params) for r in result.failures] == [{"n": 2, "bad": 2}]
     failure = result.failures[0]
-    assert failure.error == "ValueError: task 2 refuses"
-    assert failure.traceback is not None and "square_or_raise" in failure.traceback
+    assert failure.outcome.error == "ValueError: task 2 refuses"
+    trace = failure.outcome.traceback
+    assert trace is not None and "square_or_raise" in trace
     assert "1 failed" in result.summary()
 
 
@@ -91,16 +92,17 @@ def test_dask_sweep_matches_the_serial_one_and_measures_each_task(dask_client: A
     assert parallel.values() == serial.values() == [{"square": n * n} for n in range(8)]
     pids = dask_client.run(sweep_tasks.worker_pid)
     for r in parallel:
-        assert r.source == "computed" and r.seconds is not None and r.seconds >= 0
-        assert int(r.worker.rsplit(":", 1)[1]) in pids.values()
-        assert r.peak_rss_bytes is not None and r.peak_rss_bytes > 10 * MIB
+        out = r.outcome
+        assert r.source == "computed" and out.seconds is not None and out.seconds >= 0
+        assert out.worker is not None and int(out.worker.rsplit(":", 1)[1]) in pids.values()
+        assert out.peak_rss_bytes is not None and out.peak_rss_bytes > 10 * MIB
 
 
 def test_peak_memory_is_the_tasks_own(dask_client: Any) -> None:
     """A task that touches 200 MiB shows a peak increase of about that; a small one does not."""
     result = sweep(sweep_tasks.allocate, [{"n_bytes": ALLOCATED_MIB * MIB}, {"n_bytes": 8}],
                    executor=dask_client, progress=False)
-    big, small = result.records
+    big, small = (r.outcome for r in result.records)
     if big.memory_method != "vmhwm":
         pytest.skip("per-task peak memory needs Linux /proc/self/clear_refs")
     assert big.peak_increase_bytes is not None and small.peak_increase_bytes is not None
