@@ -31,17 +31,29 @@ from .core.eps_rank import (
 from .core.eps_rank import (
     eps_rank as eps_rank,
 )
-from .core.grid import (
+from .core.errors import (
+    DegreeStructureError as DegreeStructureError,
+)
+from .core.errors import (
     GridTooLargeError as GridTooLargeError,
+)
+from .core.errors import (
+    MemoryBudgetError as MemoryBudgetError,
+)
+from .core.errors import (
+    OutsideHypothesesError as OutsideHypothesesError,
+)
+from .core.errors import (
+    SemigroupTooLargeError as SemigroupTooLargeError,
+)
+from .core.errors import (
+    UnboundedGradientError as UnboundedGradientError,
 )
 from .core.grid import (
     grid_tensor as grid_tensor,
 )
 from .core.grid import (
     matricize as matricize,
-)
-from .core.memory import (
-    MemoryBudgetError as MemoryBudgetError,
 )
 from .core.memory import (
     get_memory_limit as get_memory_limit,
@@ -96,9 +108,6 @@ from .incontext.bounds import (
 )
 from .incontext.gradient import (
     LanguageModel as LanguageModel,
-)
-from .incontext.gradient import (
-    UnboundedGradientError as UnboundedGradientError,
 )
 from .incontext.pretraining import (
     ExamplePacking as ExamplePacking,

@@ -32,6 +32,7 @@ import numpy.typing as npt
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import Array
 from seprank.core.validation import check_choice, check_int
 from seprank.separation.degree import DegreeStructure
 from seprank.separation.engine import separation_rank
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
 __all__ = ["LinearAttention", "OutputEntry"]
 
-Array = npt.NDArray[Any]
 
 
 def _kind(arrays: Sequence[Array]) -> Literal["float", "complex", "exact"]:

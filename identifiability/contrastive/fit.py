@@ -55,6 +55,7 @@ from identifiability.contrastive.kernels import (
     gaussian_exponential_integral,
 )
 from identifiability.contrastive.task import ContrastiveTask, ImpliedKernel, kernel_from_logit
+from identifiability.errors import NotNormalisableError
 from seprank.core import SeedLike, as_generator, check_instance, validated
 
 __all__ = [
@@ -64,10 +65,6 @@ __all__ = [
 ]
 
 Loss = Literal["cross_entropy", "l2"]
-
-
-class NotNormalisableError(ValueError):
-    """The kernel implied by a classifier (eq. 2.12) does not integrate in z'."""
 
 
 def _loss_and_dlogit(s: FloatArray, y: FloatArray, loss: Loss) -> tuple[float, FloatArray]:

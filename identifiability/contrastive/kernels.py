@@ -43,6 +43,7 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.types import FloatArray
 
 __all__ = [
     "ConditionalDensity",
@@ -52,7 +53,6 @@ __all__ = [
     "gaussian_tv_1d",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 @runtime_checkable

@@ -42,6 +42,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.types import FloatArray
 from seprank.core.validation import check_int
 
 __all__ = [
@@ -61,7 +62,6 @@ __all__ = [
 #: Largest d for which :func:`verify_on_all_inputs` enumerates {0,1}^d.
 MAX_VERIFY_DIMENSION = 16
 SecondBias = Literal["corrected", "printed"]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import FloatArray
 from seprank.core.validation import check_int
 
 __all__ = [
@@ -37,7 +38,6 @@ __all__ = [
     "train_online",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 #: Fresh inputs drawn per call of the data stream (amortises the generator's overhead).
 CHUNK = 2048
 

@@ -20,15 +20,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from identifiability.icl._checks import check_int, check_positive
 from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.prompts import PromptBatch
+from seprank.core.types import FloatArray
 
 __all__ = ["BASELINES", "BaselineResult", "baseline_error", "knn_predict", "sklearn_predict"]
 
-FloatArray = npt.NDArray[np.float64]
 Baseline = Literal["1-NN", "3-NN", "logistic", "svm-linear", "svm-gaussian"]
 BASELINES: tuple[Baseline, ...] = ("1-NN", "3-NN", "logistic", "svm-linear", "svm-gaussian")
 

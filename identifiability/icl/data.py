@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from identifiability.icl._checks import check_int, check_matrix, check_positive
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import FloatArray
 
 __all__ = [
     "NORM_RTOL",
@@ -49,7 +49,6 @@ __all__ = [
     "theorem34_conditions",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 #: Relative tolerance on the equal norms of the patterns (a = b = 0.64, the paper's Figure 2
 #: choice, gives ||mu'_1|| = 0.99960 beta).

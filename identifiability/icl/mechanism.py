@@ -46,6 +46,7 @@ from identifiability.icl.data import Patterns
 from identifiability.icl.model import ICLParams, forward
 from identifiability.icl.prompts import PromptBatch
 from seprank.core import EpsRankResult, RankResult, eps_rank, matrix_rank
+from seprank.core.types import FloatArray
 
 __all__ = [
     "AttentionConcentration",
@@ -59,7 +60,6 @@ __all__ = [
     "update_spectrum",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 def _mean_se(x: FloatArray) -> tuple[float, float]:

@@ -60,6 +60,7 @@ import numpy.typing as npt
 from identifiability.icl._checks import check_fraction, check_int
 from identifiability.icl._threads import single_blas_threaded
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import Array
 
 __all__ = [
     "GRADIENT_NAMES",
@@ -72,7 +73,6 @@ __all__ = [
     "loss_and_gradient",
 ]
 
-Array = npt.NDArray[Any]
 #: The trained weights (``a`` is fixed, Algorithm 1).
 GRADIENT_NAMES = ("WQ", "WK", "WV", "WO")
 

@@ -37,6 +37,7 @@ from identifiability.icl._checks import check_fraction, check_int, check_positiv
 from identifiability.icl.data import Patterns
 from identifiability.icl.tasks import _check_tasks
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import FloatArray, IntArray
 
 __all__ = [
     "MAX_PROMPT_BYTES",
@@ -49,8 +50,6 @@ __all__ = [
     "sample_prompts",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 #: Largest prompt tensor :func:`sample_prompts` allocates (bytes); sample in chunks beyond it.
 MAX_PROMPT_BYTES = 256 * 2**20

@@ -28,16 +28,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int
 from identifiability.icl.model import ICLParams, forward
 from identifiability.icl.prompts import PromptBatch
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import FloatArray
 
 __all__ = ["PRUNING_ORDERS", "PruningCurve", "prune_mask", "pruned_count", "pruning_curve"]
 
-FloatArray = npt.NDArray[np.float64]
 Order = Literal["smallest", "largest", "random"]
 PRUNING_ORDERS: tuple[Order, ...] = ("smallest", "largest", "random")
 

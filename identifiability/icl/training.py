@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int, check_positive
 from identifiability.icl._threads import single_blas_thread
@@ -46,11 +45,11 @@ from identifiability.icl.model import (
 from identifiability.icl.prompts import PromptBatch, sample_prompts
 from identifiability.icl.tasks import Task, _check_tasks, cyclic_tasks
 from seprank.core.random import SeedLike, split_seed
+from seprank.core.types import FloatArray
 
 __all__ = ["Evaluation", "TrainedModel", "TrainingConfig", "evaluate", "sample_and_evaluate",
            "train"]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

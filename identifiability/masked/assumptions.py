@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from identifiability.errors import AssumptionError
 from seprank.core import (
     check_array,
     check_choice,
@@ -26,6 +26,7 @@ from seprank.core import (
     check_int,
     matrix_rank,
 )
+from seprank.core.types import FloatArray
 
 __all__ = [
     "ASSUMPTIONS",
@@ -38,7 +39,6 @@ __all__ = [
     "sinkhorn",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 #: Short names of the assumptions of seed 004 §2.2.1.3.
 ASSUMPTIONS = {
@@ -51,14 +51,6 @@ ASSUMPTIONS = {
 }
 DEFAULT_ATOL = 1e-10
 DEFAULT_RANK_RTOL = 1e-10
-
-
-class AssumptionError(ValueError):
-    """A parameter violates an assumption of seed 004 §2.2; ``assumption`` is its key."""
-
-    def __init__(self, assumption: str, message: str) -> None:
-        self.assumption = assumption
-        super().__init__(f"{ASSUMPTIONS.get(assumption, assumption)} violated: {message}")
 
 
 @dataclass(frozen=True)

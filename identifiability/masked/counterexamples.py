@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from scipy.linalg import expm
 
 from identifiability.masked.hmm import HMM, GaussianHMM
@@ -35,6 +34,7 @@ from seprank.core import (
     check_int,
     validated,
 )
+from seprank.core.types import FloatArray
 
 __all__ = [
     "THEOREM6_PRINTED",
@@ -50,7 +50,6 @@ __all__ = [
     "theorem6_regenerated",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 #: The matrices of (2.47), as printed (8 decimals), seed 004 §2.2.3.2.
 THEOREM6_PRINTED: dict[str, FloatArray] = {

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from seprank.core import (
     Result,
@@ -34,10 +33,10 @@ from seprank.core import (
     check_float,
     check_int,
 )
+from seprank.core.types import FloatArray
 
 __all__ = ["CPResult", "als_parafac", "cp_reconstruct", "jennrich"]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,6 @@ from seprank.core import (
 
 __all__ = ["EMRefinement", "hmmlearn_data", "refine_em"]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, repr=False)

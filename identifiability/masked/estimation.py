@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from identifiability.errors import UnreliableEstimateError
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
 from identifiability.masked.moment_fit import fit_spectral, jackknife
 from identifiability.masked.moments import (
@@ -65,11 +65,11 @@ from seprank.core import (
     check_float,
     check_int,
 )
+from seprank.core.types import FloatArray
 
 __all__ = ["GAP_TO_NOISE", "SIGMA_TO_NOISE", "MomentEstimate", "UnreliableEstimateError",
            "estimate_ghmm", "estimate_hmm"]
 
-FloatArray = npt.NDArray[np.float64]
 #: Smallest eigenvalue gap of the chosen contraction, in jackknife standard errors, for the
 #: components to count as separated by the data.
 GAP_TO_NOISE = 3.0
@@ -79,16 +79,6 @@ SIGMA_TO_NOISE = 3.0
 #: errors are not told apart by the data.
 SEPARATION_TO_NOISE = 3.0
 STATUSES = ("ok", "too_few_samples", "invalid")
-
-
-class UnreliableEstimateError(ValueError):
-    """The sample does not determine the parameters (or the projected model is invalid);
-    ``estimate`` holds the :class:`MomentEstimate` with its ``status`` and ``problems``."""
-
-    def __init__(self, message: str, estimate: MomentEstimate) -> None:
-        super().__init__(message)
-        self.estimate = estimate
-        self.problems = estimate.problems
 
 
 @dataclass(frozen=True, repr=False)

@@ -16,11 +16,11 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import numpy.typing as npt
+
+from seprank.core.types import FloatArray
 
 __all__ = ["sign_candidates", "translation_candidates"]
 
-FloatArray = npt.NDArray[np.float64]
 #: More sign blocks than this would mean 2**blocks candidate models.
 MAX_SIGN_COMPONENTS = 12
 

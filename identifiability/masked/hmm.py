@@ -48,6 +48,7 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.types import FloatArray
 
 __all__ = [
     "ASSUMPTIONS",
@@ -61,7 +62,6 @@ __all__ = [
     "sinkhorn",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -110,7 +110,8 @@ class _BaseHMM:
             if not c.holds:
                 raise AssumptionError(name, c.measured + ". Fix the parameters (nothing is "
                                       "renormalised), or pass require=... without it to "
-                                      "explore a model that violates it.")
+                                      "explore a model that violates it.",
+                                      description=ASSUMPTIONS[name])
 
     def __repr__(self) -> str:
         name = "O" if self.kind == "hmm" else "M"
@@ -134,7 +135,8 @@ class _BaseHMM:
         (G-HMM vectors).  Categorical draws use inverse-CDF sampling on uniforms from ``seed``.
         """
         if "A5" not in self.require:
-            raise AssumptionError("A5", "sampling from a stationary uniform h_1 needs A5")
+            raise AssumptionError("A5", "sampling from a stationary uniform h_1 needs A5",
+                                  description=ASSUMPTIONS["A5"])
         n_steps = check_int("n_steps", n_steps)
         n_sequences = check_int("n_sequences", n_sequences)
         per_step = 32 + 17 * self.d  # states, uniforms, observations and the inverse-CDF temps
@@ -193,7 +195,7 @@ class HMM(_BaseHMM):
     >>> HMM([[0.5, 0.2], [0.5, 0.8]], [[0.9, 0.2], [0.1, 0.8]])
     Traceback (most recent call last):
     ...
-    identifiability.masked.assumptions.AssumptionError: A5 (doubly stochastic ... violated: ...
+    identifiability.errors.AssumptionError: A5 (doubly stochastic ... violated: ...
     """
 
     O: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
@@ -263,7 +265,8 @@ class HMM(_BaseHMM):
         start = np.asarray(h.startprob_, dtype=float)
         if np.max(np.abs(start - 1.0 / start.size)) > kwargs.get("atol", DEFAULT_ATOL):
             raise AssumptionError("A5", f"startprob_ = {start} is not the uniform stationary "
-                                  "law of a doubly stochastic T")
+                                  "law of a doubly stochastic T",
+                                  description=ASSUMPTIONS["A5"])
         return cls(np.asarray(h.emissionprob_).T, np.asarray(h.transmat_).T, **kwargs)
 
 
@@ -290,7 +293,7 @@ class GaussianHMM(_BaseHMM):
     >>> GaussianHMM([[2.0, 0.0], [0.0, 1.0]], [[0.5, 0.5], [0.5, 0.5]])
     Traceback (most recent call last):
     ...
-    identifiability.masked.assumptions.AssumptionError: A8 (non-degeneracy: ... violated: ...
+    identifiability.errors.AssumptionError: A8 (non-degeneracy: ... violated: ...
     """
 
     M: FloatArray = field(default_factory=lambda: np.zeros((0, 0)))
@@ -344,7 +347,8 @@ class GaussianHMM(_BaseHMM):
         atol = kwargs.get("atol", DEFAULT_ATOL)
         start = np.asarray(h.startprob_, dtype=float)
         if np.max(np.abs(start - 1.0 / start.size)) > atol:
-            raise AssumptionError("A5", f"startprob_ = {start} is not uniform")
+            raise AssumptionError("A5", f"startprob_ = {start} is not uniform",
+                                  description=ASSUMPTIONS["A5"])
         means = np.asarray(h.means_, dtype=float)
         from hmmlearn.utils import fill_covars
 

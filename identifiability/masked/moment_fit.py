@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from scipy.optimize import least_squares
 
 from identifiability.masked.moments import PAIRS, TripleMoments
@@ -39,12 +38,12 @@ from identifiability.masked.spectral import (
     spectral_factors,
 )
 from seprank.core import array_bytes, guard_memory
+from seprank.core.types import FloatArray
 
 __all__: list[str] = []
 #: Levenberg-Marquardt iterations of the refinement (finite-difference Jacobians).
 REFINE_ITERATIONS = 30
 
-FloatArray = npt.NDArray[np.float64]
 
 
 def model_moments(E: FloatArray, T: FloatArray) -> tuple[FloatArray, FloatArray]:

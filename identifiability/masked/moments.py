@@ -41,10 +41,10 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.types import FloatArray
 
 __all__ = ["TripleMoments", "empirical_moments"]
 
-FloatArray = npt.NDArray[np.float64]
 #: Pair products accumulated per window: (t, t+1), (t, t+2), (t+1, t+2).
 PAIRS: tuple[tuple[int, int], ...] = ((0, 1), (0, 2), (1, 2))
 #: Windows processed at once (bounds the temporaries, whatever the input size).

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
+from identifiability.errors import InvalidRecoveryError
 from identifiability.masked.cp import CPResult, als_parafac, jennrich
 from identifiability.masked.ghmm_candidates import sign_candidates, translation_candidates
 from identifiability.masked.hmm import HMM, GaussianHMM, gaussian_posterior
@@ -43,11 +44,11 @@ from seprank.core import (
     check_int,
     matrix_rank,
 )
+from seprank.core.types import FloatArray
 
 __all__ = ["InvalidRecoveryError", "Matching", "RecoveredModel", "match_permutation",
            "recover_ghmm", "recover_hmm"]
 
-FloatArray = npt.NDArray[np.float64]
 CPMethod = Literal["jennrich", "als"]
 _AMBIGUITY_FLOOR = 1e-8  # a second candidate this close to the predictor is not excluded
 #: Default tolerance of the checks of a recovered model (stochasticity, signs, unit norms,
@@ -55,17 +56,6 @@ _AMBIGUITY_FLOOR = 1e-8  # a second candidate this close to the predictor is not
 #: rounding (~1e-12); ALS stops at ~1e-4..1e-7 (and sometimes at a wrong solution, error ~1).
 RECOVERY_CHECK_TOL = {"jennrich": 1e-6, "als": 1e-3}
 Check = Literal["raise", "report"]
-
-
-class InvalidRecoveryError(ValueError):
-    """The recovered parameters are not a valid model (wrong k, a predictor that is not an
-    exact optimal predictor, a failed decomposition).  ``model`` holds what was recovered,
-    ``problems`` says what is wrong with it."""
-
-    def __init__(self, message: str, model: RecoveredModel) -> None:
-        super().__init__(message)
-        self.model = model
-        self.problems = model.problems
 
 
 @dataclass(frozen=True)

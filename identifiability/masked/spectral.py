@@ -35,13 +35,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from seprank.core import SeedLike, as_generator, check_array, check_float, check_int
+from seprank.core.types import FloatArray
 
 __all__ = ["SpectralFactors", "birkhoff_projection", "simplex_projection", "spectral_factors"]
 
-FloatArray = npt.NDArray[np.float64]
 #: An eigenvalue with |imag| above this fraction of the largest one is not real.
 IMAG_RTOL = 1e-9
 #: Directions probed (on the first read-out) for the widest-gap second contraction.

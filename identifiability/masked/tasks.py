@@ -36,8 +36,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from identifiability.errors import AssumptionError
 from identifiability.markov import stochastic_power
-from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM, _tokens_to_onehot
+from identifiability.masked.assumptions import ASSUMPTIONS
+from identifiability.masked.hmm import HMM, GaussianHMM, _tokens_to_onehot
 from seprank.core import check_array, check_int
 
 __all__ = ["Predictor", "Task", "optimal_predictor", "predict_raw"]
@@ -303,7 +305,8 @@ def optimal_predictor(model: HMM | GaussianHMM, task: Task | str) -> Predictor:
         raise TypeError(f"model must be an HMM or GaussianHMM, got {type(model).__name__}")
     if "A5" not in model.require:
         raise AssumptionError("A5", "the optimal predictors of seed 004 use the uniform "
-                              "stationary law; build the model with A5 required")
+                              "stationary law; build the model with A5 required",
+                              description=ASSUMPTIONS["A5"])
     size = model.d ** len(task.targets) * model.k ** len(task.targets)
     if size > _MAX_OUTPUT_ENTRIES:
         raise ValueError(f"task {task} on d = {model.d}, k = {model.k} needs {size:.3g} entries "

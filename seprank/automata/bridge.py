@@ -47,6 +47,7 @@ from seprank.core.memory import get_memory_limit
 from seprank.core.random import SeedLike
 from seprank.core.rank import RankResult
 from seprank.core.results import Certificate, CertifiedResult, Method
+from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.separation import separation_rank, validate_partition
 
@@ -61,7 +62,6 @@ __all__ = [
     "score_kernel_rank",
 ]
 
-Array = npt.NDArray[Any]
 #: Largest coefficient matrix (rows x columns) :func:`coefficient_rank` builds.
 MAX_COEFFICIENT_ENTRIES = 4_000_000
 #: Largest grid (templates^T points) :func:`cut_separation_rank` evaluates.

@@ -29,12 +29,11 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, bump_mlp
+from seprank.core.types import FloatArray, IntArray
 from seprank.core.validation import check_int
 
 __all__ = ["DepthOneNetwork", "memory_network", "modular_counter_network"]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

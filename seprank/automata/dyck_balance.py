@@ -38,6 +38,7 @@ import numpy.typing as npt
 from seprank.automata.examples import REJECT, dyck
 from seprank.core.domains import matrix_rank
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import FloatArray
 from seprank.core.validation import check_int
 
 __all__ = [
@@ -59,7 +60,6 @@ __all__ = [
 Token = tuple[int, int]               # (type t in 1..2k, depth d)
 #: Largest number of prefixes :func:`dyck_prefixes` lists.
 MAX_PREFIXES = 1_000_000
-FloatArray = npt.NDArray[np.float64]
 
 
 def index_set(k: int, D: int) -> list[Token]:

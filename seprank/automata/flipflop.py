@@ -34,6 +34,7 @@ import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, threshold_mlp
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import FloatArray, IntArray
 from seprank.core.validation import check_int
 
 __all__ = [
@@ -53,8 +54,6 @@ FFL_TOKENS = ("w", "r", "i", "0", "1")
 #: Largest number of strings :func:`all_ffl_strings` enumerates (there are 2 * 5^(T/2 - 2)).
 MAX_FFL_STRINGS = 2_000_000
 W, R, I, ZERO, ONE = range(5)
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 def _check_T(T: int) -> int:

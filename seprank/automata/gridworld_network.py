@@ -37,12 +37,11 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, bump_mlp
+from seprank.core.types import FloatArray, IntArray
 from seprank.core.validation import check_int
 
 __all__ = ["GridworldNetwork", "algorithm1", "theorem12_network"]
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 def algorithm1(actions: npt.ArrayLike, S: int, *, n_pads: int | None = None,

@@ -21,9 +21,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.types import FloatArray
+
 __all__ = ["MLP", "attention", "bump_mlp", "threshold_mlp"]
 
-FloatArray = npt.NDArray[np.float64]
 #: Batches are processed in chunks whose score tensors hold at most this many entries
 #: (2**22 float64 = 32 MiB).
 ATTENTION_CHUNK_ENTRIES = 2**22

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.types import IntArray
 from seprank.core.validation import check_int
 
 __all__ = ["Semiautomaton"]
 
-IntArray = npt.NDArray[np.int64]
 
 
 class Semiautomaton:

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 from sympy.combinatorics import Permutation, PermutationGroup
 
+from seprank.core.errors import SemigroupTooLargeError
 from seprank.core.validation import check_int
 
 __all__ = [
@@ -55,10 +56,6 @@ class Semiautomaton(Protocol):
     def n_states(self) -> int: ...
 
     def is_permutation_automaton(self) -> bool: ...
-
-
-class SemigroupTooLargeError(ValueError):
-    """The closure passed its ``max_size`` budget before it was complete."""
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, bump_mlp
 from seprank.automata.semiautomaton import Semiautomaton
+from seprank.core.types import FloatArray, IntArray
 from seprank.core.validation import check_int
 
 __all__ = [
@@ -48,8 +49,6 @@ __all__ = [
     "theorem10_network",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 THEOREM10_SLIPS = ("value_slot", "rotation", "readout")
 
 

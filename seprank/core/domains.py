@@ -37,7 +37,6 @@ from typing import Any, Protocol
 
 import flint
 import numpy as np
-import numpy.typing as npt
 
 from seprank.core.gaussian_rationals import (
     GaussianRational,
@@ -49,6 +48,7 @@ from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
 from seprank.core.random import SeedLike, as_generator, random_prime
 from seprank.core.rank import RankResult, exact_rank, rank_mod_p, svd_rank
 from seprank.core.results import Certificate, Method
+from seprank.core.types import Array
 from seprank.core.validation import check_instance, check_int, check_tolerance
 
 __all__ = [
@@ -62,7 +62,6 @@ __all__ = [
     "random_small_prime",
 ]
 
-Array = npt.NDArray[Any]
 
 #: Primes for network evaluation modulo p lie in [2**24, 2**25): a product of two residues is
 #: below 2**50, so int64 sums of up to 2**13 such products cannot overflow.

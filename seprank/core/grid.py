@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
+from seprank.core.errors import GridTooLargeError
 from seprank.core.memory import (
     OBJECT_ENTRY_BYTES,
-    MemoryBudgetError,
     resolve_limit,
 )
 from seprank.core.validation import check_int
@@ -42,14 +42,6 @@ __all__ = [
 
 #: Input points evaluated per call of ``f``.
 _DEFAULT_CHUNK_POINTS = 1 << 15
-
-
-class GridTooLargeError(MemoryBudgetError):
-    """A grid tensor (or the rank of its matricization) would exceed the memory limit.
-
-    A :class:`~seprank.core.memory.MemoryBudgetError`, raised before the grid is allocated.
-    """
-
 
 
 def matricize(

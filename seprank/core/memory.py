@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from seprank.core.errors import MemoryBudgetError
+
 __all__ = [
     "DEFAULT_MEMORY_LIMIT",
     "OBJECT_ENTRY_BYTES",
@@ -63,24 +65,6 @@ OBJECT_ENTRY_BYTES = 64
 RANK_STEP_FACTOR = {"modular": 2.5, "exact": 1.5, "svd": 1.5}
 
 _limit = DEFAULT_MEMORY_LIMIT
-
-
-class MemoryBudgetError(MemoryError):
-    """A computation would exceed the memory limit; raised *before* anything is allocated.
-
-    Attributes
-    ----------
-    needed : int
-        The estimated peak in bytes.
-    limit : int
-        The limit it was compared with.
-    what : str
-        What would have been allocated.
-    """
-
-    def __init__(self, message: str, *, needed: int = 0, limit: int = 0, what: str = "") -> None:
-        super().__init__(message)
-        self.needed, self.limit, self.what = int(needed), int(limit), what
 
 
 def _check_limit(n_bytes: Any, name: str) -> int:
@@ -216,7 +200,7 @@ def guard_memory(n_bytes: float, *, what: str, fix: str, max_bytes: int | None =
     >>> guard_memory(10 * 2**30, what="a test array", fix="use less", max_bytes=2**30)
     Traceback (most recent call last):
     ...
-    seprank.core.memory.MemoryBudgetError: a test array needs about 10 GiB, above the memory
+    seprank.core.errors.MemoryBudgetError: a test array needs about 10 GiB, above the memory
     limit of 1 GiB; use less, or raise the limit with seprank.set_memory_limit(n_bytes) ...
     """
     limit = resolve_limit(max_bytes)

@@ -33,12 +33,12 @@ import numpy.typing as npt
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.rank import RankResult
 from seprank.core.results import Certificate
+from seprank.core.types import Array
 from seprank.core.validation import check_int
 
 __all__ = ["MAX_PRIME", "float_rank_mod_p", "from_balanced", "matmul_mod", "max_terms",
            "reduce_balanced", "residue_bound", "to_balanced"]
 
-Array = npt.NDArray[Any]
 
 #: Largest prime (exclusive) for exact float64 arithmetic here.
 MAX_PRIME = 2**26

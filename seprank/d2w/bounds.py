@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+from seprank.core.errors import OutsideHypothesesError
 from seprank.core.log3 import (
     EXACT_BITS_LIMIT,
     Log3Value,
@@ -39,10 +40,6 @@ Regime = Literal["depth_efficient", "depth_inefficient", "boundary"]
 Kind = Literal["upper", "lower"]
 EVERY = "every weight assignment"
 ALMOST_EVERY = "almost every weight assignment (all but a Lebesgue-null set)"
-
-
-class OutsideHypothesesError(ValueError):
-    """A bound was requested with ``strict=True`` for a network outside its hypotheses."""
 
 
 #: Largest depth the bounds accept: their exponents are :math:`3^L`-sized integers whose base-2

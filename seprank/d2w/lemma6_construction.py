@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +52,7 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.gaussian_rationals import GaussianRational
 from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.types import Array
 from seprank.core.validation import check_choice, check_int
 from seprank.d2w.bounds import check_depth
 
@@ -64,7 +65,6 @@ __all__ = [
     "witness_constant",
 ]
 
-Array = npt.NDArray[Any]
 LastLayer = Literal["fixed", "printed"]
 
 

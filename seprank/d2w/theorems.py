@@ -8,7 +8,7 @@ inputs that make no sense (a width not divisible by the number of heads, L < 1, 
 raise ``ValueError``; valid networks outside a statement's hypotheses (e.g. Theorem 1 at
 :math:`L \ge \log_3 d_x`) get the formula evaluated and returned with
 ``in_hypotheses == False`` and the failed hypotheses in ``violated`` -- or, with
-``strict=True``, an :class:`~seprank.d2w.bounds.OutsideHypothesesError`.  Constructions that do
+``strict=True``, an :class:`~seprank.core.errors.OutsideHypothesesError`.  Constructions that do
 not exist outside their hypotheses -- the Lemma 6 witness
 (:func:`seprank.d2w.witness.lemma6_witness`: L >= 2, odd :math:`d_a \ge 3`, even N) -- refuse
 with ``ValueError`` naming the failed hypothesis.  Comparisons

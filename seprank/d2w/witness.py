@@ -42,6 +42,7 @@ from seprank.core.minors import nonzero_minor
 from seprank.core.random import SeedLike, spawn
 from seprank.core.rank import RankResult
 from seprank.core.results import Certificate, Method, RankValued
+from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.d2w.bounds import multiset_coefficient
 from seprank.d2w.hadamard import paper_witness_V, rational_sphere_V
@@ -56,7 +57,6 @@ from seprank.d2w.lemma6_construction import (
 
 __all__ = ["WitnessResult", "lemma6_witness"]
 
-Array = npt.NDArray[Any]
 
 #: Float witness: relative error below which the sub-matrix counts as proportional.
 PROPORTIONAL_RTOL = 1e-8

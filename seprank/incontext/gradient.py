@@ -42,24 +42,15 @@ import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import Domain, FloatDomain
+from seprank.core.errors import UnboundedGradientError
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import Array
 from seprank.core.validation import check_float, check_instance, check_int
 from seprank.evaluators import register_evaluator
 
 __all__ = ["LanguageModel", "UnboundedGradientError", "forward_with_caches", "lm_loss",
            "lm_loss_and_gradient"]
-
-Array = npt.NDArray[Any]
-
-
-class UnboundedGradientError(ValueError):
-    """The loss, its gradient or the updated representation overflowed (not finite).
-
-    Unnormalised polynomial attention has degree-:math:`3^L` logits, so gradients can be
-    astronomically large; the theorems assume bounded gradients (Λ_max).  Fix: smaller weights,
-    embeddings or templates, or a shallower network.
-    """
 
 
 def _finite(x: Array, what: str) -> Array:

@@ -21,15 +21,13 @@ in this range); no reassociation the bounds do not cover.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba as nb
 import numpy as np
-import numpy.typing as npt
+
+from seprank.core.types import Array
 
 __all__ = ["zin_grid_kernel"]
 
-Array = npt.NDArray[Any]
 
 #: Columns per tile: the tile buffers (2N d + d^2 + tri values per column) stay in L1/L2.
 TILE = 128

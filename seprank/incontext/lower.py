@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +36,7 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import Array
 from seprank.core.validation import check_array, check_int, validated
 from seprank.d2w.bounds import check_depth, multiset_coefficient
 from seprank.incontext.representation import InContextRepresentation
@@ -51,7 +51,6 @@ __all__ = [
     "sphere_rows",
 ]
 
-Array = npt.NDArray[Any]
 
 
 def sphere_rows(n: int, d: int, *, seed: SeedLike = None) -> Array:

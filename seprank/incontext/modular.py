@@ -29,15 +29,14 @@ from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 import numpy as np
-import numpy.typing as npt
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
+from seprank.core.types import Array
 from seprank.evaluators import register_evaluator
 
 __all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
 
-Array = npt.NDArray[Any]
 
 
 class PairRepresentation(Protocol):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import networkx as nx
 import numpy as np
@@ -35,6 +35,7 @@ from scipy.spatial import cKDTree
 
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import Array
 from seprank.core.validation import check_float, check_int
 
 __all__ = [
@@ -47,7 +48,6 @@ __all__ = [
     "synthetic_corpus",
 ]
 
-Array = npt.NDArray[Any]
 NeighbourMethod = Literal["auto", "exact", "kdtree"]
 
 

@@ -43,6 +43,7 @@ from seprank.core.domains import (
 )
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
+from seprank.core.types import Array
 from seprank.core.validation import check_index, check_int
 from seprank.evaluators import evaluators
 from seprank.incontext.bounds import bidegree_bound
@@ -54,7 +55,6 @@ __all__ = [
     "validate_sentences",
 ]
 
-Array = npt.NDArray[Any]
 
 #: Pairs (a, b) evaluated per block by :meth:`InContextRepresentation.grid`.
 GRID_PAIRS_PER_BLOCK = 1 << 16

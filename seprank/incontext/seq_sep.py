@@ -23,6 +23,7 @@ from seprank.core.domains import Domain, ModularDomain
 from seprank.core.eps_rank import EpsRankResult, eps_rank
 from seprank.core.random import SeedLike
 from seprank.core.results import Certificate, RankValued, SeparationMethod
+from seprank.core.types import Array
 from seprank.core.validation import check_array, check_float
 from seprank.incontext.modular import modular_grid, modular_grid_balanced, modular_grid_bytes
 from seprank.incontext.representation import InContextRepresentation
@@ -32,7 +33,6 @@ from seprank.separation.result import SeparationRankResult
 
 __all__ = ["GridSpectrum", "SeqSepResult", "grid_spectrum", "incontext_seq_sep", "positional_sep"]
 
-Array = npt.NDArray[Any]
 
 @dataclass(frozen=True, repr=False)
 class SeqSepResult(RankValued):

@@ -36,6 +36,7 @@ from seprank.attention import LinearAttention
 from seprank.core.domains import FloatDomain, ModularDomain, domain_for
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, spawn
+from seprank.core.types import Array
 from seprank.core.validation import (
     check_array,
     check_bool,
@@ -57,7 +58,6 @@ from seprank.incontext.seq_sep import SeqSepResult
 __all__ = ["GradientRegime", "SequentialRepresentation", "gradient_regime",
            "sequential_seq_sep"]
 
-Array = npt.NDArray[Any]
 
 
 def _forward(lm: LanguageModel, X: Array, lead: int) -> Array:

@@ -33,13 +33,13 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from seprank.core.domains import Domain, ModularDomain
 from seprank.core.grid import GridTooLargeError
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
 from seprank.core.rank import RankResult
+from seprank.core.types import Array
 from seprank.separation.budget import Budget
 from seprank.separation.degree import (
     BlockSeparationRankResult,
@@ -64,7 +64,6 @@ from seprank.separation.witness import find_grid_minor
 __all__ = ["block_separation_rank", "rect_from_batch", "rect_from_grid_matrix",
            "select_degree"]
 
-Array = npt.NDArray[Any]
 #: ``evaluate(a_points, b_points)`` -> the grid [f(a_r, b_s)] mod p (int64 or balanced float64)
 #: for a_points of shape (R, |A|, dim) and b_points of shape (S, |B|, dim).
 RectEvaluator = Callable[[Array, Array], Array]

@@ -75,7 +75,7 @@ class Budget:
         before anything is allocated (None: the process limit,
         :func:`seprank.get_memory_limit`, 2 GiB by default).  A round above it is not run:
         the growth stops with ``'memory_limit'``, or raises
-        :class:`~seprank.core.grid.GridTooLargeError` when it is the first round.
+        :class:`~seprank.core.errors.GridTooLargeError` when it is the first round.
     patience : int
         Growth stops (``'saturated'``) when the last ``patience`` rounds give the same rank.
 

@@ -38,7 +38,6 @@ from typing import Any
 
 import flint
 import numpy as np
-import numpy.typing as npt
 
 from seprank.certificates.build import (
     certificate_header,
@@ -47,8 +46,10 @@ from seprank.certificates.build import (
     json_array,
 )
 from seprank.core.domains import ModularDomain
+from seprank.core.errors import DegreeStructureError
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.rank import RankResult
+from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.separation.result import (
     GridEvidence,
@@ -60,14 +61,9 @@ from seprank.separation.result import (
 __all__ = ["CHECK_POINTS", "BlockSeparationRankResult", "DegreeBlock", "DegreeStructure",
            "DegreeStructureError"]
 
-Array = npt.NDArray[Any]
 
 #: Independent random checks of a declared degree structure (module docstring).
 CHECK_POINTS = 8
-
-
-class DegreeStructureError(ValueError):
-    """A function is not of the degree structure it was declared to have."""
 
 
 @dataclass(frozen=True)
@@ -206,7 +202,7 @@ def check_structure(evaluate: Callable[[Array, Array], Array], structure: Degree
     >>> check_structure(grid, wrong, F, nodes, W, 1, 1, 2, np.random.default_rng(1))
     Traceback (most recent call last):
     ...
-    seprank.separation.degree.DegreeStructureError: f is not of the declared degree ...
+    seprank.core.errors.DegreeStructureError: f is not of the declared degree ...
     """
     p = domain.p
     n = len(nodes)

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from seprank.core.domains import Domain, domain_for
 from seprank.core.random import SeedLike, spawn
 from seprank.core.results import SeparationMethod
+from seprank.core.types import Array
 
 # the built-in strategies register themselves in the table when their modules load
 from seprank.separation.blocks import block_separation_rank
@@ -38,7 +39,6 @@ from seprank.separation.symbolic import symbolic_strategy
 
 __all__ = ["separation_rank"]
 
-Array = npt.NDArray[Any]
 #: The built-in drivers (imported for their registration; see the strategy table).
 BUILT_IN = (symbolic_strategy, block_separation_rank, dense_separation_rank)
 
@@ -139,7 +139,7 @@ def separation_rank(
         one round -- grid, matricization and rank step, estimated before anything is
         allocated; None: :func:`seprank.get_memory_limit`, 2 GiB; growth that would exceed it
         stops with ``'memory_limit'``, a first round above it raises
-        :class:`~seprank.core.grid.GridTooLargeError`) and ``patience`` (stop when the last 2
+        :class:`~seprank.core.errors.GridTooLargeError`) and ``patience`` (stop when the last 2
         rounds gave the same rank).  The 0.2 keywords ``max_seconds=`` ... raise a
         ``TypeError`` naming ``budget=``.
     progress : bool, optional, keyword-only

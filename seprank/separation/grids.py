@@ -15,17 +15,16 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 from seprank.core.grid import GridTooLargeError, grid_tensor, matricize
 from seprank.core.inputs import to_rational
 from seprank.core.memory import RANK_STEP_FACTOR
+from seprank.core.types import Array
 from seprank.separation.result import accepts_domain
 
 __all__ = ["CallerGrid", "GenericGrid", "dedupe", "dedupe_matrix", "domain_evaluator"]
 
-Array = npt.NDArray[Any]
 
 
 def _entry_bytes(domain: Domain, _bits: int = 64) -> int:

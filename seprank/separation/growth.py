@@ -41,13 +41,13 @@ from tqdm.auto import tqdm
 from seprank.core.domains import Domain
 from seprank.core.memory import MemoryBudgetError, array_bytes, guard_memory
 from seprank.core.rank import RankResult
+from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.separation.budget import Budget, check_budget, refuses_budget_keywords
 from seprank.separation.result import SATURATED_STOPS, RoundRecord, StopReason, growth_status
 
 __all__ = ["GrowthOutcome", "TemplatePlan", "grow_until_stable", "plan_templates"]
 
-Array = npt.NDArray[Any]
 
 #: Automatic schedule: the first round has about this many rows/columns.
 INITIAL_SIDE = 16
@@ -189,8 +189,8 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
     matrix_of : callable
         ``matrix_of(templates)`` -> the grid matrix in ``plan.domain`` (rows: A-tuples, columns:
         B-tuples; duplicate rows/columns may be removed, the rank is unchanged).  It raises a
-        :class:`~seprank.core.memory.MemoryBudgetError` (e.g.
-        :class:`~seprank.core.grid.GridTooLargeError`) *before allocating* when the round --
+        :class:`~seprank.core.errors.MemoryBudgetError` (e.g.
+        :class:`~seprank.core.errors.GridTooLargeError`) *before allocating* when the round --
         grid and rank step -- would exceed the memory limit: before the first rank that error
         propagates, afterwards the loop stops with ``'memory_limit'``.
     plan : TemplatePlan

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from seprank.core.domains import Domain
 from seprank.core.results import SeparationMethod
+from seprank.core.types import Array
 from seprank.core.validation import (
     check_bool,
     check_callable,
@@ -30,7 +31,6 @@ from seprank.separation.result import validate_partition
 
 __all__ = ["SeparationRequest"]
 
-Array = npt.NDArray[Any]
 #: ``grid_matrix(templates, domain)`` -> the grid matricization of f in ``domain``.
 GridMatrix = Callable[[Array, Domain], Array]
 

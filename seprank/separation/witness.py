@@ -21,13 +21,13 @@ from seprank.core.domains import Domain, ExactDomain, ModularDomain
 from seprank.core.inputs import as_exact_matrix, to_rational
 from seprank.core.minors import nonzero_minor
 from seprank.core.random import SeedLike, as_generator, random_prime
+from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.separation.growth import GrowthOutcome
 from seprank.separation.result import GridEvidence, GridMinor
 
 __all__ = ["GridWitness", "find_grid_minor"]
 
-Array = npt.NDArray[Any]
 
 #: Primes tried for an exact grid before giving up (each fails with probability ~r * bits / 2**61).
 _PRIME_ATTEMPTS = 8

@@ -45,6 +45,7 @@ import numpy as np
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import Domain
+from seprank.core.errors import TimeBudgetExceeded
 from seprank.core.grid import GridTooLargeError
 from seprank.core.random import spawn
 from seprank.core.validation import check_int
@@ -63,10 +64,6 @@ __all__ = ["TimeBudgetExceeded", "bound_entry", "estimated_cost", "rank_case", "
 
 DEFAULT_TIME_BUDGET = 2.0
 DEFAULT_MEMORY_BUDGET = 64 * 1024**2
-
-
-class TimeBudgetExceeded(RuntimeError):
-    """A case used more CPU time than its budget (raised between batches of evaluations)."""
 
 
 class _DeadlineEntry:

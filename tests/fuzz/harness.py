@@ -212,7 +212,7 @@ HUGE_VALUES = (10**12, 10**30)
 
 def huge_probe(entry: Entry, argument: str, value: int, *, seconds: int = 20) -> Outcome:
     """Call ``entry`` with a huge count: it must answer quickly or refuse clearly (a
-    :class:`~seprank.core.memory.MemoryBudgetError`, or a ValueError / TypeError), never
+    :class:`~seprank.core.errors.MemoryBudgetError`, or a ValueError / TypeError), never
     allocate until numpy or FLINT fails, and never hang."""
     from seprank.core.memory import MemoryBudgetError
 

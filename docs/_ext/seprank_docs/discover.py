@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import types
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -97,6 +98,12 @@ def _defined_in(obj: object) -> str | None:
     return None
 
 
+def _is_type_alias(obj: object) -> bool:
+    """A subscripted generic such as ``npt.NDArray[np.float64]`` (``seprank.core.types``):
+    autodoc cannot format it as a member; its module docstring describes it."""
+    return isinstance(obj, types.GenericAlias)
+
+
 def documented_members(modules: list[PublicModule]) -> dict[str, list[str]]:
     """Which names each module's page documents: every name of every ``__all__``, once.
 
@@ -112,7 +119,7 @@ def documented_members(modules: list[PublicModule]) -> dict[str, list[str]]:
         module = m.module
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
-            if isinstance(obj, ModuleType):
+            if isinstance(obj, ModuleType) or _is_type_alias(obj):
                 continue
             home = _defined_in(obj)
             if home == m.name or (home is None and not m.is_package):
