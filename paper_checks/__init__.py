@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from paper_checks.defence import *
+from paper_checks.parameters import *
+from paper_checks.perturbation import *
 from paper_checks.registry import *
 from paper_checks.runner import *
 from seprank.core.index import reexport
@@ -17,4 +20,5 @@ from seprank.core.index import reexport
 # Type checkers follow the star imports; __all__ (every module's, each name once) is built
 # at run time.
 if not TYPE_CHECKING:
-    __all__ = reexport(__name__, ["registry", "runner"])
+    __all__ = reexport(__name__, ["defence", "parameters", "perturbation", "registry",
+                                  "runner"])

@@ -23,7 +23,9 @@ Every builder accepts
   inequality refuse ``holds=True`` when their own comparison fails (a ``holds`` whose margin says
   the statement is violated is a contradiction, not a verdict);
 * ``corrected`` -- whether the corrected statement holds (``judge(printed, corrected)``: an
-  ``erratum`` when the printed one fails);
+  ``erratum`` when the printed one fails); with ``kind='convention'`` or ``'notation'`` it is
+  the statement under the paper's own reading, and its holding makes a ``note``
+  (:func:`~paper_checks.ledger.judge_reading`);
 * ``measured`` / ``reference_value`` -- what the report shows when it differs from the numbers
   compared;
 * the other :class:`~paper_checks.ledger.ClaimResult` fields unchanged (``details``, ``kind``,
@@ -55,7 +57,15 @@ from typing import Any
 
 import numpy as np
 
-from paper_checks.ledger import ClaimResult, Independent, Kind, Margin, judge
+from paper_checks.ledger import (
+    NOTE_KINDS,
+    ClaimResult,
+    Independent,
+    Kind,
+    Margin,
+    judge,
+    judge_reading,
+)
 
 __all__ = ["exact_result", "identity_result", "ratio_result", "tolerance_result"]
 
@@ -74,8 +84,12 @@ def _result(measured: Any, reference_value: Any, printed_holds: bool, corrected:
             margin: Margin, details: Mapping[str, Any] | None, kind: Kind | None,
             independent: Independent | None, figures: Mapping[str, Any] | None,
             certificates: Mapping[str, Mapping[str, Any]] | None) -> ClaimResult:
+    # a convention or notation: the paper's own reading is the "corrected" one, and its
+    # holding makes a note, not an erratum
+    verdict = (judge_reading(printed_holds, bool(corrected)) if kind in NOTE_KINDS
+               else judge(printed_holds, corrected))
     return ClaimResult(measured=measured, reference_value=reference_value,
-                       verdict=judge(printed_holds, corrected), details=details or {},
+                       verdict=verdict, details=details or {},
                        figures=figures or {}, kind=kind, margin=margin,
                        independent=independent, certificates=certificates or {})
 

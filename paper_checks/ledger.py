@@ -9,6 +9,12 @@ A check returns a :class:`ClaimResult`.  Its ``verdict`` is one of
 ``erratum``
     The printed statement fails *and* a corrected statement holds; ``details`` must contain
     ``"printed"`` and ``"corrected"`` entries showing what was measured for each.
+``note``
+    Not an error: the printed statement holds under its own convention or notation, which
+    differs from another legitimate one (the field's, the toolkit's, the other version's);
+    ``kind`` is ``'convention'`` or ``'notation'`` and ``details`` must contain ``"printed"``
+    and ``"reading"`` (what was measured under the paper's reading).  Notes are listed and
+    counted apart from errata everywhere.
 ``fails``
     The printed statement fails and no corrected statement is offered.
 ``unproven``
@@ -16,10 +22,11 @@ A check returns a :class:`ClaimResult`.  Its ``verdict`` is one of
 ``skipped``
     Not evaluated; ``details["reason"]`` says why.
 
-Every ``erratum``, ``fails`` and ``unproven`` carries a :data:`Kind` (how the statement is
-wrong) and an :class:`Independent` recomputation -- a second route to the measurement that does
-not call the library function under test (a closed form, mpmath/sympy, a brute-force
-enumeration or a quadrature written in the check) -- which must agree with the measurement.
+Every ``erratum``, ``fails``, ``unproven`` and ``note`` carries a :data:`Kind` (how the
+statement is wrong, or which reading a note records) and an :class:`Independent`
+recomputation -- a second route to the measurement that does not call the library function
+under test (a closed form, mpmath/sympy, a brute-force enumeration or a quadrature written in
+the check) -- which must agree with the measurement.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 __all__ = [
+    "ERROR_VERDICTS",
     "KINDS",
     "STRICT_LEDGER",
     "VERDICTS",
@@ -42,18 +50,24 @@ __all__ = [
     "Margin",
     "Verdict",
     "judge",
+    "judge_reading",
     "perturbed_run",
 ]
 
-Verdict = Literal["holds", "erratum", "fails", "unproven", "skipped"]
+Verdict = Literal["holds", "erratum", "note", "fails", "unproven", "skipped"]
 #: How a statement is wrong: a slip whose intended statement holds (``typo``); a wrong constant
 #: or rate (``constant``); true only under an added hypothesis or outside its stated domain
 #: (``hypothesis``); false, the correction being a different statement (``statement``); not
-#: refuted but its proof is invalid (``proof``, verdict ``unproven``); only a different but
-#: legitimate reading (``convention``).
-Kind = Literal["typo", "constant", "hypothesis", "statement", "proof", "convention"]
+#: refuted but its proof is invalid (``proof``, verdict ``unproven``).  A ``note`` records a
+#: different but legitimate reading: a ``convention`` (what a symbol or quantity means) or a
+#: ``notation`` (how it is written); neither is an error.
+Kind = Literal["typo", "constant", "hypothesis", "statement", "proof", "convention", "notation"]
 VERDICTS: tuple[str, ...] = get_args(Verdict)
 KINDS: tuple[str, ...] = get_args(Kind)
+#: Kinds of a ``note`` (a reading, not an error) -- and only of a note.
+NOTE_KINDS: tuple[str, ...] = ("convention", "notation")
+#: Verdicts that say the printed statement is wrong (a note is not one of them).
+ERROR_VERDICTS: tuple[str, ...] = ("erratum", "fails", "unproven")
 #: Every ``erratum`` / ``fails`` / ``unproven`` must carry ``kind`` and ``independent``.  (False
 #: only while the claims written before the ledger were being graded.)
 STRICT_LEDGER = True
@@ -189,17 +203,18 @@ class ClaimResult:
         The measured quantity (a number, a tuple, a small dict).
     reference_value : Any
         What the paper (or the mathematics) says it should be.
-    verdict : {'holds', 'erratum', 'fails', 'unproven', 'skipped'}
+    verdict : {'holds', 'erratum', 'note', 'fails', 'unproven', 'skipped'}
         See the module docstring.
     details : Mapping
         Supporting evidence.  Required keys: ``printed`` and ``corrected`` for ``erratum``,
-        ``reason`` for ``skipped``.
+        ``printed`` and ``reading`` for ``note``, ``reason`` for ``skipped``.
     figures : Mapping[str, matplotlib.figure.Figure]
         Optional figures; the runner saves them when asked for plots and closes them (its
         outcome's result then maps each name to the file it was saved to).
-    kind : {'typo', 'constant', 'hypothesis', 'statement', 'proof', 'convention'}, optional
+    kind : {'typo', 'constant', 'hypothesis', 'statement', 'proof', 'convention', 'notation'}
         How the statement is wrong; required for ``erratum``, ``fails`` and ``unproven``
-        (``'proof'`` exactly for ``unproven``), absent for ``holds``.
+        (``'proof'`` exactly for ``unproven``); ``'convention'`` or ``'notation'`` exactly for
+        ``note``; absent for ``holds`` and ``skipped``.
     margin : Margin, optional
         How close the measurement comes to the printed statement.
     independent : Independent, optional
@@ -236,11 +251,22 @@ class ClaimResult:
                     "an 'erratum' verdict must show both measurements: details lacks "
                     f"{sorted(missing)} (what the printed statement gave, and the corrected one)"
                 )
+        if self.verdict == "note":
+            missing = {"printed", "reading"} - set(self.details)
+            if missing:
+                raise ValueError(
+                    "a 'note' verdict must show the statement under the paper's reading: "
+                    f"details lacks {sorted(missing)}")
         if self.verdict == "skipped" and "reason" not in self.details:
             raise ValueError("a 'skipped' verdict needs details['reason']")
+        if (self.kind in NOTE_KINDS) != (self.verdict == "note") and self.kind is not None:
+            raise ValueError(
+                f"kind={self.kind!r} goes with verdict 'note' and only with it: a convention or "
+                "notation is a different legitimate reading, not an erratum; an error needs "
+                "one of " + ", ".join(k for k in KINDS if k not in NOTE_KINDS))
         if self.kind is not None and self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        if (self.verdict in ("erratum", "fails", "unproven") and STRICT_LEDGER
+        if (self.verdict in (*ERROR_VERDICTS, "note") and STRICT_LEDGER
                 and not _PERTURBED.get()):
             if self.kind is None:
                 raise ValueError(f"a {self.verdict!r} verdict must say how the statement is "
@@ -275,3 +301,20 @@ def judge(printed_holds: bool, corrected_holds: bool | None = None) -> Verdict:
     if printed_holds:
         return "holds"
     return "erratum" if corrected_holds else "fails"
+
+
+def judge_reading(printed_holds: bool, reading_holds: bool) -> Verdict:
+    """The verdict when the printed statement is measured under two legitimate readings: the
+    toolkit's (or the field's) and the paper's own convention or notation.
+
+    ``'holds'`` under the first; otherwise ``'note'`` when it holds under the paper's reading
+    (not an error: say which reading in ``details['reading']``); else ``'fails'``.
+
+    Examples
+    --------
+    >>> judge_reading(True, True), judge_reading(False, True), judge_reading(False, False)
+    ('holds', 'note', 'fails')
+    """
+    if printed_holds:
+        return "holds"
+    return "note" if reading_holds else "fails"

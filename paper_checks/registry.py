@@ -1,23 +1,28 @@
 """The claim registry: one registered check per checkable statement of a seed paper.
 
-A check is a function ``check(perturbed: bool = False) -> ClaimResult`` registered with the
-:func:`claim` decorator, which records what the paper printed and which verdict we expect::
+A check is a function returning a :class:`ClaimResult`, registered with the :func:`claim`
+decorator, which records what the paper printed and which verdict we expect.  Its keyword
+arguments with defaults are the *statement's parameters* at their printed values; a
+:class:`~paper_checks.perturbation.Perturbed` statement overrides some of them, fixed at
+registration -- before anything is measured::
 
     @claim(
         id="D2W-Thm1-upper",
         paper="003",
         reference="Theorem 1, eq. 7",
         statement="sep(y) <= (3^L - 1)/2 * log3(d_x) ... (printed form)",
-        perturbation="the bound divided by 1.01 (just below the measured rank)",
+        perturbation=Perturbed("the exponent (3^L - 1)/2 lowered by one", exponent_shift=-1),
     )
-    def d2w_thm1_upper(perturbed: bool = False) -> ClaimResult:
+    def d2w_thm1_upper(exponent_shift: int = 0) -> ClaimResult:
         rank = measured_rank()                       # cache expensive measurements
-        bound = printed_bound() if not perturbed else rank / 1.01
-        return ClaimResult(measured=rank, reference_value=bound, verdict=judge(rank <= bound),
-                           margin=Margin.ratio(rank, bound, what="rank / bound"))
+        bound = printed_bound(exponent_shift)        # the statement, never the measurement
+        return ratio_result(rank, bound, what="rank / bound")
 
 (the perturbed run's verdict describes a made-up statement: it needs no kind; every other
-``erratum`` / ``fails`` / ``unproven`` does, see :mod:`paper_checks.ledger`).
+``erratum`` / ``fails`` / ``unproven`` / ``note`` does, see :mod:`paper_checks.ledger`).  A
+claim whose expected verdict is not ``holds`` or ``skipped`` registers the statement's
+:class:`~paper_checks.defence.Defence` (the readings under which it would be right, and the
+independent attack on the verdict).
 
 Verdicts (``holds`` / ``erratum`` / ``fails`` / ``unproven`` / ``skipped``), kinds, margins and
 independent recomputations are defined in :mod:`paper_checks.ledger` and re-exported here.
@@ -51,6 +56,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from paper_checks.defence import Defence
 from paper_checks.ledger import (
     KINDS,
     STRICT_LEDGER,
@@ -64,6 +70,7 @@ from paper_checks.ledger import (
     judge,
     perturbed_run,
 )
+from paper_checks.perturbation import Perturbed
 
 __all__ = [
     "KINDS",
@@ -158,8 +165,9 @@ class Claim:
     func: Callable[..., ClaimResult] = field(repr=False, compare=False)
     module: str = ""
     category: Category = "paper"
-    perturbation: str | None = None
+    perturbation: Perturbed | str | None = None
     certifies: bool = False
+    defence: Defence | None = None
 
     @property
     def paper_info(self) -> Paper:
@@ -167,16 +175,26 @@ class Claim:
 
     @property
     def perturbable(self) -> bool:
-        """Whether the check accepts ``perturbed=True`` (a perturbed statement)."""
+        """Whether the claim registers a perturbed statement."""
         return self.perturbation is not None
 
+    @property
+    def perturbation_text(self) -> str | None:
+        """What the perturbed statement says."""
+        p = self.perturbation
+        return p.description if isinstance(p, Perturbed) else p
+
     def run(self, *, perturbed: bool = False) -> ClaimResult:
-        """Run the check; ``perturbed=True`` checks the registered perturbed statement."""
+        """Run the check; ``perturbed=True`` checks the registered perturbed statement (the
+        check called with the :class:`Perturbed` overrides of its statement parameters)."""
         if perturbed and not self.perturbable:
             raise ValueError(f"claim {self.id} registers no perturbation")
         if perturbed:
             with perturbed_run():
-                result = self.func(perturbed=True)
+                if isinstance(self.perturbation, Perturbed):
+                    result = self.func(**self.perturbation.overrides)
+                else:  # a statement written as text with a perturbed= flag (being retired)
+                    result = self.func(perturbed=True)
         else:
             result = self.func()
         if not isinstance(result, ClaimResult):
@@ -201,8 +219,9 @@ def claim(
     expected_verdict: Verdict = "holds",
     profile: Profile = "quick",
     category: Category = "paper",
-    perturbation: str | None = None,
+    perturbation: Perturbed | str | None = None,
     certifies: bool = False,
+    defence: Defence | None = None,
 ) -> Callable[[Callable[..., ClaimResult]], Callable[..., ClaimResult]]:
     """Register a check (decorator).
 
@@ -223,15 +242,20 @@ def claim(
         ``quick`` runs by default (and in pytest); ``full`` only with ``--profile full``.
     category : {'paper', 'consistency'}
         ``'consistency'`` for a check that holds by construction (not a verdict on the paper).
-    perturbation : str, optional
-        What the perturbed statement is (e.g. "the bound tightened to 0.99 x the measured
-        rank"); the check must then accept ``perturbed: bool = False`` and return a
-        non-``holds`` verdict for ``perturbed=True``.  Every ``paper`` claim expected to hold
-        needs one (its power is tested).
+    perturbation : Perturbed, optional
+        The perturbed statement, fixed before the measurement: the check's statement
+        parameters it changes (:class:`~paper_checks.perturbation.Perturbed`); the check must
+        return a non-``holds`` verdict when called with them.  Every ``paper`` claim expected
+        to hold needs one (its power is tested).  (A plain string with a ``perturbed: bool``
+        flag is the retired form.)
     certifies : bool
         The check returns the certificates of the certified ranks its verdict rests on
         (``ClaimResult(certificates=...)``, :func:`seprank.certificates.certify`);
         ``paper-checks --certificates DIR`` writes and re-checks them.
+    defence : Defence, optional
+        The readings under which the printed statement would be right, each answered, and the
+        independent attack on the verdict (:class:`~paper_checks.defence.Defence`); every claim
+        expected to be ``erratum``, ``fails``, ``unproven`` or ``note`` has one (tested).
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
@@ -241,15 +265,18 @@ def claim(
         raise ValueError(f"profile must be one of {PROFILES}")
     if category not in CATEGORIES:
         raise ValueError(f"category must be one of {CATEGORIES}")
-    if perturbation is not None and not perturbation.strip():
+    if isinstance(perturbation, str) and not perturbation.strip():
         raise ValueError(f"claim {id}: an empty perturbation describes nothing")
+    if perturbation is not None and not isinstance(perturbation, str | Perturbed):
+        raise TypeError(f"claim {id}: perturbation= is a Perturbed(description, **overrides), "
+                        f"got {type(perturbation).__name__}")
+    if defence is not None and not isinstance(defence, Defence):
+        raise TypeError(f"claim {id}: defence= is a Defence(...), got {type(defence).__name__}")
     if not statement or "\n" in statement.strip():
         raise ValueError(f"claim {id}: the statement must be one non-empty line")
 
     def register(func: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
-        if perturbation is not None and "perturbed" not in inspect.signature(func).parameters:
-            raise ValueError(f"claim {id} registers a perturbation, so its check must accept "
-                             "perturbed: bool = False")
+        check_perturbation(id, func, perturbation)
         existing = _REGISTRY.get(id)
         if existing is not None and existing.module != func.__module__:
             raise ValueError(
@@ -257,11 +284,47 @@ def claim(
             )
         _REGISTRY[id] = Claim(
             id, paper, reference, statement.strip(), expected_verdict, profile, func,
-            func.__module__, category, perturbation, bool(certifies),
+            func.__module__, category, perturbation, bool(certifies), defence,
         )
         return func
 
     return register
+
+
+def check_perturbation(claim_id: str, func: Callable[..., Any],
+                       perturbation: Perturbed | str | None) -> None:
+    """Refuse a perturbation that could depend on the measurement: a :class:`Perturbed` may
+    only override statement parameters of the check (keyword parameters with defaults), and a
+    check whose statement is perturbed from the inside (a ``perturbed`` flag) must declare the
+    retired string form.
+
+    Examples
+    --------
+    >>> def check(exponent: float = 0.5) -> ClaimResult: ...
+    >>> check_perturbation("EX-1", check, Perturbed("exponent 1/3", exponent=1 / 3))
+    >>> check_perturbation("EX-1", check, Perturbed("slack", slack=1.01))
+    Traceback (most recent call last):
+    ...
+    ValueError: claim EX-1: Perturbed overrides slack, which is not a statement parameter ...
+    """
+    params = inspect.signature(func).parameters
+    if isinstance(perturbation, Perturbed):
+        if "perturbed" in params:
+            raise ValueError(f"claim {claim_id}: a check with a Perturbed statement takes its "
+                             "statement parameters, not a perturbed= flag that could compute "
+                             "the perturbed statement from the measurement")
+        known = [n for n, prm in params.items() if prm.default is not inspect.Parameter.empty
+                 or prm.kind is inspect.Parameter.VAR_KEYWORD]
+        unknown = [k for k in perturbation.overrides if k not in params
+                   or params[k].default is inspect.Parameter.empty]
+        if unknown and not any(p.kind is inspect.Parameter.VAR_KEYWORD
+                               for p in params.values()):
+            raise ValueError(f"claim {claim_id}: Perturbed overrides {', '.join(unknown)}, "
+                             f"which is not a statement parameter of {func.__name__} (a keyword "
+                             f"argument with a printed default): known {known}")
+    elif perturbation is not None and "perturbed" not in params:
+        raise ValueError(f"claim {claim_id} registers a perturbation, so its check must accept "
+                         "perturbed: bool = False")
 
 
 def function_name(claim_id: str) -> str:
@@ -297,13 +360,17 @@ def register_check(check: Callable[..., ClaimResult], *, id: str,
     ('ex_count_3', 'holds', 'fails')
     """
     bound = dict(args or {})
-    perturbable = claim_kwargs.get("perturbation") is not None
-    if perturbable and "perturbed" not in inspect.signature(check).parameters:
-        raise ValueError(f"claim {id} registers a perturbation, so {check.__name__} must "
-                         "accept perturbed: bool = False")
-
-    def wrapper(perturbed: bool = False) -> ClaimResult:
-        return check(**bound, perturbed=perturbed) if perturbable else check(**bound)
+    perturbation = claim_kwargs.get("perturbation")
+    check_perturbation(id, check, perturbation)
+    if isinstance(perturbation, Perturbed):
+        def wrapper(**statement: Any) -> ClaimResult:
+            return check(**{**bound, **statement})
+    elif perturbation is not None:
+        def wrapper(perturbed: bool = False) -> ClaimResult:  # type: ignore[misc]
+            return check(**bound, perturbed=perturbed)
+    else:
+        def wrapper() -> ClaimResult:  # type: ignore[misc]
+            return check(**bound)
 
     wrapper.__name__ = wrapper.__qualname__ = function_name(id)
     wrapper.__module__ = check.__module__

@@ -1,8 +1,10 @@
 """Markdown and JSON reports of claim outcomes, and the terminal summary table.
 
 Verdicts on papers are counted by kind (a typo and a false statement are never one number);
-consistency checks of the toolkit are counted apart; every ``holds`` shows its margin, and a
-weak one (more than 100x of room) is listed with the reason.
+notes -- conventions and notation, not errors -- are listed and counted apart from errata;
+consistency checks of the toolkit are counted apart; every ``holds`` shows its margin and the
+verdict of its perturbed statement (a weak one, more than 100x of room, is listed with the
+reason); every accusation shows its defence and the independent attack on it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from paper_checks.ledger import KINDS, Margin
+from paper_checks.defence import ASPECT_TITLES
+from paper_checks.ledger import KINDS, NOTE_KINDS, Margin
 from paper_checks.registry import PAPERS
 from paper_checks.runner import ClaimOutcome
 
@@ -33,12 +36,13 @@ KIND_TITLES = {
                   "stated domain)",
     "proof": "invalid proofs of statements not refuted (unproven)",
     "typo": "typos (the intended statement holds)",
-    "convention": "conventions (only a different, legitimate reading)",
+    "convention": "notes: conventions (a different legitimate reading; not errors)",
+    "notation": "notes: notation (written differently; not errors)",
 }
-#: Paper errors first, then proofs that fail, then slips and readings.
-REPORT_ORDER = ("statement", "constant", "hypothesis", "proof", "typo", "convention")
-if set(REPORT_ORDER) != set(KINDS):  # pragma: no cover - guards the vocabulary
-    raise RuntimeError("REPORT_ORDER must list every kind once")
+#: Paper errors first, then proofs that fail, then slips.
+REPORT_ORDER = ("statement", "constant", "hypothesis", "proof", "typo")
+if set(REPORT_ORDER) | set(NOTE_KINDS) != set(KINDS):  # pragma: no cover - the vocabulary
+    raise RuntimeError("REPORT_ORDER and NOTE_KINDS must list every kind once")
 
 
 def to_jsonable(value: Any) -> Any:
@@ -131,7 +135,7 @@ def kind_counts(outcomes: Sequence[ClaimOutcome]) -> dict[str, Counter[str]]:
 def _counts_line(outcomes: Sequence[ClaimOutcome]) -> str:
     counts = kind_counts(outcomes)
     parts = []
-    for verdict in ("holds", "erratum", "unproven", "fails", "skipped", "error"):
+    for verdict in ("holds", "erratum", "unproven", "fails", "note", "skipped", "error"):
         c = counts.get(verdict)
         if not c:
             continue
@@ -141,7 +145,8 @@ def _counts_line(outcomes: Sequence[ClaimOutcome]) -> str:
             parts.append(f"{sum(c.values())} {verdict}")
         else:
             split = ", ".join(f"{n} {k or 'ungraded'}" for k, n in sorted(c.items()))
-            parts.append(f"{sum(c.values())} {verdict} ({split})")
+            label = "notes, not errors" if verdict == "note" else verdict
+            parts.append(f"{sum(c.values())} {label} ({split})")
     cons = counts.get("consistency", Counter())
     line = "paper verdicts: " + "; ".join(parts)
     if cons:
@@ -174,7 +179,7 @@ def _kind_table(outcomes: Sequence[ClaimOutcome]) -> list[str]:
     holds = [o for o in paper if o.verdict == "holds"]
     weak = [o for o in holds if (m := _margin(o)) is not None and m.weak]
     out.append(f"| holds | {len(holds)} | {len(weak)} with a weak margin (> 100x room) |")
-    for kind in REPORT_ORDER:
+    for kind in (*REPORT_ORDER, *NOTE_KINDS):
         group = [o for o in paper if o.kind == kind]
         if group:
             verdicts = Counter(o.verdict for o in group)
@@ -207,16 +212,57 @@ def _details(o: ClaimOutcome, link: Any) -> list[str]:
                        f"{'agrees' if r.independent.agrees else 'DISAGREES'}")
         if r.margin is not None:
             out.append(f"- **margin**: {format_margin(r.margin)} ({r.margin.what})")
+        power = _power_line(o)
+        if power:
+            out.append(power)
         line = _certificate_line(o)
         if line:
             out.append(line)
         for key, value in r.details.items():
             out.append(f"- **{key}**: {format_value(value, 400)}")
         out.append("")
+    out += _defence_lines(o)
     for path in o.figure_paths:
         out.append(f"![{o.claim.id}]({link(path)})")
     out.append("")
     return out
+
+
+def _defence_lines(o: ClaimOutcome) -> list[str]:
+    d = o.claim.defence
+    if d is None:
+        return []
+    out = ["", "**Defence** (the readings under which the printed statement would be right):", ""]
+    out += [f"- *{ASPECT_TITLES[aspect]}*: {answer}" for aspect, answer in d.items()]
+    if d.attack is not None:
+        a = d.attack
+        out.append(f"- **independent attack** ({a.reviewer}, {a.date}): **{a.outcome}** — "
+                   f"{a.summary}")
+    else:
+        out.append("- **independent attack**: not recorded")
+    return [*out, ""]
+
+
+def _power_cell(o: ClaimOutcome) -> str:
+    """The perturbed statement's verdict and margin in a table cell."""
+    if o.power is None:
+        return ""
+    r = o.perturbed_result
+    if r is None:
+        return "raised"
+    return r.verdict + ("" if r.margin is None else f" ({format_margin(r.margin)})")
+
+
+def _power_line(o: ClaimOutcome) -> str | None:
+    """The perturbed statement's verdict and margin (a holding paper claim's power)."""
+    if o.power is None:
+        return None
+    what = o.claim.perturbation_text or ""
+    r = o.perturbed_result
+    if r is None:
+        return f"- **perturbed statement** ({what}): raised {o.power.error}"
+    margin = "" if r.margin is None else f", margin {format_margin(r.margin)}"
+    return f"- **perturbed statement** ({what}): {r.verdict}{margin}"
 
 
 def markdown_report(
@@ -247,21 +293,21 @@ def markdown_report(
     for key, group in by_paper.items():
         info = PAPERS[key]
         out += [f"## {info.title}", "", f"Seed: `{info.stem}`", "",
-                "| id | reference | printed statement | verdict | kind | margin | measured "
-                "| time |", "|---|---|---|---|---|---|---|---|"]
+                "| id | reference | printed statement | verdict | kind | margin | perturbed "
+                "statement | measured | time |", "|---|---|---|---|---|---|---|---|---|"]
         for o in group:
             r = o.result
             out.append(
                 f"| `{o.claim.id}` | {format_value(o.claim.reference, 40)} | "
                 f"{format_value(o.claim.statement)} | **{o.verdict}** | {o.kind or ''} | "
-                f"{format_margin(_margin(o))} | "
+                f"{format_margin(_margin(o))} | {_power_cell(o)} | "
                 f"{'' if r is None else format_value(r.measured, 50)} | {o.seconds:.2f}s |")
         out.append("")
     paper = [o for o in outcomes if o.is_paper_verdict]
-    for kind in REPORT_ORDER:
+    for kind in (*REPORT_ORDER, *NOTE_KINDS):
         group = [o for o in paper if o.kind == kind]
         if group:
-            out += [f"## {KIND_TITLES[kind].capitalize()}", ""]
+            out += [f"## {KIND_TITLES[kind][0].upper()}{KIND_TITLES[kind][1:]}", ""]
             for o in group:
                 out += _details(o, link)
     shown = {o.claim.id for o in paper if o.kind is not None}
@@ -350,6 +396,18 @@ def _certificates_section(outcomes: Sequence[ClaimOutcome]) -> list[str]:
     return out
 
 
+def _perturbed_json(o: ClaimOutcome) -> dict[str, Any] | None:
+    """The perturbed statement's run: its verdict and margin (None when not run)."""
+    if o.power is None:
+        return None
+    r = o.perturbed_result
+    return {"statement": o.claim.perturbation_text,
+            "verdict": None if r is None else r.verdict,
+            "log10_slack": None if r is None or r.margin is None
+            else to_jsonable(r.margin.log10_slack),
+            "error": o.power.error if r is None else None}
+
+
 def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
     """All outcomes as JSON: claim, category, verdict, kind, margin, independent recomputation,
     measured values, details, errors."""
@@ -366,7 +424,9 @@ def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
             "statement": o.claim.statement,
             "category": o.claim.category,
             "profile": o.claim.profile,
-            "perturbation": o.claim.perturbation,
+            "perturbation": o.claim.perturbation_text,
+            "perturbed": _perturbed_json(o),
+            "defence": None if o.claim.defence is None else o.claim.defence.as_dict(),
             "expected_verdict": o.claim.expected_verdict,
             "verdict": o.verdict,
             "kind": o.kind,

@@ -38,11 +38,16 @@ class ClaimOutcome:
     certificates : tuple of CertificateRecord
         What the independent checker said about the certificates the claim ships
         (:class:`paper_checks.certificates.CertificateRecord`), once they were checked.
+    power : seprank.sweeps.measure.TaskOutcome or None
+        The run of the claim's perturbed statement (fixed before the measurement) when the
+        printed one holds on a paper: its verdict must not be ``holds``, and its margin says
+        by how much the perturbed statement fails.
     """
 
     claim: Claim
     outcome: TaskOutcome
     certificates: tuple[Any, ...] = ()
+    power: TaskOutcome | None = None
 
     @property
     def result(self) -> ClaimResult | None:
@@ -94,6 +99,38 @@ class ClaimOutcome:
     def as_expected(self) -> bool:
         return self.result is not None and self.result.verdict == self.claim.expected_verdict
 
+    @property
+    def perturbed_result(self) -> ClaimResult | None:
+        """The perturbed statement's result (None when it was not run or raised)."""
+        return None if self.power is None or not self.power.ok else self.power.value
+
+    @property
+    def has_power(self) -> bool | None:
+        """Whether the check told the perturbed statement from the printed one (its verdict is
+        not ``holds``); None when no perturbed statement was run."""
+        if self.power is None:
+            return None
+        r = self.perturbed_result
+        return r is not None and r.verdict != "holds"
+
+
+def _wants_power(claim: Claim, result: ClaimResult | None) -> bool:
+    """A paper claim whose printed statement holds shows its perturbed statement's run."""
+    return (claim.category == "paper" and claim.perturbable and result is not None
+            and result.verdict == "holds")
+
+
+def _run_perturbed(claim: Claim) -> ClaimResult:
+    """The claim's perturbed statement (its figures closed, not saved)."""
+    result = claim.run(perturbed=True)
+    if result.figures:
+        import matplotlib.pyplot as plt
+
+        for fig in result.figures.values():
+            plt.close(fig)
+        result = dataclasses.replace(result, figures={})
+    return result
+
 
 def _safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
@@ -119,38 +156,50 @@ def _run_check(claim: Claim, plots_dir: str | None) -> ClaimResult:
     return dataclasses.replace(result, figures=saved)
 
 
-def _run_claim_by_id(claim_id: str, plots_dir: str | None) -> ClaimResult:
-    """:func:`_run_check` of a claim looked up by id (what a dask worker runs)."""
+def _run_claim_by_id(claim_id: str, plots_dir: str | None, perturbed: bool = False
+                     ) -> ClaimResult:
+    """:func:`_run_check` (or :func:`_run_perturbed`) of a claim looked up by id (what a dask
+    worker runs)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from paper_checks.registry import get_claim
 
-    return _run_check(get_claim(claim_id), plots_dir)
+    claim = get_claim(claim_id)
+    return _run_perturbed(claim) if perturbed else _run_check(claim, plots_dir)
 
 
-def run_claim(claim: Claim, *, plots_dir: str | Path | None = None) -> ClaimOutcome:
-    """Run one check; exceptions are caught and reported, figures saved (if asked) and closed."""
+def run_claim(claim: Claim, *, plots_dir: str | Path | None = None,
+              power: bool = True) -> ClaimOutcome:
+    """Run one check; exceptions are caught and reported, figures saved (if asked) and closed.
+    With ``power`` (the default), a paper claim that holds also runs its perturbed statement
+    (:attr:`ClaimOutcome.power`)."""
     plots = None if plots_dir is None else str(plots_dir)
-    return ClaimOutcome(claim, run_task(_run_check, {"claim": claim, "plots_dir": plots}))
+    outcome = run_task(_run_check, {"claim": claim, "plots_dir": plots})
+    done = ClaimOutcome(claim, outcome)
+    if power and _wants_power(claim, done.result):
+        done = dataclasses.replace(done, power=run_task(_run_perturbed, {"claim": claim}))
+    return done
 
 
 def run_claims(
-    claims: Iterable[Claim], *, plots_dir: str | Path | None = None, progress: bool = True
+    claims: Iterable[Claim], *, plots_dir: str | Path | None = None, progress: bool = True,
+    power: bool = True,
 ) -> list[ClaimOutcome]:
-    """Run claims in order with a progress bar; returns one outcome per claim."""
+    """Run claims in order with a progress bar; returns one outcome per claim (with the run of
+    each holding paper claim's perturbed statement, unless ``power=False``)."""
     claims = list(claims)
     outcomes = []
     bar = tqdm(claims, desc="paper checks", unit="claim", disable=not progress)
     for claim in bar:
         bar.set_postfix_str(claim.id, refresh=False)
-        outcomes.append(run_claim(claim, plots_dir=plots_dir))
+        outcomes.append(run_claim(claim, plots_dir=plots_dir, power=power))
     return outcomes
 
 
 def run_claims_parallel(
     claims: Iterable[Claim], *, executor: object = None, plots_dir: str | Path | None = None,
-    progress: bool = True,
+    progress: bool = True, power: bool = True,
 ) -> list[ClaimOutcome]:
     """:func:`run_claims` on dask workers (:func:`seprank.sweeps.run.sweep`), same order.
 
@@ -166,15 +215,25 @@ def run_claims_parallel(
 
     >>> from paper_checks.registry import select
     >>> claims = select(profile="quick", id_glob=["FND-Hilbert-8", "D2W-Table1-1T"])
-    >>> [(o.claim.id, o.result.verdict) for o in run_claims_parallel(
+    >>> [(o.claim.id, o.result.verdict, o.has_power) for o in run_claims_parallel(
     ...     claims, executor="serial", progress=False)]
-    [('D2W-Table1-1T', 'erratum'), ('FND-Hilbert-8', 'holds')]
+    [('D2W-Table1-1T', 'note', None), ('FND-Hilbert-8', 'holds', None)]
     """
     from seprank.sweeps.run import sweep
 
     claims = list(claims)
     plots = None if plots_dir is None else str(plots_dir)
-    result = sweep(_run_claim_by_id, [{"claim_id": c.id, "plots_dir": plots} for c in claims],
-                   executor=executor, progress=progress)
-    return [ClaimOutcome(claim, record.outcome)
-            for claim, record in zip(claims, result.records, strict=True)]
+    # the perturbed statements of the paper claims expected to hold run in the same sweep
+    probes = [c for c in claims if power and c.category == "paper" and c.perturbable
+              and c.expected_verdict == "holds"]
+    params: list[dict[str, Any]] = [{"claim_id": c.id, "plots_dir": plots} for c in claims]
+    params += [{"claim_id": c.id, "plots_dir": None, "perturbed": True} for c in probes]
+    records = sweep(_run_claim_by_id, params, executor=executor, progress=progress).records
+    perturbed = {c.id: r.outcome for c, r in zip(probes, records[len(claims):], strict=True)}
+    out = []
+    for claim, record in zip(claims, records[:len(claims)], strict=True):
+        done = ClaimOutcome(claim, record.outcome)
+        if _wants_power(claim, done.result) and claim.id in perturbed:
+            done = dataclasses.replace(done, power=perturbed[claim.id])
+        out.append(done)
+    return out

@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 #: Verdict order on a page: what is wrong first.
-VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "skipped", "not run")
+#: Notes (conventions, notation) are not errors: they come after the holds, apart from errata.
+VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "note", "skipped", "not run")
 #: Kind order within a non-holds verdict: the most serious first.
-KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention")
+KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention", "notation")
 #: Above this many decades of room a ``holds`` is weak (the registry's WEAK_SLACK_LOG10).
 WEAK_SLACK_LOG10 = 2.0
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
@@ -51,6 +52,8 @@ class Entry:
     independent: Mapping[str, Any] | None = None
     margin: Mapping[str, Any] | None = None
     perturbation: str | None = None
+    perturbed: Mapping[str, Any] | None = None
+    defence: Mapping[str, Any] | None = None
     certificates: Any = None
     details: Mapping[str, Any] = field(default_factory=dict)
     error: str | None = None
@@ -149,8 +152,9 @@ def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
             reference_value=r.get("reference_value"),
             independent=r.get("independent"),
             margin=r.get("margin"),
-            perturbation=r.get("perturbation",
-                               getattr(registered_claim, "perturbation", None)),
+            perturbation=r.get("perturbation", _perturbation_text(registered_claim)),
+            perturbed=r.get("perturbed"),
+            defence=r.get("defence"),
             certificates=r.get("certificates"),
             details=r.get("details") or {},
             error=r.get("error"),
@@ -164,11 +168,23 @@ def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
             entries.append(Entry(
                 id=c.id, paper=c.paper, reference=c.reference, statement=c.statement,
                 verdict="not run", expected_verdict=c.expected_verdict, category=c.category,
-                perturbation=c.perturbation, profile=c.profile,
+                perturbation=_perturbation_text(c), profile=c.profile,
+                defence=_defence(c),
                 details={"reason": f"a {c.profile}-profile claim; this build ran the others "
                                    f"(build with -D seprank_ledger_profile={c.profile})"},
             ))
     return entries
+
+
+def _perturbation_text(c: Any) -> str | None:
+    """What a registered claim's perturbed statement says (None without one)."""
+    text = getattr(c, "perturbation_text", None)
+    return text if text is not None else getattr(c, "perturbation", None)
+
+
+def _defence(c: Any) -> Mapping[str, Any] | None:
+    defence = getattr(c, "defence", None)
+    return None if defence is None else defence.as_dict()
 
 
 def load(path: Path, *, papers: Mapping[str, Any], registered: Iterable[Any] = ()) -> list[Entry]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -177,12 +177,19 @@ class LedgerClaim(SphinxDirective):
         if entry.margin is not None:
             fields += _field("Margin", _para(ledger.margin_text(entry)))
         if entry.perturbation:
-            fields += _field("Perturbation (power)", _para(entry.perturbation))
+            power = entry.perturbation
+            if entry.perturbed:
+                slack = entry.perturbed.get("log10_slack")
+                power += (f" — its verdict: {entry.perturbed.get('verdict')}"
+                          + ("" if slack is None else f" (log10 margin {float(slack):+.3g})"))
+            fields += _field("Perturbed statement (power)", _para(power))
         if entry.certificates is not None:
             fields += _field("Certificates", value_node(entry.certificates))
         if entry.seconds is not None:
             fields += _field("Time", _para(f"{entry.seconds:.2f} s ({entry.profile} profile)"))
         out: list[nodes.Node] = [fields]
+        if entry.defence:
+            out += self._defence(entry.defence)
         if entry.details:
             rows = [(_para(nodes.strong(str(k), str(k))), value_node(v))
                     for k, v in entry.details.items()]
@@ -199,6 +206,24 @@ class LedgerClaim(SphinxDirective):
             out.append(figure)
         # shown exactly as the check reported it: no smart quotes, dashes or ellipses
         return [nodes.container("", *out, classes=["ledger-entry"], support_smartquotes=False)]
+
+    @staticmethod
+    def _defence(defence: Mapping[str, Any]) -> list[nodes.Node]:
+        """The readings under which the printed statement would be right, and the attack."""
+        from paper_checks.defence import ASPECT_TITLES
+
+        rows = [(_para(nodes.strong(title, title)), _para(str(defence.get(aspect, ""))))
+                for aspect, title in ASPECT_TITLES.items()]
+        attack = defence.get("attack")
+        text = ("not recorded" if not attack else
+                f"{attack.get('outcome')} — {attack.get('summary')} "
+                f"({attack.get('reviewer')}, {attack.get('date')})")
+        rows.append((_para(nodes.strong("independent attack", "independent attack")),
+                     _para(text)))
+        head = _para(nodes.strong("Defence", "Defence"),
+                     " — the readings under which the printed statement would be right:")
+        return [head, _table(("reading", "why it does not save the statement"), rows,
+                             (25, 75))]
 
     @staticmethod
     def _independent(entry: Entry) -> list[nodes.Node]:

@@ -16,6 +16,7 @@ import sympy
 
 from paper_checks.claims.d2w.common import generic_rank
 from paper_checks.compare import exact_result
+from paper_checks.ledger import judge_reading
 from paper_checks.registry import (
     ClaimResult,
     Independent,
@@ -129,7 +130,7 @@ def _sympy_output(L: int, seed: int) -> tuple[sympy.Poly, sympy.Poly, Any]:
     paper=PAPER,
     reference="proof sketch of Theorem 2 (§4.2)",
     statement="y_p^{i,L,d_x,H,Theta} is a polynomial of degree 2C = 3^L - 1",
-    expected_verdict="erratum",
+    expected_verdict="note",
 )
 def d2w_degree() -> ClaimResult:
     total, summed, own_total, same = {}, {}, {}, True
@@ -143,7 +144,7 @@ def d2w_degree() -> ClaimResult:
     return ClaimResult(
         measured={"total_degree": total, "degree_in_summed_position": summed},
         reference_value=printed,
-        verdict=judge(total == printed, total == corrected_total and summed == printed),
+        verdict=judge_reading(total == printed, total == corrected_total and summed == printed),
         kind="convention",
         independent=Independent("eq. 3 expanded by sympy in this check (not the library's "
                                 "polynomial)", own_total, same and own_total == total),

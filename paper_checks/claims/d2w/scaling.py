@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from paper_checks.claims.d2w.common import agrees_with_printed
 from paper_checks.compare import ratio_result, tolerance_result
+from paper_checks.ledger import judge_reading
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.d2w.scaling import (
     fit_transition_widths,
@@ -238,7 +239,7 @@ def d2w_table1_large() -> ClaimResult:
     paper=PAPER,
     reference="Table 1 (1-Trillion row)",
     statement="optimal 1-Trillion architecture: depth 95, width 30100",
-    expected_verdict="erratum",
+    expected_verdict="note",
 )
 def d2w_table1_1t() -> ClaimResult:
     r = next(x for x in table1() if x.model == "Optimal 1-Trillion arch")
@@ -256,7 +257,7 @@ def d2w_table1_1t() -> ClaimResult:
                                                 abs(recipe - r.width) < 1),
                         details={"printed": f"the recipe of the other rows gives sqrt(1e12/(12 "
                                             f"95)) = {recipe:.0f}, 1.6 % below 30100",
-                                 "corrected": f"30100 is e^(a + 95b) = {on_curve:.0f} (3 s.f.): "
+                                 "reading": f"30100 is e^(a + 95b) = {on_curve:.0f} (3 s.f.): "
                                               "the transition width at L = 95, a point on the "
                                               "paper's own curve; at the unrounded L* = "
                                               f"{L_star:.2f} both readings coincide, so the two "
@@ -356,7 +357,7 @@ def d2w_table4b(perturbed: bool = False) -> ClaimResult:
     reference="§5.2.2 and Table 4(a)",
     statement="the transition width is the average of two trained widths and its error Delta "
     "d_x is the distance between the two points",
-    expected_verdict="erratum",
+    expected_verdict="note",
 )
 def d2w_table4_delta() -> ClaimResult:
     trained = load_table2()
@@ -380,7 +381,7 @@ def d2w_table4_delta() -> ClaimResult:
     return ClaimResult(
         measured={"printed": printed_rows, "corrected": corrected_rows},
         reference_value="both points are trained widths (Table 2)",
-        verdict=judge(printed_ok, corrected_ok), kind="convention",
+        verdict=judge_reading(printed_ok, corrected_ok), kind="convention",
         independent=Independent("Table 2 brackets typed here (208/220, 296/320, 416/456, "
                                 "560/584, 808/840) against Table 4(a)",
                                 "Delta d_x = half the bracket", half_distance),

@@ -31,7 +31,8 @@ from identifiability import (
     theorem6_regenerated,
 )
 from paper_checks.compare import exact_result, identity_result
-from paper_checks.registry import ClaimResult, Independent, claim, judge
+from paper_checks.ledger import judge_reading
+from paper_checks.registry import ClaimResult, Independent, claim
 from paper_checks.seeds import setting_seed
 
 PAPER = "004"
@@ -314,7 +315,7 @@ def mp_8(perturbed: bool = False) -> ClaimResult:
 
 @claim(id="MP-8-det", paper=PAPER, reference="Theorem 6 example, line after (2.47)",
        statement="det(O) = det(Õ) = 0.0110, det(T) = det(T̃) = −0.1611",
-       expected_verdict="erratum")
+       expected_verdict="note")
 def mp_8_det() -> ClaimResult:
     P = THEOREM6_PRINTED
     minors = [float(np.linalg.det(np.delete(P["O"], i, axis=0))) for i in range(4)]
@@ -332,7 +333,7 @@ def mp_8_det() -> ClaimResult:
     volume = math.sqrt(float(det_g))
     return ClaimResult(
         measured={"sqrt_det_OtO": gram, "det_T": dets}, reference_value=(0.0110, -0.1611),
-        verdict=judge(printed_holds, corrected), kind="convention",
+        verdict=judge_reading(printed_holds, corrected), kind="notation",
         independent=Independent("det(O^T O) of the printed decimals in exact Fractions "
                                 "(Leibniz formula written here)", round(volume, 6),
                                 abs(volume - gram[0]) < 1e-9),
