@@ -160,6 +160,7 @@ class Claim:
     category: Category = "paper"
     perturbation: str | None = None
     certifies: bool = False
+    upper_bound: bool = False
 
     @property
     def paper_info(self) -> Paper:
@@ -203,6 +204,7 @@ def claim(
     category: Category = "paper",
     perturbation: str | None = None,
     certifies: bool = False,
+    upper_bound: bool = False,
 ) -> Callable[[Callable[..., ClaimResult]], Callable[..., ClaimResult]]:
     """Register a check (decorator).
 
@@ -232,6 +234,11 @@ def claim(
         The check returns the certificates of the certified ranks its verdict rests on
         (``ClaimResult(certificates=...)``, :func:`seprank.certificates.certify`);
         ``paper-checks --certificates DIR`` writes and re-checks them.
+    upper_bound : bool
+        The printed statement bounds the certified quantity from above.  A certificate proves
+        a rank from below, so it can refute such a statement (a verdict ``fails`` / ``erratum``
+        rests on it) but never establish it: the report lists such a ``holds`` apart from the
+        verdicts resting on certificates (:func:`paper_checks.certificates.supports_verdict`).
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
@@ -257,7 +264,7 @@ def claim(
             )
         _REGISTRY[id] = Claim(
             id, paper, reference, statement.strip(), expected_verdict, profile, func,
-            func.__module__, category, perturbation, bool(certifies),
+            func.__module__, category, perturbation, bool(certifies), bool(upper_bound),
         )
         return func
 
