@@ -121,11 +121,9 @@ def supports_verdict(outcome: ClaimOutcome) -> bool:
 
     Examples
     --------
-    >>> from paper_checks.registry import get_claim
-    >>> from paper_checks.runner import ClaimOutcome
+    >>> from paper_checks.registry import ClaimResult, get_claim
     >>> from seprank.sweeps.measure import TaskOutcome
-    >>> from paper_checks.registry import ClaimResult
-    >>> held = TaskOutcome(value=ClaimResult(1, 2, "holds"))
+    >>> held = TaskOutcome("ok", ClaimResult(1, 2, "holds"))
     >>> supports_verdict(ClaimOutcome(get_claim("D2W-Thm3"), held))
     False
     >>> supports_verdict(ClaimOutcome(get_claim("ICB-PB-attained"), held))

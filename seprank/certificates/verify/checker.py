@@ -4,6 +4,7 @@ was not checked -- never raising, whatever the input (standard library only)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -290,12 +291,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     Examples
     --------
     >>> main([])
-    usage: python -m seprank.certificates.verify [--allow-unchecked] [--max-operations N]
+    usage: python -m seprank.certificates.verify [--allow-unchecked] [--json] [--max-operations N]
            CERTIFICATE.json ...
     2
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    usage = ("usage: python -m seprank.certificates.verify [--allow-unchecked] "
+    usage = ("usage: python -m seprank.certificates.verify [--allow-unchecked] [--json] "
              "[--max-operations N]\n       CERTIFICATE.json ...")
     parser = argparse.ArgumentParser(prog="python -m seprank.certificates.verify",
                                      add_help=True)
@@ -303,6 +304,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--allow-unchecked", action="store_true",
                         help="exit 0 although some certificates rest on values this checker "
                              "could not recompute (they are still printed as UNCHECKED)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per certificate (Verification.as_dict "
+                             "with its 'path') instead of a line of text")
     parser.add_argument("--max-operations", type=int, metavar="N",
                         help="the budget of estimated operations "
                              f"(default {DEFAULT_BUDGET.max_operations:.3g})")
@@ -323,7 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in ns.paths:
         v = verify(Path(path), budget=budget)
         failed += not (v.ok or (v.status == "unchecked" and ns.allow_unchecked))
-        print(f"{path}: {v.summary()}")
+        if ns.json:
+            print(json.dumps({"path": path, **v.as_dict()}, default=str))
+        else:
+            print(f"{path}: {v.summary()}")
     return 1 if failed else 0
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .cost import Sizes, attention_cost, polynomial_cost
 from .exact import Number, Reject, Ring, integer, keys_of, num, tensor
-from .limits import Refuse
+from .limits import Refuse, capped
 from .schema import digest
 
 __all__ = ["Function", "evaluate_function", "homogeneous_degree", "parse_function"]
@@ -108,9 +108,9 @@ class Function:
                 emb = Sizes.of(self.embedding)
                 n = 2 * len(self.first)
                 inputs = Sizes(inputs.bits + emb.bits, inputs.den_bits + emb.den_bits)
-            return attention_cost(self.network, n, prime, inputs) + n * self.dim
+            return capped(attention_cost(self.network, n, prime, inputs) + n * self.dim)
         if self.type == "polynomial":
-            return polynomial_cost(self.terms, prime, inputs)
+            return capped(polynomial_cost(self.terms, prime, inputs))
         return 0
 
     def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:

@@ -38,9 +38,10 @@ class VerifyBudget:
     Attributes
     ----------
     max_operations : int
-        Estimated operations (module docstring) a certificate may need; about 10^7 per second
-        of pure Python.  Default 4 * 10^9 (minutes at most; every certificate the library
-        builds for ``paper-checks --profile full`` needs far less).
+        Estimated operations (module docstring) a certificate may need; the checker does
+        10^7 to 10^8 of them per second (the estimate errs high).  Default 2 * 10^9: a few
+        minutes at most; the largest certificate of ``benchmarks/bench_certificates.py``
+        needs 6 * 10^8.
     max_bytes : int
         Size of the certificate's JSON text (a file is measured before it is read), and the
         decompressed size of a packed matrix.  Default 64 MiB.
@@ -53,7 +54,7 @@ class VerifyBudget:
         JSON values (numbers, strings, lists, objects) in one certificate.
     seconds : float or None
         Wall time after which a running check stops with status ``'refused'`` (None: no
-        deadline; the estimate alone bounds the work).
+        deadline; the estimate alone bounds the work).  Default 600.
 
     Examples
     --------
@@ -65,12 +66,12 @@ class VerifyBudget:
     ValueError: VerifyBudget.max_digits must be a positive integer, got 0
     """
 
-    max_operations: int = 4 * 10**9
+    max_operations: int = 2 * 10**9
     max_bytes: int = 64 * 2**20
     max_digits: int = 20_000
     max_depth: int = 32
     max_values: int = 8_000_000
-    seconds: float | None = 900.0
+    seconds: float | None = 600.0
 
     def __post_init__(self) -> None:
         for name in ("max_operations", "max_bytes", "max_digits", "max_depth", "max_values"):

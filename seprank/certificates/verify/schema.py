@@ -43,6 +43,9 @@ class JsonFloat:
     def __repr__(self) -> str:
         return f"JsonFloat({self.text[:40]!r})"
 
+    def __str__(self) -> str:
+        return self.text[:40]
+
 
 class _DuplicateKey(Exception):
     pass
