@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from .exact import Number, bits
-from .limits import product_cost
+from .limits import ESTIMATE_CAP, product_cost
 
 __all__ = ["Sizes", "attention_cost", "polynomial_cost"]
 
@@ -28,12 +28,17 @@ class Sizes:
         stack = [values]
         while stack:
             item = stack.pop()
-            if type(item) is list:
-                stack.extend(item)
-            else:
+            if type(item) is not list:
                 big = max(big, bits(item))
                 if isinstance(item, Fraction):
                     dens.add(item.denominator)
+            elif item and type(item[0]) is not list:
+                try:                      # a row of ints at once
+                    big = max(big, max(map(int.bit_length, item)))
+                except TypeError:         # Fractions among them
+                    stack.extend(item)
+            else:
+                stack.extend(item)
         return Sizes(big, sum(d.bit_length() for d in dens))
 
 
@@ -57,6 +62,8 @@ def attention_cost(net: Any, n: int, prime: int | None, inputs: Sizes) -> int:
             z_bits = 3 * z_bits + 4 * w_bits + spread + int(net.residual)
             size = z_bits
         total += ops * product_cost(size) * (8 if rational and prime is None else 1)
+        if total >= ESTIMATE_CAP:      # 3^L growth: stop before the sizes themselves explode
+            return ESTIMATE_CAP
     return total
 
 
@@ -72,5 +79,7 @@ def polynomial_cost(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]
             total += step * (1 + sum(e.bit_length() + 1 for _, _, e in factors))
         else:
             size = bits(coef) + sum(e * x_bits for _, _, e in factors)
-            total += (1 + 2 * len(factors)) * product_cost(size)
+            total += (1 + 2 * len(factors)) * product_cost(min(size, 2**128))
+        if total >= ESTIMATE_CAP:
+            return ESTIMATE_CAP
     return total

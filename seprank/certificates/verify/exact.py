@@ -150,6 +150,10 @@ def tensor(value: Any, shape: tuple[int, ...], ring: Ring, where: str) -> Any:
         return ring.of(value, where)
     if type(value) is not list or len(value) != shape[0]:
         raise Refuse(f"{where}: expected a list of length {shape[0]}")
+    if len(shape) == 1:              # a row: plain ints at once, the rest one by one
+        p = ring.p
+        return [(v if p is None else v % p) if type(v) is int
+                else ring.of(v, f"{where}[{k}]") for k, v in enumerate(value)]
     return [tensor(v, shape[1:], ring, f"{where}[{k}]") for k, v in enumerate(value)]
 
 

@@ -70,7 +70,7 @@ class VerifyBudget:
     max_bytes: int = 64 * 2**20
     max_digits: int = 20_000
     max_depth: int = 32
-    max_values: int = 8_000_000
+    max_values: int = 2_000_000
     seconds: float | None = 600.0
 
     def __post_init__(self) -> None:

@@ -137,6 +137,9 @@ def parse_text(text: str, budget: VerifyBudget) -> Any:
     if len(text) > budget.max_bytes:
         raise Refuse(f"the certificate has {len(text)} characters, above the budget of "
                      f"{budget.max_bytes} bytes (raise VerifyBudget(max_bytes=...))")
+    if text.count(",") >= budget.max_values:   # before parsing: no list of millions is built
+        raise Refuse(f"the certificate has more than {budget.max_values} JSON values "
+                     "(raise VerifyBudget(max_values=...) if you trust it)")
     limit = budget.max_digits
 
     def parse_int(token: str) -> int:
@@ -161,20 +164,18 @@ def parse_text(text: str, budget: VerifyBudget) -> Any:
 
 def _bound(value: Any, budget: VerifyBudget) -> None:
     """Refuse values nested deeper than ``budget.max_depth`` or more than ``max_values``."""
-    count = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    count = 1
+    stack: list[tuple[Any, int]] = [(value, 1)] if type(value) in (list, dict) else []
     while stack:
         item, depth = stack.pop()
-        count += 1
+        if depth > budget.max_depth:
+            raise Refuse(f"the JSON is nested deeper than {budget.max_depth} levels")
+        children = item.values() if type(item) is dict else item
+        count += len(item)
         if count > budget.max_values:
             raise Refuse(f"the certificate has more than {budget.max_values} JSON values "
                          "(raise VerifyBudget(max_values=...) if you trust it)")
-        if depth > budget.max_depth:
-            raise Refuse(f"the JSON is nested deeper than {budget.max_depth} levels")
-        if type(item) is dict:
-            stack.extend((v, depth + 1) for v in item.values())
-        elif type(item) is list:
-            stack.extend((v, depth + 1) for v in item)
+        stack.extend([(v, depth + 1) for v in children if type(v) is list or type(v) is dict])
 
 
 def from_python(value: Any, budget: VerifyBudget) -> Any:
@@ -183,6 +184,12 @@ def from_python(value: Any, budget: VerifyBudget) -> Any:
     count = 0
     max_bits = int(budget.max_digits * 3.3219) + 1     # digits -> bits
 
+    def integer(item: Any) -> int:
+        n = int(item)
+        if n.bit_length() > max_bits:
+            raise Refuse(f"an integer with more than {budget.max_digits} digits")
+        return n
+
     def copy(item: Any, depth: int) -> Any:
         nonlocal count
         count += 1
@@ -190,26 +197,35 @@ def from_python(value: Any, budget: VerifyBudget) -> Any:
             raise Refuse(f"the certificate has more than {budget.max_values} values")
         if depth > budget.max_depth:
             raise Refuse(f"the certificate is nested deeper than {budget.max_depth} levels")
-        if item is None or type(item) is bool or type(item) is str:
+        kind = type(item)
+        if item is None or kind is bool or kind is str:
             return item
+        if kind is int:
+            return integer(item)
+        if kind is list or kind is tuple:
+            if all(type(v) is int for v in item):          # a row of plain ints: at once
+                count += len(item)
+                if count > budget.max_values:
+                    raise Refuse(f"the certificate has more than {budget.max_values} values")
+                if item and max(map(abs, item)).bit_length() > max_bits:
+                    raise Refuse(f"an integer with more than {budget.max_digits} digits")
+                return list(item)
+            return [copy(v, depth + 1) for v in item]
+        if kind is dict or isinstance(item, Mapping):
+            out = {}
+            for k, v in item.items():
+                if type(k) is not str:
+                    raise Refuse(f"a certificate's keys are strings, not {type(k).__name__}")
+                out[k] = copy(v, depth + 1)
+            return out
         if isinstance(item, bool):
             return bool(item)
         if isinstance(item, numbers.Integral):
-            n = int(item)
-            if n.bit_length() > max_bits:
-                raise Refuse(f"an integer with more than {budget.max_digits} digits")
-            return n
+            return integer(item)
         if isinstance(item, float):
             return JsonFloat(repr(item))
         if isinstance(item, str):
             return str(item)
-        if isinstance(item, Mapping):
-            out = {}
-            for k, v in item.items():
-                if not isinstance(k, str):
-                    raise Refuse(f"a certificate's keys are strings, not {type(k).__name__}")
-                out[str(k)] = copy(v, depth + 1)
-            return out
         if isinstance(item, list | tuple):
             return [copy(v, depth + 1) for v in item]
         raise Refuse(f"a certificate holds JSON values only, not {type(item).__name__}")
@@ -225,6 +241,10 @@ def canonical_json(value: Any) -> str:
     >>> canonical_json({"b": [1, "2/3"], "a": True})
     '{"a":true,"b":[1,"2/3"]}'
     """
+    try:      # the C encoder, when every integer prints (<= 4300 digits) and no JsonFloat
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        pass
     parts: list[str] = []
 
     def put(item: Any) -> None:
