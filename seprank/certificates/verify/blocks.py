@@ -155,7 +155,22 @@ def _check_homogeneous(fn: Function, f: Callable[[list[list[Number]]], Number], 
 
 def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
     """Read a ``grid_rank_blocks`` certificate strictly and estimate its check (module
-    docstring); ``run`` does the check."""
+    docstring); ``run`` does the check.
+
+    Examples
+    --------
+    >>> cert = {"claim": {"relation": ">=", "value": 1}, "n_inputs": 2, "dim": 1,
+    ...         "partition": [[0], [1]], "arithmetic": "GF(p)", "prime": 101,
+    ...         "function": {"type": "polynomial", "terms": [[1, [[0, 0, 1], [1, 0, 1]]]]},
+    ...         "structure": {"total_degree": 2},
+    ...         "blocks": [{"bidegree": [1, 1], "rank": 1, "templates": [[3], [5]],
+    ...                     "rows": [[0]], "cols": [[1]], "entries": [[15]]}]}
+    >>> prepared = prepare_blocks(cert)
+    >>> prepared.claim, prepared.subject["partition"], prepared.estimate < 10**4
+    ('sep_((0,),(1,))(f) >= 1', [[0], [1]], True)
+    >>> prepared.run([])       # nothing left unchecked
+    []
+    """
     relation, value = claim_of(cert, (">=",))
     N, d, A, B = grid_frame(cert)
     if cert.get("arithmetic") != "GF(p)":

@@ -44,8 +44,18 @@ class Sizes:
 
 def attention_cost(net: Any, n: int, prime: int | None, inputs: Sizes) -> int:
     """Multiply-adds of the sums of eq. 3, layer by layer, times the cost of one product at
-    that layer's number size (over Q: |y| <= 3|z| + 4|W| + log(n H d_a^2 d_x^3) bits;
-    fractions counted as integers over the product of their denominators)."""
+    that layer's number size (over Q: ``bits(y) <= 3 bits(z) + 4 bits(W) + log2(n H d_a^2
+    d_x^3)``; fractions counted as integers over the product of their denominators).
+
+    Examples
+    --------
+    >>> from seprank.certificates.verify.evaluators import parse_network
+    >>> net = parse_network({"query": [[[[1, 2]]]], "key": [[[[1, 0]]]],
+    ...                      "value": [[[[0, 1]]]], "output": [[[[1], [0]]]],
+    ...                      "residual": False})
+    >>> attention_cost(net, 2, 101, Sizes(7)) < attention_cost(net, 2, None, Sizes(7 * 10**4))
+    True
+    """
     L, H, d_a, d_x = net.depth, net.heads, net.key_dim, net.width
     rational = bool(inputs.den_bits or net.sizes.den_bits)
     w_bits = net.sizes.bits + net.sizes.den_bits
@@ -70,7 +80,14 @@ def attention_cost(net: Any, n: int, prime: int | None, inputs: Sizes) -> int:
 def polynomial_cost(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]]],
                     prime: int | None, inputs: Sizes) -> int:
     """Products of a sum of monomials: ``log2(e)`` squarings per power over GF(p); over Q the
-    term's final size, ``|c| + sum e |x|`` bits, per product."""
+    term's final size, ``bits(c) + sum e bits(x)``, per product.
+
+    Examples
+    --------
+    >>> terms = [(1, [(0, 0, 10**6)])]                       # x^(10^6)
+    >>> polynomial_cost(terms, 101, Sizes(7)) < 100 < polynomial_cost(terms, None, Sizes(7))
+    True
+    """
     total = 0
     x_bits = inputs.bits + inputs.den_bits
     for coef, factors in terms:

@@ -130,7 +130,18 @@ class Function:
 def parse_function(raw: Any, n_inputs: int, dim: int) -> Function:
     """Read a certificate's ``function`` strictly, for a grid of ``n_inputs`` vectors of
     length ``dim``: exact numbers, every shape consistent (a network's width is ``dim``; an
-    in-context representation has ``n_inputs = 2``), indices in range."""
+    in-context representation has ``n_inputs = 2``), indices in range.
+
+    Examples
+    --------
+    >>> fn = parse_function({"type": "polynomial", "terms": [["1/3", [[0, 0, 2]]]]}, 1, 1)
+    >>> fn.type, fn.evaluator(Ring(None))([[4]])
+    ('polynomial', Fraction(16, 3))
+    >>> parse_function({"type": "polynomial", "terms": [[1, [[0, 3, 1]]]]}, 1, 1)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: function.terms[0]: bad factor [0, 3, 1] ...
+    """
     if type(raw) is not dict:
         raise Refuse("function must be a JSON object")
     kind = raw.get("type")

@@ -74,7 +74,16 @@ def pack_matrix(rows: Sequence[Sequence[Number]]) -> dict[str, Any]:
 def read_matrix(cert: Mapping[str, Any], shape: tuple[int, int]
                 ) -> tuple[list[list[Number]] | None, str | None]:
     """The certificate's matrix (``matrix`` or ``matrix_packed``) and its digest; ``(None,
-    None)`` when it ships neither."""
+    None)`` when it ships neither.
+
+    Examples
+    --------
+    >>> M, sha = read_matrix({"matrix": [[1, "2/4"]]}, (1, 2))
+    >>> M, sha == matrix_digest([[1, Fraction(1, 2)]])
+    ([[1, Fraction(1, 2)]], True)
+    >>> read_matrix({}, (1, 2))
+    (None, None)
+    """
     plain, packed = cert.get("matrix"), cert.get("matrix_packed")
     if plain is not None and packed is not None:
         raise Refuse("a certificate ships its matrix once: 'matrix' or 'matrix_packed'")

@@ -65,7 +65,20 @@ def _constant(name: str) -> Any:
 
 
 def read_certificate(source: Any, budget: VerifyBudget) -> Any:
-    """The certificate's JSON value, read strictly (module docstring); raises :class:`Refuse`."""
+    """The certificate's JSON value, read strictly (module docstring); raises :class:`Refuse`.
+
+    Examples
+    --------
+    >>> from seprank.certificates.verify.limits import DEFAULT_BUDGET
+    >>> read_certificate('{"a": [1, 2]}', DEFAULT_BUDGET)
+    {'a': [1, 2]}
+    >>> read_certificate({"a": (1, 2)}, DEFAULT_BUDGET)
+    {'a': [1, 2]}
+    >>> read_certificate("no/such/file.json", DEFAULT_BUDGET)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: no/such/file.json: no such file
+    """
     if isinstance(source, Mapping):
         return from_python(source, budget)
     if isinstance(source, bytes | bytearray):
@@ -82,7 +95,16 @@ def read_certificate(source: Any, budget: VerifyBudget) -> Any:
 
 def read_file(path: str | os.PathLike[str], budget: VerifyBudget) -> str:
     """The text of a regular file of at most ``budget.max_bytes`` bytes, measured before it is
-    read and opened without blocking."""
+    read and opened without blocking.
+
+    Examples
+    --------
+    >>> from seprank.certificates.verify.limits import DEFAULT_BUDGET
+    >>> read_file("/dev/zero", DEFAULT_BUDGET)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: /dev/zero is not a regular file (a FIFO, ...
+    """
     name = os.fspath(path)
     if not name or "\x00" in name:
         raise Refuse(f"{name!r} is not a file name")
@@ -133,7 +155,18 @@ def _decode(data: bytes) -> str:
 
 
 def parse_text(text: str, budget: VerifyBudget) -> Any:
-    """JSON text -> value, strictly (module docstring)."""
+    """JSON text -> value, strictly (module docstring).
+
+    Examples
+    --------
+    >>> from seprank.certificates.verify.limits import DEFAULT_BUDGET
+    >>> parse_text('{"x": 1e99999}', DEFAULT_BUDGET)
+    {'x': JsonFloat('1e99999')}
+    >>> parse_text('{"x": 1, "x": 2}', DEFAULT_BUDGET)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: the key 'x' appears twice in one JSON object ...
+    """
     if len(text) > budget.max_bytes:
         raise Refuse(f"the certificate has {len(text)} characters, above the budget of "
                      f"{budget.max_bytes} bytes (raise VerifyBudget(max_bytes=...))")
@@ -276,6 +309,14 @@ def canonical_json(value: Any) -> str:
 
 
 def digest(value: Any) -> str:
-    """``sha256:<hex>`` of :func:`canonical_json` of a value (or of a text as it is)."""
+    """``sha256:<hex>`` of :func:`canonical_json` of a value (or of a text as it is).
+
+    Examples
+    --------
+    >>> digest({"b": 1, "a": 2}) == digest({"a": 2, "b": 1})
+    True
+    >>> digest("")[:15]
+    'sha256:e3b0c442'
+    """
     text = value if isinstance(value, str) else canonical_json(value)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
