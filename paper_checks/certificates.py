@@ -190,10 +190,12 @@ def _filed_as(cert: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def write_certificates(outcomes: Sequence[ClaimOutcome], directory: str | Path, *,
-                       check: bool = True) -> dict[str, list[CertificateRecord]]:
+                       check: bool = True, budget: VerifyBudget | None = None
+                       ) -> dict[str, list[CertificateRecord]]:
     """Write every certificate the outcomes ship to ``directory/<claim id>/<name>.json``
     (labelled with the claim id and name) and the index; with ``check`` re-check each file
-    with the independent checker.
+    with the independent checker (within ``budget``, default
+    :data:`~seprank.certificates.verify.DEFAULT_BUDGET`).
 
     Examples
     --------
@@ -215,7 +217,7 @@ def write_certificates(outcomes: Sequence[ClaimOutcome], directory: str | Path, 
             data = path.read_bytes()
             record = CertificateRecord(o.claim.id, name, _claim_text(cert), rel)
             if check:
-                v = _verify_once(data, checked)
+                v = _verify_once(data, checked, budget)
                 record = _record(record, v, _filed_as(labelled), None)
             records.setdefault(o.claim.id, []).append(record)
             index.setdefault(o.claim.id, {})[name] = {
@@ -323,7 +325,7 @@ def _check_entry(record: CertificateRecord, entry: Mapping[str, Any], base: Path
         data = read_file(target, budget).encode("utf-8")
     except Refuse as err:
         return replace(record, status="refused", reason=str(err))
-    v = _verify_once(data, checked)
+    v = _verify_once(data, checked, budget)
     problems = []
     sha = "sha256:" + hashlib.sha256(data).hexdigest()
     if entry["sha256"] != sha:
@@ -356,11 +358,12 @@ def _filed_text(proves: Mapping[str, Any]) -> str:
             f"{describe(proves)}")
 
 
-def _verify_once(data: bytes, checked: dict[str, Verification]) -> Verification:
+def _verify_once(data: bytes, checked: dict[str, Verification],
+                 budget: VerifyBudget | None) -> Verification:
     """Verify, once per distinct file content (several claims may ship the same ranks)."""
     digest = hashlib.sha256(data).hexdigest()
     if digest not in checked:
-        checked[digest] = verify(data)
+        checked[digest] = verify(data, budget=budget)
     return checked[digest]
 
 

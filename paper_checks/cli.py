@@ -26,6 +26,7 @@ from paper_checks.certificates import (
 from paper_checks.registry import PAPERS, select
 from paper_checks.report import json_report, markdown_report, summary_table
 from paper_checks.runner import run_claims, run_claims_parallel
+from seprank.certificates.verify import VerifyBudget
 
 __all__ = ["main"]
 
@@ -62,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
                         "independent checker and report per claim what each file proves, "
                         "compared with what DIR/index.json files it as; reads only regular "
                         "files inside DIR, writes nothing, runs no claim")
+    p.add_argument("--max-operations", type=int, metavar="N",
+                   help="the independent checker's budget of estimated operations per "
+                        "certificate (default 2e9, minutes at most); a certificate above it is "
+                        "refused with its estimate")
     p.add_argument("--allow-unchecked", action="store_true",
                    help="RISK: exit 0 although some certificates rest on values the checker "
                         "could not recompute (an opaque function, a matrix without its "
@@ -80,8 +85,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.max_operations is not None and args.max_operations < 1:
+        print("paper-checks: --max-operations must be >= 1", file=sys.stderr)
+        return 2
+    budget = (None if args.max_operations is None
+              else VerifyBudget(max_operations=args.max_operations))
     if args.verify and not args.certificates:
-        return _verify_only(args.verify, args.allow_unchecked)
+        return _verify_only(args.verify, args.allow_unchecked, budget)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -106,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)
     rejected = 0
     if args.certificates:
-        records = write_certificates(outcomes, args.certificates)
+        records = write_certificates(outcomes, args.certificates, budget=budget)
         outcomes = attach_records(outcomes, records)
         rejected = len(failed_records(records, allow_unchecked=args.allow_unchecked))
         print(format_records(records))
@@ -130,9 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if bad or rejected else 0
 
 
-def _verify_only(directory: str, allow_unchecked: bool) -> int:
+def _verify_only(directory: str, allow_unchecked: bool, budget: VerifyBudget | None) -> int:
     try:
-        records = verify_directory(directory)
+        records = verify_directory(directory, budget=budget)
     except (FileNotFoundError, CertificateDirectoryError) as err:
         print(f"paper-checks: {err}", file=sys.stderr)
         return 2

@@ -408,6 +408,10 @@ def test_an_empty_or_malformed_index_is_an_error_with_a_message(
         code, out = _verify_dir(root, capsys)
         assert code == 2 and words in out, (text, out)
     (root / "index.json").unlink()
+    os.mkfifo(root / "index.json")                       # never waited on
+    code, out = _verify_dir(root, capsys)
+    assert code == 2 and "not a regular file" in out
+    (root / "index.json").unlink()
     code, out = _verify_dir(root, capsys)
     assert code == 2 and "has no index.json" in out
 
@@ -458,6 +462,15 @@ def test_verify_dir_refuses_links_out_fifos_and_oversize_files(
     code, out = _verify_dir(root, capsys)
     assert code == 1 and "REFUSED" in out
     assert ("leads outside" in out) if kind != "fifo" else ("not a regular file" in out)
+
+
+def test_paper_checks_budget_option_refuses_with_the_estimate(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _directory(tmp_path)
+    code, out = _verify_dir(root, capsys, "--max-operations", "10")
+    assert code == 1 and "REFUSED" in out and "above the budget of 10" in out
+    code, out = _verify_dir(root, capsys, "--max-operations", "0")
+    assert code == 2
 
 
 def test_verify_dir_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -606,6 +619,15 @@ def test_files_paths_and_odd_inputs_never_raise(tmp_path: Path) -> None:
         v = checked(odd)
         assert v.status == "refused", (odd, v)
     refused(genuine("matrix exact"), "VerifyBudget", budget="lots")
+
+
+def test_a_claim_that_does_not_name_its_subject_is_refused() -> None:
+    cert = genuine("grid GF(p)")
+    del cert["claim"]["subject"]
+    refused(cert, "lacks 'subject'", "bind_subject")
+    cert["claim"]["subject"] = {"function": "something else"}
+    v = checked(cert)
+    assert v.status == "rejected" and "not about the certificate's data" in v.reason
 
 
 # --- 5. looseness --------------------------------------------------------------------------------

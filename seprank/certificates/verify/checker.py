@@ -247,6 +247,11 @@ def _prepare(cert: dict[str, Any], kind: str) -> Prepared:
     required, optional = FIELDS[kind]
     keys_of(cert, "the certificate", ("schema", "version", "kind", "claim", *required),
             ("provenance", *optional))
+    if type(cert["claim"]) is dict and "subject" not in cert["claim"]:
+        raise Refuse("claim lacks 'subject' (what the claim is about: the function, its "
+                     "parameters and the partition, or the matrix): build the certificate "
+                     "with seprank >= 0.3 (certify(...), or bind_subject(cert) for one "
+                     "written by hand)")
     stated = keys_of(cert["claim"], "claim", *_CLAIM_FIELDS)
     for name in ("quantity", "statement"):
         if type(stated.get(name, "")) is not str:
