@@ -17,7 +17,8 @@ r_k^2 values the checker recomputes from 3^L + 1 evaluations each, its own inter
 and, for comparison, a few with ``structure='dense'`` (kind ``grid_rank``: one r x r minor).
 
 Cases: in-context seq-sep (000/001), generic separation ranks of linear attention (003), the
-Lemma 6 witness, exact matrix ranks (Hilbert, rank-deficient).
+Lemma 6 witness, exact matrix ranks (Hilbert, rank-deficient), a modular rank of a matrix of
+250,500 entries (shipped packed), Kruskal ranks (004): every certificate kind.
 
 Usage: ``python -m benchmarks certificates [--quick]``.
 """
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks._util import fmt_seconds, machine_line, markdown_table, write_result
+from identifiability.masked import kruskal_certificate, kruskal_rank
 from seprank import (
     InContextRepresentation,
     LinearAttention,
@@ -136,6 +138,22 @@ def main(argv: list[str]) -> int:
             other.append([f"exact matrix rank, {name}", r.rank, fmt_seconds(t_c),
                           fmt_seconds(t_cert), fmt_seconds(v.seconds),
                           f"{v.seconds / t_c:.1f}"])
+    rng = np.random.default_rng(0)
+    big = rng.integers(-9, 10, (501, 3)) @ rng.integers(-9, 10, (3, 500))
+    t_c, r = _timed(partial(matrix_rank, big, method="modular", seed=0))
+    t_cert, cert = _timed(partial(certify, r, matrix=big))
+    v = verify(cert)
+    assert v.ok and "matrix_packed" in cert, v.reason
+    other.append(["modular matrix rank, rank 3 of 501x500 (packed)", r.rank, fmt_seconds(t_c),
+                  fmt_seconds(t_cert), fmt_seconds(v.seconds), f"{v.seconds / t_c:.1f}"])
+    for m, n, seed in ((6, 12, 0), (8, 16, 1), (10, 14, 2)):
+        A = np.random.default_rng(seed).integers(-5, 6, (m, n))
+        t_c, k = _timed(partial(kruskal_rank, A, method="exact"))
+        t_cert, cert = _timed(partial(kruskal_certificate, A, k, seed=0))
+        v = verify(cert)
+        assert v.ok, v.reason
+        other.append([f"Kruskal rank of {m}x{n}", k.k_rank, fmt_seconds(t_c),
+                      fmt_seconds(t_cert), fmt_seconds(v.seconds), f"{v.seconds / t_c:.1f}"])
     text = "\n".join([
         "# certificates benchmark", "", machine_line() + ".",
         "Grid ranks: 'compute' without a witness; 'witness (kept)' is the time of finding the "

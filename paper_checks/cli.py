@@ -1,8 +1,11 @@
 """``paper-checks``: run the registered claims and write a report.
 
 Exit status: 0 when every verdict equals its registered expectation (and, with
-``--certificates`` / ``--verify``, every certificate verifies), 1 otherwise (a verdict changed, a
-check raised, a certificate was rejected), 2 for bad arguments or an empty selection.
+``--certificates`` / ``--verify``, every certificate is verified and is what the index files it
+as), 1 otherwise (a verdict changed, a check raised, a certificate was rejected, refused, left
+unchecked -- unless ``--allow-unchecked`` -- or does not match the index), 2 for bad arguments,
+an empty selection, or a certificates directory that cannot be read (no index, a malformed or
+empty one).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from paper_checks.certificates import (
+    CertificateDirectoryError,
     attach_records,
+    failed_records,
     format_records,
     verify_directory,
     write_certificates,
@@ -21,6 +26,7 @@ from paper_checks.certificates import (
 from paper_checks.registry import PAPERS, select
 from paper_checks.report import json_report, markdown_report, summary_table
 from paper_checks.runner import run_claims, run_claims_parallel
+from seprank.certificates.verify import VerifyBudget
 
 __all__ = ["main"]
 
@@ -54,7 +60,17 @@ def _parser() -> argparse.ArgumentParser:
                         "rest on verified certificates")
     p.add_argument("--verify", metavar="DIR",
                    help="re-check the certificates in DIR (written by --certificates) with the "
-                        "independent checker and report per claim; runs no claim")
+                        "independent checker and report per claim what each file proves, "
+                        "compared with what DIR/index.json files it as; reads only regular "
+                        "files inside DIR, writes nothing, runs no claim")
+    p.add_argument("--max-operations", type=int, metavar="N",
+                   help="the independent checker's budget of estimated operations per "
+                        "certificate (default 2e9, minutes at most); a certificate above it is "
+                        "refused with its estimate")
+    p.add_argument("--allow-unchecked", action="store_true",
+                   help="RISK: exit 0 although some certificates rest on values the checker "
+                        "could not recompute (an opaque function, a matrix without its "
+                        "entries) and so prove nothing; they are still printed as UNCHECKED")
     p.add_argument("--list", action="store_true", help="list the selected claims and exit")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     where = p.add_mutually_exclusive_group()
@@ -69,8 +85,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.max_operations is not None and args.max_operations < 1:
+        print("paper-checks: --max-operations must be >= 1", file=sys.stderr)
+        return 2
+    budget = (None if args.max_operations is None
+              else VerifyBudget(max_operations=args.max_operations))
     if args.verify and not args.certificates:
-        return _verify_only(args.verify)
+        return _verify_only(args.verify, args.allow_unchecked, budget)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -95,9 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         outcomes = run_claims(claims, plots_dir=plots, progress=not args.no_progress)
     rejected = 0
     if args.certificates:
-        records = write_certificates(outcomes, args.certificates)
+        records = write_certificates(outcomes, args.certificates, budget=budget)
         outcomes = attach_records(outcomes, records)
-        rejected = sum(not r.verified for recs in records.values() for r in recs)
+        rejected = len(failed_records(records, allow_unchecked=args.allow_unchecked))
         print(format_records(records))
         print(f"certificates written to {args.certificates}")
     print(summary_table(outcomes))
@@ -114,19 +135,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"UNEXPECTED: {o.claim.id} {what} (expected {o.claim.expected_verdict})",
               file=sys.stderr)
     if rejected:
-        print(f"REJECTED: {rejected} certificate(s) failed the independent check",
-              file=sys.stderr)
+        print(f"CERTIFICATES: {rejected} certificate(s) not verified by the independent check "
+              "(rejected, refused, unchecked or mismatched)", file=sys.stderr)
     return 1 if bad or rejected else 0
 
 
-def _verify_only(directory: str) -> int:
+def _verify_only(directory: str, allow_unchecked: bool, budget: VerifyBudget | None) -> int:
     try:
-        records = verify_directory(directory)
-    except FileNotFoundError as err:
+        records = verify_directory(directory, budget=budget)
+    except (FileNotFoundError, CertificateDirectoryError) as err:
         print(f"paper-checks: {err}", file=sys.stderr)
         return 2
     print(format_records(records))
-    return 0 if all(r.verified for recs in records.values() for r in recs) else 1
+    failed = failed_records(records, allow_unchecked=allow_unchecked)
+    unchecked = [r for recs in records.values() for r in recs if r.status == "unchecked"]
+    if unchecked and allow_unchecked:
+        print(f"UNCHECKED: {len(unchecked)} certificate(s) rest on values the checker could not "
+              "recompute; accepted by --allow-unchecked, they prove nothing", file=sys.stderr)
+    if failed:
+        print(f"paper-checks: {len(failed)} certificate(s) not verified", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

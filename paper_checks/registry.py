@@ -167,6 +167,7 @@ class Claim:
     category: Category = "paper"
     perturbation: Perturbed | str | None = None
     certifies: bool = False
+    upper_bound: bool = False
     defence: Defence | None = None
 
     @property
@@ -221,6 +222,7 @@ def claim(
     category: Category = "paper",
     perturbation: Perturbed | str | None = None,
     certifies: bool = False,
+    upper_bound: bool = False,
     defence: Defence | None = None,
 ) -> Callable[[Callable[..., ClaimResult]], Callable[..., ClaimResult]]:
     """Register a check (decorator).
@@ -252,6 +254,11 @@ def claim(
         The check returns the certificates of the certified ranks its verdict rests on
         (``ClaimResult(certificates=...)``, :func:`seprank.certificates.certify`);
         ``paper-checks --certificates DIR`` writes and re-checks them.
+    upper_bound : bool
+        The printed statement bounds the certified quantity from above.  A certificate proves
+        a rank from below, so it can refute such a statement (a verdict ``fails`` / ``erratum``
+        rests on it) but never establish it: the report lists such a ``holds`` apart from the
+        verdicts resting on certificates (:func:`paper_checks.certificates.supports_verdict`).
     defence : Defence, optional
         The readings under which the printed statement would be right, each answered, and the
         independent attack on the verdict (:class:`~paper_checks.defence.Defence`); every claim
@@ -284,7 +291,8 @@ def claim(
             )
         _REGISTRY[id] = Claim(
             id, paper, reference, statement.strip(), expected_verdict, profile, func,
-            func.__module__, category, perturbation, bool(certifies), defence,
+            func.__module__, category, perturbation, bool(certifies), bool(upper_bound),
+            defence,
         )
         return func
 

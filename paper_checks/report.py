@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from paper_checks.certificates import supports_verdict
 from paper_checks.defence import ASPECT_TITLES
 from paper_checks.ledger import KINDS, NOTE_KINDS, Margin
 from paper_checks.registry import PAPERS
@@ -369,30 +370,52 @@ def _certificate_line(o: ClaimOutcome) -> str | None:
                 "(`paper-checks --certificates DIR`)")
     good = sum(bool(r.verified) for r in o.certificates)
     seconds = sum(r.seconds or 0.0 for r in o.certificates)
-    bad = [f"{r.name}: {r.reason}" for r in o.certificates if not r.verified]
+    bad = [f"{r.name}: {(r.status or 'not checked').upper()} "
+           + "; ".join([*r.problems, *([r.reason] if r.reason else [])])
+           for r in o.certificates if not r.verified]
+    support = ("" if supports_verdict(o) else
+               "; they prove certified lower bounds, which cannot establish this verdict")
     return (f"- **certificates**: {good} of {len(o.certificates)} verified by the independent "
-            f"checker ({seconds:.2f} s)" + ("; REJECTED " + "; ".join(bad) if bad else ""))
+            f"checker ({seconds:.2f} s){support}" + ("; " + "; ".join(bad) if bad else ""))
+
+
+def _certificate_row(o: ClaimOutcome) -> str:
+    n = len(o.certificate_names)
+    if o.certificates:
+        good = sum(bool(r.verified) for r in o.certificates)
+        verified = "all" if o.rests_on_verified_certificates else f"{good} of {n}"
+        statuses = Counter(r.status for r in o.certificates if not r.verified)
+        if statuses:
+            verified += " (" + ", ".join(f"{k} {(s or 'not checked').upper()}"
+                                         for s, k in statuses.items()) + ")"
+        seconds = f"{sum(r.seconds or 0.0 for r in o.certificates):.2f}s"
+    else:
+        verified, seconds = "not checked in this run", ""
+    return f"| `{o.claim.id}` | {o.verdict} | {n} | {verified} | {seconds} |"
 
 
 def _certificates_section(outcomes: Sequence[ClaimOutcome]) -> list[str]:
     shipped = [o for o in outcomes if o.certificate_names]
     if not shipped:
         return []
+    resting = [o for o in shipped if supports_verdict(o)]
+    beside = [o for o in shipped if not supports_verdict(o)]
+    head = ["| id | verdict | certificates | verified | checker time |", "|---|---|---|---|---|"]
     out = ["## Verdicts resting on certificates", "",
-           "Certified ranks these verdicts rest on, each with a certificate re-checked by "
-           "`seprank.certificates.verify` (standard library only: recomputes the entries, "
-           "checks the minor and the kernel).", "",
-           "| id | verdict | certificates | verified | checker time |", "|---|---|---|---|---|"]
-    for o in shipped:
-        n = len(o.certificate_names)
-        if o.certificates:
-            good = sum(bool(r.verified) for r in o.certificates)
-            verified = "all" if o.rests_on_verified_certificates else f"{good} of {n}"
-            seconds = f"{sum(r.seconds or 0.0 for r in o.certificates):.2f}s"
-        else:
-            verified, seconds = "not checked in this run", ""
-        out.append(f"| `{o.claim.id}` | {o.verdict} | {n} | {verified} | {seconds} |")
+           "Verdicts a certificate can support -- a certified rank proves a lower bound, so it "
+           "establishes a lower-bound or attainment statement, or refutes an upper bound it "
+           "exceeds -- each certificate re-checked by `seprank.certificates.verify` (standard "
+           "library only: recomputes the entries, checks the minor and the kernel; a "
+           "certificate whose values it cannot recompute is UNCHECKED, not verified).", ""]
+    out += [*head, *map(_certificate_row, resting)] if resting else ["None in this run."]
     out.append("")
+    if beside:
+        out += ["### Certified ranks beside verdicts they cannot support", "",
+                "These claims bound a certified quantity from above and hold: their "
+                "certificates prove the measured ranks from below, which cannot establish an "
+                "upper bound (they would refute it if a rank exceeded it).  Their verdicts are "
+                "listed with the other verdicts of their paper above; the certificates are "
+                "re-checked here all the same.", "", *head, *map(_certificate_row, beside), ""]
     return out
 
 

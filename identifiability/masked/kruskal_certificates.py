@@ -21,7 +21,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from seprank.certificates import certificate_header, exact_json
+from seprank.certificates import bind_subject, certificate_header, matrix_fields
 from seprank.core import SeedLike, as_exact_matrix, as_generator, random_prime
 from seprank.core.minors import kernel_basis, nonzero_minor
 
@@ -77,19 +77,19 @@ def kruskal_certificate(A: Any, result: Any, *, seed: SeedLike = None) -> dict[s
     for i in range(m):
         for j in range(n):
             v, den = int(exact.numerators[i, j]), exact.row_denominators[i]
-            values[i, j] = exact_json(v if den == 1 else _fraction(v, den))
+            values[i, j] = v if den == 1 else _fraction(v, den)
     upper = _upper(exact, values, result)
     relation = "=" if upper is not None or k == n else ">="
     cert = certificate_header("kruskal_rank", {"quantity": "k-rank(A)", "relation": relation,
                                                "value": k},
                               method=result.method, summary=result.summary())
     cert["shape"] = [m, n]
-    cert["matrix"] = values.tolist()
+    cert.update(matrix_fields(values))
     if k:
         cert["lower"] = _lower(exact, k, rng)
     if upper is not None:
         cert["upper"] = upper
-    return cert
+    return bind_subject(cert)
 
 
 def _fraction(v: int, den: int) -> Any:

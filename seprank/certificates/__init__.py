@@ -4,9 +4,10 @@ A certified rank is the output of a flint call on a matrix the reader never sees
 certificate makes it checkable: what is claimed (``rank(M) >= r``, ``rank(M) = r``,
 ``sep_(A,B)(f) >= r``, ``k-rank = k``) and the data that proves it -- a prime and the rows
 and columns of a non-zero r x r minor, the integer templates and the function's integer
-parameters (so the entries can be recomputed), kernel vectors for upper sides -- as JSON with
-a schema version.  :func:`verify` re-checks it with Python integers and fractions only, with
-its own evaluator of the attention network: :mod:`seprank.certificates.verify` imports
+parameters or the whole matrix (so the entries can be recomputed), kernel vectors for upper
+sides, and the subject the claim is about -- as JSON with a schema version.  :func:`verify`
+re-checks it with Python integers and fractions only, with its own evaluator of the
+attention network: :mod:`seprank.certificates.verify` imports
 nothing but the standard library (tested), so it can be copied out and run alone.
 
 * :func:`certify` -- any certified result -> its certificate;
@@ -19,7 +20,10 @@ nothing but the standard library (tested), so it can be copied out and run alone
 * :meth:`seprank.SeqSepResult.certificate` -- in-context seq-sep;
   :meth:`seprank.WitnessResult.certificate` -- the Lemma 6 witness of 003;
   ``identifiability.masked.kruskal_certificates`` -- Kruskal ranks, both sides;
-* :func:`verify` -- the independent checker -> :class:`Verification`.
+* :func:`verify` -- the independent checker -> :class:`Verification`, whose ``status`` is
+  ``'verified'`` (the only ``ok``: every value recomputed, the proof holds), ``'rejected'``,
+  ``'unchecked'`` (values it could not recompute: an opaque function) or ``'refused'``
+  (malformed or over its :class:`VerifyBudget`); it never raises, whatever it is handed.
 
 This floor is paper-free: it imports only :mod:`seprank.core`, so both libraries build on it
 (``identifiability`` certifies Kruskal ranks with it).

@@ -5,10 +5,12 @@ A certificate (schema :data:`~seprank.certificates.verify.SCHEMA`, version
 ``rank(M) = r``, ``sep_(A,B)(f) >= r``, ``k-rank = k`` -- and carries what proves it: the
 prime and the row and column indices of a non-zero r x r minor with its entries, the integer
 templates and the function's integer parameters (network weights, embeddings, the output
-entry's ``position`` and ``coordinate``) so that every entry can be recomputed, kernel vectors
-for the upper side.  Numbers are JSON integers,
-rationals are strings ``"a/b"``.  :func:`seprank.certificates.verify.verify` checks them
-without this library.
+entry's ``position`` and ``coordinate``) or the whole matrix (packed when large) so that every
+entry can be recomputed, kernel vectors for the upper side -- and, in ``claim.subject``, what
+the claim is about (:func:`bind_subject`: the function's type, digest and parameters, the
+partition, or the matrix's shape and digest).  Numbers are JSON integers, rationals (and
+integers beyond 4000 digits) are strings ``"a/b"``.
+:func:`seprank.certificates.verify.verify` checks them without this library.
 
 Where the witness comes from: :func:`seprank.core.minors.nonzero_minor` (one echelon form of
 the matrix mod p plus one of an r x m matrix), :func:`seprank.core.minors.kernel_basis`
@@ -16,8 +18,8 @@ the matrix mod p plus one of an r x m matrix), :func:`seprank.core.minors.kernel
 (:meth:`~seprank.separation.result.SeparationRankResult.certificate`), the
 result's :class:`~seprank.separation.result.GridEvidence` (kept during the computation with
 ``keep_witness=True``, or found by re-evaluating the last grid).  This module holds the
-shared pieces (header, exact JSON numbers, function descriptions, files) and the matrix
-certificates.
+shared pieces (header, subject, exact JSON numbers, function descriptions, files) and the
+matrix certificates.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from seprank.certificates.verify import SCHEMA, SCHEMA_VERSION
+from seprank.certificates.verify import SCHEMA, SCHEMA_VERSION, subject_of
+from seprank.certificates.verify.exact import decimal, parse_decimal
+from seprank.certificates.verify.packed import pack_matrix
 from seprank.core.inputs import as_exact_matrix, to_rational
 from seprank.core.minors import kernel_basis, nonzero_minor
 from seprank.core.random import SeedLike, as_generator, random_prime
@@ -40,6 +44,7 @@ from seprank.core.rank import RankResult
 
 __all__ = [
     "MATRIX_ENTRIES_LIMIT",
+    "bind_subject",
     "certificate_header",
     "certify",
     "exact_json",
@@ -47,13 +52,14 @@ __all__ = [
     "json_array",
     "load_certificate",
     "matrix_certificate",
+    "matrix_fields",
     "network_spec",
     "polynomial_function",
     "save_certificate",
 ]
 
-#: Lower-bound matrix certificates include the whole matrix up to this many entries (beyond
-#: it only the minor's entries; an exact rank below full always includes the matrix).
+#: Matrix certificates write the matrix as a nested list up to this many entries and packed
+#: (zlib + base64 of its canonical text, :mod:`seprank.certificates.verify.packed`) beyond.
 MATRIX_ENTRIES_LIMIT = 250_000
 _PRIME_ATTEMPTS = 8
 
@@ -103,6 +109,46 @@ def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -
             "provenance": {"library": f"seprank {version}", **provenance}}
 
 
+def bind_subject(cert: dict[str, Any]) -> dict[str, Any]:
+    """File in ``cert['claim']['subject']`` what the claim is about, derived from the
+    certificate's data by the checker's own reading
+    (:func:`~seprank.certificates.verify.subject_of`): the function's type, digest and
+    parameters, the partition, or the matrix's shape and digest.  The checker derives it again
+    and rejects a certificate whose claim names another subject.  Returns ``cert``.
+
+    Examples
+    --------
+    >>> cert = certificate_header("matrix_rank", {"relation": ">=", "value": 0})
+    >>> cert.update({"shape": [1, 1], "matrix": [[0]]})
+    >>> bind_subject(cert)["claim"]["subject"]["matrix"]["shape"]
+    [1, 1]
+    """
+    claim = cert["claim"]
+    claim["subject"] = None
+    claim["subject"] = subject_of(cert)
+    return cert
+
+
+def matrix_fields(values: Any, *, packed: bool | None = None) -> dict[str, Any]:
+    """A matrix of exact numbers as a certificate's ``matrix`` (nested list) or, beyond
+    :data:`MATRIX_ENTRIES_LIMIT` entries (or with ``packed=True``), ``matrix_packed``.
+
+    Examples
+    --------
+    >>> matrix_fields([[1, 2]])
+    {'matrix': [[1, 2]]}
+    >>> sorted(matrix_fields([[1, 2]], packed=True)["matrix_packed"])
+    ['data', 'encoding', 'entries', 'raw_bytes', 'sha256']
+    """
+    arr = np.asarray(values, dtype=object)
+    if packed is None:
+        packed = arr.size > MATRIX_ENTRIES_LIMIT
+    if packed:
+        rows = [[to_rational(v) for v in row] for row in arr]
+        return {"matrix_packed": pack_matrix(rows)}
+    return {"matrix": json_array(arr)}
+
+
 def _exact_object(M: Any) -> Any:
     """M as an object array of ints and Fractions (row denominators put back)."""
     exact = as_exact_matrix(M, "M")
@@ -117,7 +163,7 @@ def _exact_object(M: Any) -> Any:
 
 
 def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
-                       include_matrix: bool | None = None) -> dict[str, Any]:
+                       packed: bool | None = None) -> dict[str, Any]:
     r"""The certificate of a certified matrix rank (``matrix_rank`` exact or modular,
     ``rank_mod_p``).
 
@@ -125,7 +171,8 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
     prime for ``'exact'``) and the rows I and columns J of a non-zero minor
     (:func:`~seprank.core.minors.nonzero_minor`).  Upper side of an exact rank below
     min(m, n): a kernel basis of dimension n - r on the right (or m - r on the left, the
-    smaller), with the whole matrix.
+    smaller).  The whole matrix always goes in (the checker checks that the minor is M's):
+    as a nested list, or packed beyond :data:`MATRIX_ENTRIES_LIMIT` entries.
 
     Parameters
     ----------
@@ -135,9 +182,9 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
         Its certified rank (``certifies`` 'exact' or 'lower_bound').
     seed : int or Generator, optional, keyword-only
         Seeds the prime of an exact rank.
-    include_matrix : bool, optional, keyword-only
-        Put the whole matrix in (so the verifier checks the minor is M's); default when it has
-        at most :data:`MATRIX_ENTRIES_LIMIT` entries, always for an exact rank below full.
+    packed : bool, optional, keyword-only
+        Write the matrix packed (zlib + base64 of its canonical text); default beyond
+        :data:`MATRIX_ENTRIES_LIMIT` entries.
 
     Examples
     --------
@@ -168,14 +215,11 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
                          "the matrix the result was computed from?")
     values = _exact_object(M)
     need_kernel = relation == "=" and r < min(m, n)
-    if include_matrix is None:
-        include_matrix = m * n <= MATRIX_ENTRIES_LIMIT
     cert = certificate_header("matrix_rank", {"quantity": "rank(M)", "relation": relation,
                                               "value": r},
                               method=result.method, summary=result.summary())
     cert["shape"] = [m, n]
-    if include_matrix or need_kernel:
-        cert["matrix"] = json_array(values)
+    cert.update(matrix_fields(values, packed=packed))
     if r:
         cert["lower"] = {"prime": int(p), "rows": list(rows), "cols": list(cols),
                          "entries": json_array(values[np.ix_(rows, cols)])}
@@ -183,7 +227,7 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
         side = "right" if n <= m else "left"
         basis = kernel_basis(values if side == "right" else values.T)
         cert["upper"] = {"side": side, "vectors": basis}
-    return cert
+    return bind_subject(cert)
 
 
 def _minor_prime(M: Any, exact: Any, result: RankResult,
@@ -291,13 +335,27 @@ def save_certificate(cert: Mapping[str, Any], path: str | Path) -> Path:
     """
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(cert, separators=(",", ":"), default=_refuse), encoding="utf-8")
+    out.write_text(json.dumps(_writable(cert), separators=(",", ":")), encoding="utf-8")
     return out
 
 
-def _refuse(value: Any) -> Any:
+#: Integers above this many bits are written as decimal strings (JSON text of an int has no
+#: size limit, but Python's int -> str conversion stops at 4300 digits).
+_BIG_BITS = 13_000
+
+
+def _writable(value: Any) -> Any:
+    """``value`` with numpy integers as ints and integers beyond 4000 digits as decimal
+    strings (the exact-number string form the checker reads)."""
+    if isinstance(value, Mapping):
+        return {str(k): _writable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_writable(v) for v in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+        return value
     if isinstance(value, numbers.Integral):
-        return int(value)
+        n = int(value)
+        return decimal(n) if n.bit_length() > _BIG_BITS else n
     raise TypeError(f"a certificate holds only JSON numbers, strings and lists; got "
                     f"{type(value).__name__}")
 
@@ -312,7 +370,7 @@ def load_certificate(path: str | Path) -> dict[str, Any]:
     >>> load_certificate(path)
     {'kind': 'matrix_rank'}
     """
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = json.loads(Path(path).read_text(encoding="utf-8"), parse_int=parse_decimal)
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold a certificate (a JSON object)")
     return data

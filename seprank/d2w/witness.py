@@ -114,7 +114,12 @@ class WitnessResult(RankValued):
         >>> cert["claim"]["value"], cert["arithmetic"], verify(cert).ok
         (2, 'GF(p)', True)
         """
-        from seprank.certificates.build import certificate_header, exact_json, function_spec
+        from seprank.certificates.build import (
+            bind_subject,
+            certificate_header,
+            exact_json,
+            function_spec,
+        )
 
         if self.evidence is None:
             raise ValueError(f"a {self.method!r} witness has no certificate; use "
@@ -145,7 +150,7 @@ class WitnessResult(RankValued):
             "rows": [[r] + [last] * (len(A) - 1) for r in rows],
             "cols": [[R + c] + [last] * (len(B) - 1) for c in cols],
             "entries": [[int(self.matrix[r, c]) for c in cols] for r in rows]})
-        return cert
+        return bind_subject(cert)
 
     def _repr_info(self) -> dict[str, Any]:
         return {"rank": self.rank, "expected_rank": self.expected_rank,

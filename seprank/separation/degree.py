@@ -40,6 +40,7 @@ import flint
 import numpy as np
 
 from seprank.certificates.build import (
+    bind_subject,
     certificate_header,
     exact_json,
     function_spec,
@@ -410,7 +411,7 @@ class BlockSeparationRankResult(SeparationRankResult):
                           "source": structure.source},
             "blocks": blocks,
         })
-        return cert
+        return bind_subject(cert)
 
     def _repr_info(self) -> dict[str, Any]:
         return {**super()._repr_info(), "blocks": len(self.blocks),

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from seprank.certificates.build import (
+    bind_subject,
     certificate_header,
     exact_json,
     function_spec,
@@ -261,7 +262,7 @@ class SeparationRankResult(RankValued):
             "rows": [list(t) for t in minor.rows], "cols": [list(t) for t in minor.cols],
             "entries": [[exact_json(v) for v in row] for row in minor.entries],
         })
-        return cert
+        return bind_subject(cert)
 
     def _repr_info(self) -> dict[str, Any]:
         return {"rank": self.rank, "certifies": self.certifies, "method": self.method,

@@ -191,7 +191,8 @@ def test_an_opaque_function_is_checked_but_neither_recomputed_nor_tested() -> No
     r = separation_rank(f, n_inputs=2, dim=2, partition=([0], [1]), seed=0,
                         structure=DegreeStructure.homogeneous(6))
     v = verify(r.certificate())
-    assert v.ok and not v.recomputed and "homogeneity NOT checked" in v.verified
+    assert not v.ok and not v.recomputed and "homogeneity NOT checked" in v.verified
+    assert v.status == "unchecked" and any("homogeneity" in m for m in v.not_checked)
 
 
 def test_a_non_homogeneous_declared_structure_has_no_block_certificate() -> None:

@@ -31,6 +31,7 @@ from seprank import (
 )
 from seprank.certificates import (
     SCHEMA_VERSION,
+    bind_subject,
     certify,
     evaluate_function,
     matrix_certificate,
@@ -175,9 +176,12 @@ def test_grid_certificates_verify_with_and_without_a_kept_witness(method: str, s
 
 
 def test_an_opaque_function_is_checked_but_not_recomputed() -> None:
+    """Issue 22: what the checker does not recompute it does not call verified -- the minor
+    of the engine's values is checked, the status says 'unchecked' and ok is False."""
     r = separation_rank(inner_squared, n_inputs=2, dim=3, partition=([0], [1]), seed=0)
     v = verify(r.certificate())
-    assert v.ok and not v.recomputed and "NOT recomputed" in v.verified
+    assert not v.ok and not v.recomputed and "NOT recomputed" in v.verified
+    assert v.status == "unchecked" and not bool(v) and "opaque" in v.not_checked[0]
     terms = polynomial_function(sum(sympy.Symbol(f"x0_{k}") * sympy.Symbol(f"x1_{k}")
                                     for k in range(3)) ** 2, n_inputs=2, dim=3)
     v = verify(r.certificate(function=terms))
@@ -244,7 +248,7 @@ def test_the_int64_overflow_example_is_rejected() -> None:
             "templates": T.tolist(), "rows": [[int(r)] for r in rows],
             "cols": [[int(c)] for c in cols],
             "entries": [[int(wrapped[r, c]) for c in cols] for r in rows]}
-    v = verify(cert)
+    v = verify(bind_subject(cert))
     assert not v.ok and "the certificate says" in v.reason and "recomputed" in v.reason
     honest = separation_rank(lambda X: (X[:, 0, 0] * X[:, 1, 0]) ** 5, n_inputs=2, dim=1,
                              partition=([0], [1]), seed=0)

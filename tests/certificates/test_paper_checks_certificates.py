@@ -62,16 +62,16 @@ def test_paper_checks_verify_passes_and_rejects_a_corrupted_certificate(
     directory, _ = written
     copy = tmp_path / "copy"          # the small claims only: the full set is checked above
     index = json.loads((directory / "index.json").read_text())
-    small = {k: index[k] for k in ("ICB-Prop1", "MP-4", "FND-Hilbert-12")}
+    small = {k: index["claims"][k] for k in ("ICB-Prop1", "MP-4", "FND-Hilbert-12")}
     for files in small.values():
-        for rel in files.values():
-            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(directory / rel, copy / rel)
-    (copy / "index.json").write_text(json.dumps(small))
+        for entry in files.values():
+            (copy / entry["file"]).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(directory / entry["file"], copy / entry["file"])
+    (copy / "index.json").write_text(json.dumps({**index, "claims": small}))
     assert main(["--verify", str(copy)]) == 0
     n = sum(len(f) for f in small.values())
-    assert f"{n} certificates, {n} verified, 0 rejected" in capsys.readouterr().out
-    target = copy / small["ICB-Prop1"][next(iter(small["ICB-Prop1"]))]
+    assert f"{n} certificates: {n} verified, 0 rejected" in capsys.readouterr().out
+    target = copy / small["ICB-Prop1"][next(iter(small["ICB-Prop1"]))]["file"]
     cert = json.loads(target.read_text())
     minor = cert["blocks"][0] if cert["kind"] == "grid_rank_blocks" else cert  # degree split
     minor["entries"][0][0] = (minor["entries"][0][0] + 1) % cert["prime"]

@@ -89,7 +89,8 @@ def _register_upper(name: str, which: str, reference: str, statement: str) -> No
     check.__name__ = f"d2w_{name.lower().replace('-', '_')}"
     claim_quick_full(id=f"D2W-{name}", quick={"configs": QUICK_CONFIGS},
                      full={"configs": FULL_CONFIGS}, paper=PAPER, reference=reference,
-                     statement=statement, perturbation=TIGHTEN, certifies=True)(check)
+                     statement=statement, perturbation=TIGHTEN, certifies=True,
+                     upper_bound=True)(check)
 
 
 _register_upper("Thm3", "theorem3", "Theorem 3 (App. A.2)",
@@ -104,14 +105,14 @@ _register_upper("Thm4", "theorem4", "Theorem 4 (eq. 19)",
 
 @claim(id="D2W-Thm5", paper=PAPER, reference="Theorem 5 (App. A.4)",
        statement="residual network: log_3 Sep(y_p^{L,i}) <= L log_3 L + (4 log_3 d_x + log_3 N "
-       "- log_3 H) (3^L - 1)/2", perturbation=TIGHTEN, certifies=True)
+       "- log_3 H) (3^L - 1)/2", perturbation=TIGHTEN, certifies=True, upper_bound=True)
 def d2w_thm5(perturbed: bool = False) -> ClaimResult:
     return _upper_check(RESIDUAL_CONFIGS, "theorem5", True, perturbed)
 
 
 @claim(id="D2W-Thm6", paper=PAPER, reference="Theorem 6 (App. A.4)",
        statement="residual network: sep <= d_x (C(L)+1)^2 ((d_x 2C(L))) (2C(L)/d_x + 1)^{d_x}",
-       perturbation=TIGHTEN, certifies=True)
+       perturbation=TIGHTEN, certifies=True, upper_bound=True)
 def d2w_thm6(perturbed: bool = False) -> ClaimResult:
     return _upper_check(RESIDUAL_CONFIGS, "theorem6", True, perturbed)
 

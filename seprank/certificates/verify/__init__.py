@@ -5,25 +5,37 @@ relatively and nothing else (tested: no seprank engine, numpy or flint) -- so a 
 check a certificate without trusting the engine that produced it: copy this folder and run
 ``python -m verify certificate.json`` (or ``python -m seprank.certificates.verify``).  It
 
-1. reads a certificate (JSON, schema ``seprank.certificate`` version 2 -- exactly: an older
-   one is refused with the advice to regenerate it with seprank >= 0.3);
-2. **recomputes** every matrix entry the certificate uses from the function's integer
+1. reads a certificate **strictly, before any work** (:mod:`.schema`): a mapping, JSON text
+   or a file (a regular file within the size budget, measured before it is read); duplicate
+   keys, numbers with exponents, over-long integers, deep nesting and unknown fields are
+   refused; schema ``seprank.certificate`` version 2 exactly (an older one is refused with the
+   advice to regenerate it with seprank >= 0.3); every shape consistent (a network's width is
+   the grid's ``dim``, minors of the claimed size, indices in range);
+2. **estimates the work** (:mod:`.limits`: evaluations x arithmetic size, C(n, k) column
+   sets, interpolation size, eliminations) and refuses a certificate above the budget
+   (:class:`VerifyBudget`, ``verify(cert, max_operations=...)``) with the estimate;
+3. **recomputes** every matrix entry the certificate uses from the function's integer
    parameters with its own evaluators, written for this purpose: the linearized attention
    network by the explicit sums of 003 eq. 3 (scores first, head by head -- not the Gram form
    the engine uses), the in-context representation of 000/001 eqs. 4 and 8 on top of it, and
    polynomials given by their monomials; a recomputed entry that differs from the engine's
    rejects the certificate with the first differing entry;
-3. checks the proof: an r x r minor that is non-zero modulo the prime (Gaussian elimination
+4. checks the proof: an r x r minor that is non-zero modulo the prime (Gaussian elimination
    over GF(p) on Python ints) for the lower side; for the upper side a kernel basis
    (``M v = 0`` exactly with :class:`fractions.Fraction`, and the basis independent), or a
    dependent column set with its kernel vector (Kruskal rank);
-4. says what it verified and how long it took (:class:`Verification`).
+5. checks that the claim names what the data is about (``claim.subject``: the function's
+   type, digest and parameters, the partition, the matrix's shape and digest);
+6. says what it verified, what it could not, and how long it took (:class:`Verification`):
+   ``status`` is ``'verified'`` (``ok``), ``'rejected'``, ``'unchecked'`` or ``'refused'``.
+   ``verify`` never raises.
 
 Certificate kinds
 -----------------
 ``matrix_rank``
-    ``rank(M) >= r`` (a non-zero minor mod p, its entries given) or ``rank(M) = r`` (adds the
-    whole matrix and a kernel basis of dimension ``n - r``, or nothing when r = min(m, n)).
+    ``rank(M) >= r`` (the matrix -- ``matrix``, or ``matrix_packed`` for a large one
+    (:mod:`.packed`) -- and a non-zero minor mod p) or ``rank(M) = r`` (adds a kernel basis of
+    dimension ``n - r``, or nothing when r = min(m, n)).
 ``grid_rank``
     ``sep_(A,B)(f) >= r``: the r x r minor of a grid matricization of f at the given templates
     is non-zero mod p, so the grid matrix has rank >= r, and (003, Claim 1) every grid
@@ -43,14 +55,17 @@ Certificate kinds
     the given projection P, a listed exception by its own minor of A) and, unless k = n, k + 1
     columns with a kernel vector.
 
-A certificate of an *opaque* function (arbitrary Python code) cannot be recomputed here: the
-verification then says so (``recomputed=False``) and checks only the minor of the values the
-engine reported.
+What is not recomputed is not verified: a certificate of an *opaque* function (arbitrary
+Python code), or a matrix certificate without its matrix, has only the minor of the values it
+states checked -- its status is ``'unchecked'`` (``ok`` False) and ``not_checked`` says what
+was missing.  ``python -m verify`` exits non-zero for it unless ``--allow-unchecked``.
 """
 
 from __future__ import annotations
 
-from .checker import SCHEMA, SCHEMA_VERSION, Verification, main, verify
+from .checker import SCHEMA, SCHEMA_VERSION, STATUSES, Verification, main, subject_of, verify
 from .evaluators import evaluate_function
+from .limits import DEFAULT_BUDGET, VerifyBudget
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "Verification", "evaluate_function", "main", "verify"]
+__all__ = ["DEFAULT_BUDGET", "SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification",
+           "VerifyBudget", "evaluate_function", "main", "subject_of", "verify"]

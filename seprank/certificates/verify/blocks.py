@@ -17,8 +17,9 @@ checker checks of it:
 3. **Block values, recomputed**: :math:`t \mapsto f(t\,x_A, x_B)` is a polynomial of degree
    at most D whose coefficient of :math:`t^j` is :math:`f_j(x_A, x_B)`; this checker
    evaluates f with its own evaluator at the D + 1 nodes t = 0, 1, ..., D (its own, not the
-   engine's; distinct mod p because p > D) and solves the Vandermonde system mod p.  An entry
-   that differs from the certificate's rejects it.
+   engine's; distinct mod p because p > D) and takes the coefficient from the Lagrange basis
+   polynomials of those nodes mod p (O(D^2) operations).  An entry that differs from the
+   certificate's rejects it.
 4. Each block's :math:`r_k \times r_k` minor is non-zero mod p, so the integer grid matrix of
    :math:`f_j` has rank :math:`\ge r_k` and :math:`\operatorname{sep}(f_j) \ge r_k` (003,
    Claim 1); the claimed value must not exceed :math:`\sum_k r_k`.
@@ -30,68 +31,95 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .evaluators import function_of, homogeneous_degree
+from .cost import Sizes
+from .evaluators import Function, homogeneous_degree, parse_function
 from .exact import (
     Number,
+    Prepared,
     Reject,
     Ring,
-    bad,
     claim_of,
+    entries_of,
     first_difference,
     grid_frame,
+    keys_of,
     minor_nonzero,
     prime_of,
     template_indices,
     templates_of,
 )
+from .limits import Refuse, capped, product_cost, tick
 
-__all__ = ["HOMOGENEITY_CHECKS", "grid_rank_blocks"]
+__all__ = ["HOMOGENEITY_CHECKS", "grid_rank_blocks", "prepare_blocks"]
 
 #: Random points at which f(t x) = t^D f(x) mod p is tested (on top of the structural proof).
 HOMOGENEITY_CHECKS = 4
 
 
-def _inverse_vandermonde(nodes: list[int], p: int) -> list[list[int]]:
-    """The inverse of V[i][j] = nodes[i] ** j mod p (Gauss-Jordan on Python ints)."""
-    n = len(nodes)
-    rows = [[pow(t, j, p) for j in range(n)] + [int(i == k) for k in range(n)]
-            for i, t in enumerate(nodes)]
-    for c in range(n):
-        pivot = next(k for k in range(c, n) if rows[k][c] % p)
-        rows[c], rows[pivot] = rows[pivot], rows[c]
-        inv = pow(rows[c][c], -1, p)
-        rows[c] = [v * inv % p for v in rows[c]]
-        for k in range(n):
-            if k != c and rows[k][c]:
-                f = rows[k][c]
-                rows[k] = [(a - f * b) % p for a, b in zip(rows[k], rows[c], strict=True)]
-    return [row[n:] for row in rows]
+def interpolation_rows(D: int, degrees: set[int], p: int) -> dict[int, list[int]]:
+    """Row j of the inverse of the Vandermonde matrix V[i][k] = i^k mod p of the nodes
+    0, 1, ..., D, for each j in ``degrees``: the coefficient of t^j of a polynomial of degree
+    <= D is sum_i row[i] * value(i).  Lagrange: row[i] is the coefficient of t^j of
+    prod_{k != i} (t - k) / (i - k); O(D^2) operations (p > D).
+
+    Examples
+    --------
+    >>> rows = interpolation_rows(2, {0, 1, 2}, 101)   # g(t) = 3 + 5 t + 7 t^2
+    >>> values = [3 + 5 * t + 7 * t * t for t in range(3)]
+    >>> [sum(w * v for w, v in zip(rows[j], values)) % 101 for j in range(3)]
+    [3, 5, 7]
+    """
+    n = D + 1
+    master = [1]                       # prod_k (t - k), lowest degree first
+    for k in range(n):
+        tick()
+        master = [((master[i - 1] if i else 0) - k * (master[i] if i < len(master) else 0))
+                  % p for i in range(len(master) + 1)]
+    low = min(degrees)
+    out = {j: [0] * n for j in degrees}
+    factorial = [1] * n
+    for i in range(1, n):
+        factorial[i] = factorial[i - 1] * i % p
+    for i in range(n):
+        if i % 256 == 0:
+            tick()
+        # prod_{k != i} (i - k) = i! (-1)^(D - i) (D - i)!
+        denominator = factorial[i] * factorial[D - i] % p
+        scale = pow(denominator if (D - i) % 2 == 0 else p - denominator, -1, p)
+        q = 1                          # the quotient master / (t - i), from the top down
+        for j in range(D, low - 1, -1):
+            if j in out:
+                out[j][i] = q * scale % p
+            q = (master[j] + i * q) % p
+    return out
 
 
 def _structure(cert: Mapping[str, Any], p: int) -> tuple[int, list[Any]]:
-    structure = cert.get("structure")
-    if not isinstance(structure, Mapping):
-        raise Reject("a block certificate needs 'structure' (total_degree, bidegrees, source)")
-    D = structure.get("total_degree")
-    if isinstance(D, bool) or not isinstance(D, int) or D < 0:
-        raise Reject(f"structure.total_degree = {D!r} must be an integer >= 0")
+    structure = keys_of(cert.get("structure"), "structure", ("total_degree",),
+                        ("bidegrees", "source"))
+    D = structure["total_degree"]
+    if type(D) is not int or D < 0:
+        raise Refuse(f"structure.total_degree = {D!r} must be an integer >= 0")
+    if structure.get("source") is not None and type(structure["source"]) is not str:
+        raise Refuse("structure.source must be a string")
     if p <= D:
         raise Reject(f"p = {p} must exceed the total degree D = {D} (D + 1 distinct "
                      "interpolation nodes mod p)")
     blocks = cert.get("blocks")
-    if not isinstance(blocks, list):
-        raise Reject("blocks must be a list")
+    if type(blocks) is not list:
+        raise Refuse("blocks must be a list")
     seen: dict[int, int] = {}
     for idx, blk in enumerate(blocks):
-        bideg = blk.get("bidegree") if isinstance(blk, Mapping) else None
-        if (not isinstance(bideg, list) or len(bideg) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                           for v in bideg)):
-            raise Reject(f"blocks[{idx}].bidegree must be [j, k], integers >= 0")
+        keys_of(blk, f"blocks[{idx}]", ("bidegree", "rank", "templates", "rows", "cols",
+                                        "entries"))
+        bideg = blk["bidegree"]
+        if (type(bideg) is not list or len(bideg) != 2
+                or not all(type(v) is int and v >= 0 for v in bideg)):
+            raise Refuse(f"blocks[{idx}].bidegree must be [j, k], integers >= 0")
         j, k = bideg
-        r = blk.get("rank")
-        if isinstance(r, bool) or not isinstance(r, int) or r < 1:
-            raise Reject(f"blocks[{idx}].rank = {r!r} must be an integer >= 1 (blocks of rank 0 "
+        r = blk["rank"]
+        if type(r) is not int or r < 1:
+            raise Refuse(f"blocks[{idx}].rank = {r!r} must be an integer >= 1 (blocks of rank 0 "
                          "are left out)")
         if j + k != D:
             raise Reject(f"blocks[{idx}] has bidegree ({j}, {k}) but a homogeneous f of degree "
@@ -103,14 +131,16 @@ def _structure(cert: Mapping[str, Any], p: int) -> tuple[int, list[Any]]:
     return D, blocks
 
 
-def _check_homogeneous(fn: Any, f: Callable[[list[list[Number]]], Number], D: int, p: int,
-                       N: int, d: int, log: list[str]) -> None:
-    degree, why = homogeneous_degree(fn)
+def _check_homogeneous(fn: Function, f: Callable[[list[list[Number]]], Number], D: int,
+                       p: int, log: list[str]) -> None:
+    degree, why = homogeneous_degree(fn.raw)
     if degree is not None and degree != D:
         raise Reject(f"the function is homogeneous of degree {degree} ({why}), not of the "
                      f"declared total degree D = {D}")
     rng = random.SystemRandom()   # points the certificate's author cannot have chosen
+    N, d = fn.n_inputs, fn.dim
     for trial in range(HOMOGENEITY_CHECKS):
+        tick()
         X: list[list[Number]] = [[rng.randrange(p) for _ in range(d)] for _ in range(N)]
         t = rng.randrange(1, p)
         scaled = f([[t * int(v) % p for v in x] for x in X])
@@ -123,34 +153,28 @@ def _check_homogeneous(fn: Any, f: Callable[[list[list[Number]]], Number], D: in
                f"{HOMOGENEITY_CHECKS} random points of this checker's choosing")
 
 
-def grid_rank_blocks(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool]:
-    """Check a ``grid_rank_blocks`` certificate (module docstring); returns the claim and
-    whether the entries were recomputed, and appends what was verified to ``log``.
+def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
+    """Read a ``grid_rank_blocks`` certificate strictly and estimate its check (module
+    docstring); ``run`` does the check.
 
     Examples
     --------
-    f = x y (one position on each side, dim 1) is homogeneous of degree 2 with the one block
-    (1, 1); at the templates 3 (row) and 5 (column) its block value is 15:
-
     >>> cert = {"claim": {"relation": ">=", "value": 1}, "n_inputs": 2, "dim": 1,
     ...         "partition": [[0], [1]], "arithmetic": "GF(p)", "prime": 101,
     ...         "function": {"type": "polynomial", "terms": [[1, [[0, 0, 1], [1, 0, 1]]]]},
-    ...         "structure": {"total_degree": 2, "bidegrees": [[1, 1]], "source": "x y"},
+    ...         "structure": {"total_degree": 2},
     ...         "blocks": [{"bidegree": [1, 1], "rank": 1, "templates": [[3], [5]],
     ...                     "rows": [[0]], "cols": [[1]], "entries": [[15]]}]}
-    >>> log = []
-    >>> grid_rank_blocks(cert, log)
-    ('sep_((0,),(1,))(f) >= 1', True)
-    >>> cert["blocks"][0]["bidegree"] = [2, 0]
-    >>> grid_rank_blocks(cert, log)
-    Traceback (most recent call last):
-    ...
-    seprank.certificates.verify.exact.Reject: block (2, 0): entry (0, 0) of the minor ...
+    >>> prepared = prepare_blocks(cert)
+    >>> prepared.claim, prepared.subject["partition"], prepared.estimate < 10**4
+    ('sep_((0,),(1,))(f) >= 1', [[0], [1]], True)
+    >>> prepared.run([])       # nothing left unchecked
+    []
     """
     relation, value = claim_of(cert, (">=",))
     N, d, A, B = grid_frame(cert)
     if cert.get("arithmetic") != "GF(p)":
-        raise Reject(f"arithmetic must be 'GF(p)' for a block certificate, got "
+        raise Refuse(f"arithmetic must be 'GF(p)' for a block certificate, got "
                      f"{cert.get('arithmetic')!r}")
     p = prime_of(cert.get("prime"), "prime")
     ring = Ring(p)
@@ -158,42 +182,62 @@ def grid_rank_blocks(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool
     total = sum(int(blk["rank"]) for blk in blocks)
     if value > total:
         raise Reject(f"the claim sep >= {value} exceeds the sum of the block ranks, {total}")
-    fn = cert.get("function")
-    fn_type = str(fn.get("type")) if isinstance(fn, Mapping) else None
-    recomputed = fn_type != "opaque"
-    weights: list[list[int]] = []
-    if recomputed:
-        f = function_of(fn, ring, N, d)
-        _check_homogeneous(fn, f, D, p, N, d, log)
-        nodes = list(range(D + 1))
-        weights = _inverse_vandermonde(nodes, p)
-    else:
-        log.append("the function is opaque code: its values were NOT recomputed and its "
-                   "homogeneity NOT checked (the split rests on the engine's structure check); "
-                   "only the blocks' minors of the engine's values are checked")
-    log.append(f"the {len(blocks)} blocks have distinct bidegrees (j, D - j): the coefficient "
-               "matrix of f is block-diagonal by A-degree, so sep(f) = sum_j sep(f_j)")
-    n_values = 0
+    parsed = []
     for idx, blk in enumerate(blocks):
         j, k = blk["bidegree"]
         r = blk["rank"]
         name = f"block ({j}, {k})"
-        T = templates_of(blk.get("templates"), d, ring, f"blocks[{idx}].templates")
-        rows: Any = blk.get("rows")
-        cols: Any = blk.get("cols")
+        T = templates_of(blk["templates"], d, ring, f"blocks[{idx}].templates")
+        rows, cols = blk["rows"], blk["cols"]
         for side, ids, part in (("rows", rows, A), ("cols", cols, B)):
-            if not isinstance(ids, list) or len(ids) != r:
-                raise Reject(f"{name}: {side} must list the {r} template tuples of its minor")
+            if type(ids) is not list or len(ids) != r:
+                raise Refuse(f"{name}: {side} must list the {r} template tuples of its minor")
             for t_idx, t in enumerate(ids):
                 template_indices(t, len(T), len(part), f"{name}: {side}[{t_idx}]")
-        raw = blk.get("entries")
-        entries = [[ring.of(v, f"{name}: entries[{a}][{b}]") for b, v in enumerate(row)]
-                   if isinstance(row, list) and len(row) == r
-                   else bad(f"{name}: entries[{a}] must have length {r}")
-                   for a, row in enumerate(raw if isinstance(raw, list) else [])]
-        if len(entries) != r:
-            raise Reject(f"{name}: entries must be its {r} x {r} minor")
-        if recomputed:
+        parsed.append((name, j, r, T, rows, cols,
+                       entries_of(blk["entries"], r, ring, f"{name}: entries")))
+    fn = parse_function(cert.get("function"), N, d)
+    p_cost = product_cost(2 * p.bit_length())
+    each = fn.cost(p, Sizes(p.bit_length()))
+    evaluations = 2 * HOMOGENEITY_CHECKS + sum(r * r * (D + 1) for _, _, r, *_ in parsed)
+    estimate = capped(evaluations * each + 3 * (D + 1) * (D + 1) * p_cost
+                      + sum(r * r * r for _, _, r, *_ in parsed) * p_cost)
+    what = (f"{evaluations} evaluations of the {fn.type} function over GF(p) at about "
+            f"{each:.3g} operations each (D + 1 = {D + 1} per block value), the interpolation "
+            f"weights of {D + 1} nodes and {len(parsed)} minors mod p")
+    subject = {"function": fn.subject(), "n_inputs": N, "dim": d, "partition": [A, B]}
+
+    def run(log: list[str]) -> list[str]:
+        return _run(fn, ring, D, A, B, N, parsed, total, value, log)
+
+    return Prepared(f"sep_({tuple(A)},{tuple(B)})(f) {relation} {value}", subject, estimate,
+                    what, run)
+
+
+def _run(fn: Function, ring: Ring, D: int, A: list[int], B: list[int], N: int,
+         parsed: list[Any], total: int, value: int, log: list[str]) -> list[str]:
+    p = ring.p
+    assert p is not None
+    missing: list[str] = []
+    nodes = list(range(D + 1))
+    weights: dict[int, list[int]] = {}
+    if not fn.opaque:
+        f = fn.evaluator(ring)
+        _check_homogeneous(fn, f, D, p, log)
+        if parsed:
+            weights = interpolation_rows(D, {j for _, j, *_ in parsed}, p)
+    else:
+        log.append("the function is opaque code: its values were NOT recomputed and its "
+                   "homogeneity NOT checked (the split rests on the engine's structure check); "
+                   "only the blocks' minors of the engine's values are checked")
+        missing.append("the blocks' values: the function is opaque code, so they are the "
+                       "engine's values, not recomputed")
+        missing.append("the homogeneity of f that the sum over blocks rests on")
+    log.append(f"the {len(parsed)} blocks have distinct bidegrees (j, D - j): the coefficient "
+               "matrix of f is block-diagonal by A-degree, so sep(f) = sum_j sep(f_j)")
+    n_values = 0
+    for name, j, r, T, rows, cols, entries in parsed:
+        if not fn.opaque:
             row_w = weights[j]
 
             def block_value(a: int, b: int, T: Any = T, rows: Any = rows, cols: Any = cols,
@@ -217,12 +261,42 @@ def grid_rank_blocks(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool
             n_values += r * r
         if not minor_nonzero(entries, p):
             raise Reject(f"{name}: its {r} x {r} minor vanishes modulo p = {p}")
-    if recomputed:
+    if not fn.opaque:
         log.append(f"recomputed the {n_values} block values f_j(x_A, x_B) of the minors from "
-                   f"the {fn_type} function's parameters over GF({p}) with this checker's own "
+                   f"the {fn.type} function's parameters over GF({p}) with this checker's own "
                    f"evaluator: the coefficient of t^j of f(t x_A, x_B), interpolated at this "
-                   f"checker's nodes t = 0..{D} (Vandermonde system solved mod p)")
-    ranks = " + ".join(str(blk["rank"]) for blk in blocks) or "0"
+                   f"checker's nodes t = 0..{D} (Lagrange basis mod p)")
+    ranks = " + ".join(str(r) for _, _, r, *_ in parsed) or "0"
     log.append(f"every block's minor is non-zero mod p = {p}: sep(f_j) >= r_j (003, Claim 1), "
                f"so sep_(A,B)(f) >= {ranks} = {total} >= {value}")
-    return f"sep_({tuple(A)},{tuple(B)})(f) {relation} {value}", recomputed
+    return missing
+
+
+def grid_rank_blocks(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool]:
+    """Check a ``grid_rank_blocks`` certificate (module docstring) without a budget; returns
+    the claim and whether every value was recomputed, and appends what was verified to
+    ``log`` (:func:`~seprank.certificates.verify.verify` is the bounded entry point).
+
+    Examples
+    --------
+    f = x y (one position on each side, dim 1) is homogeneous of degree 2 with the one block
+    (1, 1); at the templates 3 (row) and 5 (column) its block value is 15:
+
+    >>> cert = {"claim": {"relation": ">=", "value": 1}, "n_inputs": 2, "dim": 1,
+    ...         "partition": [[0], [1]], "arithmetic": "GF(p)", "prime": 101,
+    ...         "function": {"type": "polynomial", "terms": [[1, [[0, 0, 1], [1, 0, 1]]]]},
+    ...         "structure": {"total_degree": 2, "bidegrees": [[1, 1]], "source": "x y"},
+    ...         "blocks": [{"bidegree": [1, 1], "rank": 1, "templates": [[3], [5]],
+    ...                     "rows": [[0]], "cols": [[1]], "entries": [[15]]}]}
+    >>> log = []
+    >>> grid_rank_blocks(cert, log)
+    ('sep_((0,),(1,))(f) >= 1', True)
+    >>> cert["blocks"][0]["bidegree"] = [2, 0]
+    >>> grid_rank_blocks(cert, log)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.exact.Reject: block (2, 0): entry (0, 0) of the minor ...
+    """
+    prepared = prepare_blocks(cert)
+    missing = prepared.run(log)
+    return prepared.claim, not missing

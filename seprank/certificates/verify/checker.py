@@ -1,26 +1,37 @@
-"""verify(): read a certificate, dispatch on its kind, time it, never raise on a bad one
-(standard library only)."""
+"""verify(): read a certificate strictly, estimate its cost, check it, and say what was and
+was not checked -- never raising, whatever the input (standard library only)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from .exact import Reject, claim_of
-from .kinds import KINDS
+from .exact import Prepared, Reject, integer, keys_of
+from .kinds import FIELDS, KINDS
+from .limits import DEFAULT_BUDGET, Refuse, VerifyBudget, activate, deactivate, over_budget
+from .schema import read_certificate
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "Verification", "main", "verify"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification", "main", "subject_of",
+           "verify"]
 
 #: The schema name every certificate carries in ``"schema"``.
 SCHEMA = "seprank.certificate"
 #: The schema version this checker reads (``"version"``).  Version 2 (seprank 0.3) names a
-#: network's output entry ``"position"`` / ``"coordinate"`` (version 1: ``"i"`` / ``"p"``).
+#: network's output entry ``"position"`` / ``"coordinate"`` (version 1: ``"i"`` / ``"p"``)
+#: and every claim its ``subject``.
 SCHEMA_VERSION = 2
+
+Status = Literal["verified", "rejected", "unchecked", "refused"]
+#: The outcomes of :func:`verify`.
+STATUSES: tuple[str, ...] = ("verified", "rejected", "unchecked", "refused")
+
+_CLAIM_FIELDS = (("relation", "value", "subject"), ("quantity", "statement", "label"))
 
 
 @dataclass(frozen=True)
@@ -29,37 +40,54 @@ class Verification:
 
     Attributes
     ----------
-    ok : bool
-        The certificate proves its claim.
+    status : {'verified', 'rejected', 'unchecked', 'refused'}
+        ``'verified'``: every value the claim rests on was recomputed from the certificate's
+        own data and the proof holds.  ``'rejected'``: the proof fails (a recomputed entry
+        differs, a minor vanishes, the claim names another subject than the data, ...).
+        ``'unchecked'``: the proof holds *on values the checker could not recompute* (an
+        opaque function, a matrix certificate without its matrix) -- the claim is not
+        established.  ``'refused'``: not examined -- malformed, over the budget, unreadable.
     kind : str
         ``'matrix_rank'``, ``'grid_rank'``, ``'grid_rank_blocks'`` or ``'kruskal_rank'`` (or
         ``'unknown'``).
     claim : str
         What the certificate claims, e.g. ``'rank(M) >= 12'``.
     verified : str
-        What was checked, in words (empty when rejected).
+        What was checked, in words.
     seconds : float
         Time the verification took.
     recomputed : bool
-        Every entry used was recomputed from the function's or matrix's parameters (False for
-        an opaque function: only the engine's values were checked).
+        Every value used was recomputed from the function's or matrix's data.
     checks : tuple of str
         The steps, in order.
     reason : str or None
-        Why the certificate was rejected (the first differing entry, a zero minor, ...).
+        Why the certificate was rejected, refused or left unchecked.
+    not_checked : tuple of str
+        What the checker could not recompute (empty unless ``status`` is ``'unchecked'``).
+    proves : Mapping or None
+        What the certificate is about, derived from its own data (``kind``, ``relation``,
+        ``value`` and the ``subject``: the function's type, digest and parameters, the
+        partition, or the matrix's shape and digest), with the producer's ``label`` (a name
+        the checker cannot check, e.g. the claim a file was written for); None when it could
+        not be read.
+    estimate : int or None
+        The estimated operations of the check (:class:`VerifyBudget`).
 
     Examples
     --------
     >>> cert = {"schema": SCHEMA, "version": 2, "kind": "matrix_rank", "shape": [2, 2],
-    ...         "claim": {"relation": ">=", "value": 2},
+    ...         "claim": {"relation": ">=", "value": 2, "subject": {"matrix": {
+    ...             "shape": [2, 2], "sha256": None}}},
     ...         "lower": {"prime": 5, "rows": [0, 1], "cols": [0, 1],
     ...                   "entries": [[1, 2], [3, 4]]}}
-    >>> v = verify(cert)
-    >>> v.ok, v.claim
-    (True, 'rank(M) >= 2')
+    >>> v = verify(cert)                        # a minor of which matrix?
+    >>> v.status, v.ok, bool(v)
+    ('unchecked', False, False)
+    >>> v.not_checked[0][:40]
+    "that the minor's entries are entries of "
     """
 
-    ok: bool
+    status: Status
     kind: str
     claim: str
     verified: str
@@ -67,114 +95,270 @@ class Verification:
     recomputed: bool
     checks: tuple[str, ...] = ()
     reason: str | None = None
+    not_checked: tuple[str, ...] = ()
+    proves: Mapping[str, Any] | None = field(default=None, compare=False)
+    estimate: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """The certificate proves its claim: ``status == 'verified'``."""
+        return self.status == "verified"
 
     def __bool__(self) -> bool:
         return self.ok
 
     def summary(self) -> str:
-        """One line: verified or rejected, the claim, and the time."""
+        """One line: the status in capitals, the claim, the time, and what was verified or
+        why not."""
+        head = f"{self.status.upper()} {self.claim} ({self.seconds:.3g} s)"
         if self.ok:
-            return f"VERIFIED {self.claim} ({self.seconds:.3g} s): {self.verified}"
-        return f"REJECTED {self.claim} ({self.seconds:.3g} s): {self.reason}"
+            return f"{head}: {self.verified}"
+        return f"{head}: {self.reason}"
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
-        return {"ok": self.ok, "kind": self.kind, "claim": self.claim,
+        return {"status": self.status, "ok": self.ok, "kind": self.kind, "claim": self.claim,
                 "verified": self.verified, "seconds": self.seconds,
                 "recomputed": self.recomputed, "checks": list(self.checks),
-                "reason": self.reason}
+                "reason": self.reason, "not_checked": list(self.not_checked),
+                "proves": None if self.proves is None else dict(self.proves),
+                "estimate": self.estimate}
 
 
-def _load(certificate: Any) -> Any:
-    if isinstance(certificate, Path):
-        return json.loads(certificate.read_text(encoding="utf-8"))
-    if isinstance(certificate, str):
-        return json.loads(certificate)
-    return certificate
-
-
-def verify(certificate: Mapping[str, Any] | str | Path) -> Verification:
-    """Check a certificate independently (module docstring): recompute its entries, check the
-    minor (and the kernel for an upper side), and say what was verified and how long it took.
+def verify(certificate: Any, *, budget: VerifyBudget | None = None,
+           max_operations: int | None = None) -> Verification:
+    """Check a certificate independently (module docstring of
+    :mod:`seprank.certificates.verify`): read it strictly, estimate the work against the
+    budget, recompute its entries, check the minor (and the kernel for an upper side), and say
+    what was verified, what was not, and how long it took.
 
     Parameters
     ----------
-    certificate : Mapping, str or pathlib.Path
-        The certificate as a dict, as JSON text, or the path of a JSON file.
+    certificate : Mapping, str, bytes or os.PathLike
+        The certificate as a dict, as JSON text, or a file.  A ``str`` whose first non-blank
+        character is ``{`` is JSON text; any other ``str`` is a file path (as is a
+        :class:`pathlib.Path`).  A file must be a regular file within the budget's size; it is
+        measured before it is read (:mod:`.schema`).
+    budget : VerifyBudget, optional, keyword-only
+        Limits on the input and the work (default :data:`.limits.DEFAULT_BUDGET`).
+    max_operations : int, optional, keyword-only
+        Shorthand for ``budget=VerifyBudget(max_operations=...)`` (on top of ``budget``).
 
     Returns
     -------
     Verification
-        ``ok`` is False -- with the ``reason`` -- for a certificate that does not prove its
-        claim, a malformed one, or one of another schema version; ``verify`` never raises on
-        bad certificates.
+        ``status`` 'verified' (``ok``), 'rejected', 'unchecked' or 'refused', with the
+        ``reason``.  ``verify`` never raises: anything that goes wrong -- a malformed or
+        hostile certificate, a missing file, a budget exceeded, memory exhausted -- is a
+        Verification that says so.
 
     Examples
     --------
+    >>> from seprank.certificates.verify.packed import matrix_digest
+    >>> M = [[1, 2], [2, 4]]
     >>> cert = {"schema": SCHEMA, "version": 2, "kind": "matrix_rank", "shape": [2, 2],
-    ...         "claim": {"relation": "=", "value": 1}, "matrix": [[1, 2], [2, 4]],
+    ...         "claim": {"relation": "=", "value": 1, "subject": {"matrix": {
+    ...             "shape": [2, 2], "sha256": matrix_digest(M)}}}, "matrix": M,
     ...         "lower": {"prime": 7, "rows": [0], "cols": [0], "entries": [[1]]},
     ...         "upper": {"side": "right", "vectors": [[2, -1]]}}
-    >>> verify(cert).ok
-    True
+    >>> verify(cert).status
+    'verified'
     >>> cert["lower"]["entries"] = [[2]]       # not the matrix's entry
     >>> verify(cert).reason
     'entry (0, 0) of the minor (row 0, column 0): the certificate says 2, recomputed 1'
+    >>> verify(cert, max_operations=10).status
+    'refused'
+    >>> verify("no/such/file.json").reason
+    'no/such/file.json: no such file'
     """
     start = time.perf_counter()
     log: list[str] = []
     kind, claim = "unknown", "?"
+    proves: dict[str, Any] | None = None
+    estimate: int | None = None
+
+    def outcome(status: Status, reason: str | None = None,
+                missing: Sequence[str] = ()) -> Verification:
+        return Verification(status, kind, claim, "; ".join(log), time.perf_counter() - start,
+                            status == "verified", tuple(log), reason, tuple(missing), proves,
+                            estimate)
+
     try:
-        cert = _load(certificate)
-        if not isinstance(cert, Mapping):
-            raise Reject("a certificate is a JSON object")
-        kind = str(cert.get("kind"))
-        if cert.get("schema") != SCHEMA:
-            raise Reject(f"schema {cert.get('schema')!r} is not {SCHEMA!r}")
-        if cert.get("version") != SCHEMA_VERSION:
-            raise Reject(f"schema version {cert.get('version')!r}; this checker reads exactly "
-                          f"version {SCHEMA_VERSION}: regenerate the certificate with seprank "
-                          ">= 0.3 (version 1 named the output entry 'i' / 'p', now "
-                          "'position' / 'coordinate')")
-        check = KINDS.get(kind)
-        if check is None:
-            raise Reject(f"unknown certificate kind {kind!r}; known: {sorted(KINDS)}")
+        if budget is None:
+            budget = DEFAULT_BUDGET
+        if not isinstance(budget, VerifyBudget):
+            return outcome("refused", f"budget must be a VerifyBudget, not "
+                                      f"{type(budget).__name__}")
+        if max_operations is not None:
+            budget = replace(budget, max_operations=max_operations)
+        token = activate(budget)
         try:
-            relation, value = claim_of(cert, (">=", "="))
-            claim = f"{kind} {relation} {value}"
-        except Reject:
-            pass
-        claim, recomputed = check(cert, log)
+            cert = read_certificate(certificate, budget)
+            kind = _header(cert)
+            prepared = _prepare(cert, kind)
+            claim = prepared.claim
+            estimate = prepared.estimate
+            stated = cert["claim"]
+            proves = {"kind": kind, "relation": stated["relation"], "value": stated["value"],
+                      "subject": prepared.subject, "label": stated.get("label")}
+            over_budget(prepared.estimate, budget, prepared.what)
+            missing = prepared.run(log)
+            _same_subject(stated["subject"], prepared.subject)
+        finally:
+            deactivate(token)
     except Reject as err:
-        return Verification(False, kind, claim, "", time.perf_counter() - start, False,
-                            tuple(log), str(err))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
-            RecursionError) as err:
-        return Verification(False, kind, claim, "", time.perf_counter() - start, False,
-                            tuple(log), f"malformed certificate: {type(err).__name__}: {err}")
-    return Verification(True, kind, claim, "; ".join(log), time.perf_counter() - start,
-                        recomputed, tuple(log))
+        return outcome("rejected", str(err))
+    except Refuse as err:
+        return outcome("refused", str(err))
+    except MemoryError:
+        return outcome("refused", "the check ran out of memory (the certificate is larger "
+                                  "than this machine can check)")
+    except RecursionError:
+        return outcome("refused", "the certificate is nested too deeply")
+    except Exception as err:  # verify never raises: the boundary says why
+        return outcome("refused", f"malformed certificate: {type(err).__name__}: "
+                                  f"{str(err)[:300]}")
+    if missing:
+        return outcome("unchecked", "not everything the claim rests on was recomputed: "
+                       + "; ".join(missing), missing)
+    return outcome("verified")
+
+
+def _header(cert: Any) -> str:
+    """The certificate's kind, after its schema and version."""
+    if type(cert) is not dict:
+        raise Refuse("a certificate is a JSON object")
+    if cert.get("schema") != SCHEMA:
+        raise Refuse(f"schema {str(cert.get('schema'))[:60]!r} is not {SCHEMA!r}")
+    version = cert.get("version")
+    if type(version) is not int or version != SCHEMA_VERSION:
+        raise Refuse(f"schema version {str(version)[:20]}; this checker reads exactly version "
+                     f"{SCHEMA_VERSION} (an integer): regenerate the certificate with seprank "
+                     ">= 0.3 (version 1 named the output entry 'i' / 'p', now "
+                     "'position' / 'coordinate')")
+    kind = cert.get("kind")
+    if type(kind) is not str or kind not in KINDS:
+        raise Refuse(f"unknown certificate kind {str(kind)[:40]!r}; known: {sorted(KINDS)}")
+    return kind
+
+
+def _prepare(cert: dict[str, Any], kind: str) -> Prepared:
+    """Check the kind's fields and the claim's, then read the kind strictly."""
+    required, optional = FIELDS[kind]
+    keys_of(cert, "the certificate", ("schema", "version", "kind", "claim", *required),
+            ("provenance", *optional))
+    if type(cert["claim"]) is dict and "subject" not in cert["claim"]:
+        raise Refuse("claim lacks 'subject' (what the claim is about: the function, its "
+                     "parameters and the partition, or the matrix): build the certificate "
+                     "with seprank >= 0.3 (certify(...), or bind_subject(cert) for one "
+                     "written by hand)")
+    stated = keys_of(cert["claim"], "claim", *_CLAIM_FIELDS)
+    for name in ("quantity", "statement"):
+        if type(stated.get(name, "")) is not str:
+            raise Refuse(f"claim.{name} must be a string")
+    label = stated.get("label")
+    if label is not None and not (type(label) is dict and all(
+            type(v) is str for v in label.values())):
+        raise Refuse("claim.label must be an object of strings")
+    integer(stated["value"], "claim.value")
+    if "provenance" in cert and type(cert["provenance"]) is not dict:
+        raise Refuse("provenance must be a JSON object")
+    return KINDS[kind](cert)
+
+
+def _same_subject(stated: Any, derived: Mapping[str, Any]) -> None:
+    """The claim names the subject the certificate's data is about."""
+    if stated == derived:
+        return
+    where = _difference(stated, derived, "claim.subject")
+    raise Reject(f"the claim is not about the certificate's data: {where} (the data is about "
+                 f"{_short(derived)})")
+
+
+def _difference(stated: Any, derived: Any, where: str) -> str:
+    if type(stated) is dict and isinstance(derived, Mapping):
+        for key in sorted(set(stated) | set(derived)):
+            if stated.get(key) != derived.get(key):
+                return _difference(stated.get(key), derived.get(key), f"{where}.{key}")
+    return f"{where} says {_short(stated)}, the data gives {_short(derived)}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m seprank.certificates.verify CERT.json ...``: verify each file; exit status 0
-    when all verify.
+    when every one is verified, 1 otherwise (an unchecked one too, unless
+    ``--allow-unchecked``), 2 for bad arguments.
 
     Examples
     --------
     >>> main([])
-    usage: python -m seprank.certificates.verify CERTIFICATE.json ...
+    usage: python -m seprank.certificates.verify [--allow-unchecked] [--json] [--max-operations N]
+           CERTIFICATE.json ...
     2
     """
-    paths = list(sys.argv[1:] if argv is None else argv)
-    if not paths:
-        print("usage: python -m seprank.certificates.verify CERTIFICATE.json ...")
+    args = list(sys.argv[1:] if argv is None else argv)
+    usage = ("usage: python -m seprank.certificates.verify [--allow-unchecked] [--json] "
+             "[--max-operations N]\n       CERTIFICATE.json ...")
+    parser = argparse.ArgumentParser(prog="python -m seprank.certificates.verify",
+                                     add_help=True)
+    parser.add_argument("paths", nargs="*", metavar="CERTIFICATE.json")
+    parser.add_argument("--allow-unchecked", action="store_true",
+                        help="exit 0 although some certificates rest on values this checker "
+                             "could not recompute (they are still printed as UNCHECKED)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per certificate (Verification.as_dict "
+                             "with its 'path') instead of a line of text")
+    parser.add_argument("--max-operations", type=int, metavar="N",
+                        help="the budget of estimated operations "
+                             f"(default {DEFAULT_BUDGET.max_operations:.3g})")
+    try:
+        ns = parser.parse_args(args)
+    except SystemExit:
         return 2
+    if not ns.paths:
+        print(usage)
+        return 2
+    budget = DEFAULT_BUDGET
+    if ns.max_operations is not None:
+        if ns.max_operations < 1:
+            print("--max-operations must be a positive integer")
+            return 2
+        budget = VerifyBudget(max_operations=ns.max_operations)
     failed = 0
-    for path in paths:
-        v = verify(Path(path))
-        failed += not v.ok
-        print(f"{path}: {v.summary()}")
+    for path in ns.paths:
+        v = verify(Path(path), budget=budget)
+        failed += not (v.ok or (v.status == "unchecked" and ns.allow_unchecked))
+        if ns.json:
+            print(json.dumps({"path": path, **v.as_dict()}, default=str))
+        else:
+            print(f"{path}: {v.summary()}")
     return 1 if failed else 0
 
 
+def subject_of(certificate: Mapping[str, Any]) -> dict[str, Any]:
+    """What a certificate's claim is about -- the function (type, digest, parameters), the
+    partition, or the matrix (shape, digest) -- derived from its data exactly as
+    :func:`verify` derives it; the builder files it as ``claim.subject``.
+
+    Raises
+    ------
+    ValueError
+        For a certificate the checker cannot read (the reason).
+
+    Examples
+    --------
+    >>> cert = {"schema": SCHEMA, "version": 2, "kind": "matrix_rank", "shape": [1, 2],
+    ...         "claim": {"relation": ">=", "value": 0, "subject": None},
+    ...         "matrix": [[0, 0]]}
+    >>> subject_of(cert)["matrix"]["shape"]
+    [1, 2]
+    """
+    try:
+        cert = read_certificate(certificate, DEFAULT_BUDGET)
+        return dict(_prepare(cert, _header(cert)).subject)
+    except (Reject, Refuse) as err:
+        raise ValueError(f"not a certificate this checker can read: {err}") from None

@@ -1,15 +1,222 @@
 """The checker's own evaluators: the linearized attention network by the sums of 003 eq. 3,
 the in-context representation of 000/001 eqs. 4 and 8, and polynomials by their monomials
-(standard library only)."""
+(standard library only).
+
+A certificate's function is read once, strictly (:func:`parse_function`: exact types, every
+shape consistent with the others and with the grid's ``n_inputs`` and ``dim``), before any
+evaluation; the parsed :class:`Function` then says what one evaluation costs
+(:meth:`Function.cost`), names itself for a claim's subject (:meth:`Function.subject`) and
+evaluates in Q or GF(p) (:meth:`Function.evaluator`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from .exact import Number, Reject, Ring, num, tensor
+from .cost import Sizes, attention_cost, polynomial_cost
+from .exact import Number, Reject, Ring, integer, keys_of, num, tensor
+from .limits import Refuse, capped
+from .schema import digest
 
-__all__ = ["evaluate_function", "homogeneous_degree"]
+__all__ = ["Function", "evaluate_function", "homogeneous_degree", "parse_function"]
+
+#: The function types a certificate may name; ``'opaque'`` is code the checker cannot run.
+FUNCTION_TYPES = ("linear_attention", "incontext", "polynomial", "opaque")
+_EXACT = Ring(None)
+
+
+@dataclass(frozen=True)
+class Network:
+    """A network's exact weights (query, key, value: (L, H, d_a, d_x); output: (L, H, d_x,
+    d_a)) and whether it has residual connections."""
+
+    weights: Mapping[str, Any] = field(repr=False)
+    residual: bool
+    depth: int
+    heads: int
+    key_dim: int
+    width: int
+    sizes: Sizes
+
+
+def parse_network(raw: Any, where: str = "function.network") -> Network:
+    """Read a network strictly: four weight tensors of consistent shapes, ``residual`` a
+    bool."""
+    keys_of(raw, where, ("query", "key", "value", "output", "residual"))
+    q = raw["query"]
+    if not (type(q) is list and q and type(q[0]) is list and q[0] and type(q[0][0]) is list
+            and q[0][0] and type(q[0][0][0]) is list and q[0][0][0]):
+        raise Refuse(f"{where}.query must be a non-empty (L, H, d_a, d_x) nested list")
+    L, H, d_a, d_x = len(q), len(q[0]), len(q[0][0]), len(q[0][0][0])
+    shapes = {"query": (L, H, d_a, d_x), "key": (L, H, d_a, d_x),
+              "value": (L, H, d_a, d_x), "output": (L, H, d_x, d_a)}
+    weights = {k: tensor(raw[k], s, _EXACT, f"{where}.{k}") for k, s in shapes.items()}
+    if type(raw["residual"]) is not bool:
+        raise Refuse(f"{where}.residual must be true or false, got {raw['residual']!r}")
+    return Network(weights, raw["residual"], L, H, d_a, d_x,
+                   Sizes.of(list(weights.values())))
+
+
+@dataclass(frozen=True)
+class Function:
+    """A certificate's function, read strictly (:func:`parse_function`)."""
+
+    type: str
+    raw: Mapping[str, Any] = field(repr=False)
+    n_inputs: int
+    dim: int
+    network: Network | None = None
+    position: int = 0
+    coordinate: int = 0
+    embedding: list[list[Number]] | None = field(default=None, repr=False)
+    first: tuple[int, ...] = ()
+    second: tuple[int, ...] = ()
+    terms: tuple[tuple[Number, tuple[tuple[int, int, int], ...]], ...] = field(
+        default=(), repr=False)
+
+    @property
+    def opaque(self) -> bool:
+        """Arbitrary code: the checker cannot evaluate it."""
+        return self.type == "opaque"
+
+    def subject(self) -> dict[str, Any]:
+        """What a claim about this function names: its type, the digest of its description
+        and its shape parameters."""
+        out: dict[str, Any] = {"type": self.type, "sha256": digest(self.raw)}
+        net = self.network
+        if net is not None:
+            out.update({"depth": net.depth, "heads": net.heads, "key_dim": net.key_dim,
+                        "width": net.width, "residual": net.residual,
+                        "position": self.position, "coordinate": self.coordinate})
+        if self.type == "incontext":
+            assert self.embedding is not None
+            out.update({"vocab": len(self.embedding[0]), "first": list(self.first),
+                        "second": list(self.second)})
+        if self.type == "polynomial":
+            out["terms"] = len(self.terms)
+        return out
+
+    def cost(self, prime: int | None, inputs: Sizes) -> int:
+        """Estimated operations (:mod:`.limits`) of one evaluation over GF(prime), or over Q
+        (``prime`` None) at inputs of the given sizes."""
+        if self.network is not None:
+            n = self.n_inputs
+            if self.type == "incontext":
+                assert self.embedding is not None
+                emb = Sizes.of(self.embedding)
+                n = 2 * len(self.first)
+                inputs = Sizes(inputs.bits + emb.bits, inputs.den_bits + emb.den_bits)
+            return capped(attention_cost(self.network, n, prime, inputs) + n * self.dim)
+        if self.type == "polynomial":
+            return capped(polynomial_cost(self.terms, prime, inputs))
+        return 0
+
+    def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:
+        """f as a function of the N input vectors (lists of ring elements)."""
+        if self.type == "linear_attention":
+            assert self.network is not None
+            net = _Attention(self.network, ring)
+            position, coordinate = self.position, self.coordinate
+            return lambda X: net(X, position, coordinate)
+        if self.type == "incontext":
+            return _incontext(self, ring)
+        if self.type == "polynomial":
+            return _polynomial(self.terms, ring)
+        raise Reject("an opaque function cannot be evaluated")
+
+
+def parse_function(raw: Any, n_inputs: int, dim: int) -> Function:
+    """Read a certificate's ``function`` strictly, for a grid of ``n_inputs`` vectors of
+    length ``dim``: exact numbers, every shape consistent (a network's width is ``dim``; an
+    in-context representation has ``n_inputs = 2``), indices in range.
+
+    Examples
+    --------
+    >>> fn = parse_function({"type": "polynomial", "terms": [["1/3", [[0, 0, 2]]]]}, 1, 1)
+    >>> fn.type, fn.evaluator(Ring(None))([[4]])
+    ('polynomial', Fraction(16, 3))
+    >>> parse_function({"type": "polynomial", "terms": [[1, [[0, 3, 1]]]]}, 1, 1)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: function.terms[0]: bad factor [0, 3, 1] ...
+    """
+    if type(raw) is not dict:
+        raise Refuse("function must be a JSON object")
+    kind = raw.get("type")
+    if kind not in FUNCTION_TYPES:
+        raise Refuse(f"unknown function type {kind!r}; known: {list(FUNCTION_TYPES)}")
+    if kind == "opaque":
+        keys_of(raw, "function", ("type",), ("description",))
+        if type(raw.get("description", "")) is not str:
+            raise Refuse("function.description must be a string")
+        return Function("opaque", raw, n_inputs, dim)
+    if kind == "polynomial":
+        keys_of(raw, "function", ("type", "terms"))
+        return Function("polynomial", raw, n_inputs, dim,
+                        terms=_terms(raw["terms"], n_inputs, dim))
+    if kind == "linear_attention":
+        keys_of(raw, "function", ("type", "network", "position", "coordinate"))
+        net = parse_network(raw["network"])
+        _width(net, dim)
+        return Function(kind, raw, n_inputs, dim, net,
+                        integer(raw["position"], "function.position", 0, n_inputs - 1),
+                        integer(raw["coordinate"], "function.coordinate", 0, net.width - 1))
+    keys_of(raw, "function", ("type", "network", "embedding", "first", "second", "position",
+                              "coordinate"))
+    if n_inputs != 2:
+        raise Refuse("an in-context representation is a function of two vectors (a, b): "
+                     f"n_inputs must be 2, got {n_inputs}")
+    net = parse_network(raw["network"])
+    _width(net, dim)
+    emb = raw["embedding"]
+    if type(emb) is not list or len(emb) != net.width or type(emb[0]) is not list \
+            or not emb[0]:
+        raise Refuse(f"function.embedding must be a (d_x = {net.width}, V) nested list")
+    E = tensor(emb, (net.width, len(emb[0])), _EXACT, "function.embedding")
+    V = len(emb[0])
+    sentences = []
+    for name in ("first", "second"):
+        s = raw[name]
+        if type(s) is not list or not all(type(w) is int and 0 <= w < V for w in s):
+            raise Refuse(f"function.{name} must be a list of token ids in 0..{V - 1}")
+        sentences.append(tuple(s))
+    first, second = sentences
+    if len(first) != len(second) or not first:
+        raise Refuse("function: the sentences must be non-empty and of one length")
+    return Function(kind, raw, n_inputs, dim, net,
+                    integer(raw["position"], "function.position", 0, 2 * len(first) - 1),
+                    integer(raw["coordinate"], "function.coordinate", 0, net.width - 1),
+                    E, first, second)
+
+
+def _width(net: Network, dim: int) -> None:
+    if net.width != dim:
+        raise Refuse(f"dim = {dim} but the network has width d_x = {net.width}: the grid's "
+                     "input vectors must have the network's width")
+
+
+def _terms(terms: Any, n_inputs: int,
+           dim: int) -> tuple[tuple[Number, tuple[tuple[int, int, int], ...]], ...]:
+    if type(terms) is not list:
+        raise Refuse("function.terms must be a list of [coefficient, [[pos, coord, exp], ...]]")
+    parsed = []
+    for k, term in enumerate(terms):
+        if type(term) is not list or len(term) != 2 or type(term[1]) is not list:
+            raise Refuse(f"function.terms[{k}] must be [coefficient, factors]")
+        coef = num(term[0], f"function.terms[{k}][0]")
+        factors = []
+        for fac in term[1]:
+            if (type(fac) is not list or len(fac) != 3
+                    or not all(type(v) is int for v in fac)
+                    or not (0 <= fac[0] < n_inputs and 0 <= fac[1] < dim and fac[2] >= 0)):
+                raise Refuse(f"function.terms[{k}]: bad factor {str(fac)[:60]} (position in "
+                             f"0..{n_inputs - 1}, coordinate in 0..{dim - 1}, exponent >= 0)")
+            factors.append((fac[0], fac[1], fac[2]))
+        parsed.append((coef, tuple(factors)))
+    return tuple(parsed)
+
 
 # --- the evaluators ----------------------------------------------------------------------------
 
@@ -20,22 +227,13 @@ class _Attention:
     :math:`y^t = \sum_j \sum_h \langle W^{Q,h} z^t, W^{K,h} z^j\rangle W^{O,h} W^{V,h} z^j`
     (plus :math:`z^t` with the residual connection), layer after layer."""
 
-    def __init__(self, spec: Mapping[str, Any], ring: Ring) -> None:
-        q = spec.get("query")
-        if not isinstance(q, list) or not q or not isinstance(q[0], list) or not q[0]:
-            raise Reject("network: 'query' must be a non-empty (L, H, d_a, d_x) nested list")
-        L, H = len(q), len(q[0])
-        d_a = len(q[0][0])
-        d_x = len(q[0][0][0]) if d_a else 0
-        if not d_a or not d_x:
-            raise Reject("network: empty weight matrices")
-        self.width, self.ring = d_x, ring
-        shapes = {"query": (L, H, d_a, d_x), "key": (L, H, d_a, d_x),
-                  "value": (L, H, d_a, d_x), "output": (L, H, d_x, d_a)}
-        w = {k: tensor(spec.get(k), s, ring, f"network.{k}") for k, s in shapes.items()}
+    def __init__(self, spec: Network, ring: Ring) -> None:
+        self.width, self.ring = spec.width, ring
+        w = {k: tensor(v, _shape(v), ring, k) for k, v in spec.weights.items()}
         self.layers = [[(w["query"][layer][h], w["key"][layer][h], w["value"][layer][h],
-                         w["output"][layer][h]) for h in range(H)] for layer in range(L)]
-        self.residual = bool(spec.get("residual", False))
+                         w["output"][layer][h]) for h in range(spec.heads)]
+                       for layer in range(spec.depth)]
+        self.residual = spec.residual
 
     def __call__(self, Z: list[list[Number]], position: int, coordinate: int) -> Number:
         ring = self.ring
@@ -64,52 +262,24 @@ class _Attention:
         raise Reject("network: no layers")  # pragma: no cover - L >= 1 is checked
 
 
-def _index(spec: Mapping[str, Any], key: str, bound: int) -> int:
-    v = spec.get(key)
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < bound:
-        raise Reject(f"function: {key} = {v!r} must be an integer in 0..{bound - 1}")
-    return v
+def _shape(value: Any) -> tuple[int, ...]:
+    shape = []
+    while type(value) is list:
+        shape.append(len(value))
+        value = value[0]
+    return tuple(shape)
 
 
-def _linear_attention(spec: Mapping[str, Any], ring: Ring,
-                      n_inputs: int) -> Callable[[list[list[Number]]], Number]:
-    net = _Attention(spec["network"], ring)
-    position = _index(spec, "position", n_inputs)
-    coordinate = _index(spec, "coordinate", net.width)
-
-    def f(X: list[list[Number]]) -> Number:
-        return net(X, position, coordinate)
-
-    return f
-
-
-def _incontext(spec: Mapping[str, Any], ring: Ring,
-               n_inputs: int) -> Callable[[list[list[Number]]], Number]:
+def _incontext(fn: Function, ring: Ring) -> Callable[[list[list[Number]]], Number]:
     r""":math:`Z_{in}(a, b) = y^i_p` of the network on the 2N inputs :math:`E(w_1^j)\odot a`,
     then :math:`E(w_2^j)\odot b` (000/001, eqs. 4 and 8)."""
-    if n_inputs != 2:
-        raise Reject("an in-context representation is a function of two vectors (a, b)")
-    net = _Attention(spec["network"], ring)
-    d = net.width
-    emb = spec.get("embedding")
-    if not isinstance(emb, list) or len(emb) != d or not emb or not isinstance(emb[0], list):
-        raise Reject(f"function.embedding must be a (d_x = {d}, V) nested list")
-    E = tensor(emb, (d, len(emb[0])), ring, "function.embedding")
-    V = len(emb[0])
-    sentences = []
-    for name in ("first", "second"):
-        s = spec.get(name)
-        if not isinstance(s, list) or not all(isinstance(w, int) and not isinstance(w, bool)
-                                              and 0 <= w < V for w in s):
-            raise Reject(f"function.{name} must be a list of token ids in 0..{V - 1}")
-        sentences.append(s)
-    first, second = sentences
-    if len(first) != len(second) or not first:
-        raise Reject("function: the sentences must be non-empty and of one length")
-    position = _index(spec, "position", 2 * len(first))
-    coordinate = _index(spec, "coordinate", d)
-    cols1 = [[E[k][w] for k in range(d)] for w in first]
-    cols2 = [[E[k][w] for k in range(d)] for w in second]
+    assert fn.network is not None and fn.embedding is not None
+    net = _Attention(fn.network, ring)
+    d = fn.network.width
+    E = [[ring.of(v, "function.embedding") for v in row] for row in fn.embedding]
+    cols1 = [[E[k][w] for k in range(d)] for w in fn.first]
+    cols2 = [[E[k][w] for k in range(d)] for w in fn.second]
+    position, coordinate = fn.position, fn.coordinate
 
     def f(X: list[list[Number]]) -> Number:
         a, b = X
@@ -120,25 +290,10 @@ def _incontext(spec: Mapping[str, Any], ring: Ring,
     return f
 
 
-def _polynomial(spec: Mapping[str, Any], ring: Ring, n_inputs: int,
-                dim: int) -> Callable[[list[list[Number]]], Number]:
+def _polynomial(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]]],
+                ring: Ring) -> Callable[[list[list[Number]]], Number]:
     """sum over terms of coef * prod x[position][coordinate] ** exponent."""
-    terms = spec.get("terms")
-    if not isinstance(terms, list):
-        raise Reject("function.terms must be a list of [coefficient, [[pos, coord, exp], ...]]")
-    parsed = []
-    for k, term in enumerate(terms):
-        if not isinstance(term, list) or len(term) != 2 or not isinstance(term[1], list):
-            raise Reject(f"function.terms[{k}] must be [coefficient, factors]")
-        coef = ring.of(term[0], f"function.terms[{k}][0]")
-        factors = []
-        for fac in term[1]:
-            if (not isinstance(fac, list) or len(fac) != 3
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in fac)
-                    or not (0 <= fac[0] < n_inputs and 0 <= fac[1] < dim and fac[2] >= 0)):
-                raise Reject(f"function.terms[{k}]: bad factor {fac!r}")
-            factors.append(tuple(fac))
-        parsed.append((coef, factors))
+    parsed = [(ring.of(coef, "function.terms coefficient"), factors) for coef, factors in terms]
 
     def f(X: list[list[Number]]) -> Number:
         total: Number = 0
@@ -168,10 +323,15 @@ def evaluate_function(spec: Mapping[str, Any], X: Sequence[Sequence[Any]], *,
     ``'incontext'`` (``network``, ``embedding``, ``first``, ``second``, ``position``,
     ``coordinate``; X = (a, b)) and ``'polynomial'`` (``terms``).
 
+    Raises
+    ------
+    ValueError
+        For a malformed function or input.
+
     Examples
     --------
     >>> net = {"query": [[[[1, 0]]]], "key": [[[[1, 0]]]], "value": [[[[0, 1]]]],
-    ...        "output": [[[[1], [0]]]]}
+    ...        "output": [[[[1], [0]]]], "residual": False}
     >>> spec = {"type": "linear_attention", "network": net, "position": 0, "coordinate": 0}
     >>> evaluate_function(spec, [[2, 3], [5, 7]])   # sum_j x1_0 xj_0 xj_1 = 2*(2*3 + 5*7)
     82
@@ -182,24 +342,16 @@ def evaluate_function(spec: Mapping[str, Any], X: Sequence[Sequence[Any]], *,
         rows = [list(r) for r in X]
         n, d = len(rows), len(rows[0]) if rows else 0
         ring = Ring(prime)
-        f = function_of(spec, ring, n, d)
+        f = parse_function(spec, n, d).evaluator(ring)
         return f([[ring.of(v, "X") for v in r] for r in rows])
-    except Reject as err:
+    except (Reject, Refuse) as err:
         raise ValueError(str(err)) from None
 
 
 def function_of(spec: Any, ring: Ring, n_inputs: int,
-              dim: int) -> Callable[[list[list[Number]]], Number]:
-    kind = spec.get("type") if isinstance(spec, Mapping) else None
-    if kind == "linear_attention":
-        return _linear_attention(spec, ring, n_inputs)
-    if kind == "incontext":
-        return _incontext(spec, ring, n_inputs)
-    if kind == "polynomial":
-        return _polynomial(spec, ring, n_inputs, dim)
-    raise Reject(f"unknown function type {kind!r}")
-
-
+                dim: int) -> Callable[[list[list[Number]]], Number]:
+    """The evaluator of a certificate's function over ``ring`` (parsed strictly first)."""
+    return parse_function(spec, n_inputs, dim).evaluator(ring)
 
 
 def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
@@ -226,7 +378,7 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
     kind = spec.get("type") if isinstance(spec, Mapping) else None
     if kind in ("linear_attention", "incontext"):
         net = spec.get("network")
-        if not isinstance(net, Mapping) or not isinstance(net.get("query"), list):
+        if not isinstance(net, Mapping) or type(net.get("query")) is not list:
             raise Reject("function.network must hold the weights")
         if net.get("residual", False) is not False:
             raise Reject(
@@ -243,13 +395,13 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
         return D, why
     if kind == "polynomial":
         terms = spec.get("terms")
-        if not isinstance(terms, list):
+        if type(terms) is not list:
             raise Reject("function.terms must be a list")
         degrees = {sum(int(e) for _, _, e in term[1]) for term in terms
                    if num(term[0], "function.terms coefficient") != 0}
         if len(degrees) > 1:
-            raise Reject(f"the polynomial has terms of total degrees {sorted(degrees)}: it is "
-                         "not homogeneous, so its coefficient matrix need not be "
+            raise Reject(f"the polynomial has terms of total degrees {sorted(degrees)[:8]}: it "
+                         "is not homogeneous, so its coefficient matrix need not be "
                          "block-diagonal by degree")
         if not degrees:
             return None, "the zero polynomial is homogeneous of every degree"

@@ -1,16 +1,30 @@
 """The checker's exact arithmetic: JSON numbers, Q and GF(p), Gaussian elimination on Python
-ints, primality, and the shape checks every certificate kind shares (standard library only)."""
+ints, primality, and the shape checks every certificate kind shares (standard library only).
+
+Numbers are JSON integers or strings ``"a"`` / ``"a/b"`` (ASCII digits only, at most
+:attr:`~.limits.VerifyBudget.max_digits` digits each); integers of any size are read and
+written in pieces (:func:`parse_decimal`, :func:`decimal`), never through Python's
+4300-digit ``int(str)`` limit.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
 from typing import Any
 
-__all__ = ["Number", "Reject", "Ring"]
+from .limits import Refuse, active, tick
+
+__all__ = ["Number", "Prepared", "Reject", "Ring", "decimal", "parse_decimal"]
 
 Number = int | Fraction
+
+#: An exact number written as a string: an integer or a fraction, ASCII digits only.
+NUMBER_TEXT = re.compile(r"-?[0-9]+(?:/[0-9]+)?\Z", re.ASCII)
+_CHUNK = 4000   # below Python's default int <-> str limit of 4300 digits
 
 
 class Reject(Exception):
@@ -19,17 +33,85 @@ class Reject(Exception):
 # --- numbers ---------------------------------------------------------------------------------
 
 
+def parse_decimal(digits: str) -> int:
+    """A decimal integer of any length (``-`` allowed), piece by piece.
+
+    Examples
+    --------
+    >>> parse_decimal("-" + "9" * 9000) == -(10**9000 - 1)
+    True
+    """
+    if len(digits) <= _CHUNK:
+        return int(digits)
+    negative = digits.startswith("-")
+    body = digits[1:] if negative else digits
+    half = len(body) // 2
+    hi, lo = body[:-half], body[-half:]
+    value = parse_decimal(hi) * 10**half + parse_decimal(lo)
+    return -value if negative else value
+
+
+def decimal(n: int) -> str:
+    """``str(n)`` for an integer of any length, piece by piece.
+
+    Examples
+    --------
+    >>> decimal(-(10**9000)) == "-1" + "0" * 9000
+    True
+    """
+    if n < 0:
+        return "-" + decimal(-n)
+    if n.bit_length() <= 13_000:       # about 3900 digits
+        return str(n)
+    half = int(n.bit_length() * 0.30103) // 2
+    hi, lo = divmod(n, 10**half)
+    return decimal(hi) + decimal(lo).rjust(half, "0")
+
+
+def bits(x: Number) -> int:
+    """Bits of an exact number (numerator plus denominator)."""
+    if isinstance(x, Fraction):
+        return x.numerator.bit_length() + x.denominator.bit_length()
+    return x.bit_length()
+
+
 def num(x: Any, where: str) -> Number:
-    """An exact number from JSON: an int, or a string ``"a"`` / ``"a/b"``."""
-    if isinstance(x, bool) or not isinstance(x, int | str):
-        raise Reject(f"{where}: {x!r} is not an exact number (an int or a string 'a/b')")
-    if isinstance(x, int):
+    """An exact number from JSON: an int, or a string ``"a"`` / ``"a/b"`` (module docstring)."""
+    if type(x) is int:
         return x
-    try:
-        q = Fraction(x)
-    except (ValueError, ZeroDivisionError) as err:
-        raise Reject(f"{where}: {x!r} is not an exact rational ({err})") from None
+    if type(x) is not str:
+        raise Refuse(f"{where}: {_show(x)} is not an exact number (an int or a string 'a/b')")
+    limit = active().max_digits
+    if len(x) > 2 * limit + 2 or not NUMBER_TEXT.match(x):
+        raise Refuse(f"{where}: {_show(x)} is not an exact number: a string must be an "
+                     f"integer or a fraction 'a/b' of ASCII digits, at most {limit} digits each")
+    head, _, tail = x.partition("/")
+    if len(head.lstrip("-")) > limit or len(tail) > limit:
+        raise Refuse(f"{where}: a number with more than {limit} digits (raise "
+                     "VerifyBudget(max_digits=...) if you trust it)")
+    numerator = parse_decimal(head)
+    if not tail:
+        return numerator
+    denominator = parse_decimal(tail)
+    if denominator == 0:
+        raise Reject(f"{where}: {_show(x)} divides by zero")
+    q = Fraction(numerator, denominator)
     return q.numerator if q.denominator == 1 else q
+
+
+def _show(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def integer(x: Any, where: str, low: int = 0, high: int | None = None) -> int:
+    """A JSON integer (exactly: not a bool, float or string) in ``low..high``."""
+    if type(x) is not int:
+        raise Refuse(f"{where} must be an integer, got {_show(x)}")
+    if x < low or (high is not None and x > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise Refuse(f"{where} = {_show(x)} must be in {span}")
+    return x
 
 
 class Ring:
@@ -39,7 +121,7 @@ class Ring:
         self.p = p
 
     def of(self, x: Any, where: str) -> Number:
-        q = num(x, where)
+        q = x if type(x) is Fraction else num(x, where)
         if self.p is None:
             return q
         if isinstance(q, Fraction):
@@ -66,8 +148,12 @@ def tensor(value: Any, shape: tuple[int, ...], ring: Ring, where: str) -> Any:
     """Nested lists of the given shape with every entry converted by ``ring``."""
     if not shape:
         return ring.of(value, where)
-    if not isinstance(value, list) or len(value) != shape[0]:
-        raise Reject(f"{where}: expected a list of length {shape[0]}")
+    if type(value) is not list or len(value) != shape[0]:
+        raise Refuse(f"{where}: expected a list of length {shape[0]}")
+    if len(shape) == 1:              # a row: plain ints at once, the rest one by one
+        p = ring.p
+        return [(v if p is None else v % p) if type(v) is int
+                else ring.of(v, f"{where}[{k}]") for k, v in enumerate(value)]
     return [tensor(v, shape[1:], ring, f"{where}[{k}]") for k, v in enumerate(value)]
 
 
@@ -78,6 +164,7 @@ def rank_mod(rows: list[list[Any]], p: int) -> int:
     """Rank over GF(p) by Gaussian elimination (the rows are consumed)."""
     rank, n_cols = 0, len(rows[0]) if rows else 0
     for c in range(n_cols):
+        tick()
         pivot = next((k for k in range(rank, len(rows)) if rows[k][c] % p), None)
         if pivot is None:
             continue
@@ -96,9 +183,27 @@ def rank_mod(rows: list[list[Any]], p: int) -> int:
 def minor_nonzero(entries: list[list[Number]], p: int) -> bool:
     """det(entries) != 0 mod p (entries exact or residues)."""
     ring = Ring(p)
-    mat = [[ring.of(v if isinstance(v, int) else str(v), "minor") for v in row]
-           for row in entries]
+    mat = [[ring.of(v, "minor") for v in row] for row in entries]
     return rank_mod(mat, p) == len(mat)
+
+
+#: A fixed prime for the fast independence test of :func:`independent` (2^61 - 1).
+_MERSENNE_61 = 2**61 - 1
+
+
+def independent(rows: list[list[Number]]) -> bool:
+    """The rows are linearly independent over Q: first their rank modulo 2^61 - 1 (a full rank
+    there is a full rank over Q), else exactly with fractions."""
+    if not rows:
+        return True
+    ring = Ring(_MERSENNE_61)
+    try:
+        residues = [[ring.of(v, "vector") for v in r] for r in rows]
+    except Reject:     # a denominator divisible by the prime: decide exactly
+        residues = None
+    if residues is not None and rank_mod(residues, _MERSENNE_61) == len(rows):
+        return True
+    return rank_exact(rows) == len(rows)
 
 
 def rank_exact(rows: list[list[Number]]) -> int:
@@ -106,6 +211,7 @@ def rank_exact(rows: list[list[Number]]) -> int:
     mat = [[Fraction(v) for v in r] for r in rows]
     rank, n_cols = 0, len(mat[0]) if mat else 0
     for c in range(n_cols):
+        tick()
         pivot = next((k for k in range(rank, len(mat)) if mat[k][c] != 0), None)
         if pivot is None:
             continue
@@ -118,6 +224,10 @@ def rank_exact(rows: list[list[Number]]) -> int:
     return rank
 
 
+#: Primes are tested deterministically below this bound (and refused above it).
+PRIME_LIMIT = 3317044064679887385961981
+
+
 def is_prime(n: int) -> bool:
     """Deterministic Miller-Rabin for n < 3.3e24 (the first 13 prime bases)."""
     if n < 2:
@@ -126,7 +236,7 @@ def is_prime(n: int) -> bool:
     for b in bases:
         if n % b == 0:
             return n == b
-    if n >= 3317044064679887385961981:
+    if n >= PRIME_LIMIT:
         raise Reject(f"the prime {n} is too large for this checker's primality test")
     d, s = n - 1, 0
     while d % 2 == 0:
@@ -145,90 +255,133 @@ def is_prime(n: int) -> bool:
 
 
 def prime_of(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not is_prime(value):
+    if type(value) is not int:
+        raise Refuse(f"{where} must be an integer prime, got {_show(value)}")
+    if not is_prime(value):
         raise Reject(f"{where} = {value!r} is not a prime")
     return value
 
 
 def indices(value: Any, bound: int, where: str) -> list[int]:
-    if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < bound for v in value):
-        raise Reject(f"{where} must be a list of indices in 0..{bound - 1}")
+    if type(value) is not list or not all(type(v) is int and 0 <= v < bound for v in value):
+        raise Refuse(f"{where} must be a list of indices in 0..{bound - 1}")
     if len(set(value)) != len(value):
         raise Reject(f"{where} repeats an index")
     return value
 
 
 def matrix_of(value: Any, shape: tuple[int, int], where: str) -> list[list[Number]]:
-    if not isinstance(value, list) or len(value) != shape[0] or not all(
-            isinstance(r, list) and len(r) == shape[1] for r in value):
-        raise Reject(f"{where} must be a {shape[0]} x {shape[1]} nested list")
+    if type(value) is not list or len(value) != shape[0] or not all(
+            type(r) is list and len(r) == shape[1] for r in value):
+        raise Refuse(f"{where} must be a {shape[0]} x {shape[1]} nested list")
     return [[num(v, f"{where}[{i}][{j}]") for j, v in enumerate(r)] for i, r in enumerate(value)]
 
 
 def claim_of(cert: Mapping[str, Any], relations: tuple[str, ...]) -> tuple[str, int]:
     claim = cert.get("claim")
-    if not isinstance(claim, Mapping):
-        raise Reject("the certificate has no 'claim'")
+    if type(claim) is not dict:
+        raise Refuse("the certificate has no 'claim' object")
     relation, value = claim.get("relation"), claim.get("value")
     if relation not in relations:
-        raise Reject(f"claim.relation must be one of {relations}, got {relation!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise Reject(f"claim.value must be a non-negative integer, got {value!r}")
+        raise Refuse(f"claim.relation must be one of {relations}, got {_show(relation)}")
+    if type(value) is not int or value < 0:
+        raise Refuse(f"claim.value must be a non-negative integer, got {_show(value)}")
     return relation, value
 
 
 def shape_of(cert: Mapping[str, Any]) -> tuple[int, int]:
     shape = cert.get("shape")
-    if (not isinstance(shape, list) or len(shape) != 2
-            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
-                       for s in shape)):
-        raise Reject("shape must be [m, n]")
+    if type(shape) is not list or len(shape) != 2 or not all(
+            type(s) is int and s >= 0 for s in shape):
+        raise Refuse("shape must be [m, n], two integers >= 0")
     return shape[0], shape[1]
 
 
 def first_difference(stated: list[list[Number]], recomputed: Callable[[int, int], Number],
-                      rows: Sequence[Any], cols: Sequence[Any]) -> None:
+                     rows: Sequence[Any], cols: Sequence[Any]) -> None:
     for k, row in enumerate(stated):
         for j, value in enumerate(row):
+            tick()
             again = recomputed(k, j)
             if again != value:
                 raise Reject(f"entry ({k}, {j}) of the minor (row {rows[k]}, column "
-                              f"{cols[j]}): the certificate says {value}, recomputed {again}")
+                             f"{cols[j]}): the certificate says {value}, recomputed {again}")
 
 
 def bad(message: str) -> Any:
-    raise Reject(message)
+    raise Refuse(message)
 
 
 def template_indices(value: Any, bound: int, length: int, where: str) -> None:
-    if (not isinstance(value, list) or len(value) != length or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < bound for v in value)):
-        raise Reject(f"{where} must be {length} template indices in 0..{bound - 1}")
-
-
+    if type(value) is not list or len(value) != length or not all(
+            type(v) is int and 0 <= v < bound for v in value):
+        raise Refuse(f"{where} must be {length} template indices in 0..{bound - 1}")
 
 
 def grid_frame(cert: Mapping[str, Any]) -> tuple[int, int, list[int], list[int]]:
     """n_inputs N, dim d and the partition (A, B) of a grid certificate, checked."""
     N_raw: Any = cert.get("n_inputs")
     d_raw: Any = cert.get("dim")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
-               for v in (N_raw, d_raw)):
-        raise Reject("n_inputs and dim must be positive integers")
+    if not all(type(v) is int and v >= 1 for v in (N_raw, d_raw)):
+        raise Refuse("n_inputs and dim must be positive integers")
     N, d = int(N_raw), int(d_raw)
     part = cert.get("partition")
-    if not isinstance(part, list) or len(part) != 2:
-        raise Reject("partition must be [A, B]")
+    if type(part) is not list or len(part) != 2:
+        raise Refuse("partition must be [A, B]")
     A, B = (indices(part[0], N, "partition[0]"), indices(part[1], N, "partition[1]"))
     if not A or not B or set(A) & set(B) or set(A) | set(B) != set(range(N)):
-        raise Reject(f"partition {part} does not split the positions 0..{N - 1} in two")
+        raise Refuse(f"partition {part} does not split the positions 0..{N - 1} in two")
     return N, d, A, B
 
 
 def templates_of(raw: Any, d: int, ring: Ring, where: str) -> list[list[Number]]:
     """A non-empty list of template vectors of length d, converted by ``ring``."""
-    if not isinstance(raw, list) or not raw:
-        raise Reject(f"{where} must be a non-empty list of vectors")
-    return [[ring.of(v, f"{where}[{k}]") for v in t] if isinstance(t, list) and len(t) == d
+    if type(raw) is not list or not raw:
+        raise Refuse(f"{where} must be a non-empty list of vectors")
+    return [[ring.of(v, f"{where}[{k}]") for v in t] if type(t) is list and len(t) == d
             else bad(f"{where}[{k}] must have length dim = {d}") for k, t in enumerate(raw)]
+
+
+def entries_of(raw: Any, r: int, ring: Ring, where: str) -> list[list[Number]]:
+    """An r x r minor's entries, converted by ``ring``."""
+    if type(raw) is not list or len(raw) != r or not all(
+            type(row) is list and len(row) == r for row in raw):
+        raise Refuse(f"{where} must be the {r} x {r} minor (a nested list)")
+    return [[ring.of(v, f"{where}[{a}][{b}]") for b, v in enumerate(row)]
+            for a, row in enumerate(raw)]
+
+
+def keys_of(obj: Any, where: str, required: Sequence[str],
+            optional: Sequence[str] = ()) -> Mapping[str, Any]:
+    """An object with exactly the ``required`` keys and some of the ``optional`` ones."""
+    if type(obj) is not dict:
+        raise Refuse(f"{where} must be a JSON object")
+    missing = [k for k in required if k not in obj]
+    if missing:
+        raise Refuse(f"{where} lacks {', '.join(map(repr, missing))}")
+    unknown = sorted(set(obj) - set(required) - set(optional))
+    if unknown:
+        raise Refuse(f"{where} has unknown field(s) {', '.join(map(repr, unknown[:5]))} "
+                     f"(known: {', '.join(list(required) + list(optional))})")
+    return obj
+
+
+# --- a prepared check --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A certificate read and costed, not yet checked.
+
+    ``claim`` says what it claims in words, ``subject`` what the claim is about (derived from
+    the certificate's data: the function and its parameters, the partition, the matrix),
+    ``estimate`` the operations the check needs (``what``: their breakdown), and ``run(log)``
+    does the work, appends what it verified to ``log`` and returns what it could *not*
+    recompute (empty: everything was).
+    """
+
+    claim: str
+    subject: Mapping[str, Any]
+    estimate: int
+    what: str
+    run: Callable[[list[str]], list[str]]
