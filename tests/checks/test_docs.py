@@ -65,9 +65,9 @@ WITHOUT_EXAMPLES = frozenset({
     "seprank.separation.symbolic.symbolic_separation_rank",
 })
 #: Verdict order on a ledger page: what is wrong first (the order a reader is promised).
-VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "skipped", "not run")
+VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "note", "skipped", "not run")
 #: Within a verdict: a false statement before a wrong hypothesis, constant, proof, typo, reading.
-KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention")
+KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention", "notation")
 
 
 def _public_modules() -> list[ModuleType]:
