@@ -105,7 +105,7 @@ ENTRIES: list[Entry] = [
           huge=("n", "length")),
     # -- pruning -----------------------------------------------------------------------------
     Entry("icl.pruned_count", ICL.pruned_count, dict(rate=0.25, m=8),
-          kinds={"rate": "pos", "m": "count"}),
+          kinds={"rate": "pos", "m": "count"}, accept={"rate": (0.0,)}),
     Entry("icl.prune_mask", ICL.prune_mask,
           dict(params=PARAMS, n_pruned=3, order="random", seed=0),
           kinds={**MODELS, "n_pruned": "count0"}),
