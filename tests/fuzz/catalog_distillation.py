@@ -49,13 +49,14 @@ ENTRIES: list[Entry] = [
           dict(ds=[101], levels=[5], method="closed_form"),
           kinds={"ds": "object", "levels": "object"}),
     Entry("distillation.log10_fraction", PD.log10_fraction, dict(q=Fraction(1, 1000)),
-          kinds={"q": "object"}),
+          kinds={"q": "object"}, accept={"q": (3,)}),                 # an int is a rational
     Entry("distillation.barak_gap", PD.barak_gap, dict(d=11, k=4, constant=Fraction(3, 100)),
           kinds={"constant": "pos"}, huge=("d", "k")),
     # -- language ----------------------------------------------------------------------------
     Entry("distillation.mask_sequence", PD.mask_sequence,
           dict(tokens=[0, 1, 2, 1], p=0.5, vocab_size=3, mask_token=3, seed=0),
-          kinds={"p": "pos", "vocab_size": "count", "mask_token": "count0"}),
+          kinds={"p": "pos", "vocab_size": "count", "mask_token": "count0"},
+          accept={"p": (0.0,)}),                                      # mask nothing
     Entry("distillation.ngram_context", PD.ngram_context,
           dict(i=1, n=3, h=4, indexing=0, include_center=False),
           kinds={"i": "count0", "h": "count", "indexing": "count0"}, accept={"indexing": (-1,)},
@@ -74,7 +75,7 @@ ENTRIES: list[Entry] = [
           kinds={"lr": "pos"}),
     Entry("distillation.ParityStream", PD.ParityStream, dict(d=4, seed=0), huge=("d",)),
     Entry("distillation.ParityStream.take", PD.ParityStream(4, 0).take, dict(n=3),
-          huge=("n",)),
+          accept={"n": (0,)}, huge=("n",)),                           # no inputs
     Entry("distillation.Segment", PD.Segment, dict(teacher=TEACHER, until=10, tau=1e-4),
           kinds={"teacher": "object", "until": "count", "tau": "pos"}),
     Entry("distillation.train_online", PD.train_online,
@@ -178,7 +179,7 @@ ENTRIES: list[Entry] = [
     Entry("distillation.train_teacher", PD.train_teacher,
           dict(cfg=CONFIG, init_seed=np.random.default_rng(0),
                data_seed=np.random.default_rng(1), test=TEST4),
-          kinds={**OBJ, "init_seed": "object", "data_seed": "object", "test": "object"}),
+          kinds={**OBJ, "init_seed": "seed", "data_seed": "seed", "test": "object"}),
     Entry("distillation.run_progressive_distillation", PD.run_progressive_distillation,
           dict(cfg=CONFIG, seeds=[0]), kinds={**OBJ, "seeds": "object"}),
     Entry("distillation.summarize", PD.summarize, dict(results=RESULTS, max_steps=3000),
