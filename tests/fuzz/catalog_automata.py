@@ -192,6 +192,7 @@ ENTRIES: list[Entry] = [
     Entry("automata.read_targets", AU.read_targets, dict(strings=[[0, 3, 1, 3]])),
     Entry("automata.ffl_read_count_law", AU.ffl_read_count_law,
           dict(T=512, p_r=0.1, n_sequences=100), kinds={**TYPES, "p_r": "pos"},
+          accept={"p_r": (0.0,)},                                     # no reads beyond one
           huge=("T", "n_sequences")),
     Entry("automata.proposition3_network", AU.proposition3_network, dict(T=8, c=100.0),
           kinds={**TYPES, "c": "pos"}, huge=("T",)),
