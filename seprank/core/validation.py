@@ -502,7 +502,7 @@ def check_work(n_ops: float, *, what: str, fix: str, max_ops: int | None = None)
     >>> check_work(10**20, what="10**14 samples of 10**6 entries", fix="lower n_samples")
     Traceback (most recent call last):
     ...
-    seprank.core.errors.WorkBudgetError: 10**14 samples of 10**6 entries needs about 1e+20 operations, above the work budget of 1e+13; lower n_samples, or raise the budget with seprank.core.set_work_limit(n_ops)
+    seprank.core.errors.WorkBudgetError: 10**14 samples of 10**6 entries needs about 1e+20 ...
     """
     limit = _work_limit if max_ops is None else check_int("max_ops", max_ops, 1)
     if not n_ops <= limit:  # also catches NaN
