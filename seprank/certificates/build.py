@@ -38,6 +38,7 @@ from seprank.core.inputs import as_exact_matrix, to_rational
 from seprank.core.minors import kernel_basis, nonzero_minor
 from seprank.core.random import SeedLike, as_generator, random_prime
 from seprank.core.rank import RankResult
+from seprank.core.validation import check_bool
 
 __all__ = [
     "MATRIX_ENTRIES_LIMIT",
@@ -183,6 +184,7 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
     need_kernel = relation == "=" and r < min(m, n)
     if include_matrix is None:
         include_matrix = m * n <= MATRIX_ENTRIES_LIMIT
+    include_matrix = check_bool("include_matrix", include_matrix)
     cert = certificate_header("matrix_rank", {"quantity": "rank(M)", "relation": relation,
                                               "value": r},
                               method=result.method, summary=result.summary())
