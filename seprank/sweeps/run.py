@@ -20,13 +20,9 @@ r"""Parameter sweeps on dask.distributed, resumable through a result store.
 for speed-ups and the easiest way to debug a task.
 
 ``timeout=`` limits each task's wall time; a task that overruns it is stopped and recorded as
-its failure (``TimeBudgetExceeded``), and the sweep goes on.  Serially the task is interrupted
-by ``SIGALRM`` in the main thread (POSIX only; a task blocked inside one long C call is stopped
-when that call returns, and one that catches ``BaseException`` cannot be stopped); on dask the
-client watches how long each task has been *running* on its worker, cancels an overrunning
-task and restarts that worker (the only way to stop a thread), so the other tasks of that
-worker are rerun elsewhere.  A result the store cannot keep (it does not pickle, or is larger
-than the store's ``max_value_bytes``) is likewise that task's failure, not the sweep's.
+its failure (``TimeBudgetExceeded``), and the sweep goes on (how, and the limits of it:
+:mod:`seprank.sweeps.limits`).  A result the store cannot keep (it does not pickle, or is
+larger than the store's ``max_value_bytes``) is likewise that task's failure, not the sweep's.
 
 An embedded ``LocalCluster`` starts its workers by importing the caller's ``__main__``
 module: a script must call :func:`sweep` under ``if __name__ == "__main__":``.  A script that
@@ -52,28 +48,32 @@ On a cluster (an embedded one here; ``executor="tcp://host:8786"`` reaches an ex
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import hashlib
 import inspect
 import logging
 import os
-import signal
 import sqlite3
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any, Literal
 
 from tqdm import tqdm
 
-from seprank.core.validation import check_bool, check_float
+from seprank.core.validation import check_bool
+from seprank.sweeps.limits import (
+    check_main_guard,
+    check_timeout,
+    clocked_run_task,
+    run_serial,
+    stop_overrunning,
+    timeout_outcome,
+)
 from seprank.sweeps.measure import Status, TaskOutcome, run_task
 from seprank.sweeps.store import ResultStore, SkippedRow, TaskKey
 
@@ -240,148 +240,6 @@ def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any
     return out
 
 
-#: What a missing ``if __name__ == "__main__":`` guard does to an embedded cluster, and the fix.
-MAIN_GUARD_MESSAGE = (
-    "sweep() would start a LocalCluster whose worker processes import this script's "
-    "__main__ module, and this script calls sweep() at import time (not under "
-    "'if __name__ == \"__main__\":'): every worker would run the sweep again and dask "
-    "would only report 'Nanny failed to start'. Put the call under "
-    "'if __name__ == \"__main__\":' (or run it with executor='serial')")
-
-
-def _is_main_guard(node: ast.stmt) -> bool:
-    """``if __name__ == "__main__":`` (either order of the comparison)."""
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    test = node.test
-    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    texts = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return names == ["__name__"] and texts == ["__main__"]
-
-
-def _check_main_guard() -> None:
-    """Refuse to start worker processes from a script that calls sweep() unguarded.
-
-    In a worker being spawned (the script re-imported as ``__mp_main__``) the call is refused
-    at once; in the script itself, the top-level statement that is running is located in the
-    script's source and must lie inside an ``if __name__ == "__main__":`` block.  Nothing is
-    refused where workers do not import ``__main__`` (interactive sessions, notebooks,
-    ``python -c``, the 'fork' start method) or where the source cannot be read.
-    """
-    import multiprocessing
-
-    main = sys.modules.get("__main__")
-    if multiprocessing.parent_process() is not None and main is sys.modules.get("__mp_main__"):
-        raise RuntimeError(MAIN_GUARD_MESSAGE)
-    path = getattr(main, "__file__", None)
-    if main is None or not path:
-        return
-    try:
-        import dask
-
-        method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
-    except Exception:  # pragma: no cover - dask missing: sweep fails later anyway
-        return
-    if method == "fork":
-        return
-    frame: FrameType | None = inspect.currentframe()
-    top: FrameType | None = None
-    while frame is not None:
-        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
-            top = frame
-        frame = frame.f_back
-    if top is None:
-        return
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return
-    line = top.f_lineno
-    for node in tree.body:
-        if _is_main_guard(node) and node.lineno <= line <= (node.end_lineno or node.lineno):
-            return
-    raise RuntimeError(MAIN_GUARD_MESSAGE)
-
-
-class _TaskDeadline(BaseException):
-    """Raised in a serial task by SIGALRM at its timeout (a BaseException, so the task's own
-    ``except Exception`` does not swallow it)."""
-
-
-def _check_timeout(timeout: Any, executor: Any) -> float | None:
-    if timeout is None:
-        return None
-    value = check_float("timeout", timeout, positive=True,
-                        hint=" (seconds of wall time per task, or None)")
-    if executor == "serial" and (not hasattr(signal, "setitimer")
-                                 or threading.current_thread() is not threading.main_thread()):
-        raise ValueError("timeout= with executor='serial' stops a task with SIGALRM, which needs "
-                         "the main thread of a POSIX process; call sweep() from the main thread "
-                         "or use a dask executor")
-    return value
-
-
-def _timeout_outcome(timeout: float, seconds: float | None = None) -> TaskOutcome:
-    return TaskOutcome("error", error=f"TimeBudgetExceeded: the task ran longer than its "
-                                      f"timeout of {timeout:g} s and was stopped",
-                       seconds=seconds)
-
-
-def _run_serial(fn: Callable[..., Any], params: Mapping[str, Any],
-                timeout: float | None) -> TaskOutcome:
-    """:func:`run_task` in this process, stopped by SIGALRM after ``timeout`` seconds (an
-    enclosing alarm, e.g. a test's, is re-armed afterwards)."""
-    if timeout is None:
-        return run_task(fn, params)
-    state = {"armed": True}
-
-    def alarm(signum: int, frame: Any) -> None:
-        if state["armed"]:
-            raise _TaskDeadline
-
-    start = time.perf_counter()
-    old_handler = signal.signal(signal.SIGALRM, alarm)
-    old_delay, _ = signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        return run_task(fn, params)
-    except _TaskDeadline:
-        return _timeout_outcome(timeout, time.perf_counter() - start)
-    finally:
-        state["armed"] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
-        if old_delay:
-            left = old_delay - (time.perf_counter() - start)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
-
-
-#: Start times (``time.monotonic``) of the tasks running in this worker process, by task key.
-_STARTED: dict[str, float] = {}
-
-
-def _clocked_run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
-    """:func:`run_task` on a dask worker, leaving its start time where the client can read it
-    (:func:`_running_for`)."""
-    from distributed import get_worker
-
-    key = str(get_worker().get_current_task())
-    _STARTED[key] = time.monotonic()
-    try:
-        return run_task(fn, params)
-    finally:
-        _STARTED.pop(key, None)
-
-
-def _running_for() -> dict[str, float]:
-    """Seconds each task of this worker has been running (``client.run`` target)."""
-    now = time.monotonic()
-    return {key: now - start for key, start in list(_STARTED.items())}
-
-
-
 @contextmanager
 def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
     """A ``distributed.Client`` for ``executor``, and a description; owned ones are closed."""
@@ -399,7 +257,7 @@ def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
         n_workers = available_cores() if executor is None else executor
         if n_workers < 1:
             raise ValueError(f"executor={executor!r}: need at least one worker")
-        _check_main_guard()
+        check_main_guard()
         # loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
         # statistical profiler in the workers (it samples the task's thread every 10 ms: CPU
         # the tasks would lose, and a process CPU time that is not the task's)
@@ -432,7 +290,7 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
 
     token = uuid.uuid4().hex[:8]
     futures = {}
-    task = run_task if timeout is None else _clocked_run_task
+    task = run_task if timeout is None else clocked_run_task
     for rank, i in enumerate(order):
         digest = hashlib.sha256(repr(keys[i].as_tuple()).encode()).hexdigest()[:16]
         future = client.submit(task, fn, params[i], key=f"sweep-{token}-{digest}",
@@ -465,37 +323,11 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
                 pending.discard(future)
                 collect(future)
             if pending:
-                _stop_overrunning(client, by_key, pending, timeout,
-                                  lambda f: deliver(futures[f], _timeout_outcome(timeout)))
+                stop_overrunning(client, by_key, pending, timeout,
+                                  lambda f: deliver(futures[f], timeout_outcome(timeout)))
     finally:
         if pending:
             client.cancel(list(pending))
-
-
-def _stop_overrunning(client: Any, by_key: Mapping[str, Any], pending: set[Any],
-                      timeout: float, record: Callable[[Any], None]) -> None:
-    """Cancel the pending tasks that have run longer than ``timeout`` on their worker, record
-    them, and restart those workers (a running thread cannot be stopped otherwise)."""
-    try:
-        running = client.run(_running_for, on_error="ignore")
-    except Exception:  # pragma: no cover - a worker went away between polls
-        return
-    restart = []
-    for address, tasks in running.items():
-        for key, seconds in tasks.items():
-            future = by_key.get(key)
-            if future is not None and future in pending and seconds > timeout:
-                client.cancel([future])
-                pending.discard(future)
-                record(future)
-                restart.append(address)
-    if restart:
-        try:
-            client.restart_workers(sorted(set(restart)), raise_for_error=False)
-        except Exception as exc:  # pragma: no cover - no nanny (an external cluster)
-            logging.getLogger(__name__).warning(
-                "could not restart workers %s after a task timeout (%s); the stopped task's "
-                "thread may still be running", restart, exc)
 
 
 def sweep(
@@ -582,7 +414,7 @@ def sweep(
         raise TypeError(f"fn must be callable, got {fn!r}")
     progress = check_bool("progress", progress)
     retry_failed = check_bool("retry_failed", retry_failed)
-    limit = _check_timeout(timeout, executor)
+    limit = check_timeout(timeout, executor)
     param_sets = _validated_params(params)
     fname = name if name is not None else qualified_name(fn)
     ver = version if version is not None else code_version(fn)
@@ -636,7 +468,7 @@ def sweep(
         elif executor == "serial":
             description = "this process, serially"
             for i in todo:
-                deliver(i, _run_serial(fn, param_sets[i], limit))
+                deliver(i, run_serial(fn, param_sets[i], limit))
         else:
             with _dask_client(executor) as (client, description):
                 _run_on_dask(client, fn, param_sets, keys, todo, deliver, limit)

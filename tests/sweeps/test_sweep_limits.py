@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from seprank.sweeps.run import MAIN_GUARD_MESSAGE, sweep
+from seprank.sweeps.limits import MAIN_GUARD_MESSAGE
+from seprank.sweeps.run import sweep
 from tests.sweeps import sweep_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
