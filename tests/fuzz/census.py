@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:  # pragma: no cover - command li
     for part in ("bad", "huge"):
         print(f"{'TOTAL':14s} {part:4s} {sum(total[part].values()):5d} "
               + " ".join(f"{k}={v}" for k, v in sorted(total[part].items())))
-    for name, counts in result.items():
+    for counts in result.values():
         for row in counts["rows"]:
             if row["verdict"] not in ("valid", "clear", "answer"):
                 print(f"  {row['verdict']:10s} {row['entry']}({row['argument']}="
