@@ -81,11 +81,11 @@ def matricize(
     if isinstance(row_modes, int | np.integer) and not isinstance(row_modes, bool | np.bool_):
         rows = [check_int("row_modes", row_modes, 0, order - 1)]
     else:
-        rows = list(check_indices("row_modes", row_modes, size=order, what="modes"))
+        rows = list(check_indices("row_modes", row_modes, distinct=False, what="modes"))
     if column_modes is None:
         cols = [i for i in range(order) if i not in rows]
     else:
-        cols = list(check_indices("column_modes", column_modes, size=order, what="modes"))
+        cols = list(check_indices("column_modes", column_modes, distinct=False, what="modes"))
     if sorted(rows + cols) != list(range(order)):
         raise ValueError(
             f"row modes {rows} and column modes {cols} must together be a permutation of the "

@@ -6,7 +6,7 @@ r"""What stops a sweep's task, and what stops a sweep before it starts.
   swallow it, and the task is recorded as failed (``TimeBudgetExceeded``).  Limits: POSIX and
   the main thread only; a task blocked inside one long C call is stopped when that call
   returns; a task that catches ``BaseException`` cannot be stopped.  An enclosing alarm (a
-  test's) is restored and re-armed.  On dask (:func:`clocked_run_task`, :func:`stop_overrunning`)
+  test's) is restored and re-armed.  On dask (:func:`_clocked_run_task`, :func:`_stop_overrunning`)
   each worker notes when each task started; the client polls how long every task has been
   *running* (not queued), cancels a task past its limit, records it, and restarts that worker
   through its nanny -- a running thread cannot be stopped otherwise -- so the worker's other
@@ -36,8 +36,8 @@ from typing import Any
 from seprank.core.validation import check_float
 from seprank.sweeps.measure import TaskOutcome, run_task
 
-__all__ = ["MAIN_GUARD_MESSAGE", "check_main_guard", "check_timeout", "clocked_run_task",
-           "run_serial", "running_for", "stop_overrunning", "timeout_outcome"]
+__all__ = ["MAIN_GUARD_MESSAGE", "check_main_guard", "check_timeout", "run_serial",
+           "timeout_outcome"]
 
 #: What a missing ``if __name__ == "__main__":`` guard does to an embedded cluster, and the fix.
 MAIN_GUARD_MESSAGE = (
@@ -69,6 +69,10 @@ def check_main_guard() -> None:
     script's source and must lie inside an ``if __name__ == "__main__":`` block.  Nothing is
     refused where workers do not import ``__main__`` (interactive sessions, notebooks,
     ``python -c``, the 'fork' start method) or where the source cannot be read.
+
+    Examples
+    --------
+    >>> check_main_guard()      # this session's __main__ calls it under its guard (or has none)
     """
     import multiprocessing
 
@@ -111,6 +115,17 @@ class _TaskDeadline(BaseException):
 
 
 def check_timeout(timeout: Any, executor: Any) -> float | None:
+    """``timeout`` as seconds (None: no limit), refused where a serial sweep cannot enforce it.
+
+    Examples
+    --------
+    >>> check_timeout(2, "serial"), check_timeout(None, 2)
+    (2.0, None)
+    >>> check_timeout(0, "serial")
+    Traceback (most recent call last):
+    ...
+    ValueError: timeout must be a positive finite number (seconds of wall time per task, ...
+    """
     if timeout is None:
         return None
     value = check_float("timeout", timeout, positive=True,
@@ -124,6 +139,13 @@ def check_timeout(timeout: Any, executor: Any) -> float | None:
 
 
 def timeout_outcome(timeout: float, seconds: float | None = None) -> TaskOutcome:
+    """The failure recorded for a task stopped at its ``timeout``.
+
+    Examples
+    --------
+    >>> timeout_outcome(2.0).error
+    'TimeBudgetExceeded: the task ran longer than its timeout of 2 s and was stopped'
+    """
     return TaskOutcome("error", error=f"TimeBudgetExceeded: the task ran longer than its "
                                       f"timeout of {timeout:g} s and was stopped",
                        seconds=seconds)
@@ -132,7 +154,18 @@ def timeout_outcome(timeout: float, seconds: float | None = None) -> TaskOutcome
 def run_serial(fn: Callable[..., Any], params: Mapping[str, Any],
                 timeout: float | None) -> TaskOutcome:
     """:func:`run_task` in this process, stopped by SIGALRM after ``timeout`` seconds (an
-    enclosing alarm, e.g. a test's, is re-armed afterwards)."""
+    enclosing alarm, e.g. a test's, is re-armed afterwards).
+
+    Examples
+    --------
+    >>> import time
+    >>> run_serial(pow, {"base": 2, "exp": 10}, 1.0).value
+    1024
+    >>> def nap(seconds):
+    ...     time.sleep(seconds)
+    >>> run_serial(nap, {"seconds": 5}, 0.2).error
+    'TimeBudgetExceeded: the task ran longer than its timeout of 0.2 s and was stopped'
+    """
     if timeout is None:
         return run_task(fn, params)
     state = {"armed": True}
@@ -161,9 +194,9 @@ def run_serial(fn: Callable[..., Any], params: Mapping[str, Any],
 _STARTED: dict[str, float] = {}
 
 
-def clocked_run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
+def _clocked_run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
     """:func:`run_task` on a dask worker, leaving its start time where the client can read it
-    (:func:`running_for`)."""
+    (:func:`_running_for`)."""
     from distributed import get_worker
 
     key = str(get_worker().get_current_task())
@@ -174,18 +207,18 @@ def clocked_run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskO
         _STARTED.pop(key, None)
 
 
-def running_for() -> dict[str, float]:
+def _running_for() -> dict[str, float]:
     """Seconds each task of this worker has been running (``client.run`` target)."""
     now = time.monotonic()
     return {key: now - start for key, start in list(_STARTED.items())}
 
 
-def stop_overrunning(client: Any, by_key: Mapping[str, Any], pending: set[Any],
+def _stop_overrunning(client: Any, by_key: Mapping[str, Any], pending: set[Any],
                       timeout: float, record: Callable[[Any], None]) -> None:
     """Cancel the pending tasks that have run longer than ``timeout`` on their worker, record
     them, and restart those workers (a running thread cannot be stopped otherwise)."""
     try:
-        running = client.run(running_for, on_error="ignore")
+        running = client.run(_running_for, on_error="ignore")
     except Exception:  # pragma: no cover - a worker went away between polls
         return
     restart = []

@@ -67,11 +67,11 @@ from tqdm import tqdm
 
 from seprank.core.validation import check_bool
 from seprank.sweeps.limits import (
+    _clocked_run_task,
+    _stop_overrunning,
     check_main_guard,
     check_timeout,
-    clocked_run_task,
     run_serial,
-    stop_overrunning,
     timeout_outcome,
 )
 from seprank.sweeps.measure import Status, TaskOutcome, run_task
@@ -290,7 +290,7 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
 
     token = uuid.uuid4().hex[:8]
     futures = {}
-    task = run_task if timeout is None else clocked_run_task
+    task = run_task if timeout is None else _clocked_run_task
     for rank, i in enumerate(order):
         digest = hashlib.sha256(repr(keys[i].as_tuple()).encode()).hexdigest()[:16]
         future = client.submit(task, fn, params[i], key=f"sweep-{token}-{digest}",
@@ -323,7 +323,7 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
                 pending.discard(future)
                 collect(future)
             if pending:
-                stop_overrunning(client, by_key, pending, timeout,
+                _stop_overrunning(client, by_key, pending, timeout,
                                   lambda f: deliver(futures[f], timeout_outcome(timeout)))
     finally:
         if pending:
