@@ -101,3 +101,10 @@ def test_the_catalogues_cover_every_public_name() -> None:
             if name not in covered:
                 missing.append(f"{mod.__name__}.{name}")
     assert not missing, f"no fuzz catalogue entry for: {sorted(missing)}"
+
+
+@pytest.fixture(autouse=True)
+def _relative_paths_land_in_a_temporary_folder(tmp_path: pathlib.Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe that writes to a relative path (a valid path is a valid value) writes there."""
+    monkeypatch.chdir(tmp_path)
