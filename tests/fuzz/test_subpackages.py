@@ -108,3 +108,16 @@ def _relative_paths_land_in_a_temporary_folder(tmp_path: pathlib.Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A probe that writes to a relative path (a valid path is a valid value) writes there."""
     monkeypatch.chdir(tmp_path)
+
+
+@pytest.mark.slow
+def test_the_census_in_probing_children_is_clean() -> None:
+    """The heavier route of ``python -m tests.fuzz.census``: every bad variant in a child
+    process under the address-space limit (restarted after a probe that kills it), so an
+    abort inside a C library counts too (``--profile full``)."""
+    from tests.fuzz.census import census
+
+    result = census(list(CATALOGUES))
+    for name, counts in result.items():
+        assert set(counts["bad"]) <= {"valid", "clear"}, (name, counts["bad"])
+        assert set(counts["huge"]) <= {"clear", "answer"}, (name, counts["huge"])
