@@ -38,6 +38,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from seprank.core.validation import check_bool
+
 __all__ = [
     "ERROR_VERDICTS",
     "KINDS",
@@ -297,7 +299,14 @@ def judge(printed_holds: bool, corrected_holds: bool | None = None) -> Verdict:
     --------
     >>> judge(True), judge(False, True), judge(False, False), judge(False)
     ('holds', 'erratum', 'fails', 'fails')
+    >>> judge("yes")
+    Traceback (most recent call last):
+    ...
+    ValueError: printed_holds must be True or False, got 'yes' (str)
     """
+    printed_holds = check_bool("printed_holds", printed_holds)
+    if corrected_holds is not None:
+        corrected_holds = check_bool("corrected_holds", corrected_holds)
     if printed_holds:
         return "holds"
     return "erratum" if corrected_holds else "fails"

@@ -482,6 +482,15 @@ def _paper_matches(claim: Claim, paper: str) -> bool:
     return needle in (info.key.lower(), info.stem.lower()) or needle in info.title.lower()
 
 
+def _strings(name: str, value: str | Iterable[str] | None) -> list[str]:
+    """``value`` as a list of strings (one string, an iterable of them, or None)."""
+    items = [value] if isinstance(value, str) else [] if value is None else value
+    if isinstance(items, bytes) or not isinstance(items, Iterable) or not all(
+            isinstance(v, str) for v in items):
+        raise TypeError(f"{name} must be a string or an iterable of strings, got {value!r}")
+    return list(items)
+
+
 def select(
     *,
     profile: Profile = "quick",
@@ -495,8 +504,13 @@ def select(
     """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-    papers = [paper] if isinstance(paper, str) else list(paper or [])
-    globs = [id_glob] if isinstance(id_glob, str) else list(id_glob or [])
+    papers = _strings("paper", paper)
+    globs = _strings("id_glob", id_glob)
+    unknown = [p for p in papers if not any(_paper_matches(c, p) for c in all_claims())]
+    if unknown:
+        keys = sorted({c.paper_info.key for c in all_claims()})
+        raise ValueError(f"paper {unknown[0]!r} matches no registered paper (a key, a seed "
+                         f"stem or part of a title); known keys: {keys}")
     chosen = []
     for c in all_claims():
         if profile == "quick" and c.profile != "quick":

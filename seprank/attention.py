@@ -348,6 +348,11 @@ class LinearAttention:
                              "add singleton axes to one of them") from None
         if order not in ("auto", "gram", "scores"):
             raise ValueError(f"order must be 'auto', 'gram' or 'scores', got {order!r}")
+        if domain is not None and not all(hasattr(domain, a) for a in ("asarray", "matmul",
+                                                                         "add", "mul")):
+            raise TypeError(f"domain must be a number domain (FloatDomain(), ModularDomain(p) "
+                            f"or ExactDomain()), got {domain!r}; a method name such as "
+                            "'modular' is translated by seprank.core.domain_for(method)")
         dom = self.default_domain(X) if domain is None else domain
         if order == "auto":
             order = "gram" if isinstance(dom, FloatDomain) else self.cheaper_order(X.shape[-2])

@@ -61,6 +61,12 @@ def _transitions(observations: npt.ArrayLike, which: Transitions) -> tuple[Float
         raise ValueError(f"observations give {a.shape[0]} transitions, too few for a "
                          f"maximum-likelihood fit in dimension {x.shape[1]} (need "
                          f"{x.shape[1] + 2})")
+    spread = np.linalg.eigvalsh(np.atleast_2d(np.cov(x.T)))
+    if spread[0] <= 1e-12 * max(float(spread[-1]), float(np.max(x * x)), 1e-300):
+        raise ValueError(f"observations do not vary in every direction (their covariance has "
+                         f"eigenvalues from {spread[0]:.3g} to {spread[-1]:.3g}): constant or "
+                         "degenerate data identify no Ornstein-Uhlenbeck drift or AR(1) "
+                         "kernel; pass a trajectory that moves in all d coordinates")
     return a, b
 
 

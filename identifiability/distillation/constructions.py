@@ -43,7 +43,14 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.types import FloatArray
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_indices,
+    check_instance,
+    check_int,
+)
 
 __all__ = [
     "MAX_VERIFY_DIMENSION",
@@ -71,8 +78,30 @@ class ReluMLP:
     weights: tuple[FloatArray, ...]
     biases: tuple[FloatArray, ...]
 
+    def __post_init__(self) -> None:
+        for name in ("weights", "biases"):
+            value = getattr(self, name)
+            if isinstance(value, str | bytes) or not isinstance(value, tuple | list) or not value:
+                raise TypeError(f"{name} must be a non-empty tuple of arrays (one per layer), "
+                                f"got {value!r}")
+        if len(self.weights) != len(self.biases):
+            raise ValueError(f"weights and biases must have one entry per layer, got "
+                             f"{len(self.weights)} and {len(self.biases)}")
+        ws = tuple(check_array(f"weights[{i}]", w, ndim=2) for i, w in enumerate(self.weights))
+        bs = tuple(check_array(f"biases[{i}]", b, shape=(w.shape[0],))
+                   for i, (w, b) in enumerate(zip(ws, self.biases, strict=True)))
+        for i in range(1, len(ws)):
+            if ws[i].shape[1] != ws[i - 1].shape[0]:
+                raise ValueError(f"weights[{i}] has {ws[i].shape[1]} columns, the layer below "
+                                 f"gives {ws[i - 1].shape[0]} units")
+        object.__setattr__(self, "weights", ws)
+        object.__setattr__(self, "biases", bs)
+
     def __call__(self, x: npt.ArrayLike) -> FloatArray:
-        h = np.atleast_2d(np.asarray(x, dtype=np.float64))
+        h = np.atleast_2d(check_array("x", x, ndim=(1, 2)))
+        if h.shape[1] != self.weights[0].shape[1]:
+            raise ValueError(f"x must have {self.weights[0].shape[1]} columns, got shape "
+                             f"{h.shape}")
         for layer, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             h = h @ w.T + b
             if layer < len(self.weights) - 1:
@@ -94,7 +123,8 @@ class ReluMLP:
         return max(float(np.abs(w).sum(axis=1).max()) for w in self.weights)
 
 
-def _indicator_units(values: Sequence[float], delta: float) -> tuple[FloatArray, FloatArray]:
+def _indicator_units(values: Sequence[float] | FloatArray,
+                     delta: float) -> tuple[FloatArray, FloatArray]:
     """Lemma 10's four ReLU units per value x0 (slope 1/Δ', Δ' = Δ/4): weights, biases."""
     dp = delta / 4
     offsets = np.array([2 * dp, dp, -dp, -2 * dp])
@@ -122,11 +152,13 @@ def interpolation_mlp_1d(points: Sequence[float], values: Sequence[float]) -> Re
     >>> mlp([[0.0], [0.6], [1.1]]).ravel().tolist()
     [1.0, -1.0, 1.0]
     """
-    if len(points) != len(values):
-        raise ValueError(f"points and values differ in length ({len(points)}, {len(values)})")
-    delta = _min_gap(points)
-    w1, b1 = _indicator_units(points, delta)
-    w2 = np.concatenate([float(f) * _PATTERN for f in values])[None, :]
+    pts = check_array("points", points, ndim=1)
+    vals = check_array("values", values, ndim=1)
+    if len(pts) != len(vals):
+        raise ValueError(f"points and values differ in length ({len(pts)}, {len(vals)})")
+    delta = _min_gap(pts)
+    w1, b1 = _indicator_units(pts, delta)
+    w2 = np.concatenate([float(f) * _PATTERN for f in vals])[None, :]
     return ReluMLP((w1[:, None], w2), (b1, np.zeros(1)))
 
 
@@ -148,12 +180,19 @@ def interpolation_mlp(points: npt.ArrayLike, values: Sequence[float], *,
     >>> interpolation_mlp(pts, [1, -1, -1, 1], second_bias="printed")(pts).ravel().tolist()
     [0.0, 0.0, 0.0, 0.0]
     """
-    p = np.atleast_2d(np.asarray(points, dtype=np.float64))
+    p = check_array("points", points, ndim=2)
     n, d_in = p.shape
-    if len(values) != n:
-        raise ValueError(f"{n} points but {len(values)} values")
-    if second_bias not in ("corrected", "printed"):
-        raise ValueError(f"second_bias must be 'corrected' or 'printed', got {second_bias!r}")
+    vals = check_array("values", values, ndim=1)
+    if len(vals) != n:
+        raise ValueError(f"{n} points but {len(vals)} values")
+    check_choice("second_bias", second_bias, ("corrected", "printed"))
+    _, first, counts = np.unique(p, axis=0, return_index=True, return_counts=True)
+    if np.any(counts > 1):
+        dup = int(first[np.argmax(counts > 1)])
+        again = [i for i in range(n) if np.array_equal(p[i], p[dup])]
+        raise ValueError(f"points repeats the point {p[dup].tolist()} (rows {again}): the "
+                         "interpolation points must be distinct, as in the 1-D Lemma 10 (the "
+                         "indicator of a repeated point would be summed once per copy)")
     deltas = [_min_gap(np.unique(p[:, i])) for i in range(d_in)]
     delta = min(deltas)
     w1_rows: list[FloatArray] = []
@@ -174,7 +213,7 @@ def interpolation_mlp(points: npt.ArrayLike, values: Sequence[float], *,
             start = unit_of[(i, float(v))]
             w2[r, start:start + 4] = _PATTERN
     b2 = np.full(n, -(d_in - 1.0) if second_bias == "corrected" else -float(d_in))
-    w3 = np.asarray(values, dtype=np.float64)[None, :]
+    w3 = vals[None, :]
     return ReluMLP((w1, w2, w3), (b1, b2, np.zeros(1)))
 
 
@@ -199,7 +238,11 @@ class ParityTransformer:
 
     def attention_output(self, z: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(attention weights (n, d), output (n, D_v)) at the last position."""
-        tokens = np.asarray(z, dtype=np.int64)
+        tokens = check_array("z", z, ndim=2, dtype=np.int64, min_size=0)
+        if tokens.shape[1] != self.d or (tokens.size and not np.all((tokens == 0)
+                                                                    | (tokens == 1))):
+            raise ValueError(f"z must be inputs in {{0, 1}}^{self.d}, shape (n, {self.d}), got "
+                             f"shape {tokens.shape}")
         x = self.embedding[tokens, np.arange(self.d)[None, :]]            # (n, d, D)
         scores = np.einsum("nh,nih->ni", x[:, -1] @ self.w_q.T, x @ self.w_k.T)
         scores -= scores.max(axis=1, keepdims=True)
@@ -227,13 +270,15 @@ def prop9_min_scale(d: int, k: int) -> float:
     ...        .max_attention_error - 1 / 12, 4) for eps in (-0.01, 0.0, 0.01)]  # tight
     [0.0008, 0.0, -0.0008]
     """
+    d = check_int("d", d, minimum=2)
+    k = check_int("k", k, minimum=1, maximum=d - 1)
     return math.log((d - k) * (4 * k - 1) / k)
 
 
 def _check_parity_args(d: int, support: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     d = check_int("d", d, minimum=2, maximum=MAX_VERIFY_DIMENSION + 48)
-    s = tuple(sorted(set(int(j) for j in support)))
-    if not s or s[0] < 0 or s[-1] >= d or len(s) >= d:
+    s = tuple(sorted(check_indices("support", support, size=d)))
+    if not s or len(s) >= d:
         raise ValueError(f"support must be 1 <= k < d distinct positions in 0..{d - 1}, got "
                          f"{tuple(support)}")
     return d, s
@@ -256,7 +301,8 @@ def proposition9_network(d: int, support: Sequence[int], *, scale: float | None 
     """
     d, s = _check_parity_args(d, support)
     k = len(s)
-    c = prop9_min_scale(d, k) + 1.0 if scale is None else float(scale)
+    c = prop9_min_scale(d, k) + 1.0 if scale is None else check_float(
+        "scale", scale, positive=True, hint=" (the score scale c of Proposition 9)")
     dim = 5
     emb = np.zeros((2, d, dim))
     emb[1, :, 0] = 1.0                                         # v_1 = e_1
@@ -334,9 +380,15 @@ def best_readout_accuracy(features: npt.ArrayLike, labels: npt.ArrayLike, *,
     >>> best_readout_accuracy([[0], [0], [1], [1]], [1, -1, 1, 1])   # row 0 is ambiguous
     0.75
     """
-    f = np.atleast_2d(np.asarray(features, dtype=np.float64))
+    f = np.atleast_2d(check_array("features", features, ndim=(1, 2)))
+    decimals = check_int("decimals", decimals, minimum=0, maximum=15)
+    if f.size and float(np.max(np.abs(f))) * 10.0**decimals >= 2.0**62:
+        raise ValueError(f"features up to {float(np.max(np.abs(f))):.3g} rounded to {decimals} "
+                         "decimals overflow int64 keys; lower decimals or rescale features")
     keys = np.round(f * 10.0**decimals).astype(np.int64)
-    y = np.asarray(labels)
+    y = check_array("labels", labels, ndim=1, dtype=None)
+    if y.dtype.kind not in "iufb":
+        raise TypeError(f"labels must be numbers, got dtype {y.dtype}")
     if keys.shape[0] != y.shape[0]:
         raise ValueError(f"{keys.shape[0]} feature rows but {y.shape[0]} labels")
     order = np.lexsort(keys.T[::-1])
@@ -379,6 +431,8 @@ def verify_on_all_inputs(net: ParityTransformer) -> ConstructionCheck:
     >>> check.accuracy, check.best_readout_accuracy, check.hidden_widths
     (1.0, 1.0, (16, 4))
     """
+    check_instance("net", net, ParityTransformer, expected="a ParityTransformer",
+                   hint="build it with proposition9_network or proposition10_network")
     d = check_int("d", net.d, minimum=2, maximum=MAX_VERIFY_DIMENSION)
     z = ((np.arange(2**d)[:, None] >> np.arange(d)) & 1).astype(np.int64)
     labels = (-1) ** z[:, list(net.support)].sum(axis=1)

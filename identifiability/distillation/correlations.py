@@ -46,7 +46,14 @@ import numpy.typing as npt
 from identifiability.distillation.fourier import hypercube, majority_coefficient
 from identifiability.distillation.one_step import OneStep
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_bool,
+    check_float,
+    check_instance,
+    check_int,
+    check_work,
+)
 
 __all__ = [
     "MonteCarloCorrelations",
@@ -74,10 +81,21 @@ def network_output(step: OneStep, x: npt.ArrayLike) -> npt.NDArray[np.float64]:
     >>> bool(np.allclose(network_output(step, x), by_hand))
     True
     """
-    arr = np.asarray(x, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[1] != step.init.d:
+    _check_step(step)
+    arr = check_array("x", x, ndim=2, min_size=0)
+    if arr.shape[1] != step.init.d:
         raise ValueError(f"x must have shape (n, {step.init.d}), got {arr.shape}")
-    return np.asarray(np.maximum(arr @ step.w1.T + step.init.b, 0.0) @ step.init.a)
+    return _output(step, arr)
+
+
+def _output(step: OneStep, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """:func:`network_output` without the checks (inputs drawn here)."""
+    return np.asarray(np.maximum(x @ step.w1.T + step.init.b, 0.0) @ step.init.a)
+
+
+def _check_step(step: object) -> OneStep:
+    return check_instance("step", step, OneStep, expected="a OneStep",
+                          hint="build it with first_stage_step(init, support)")
 
 
 def _relu(t: Fraction) -> Fraction:
@@ -99,8 +117,12 @@ def pair_correlation(d: int, k: int, bias: Fraction, *, in_support: bool = True)
     >>> J == Fraction(1, 4)                                            # 1/k
     True
     """
+    d = check_int("d", d, minimum=3)
     k = check_int("k", k, minimum=2, maximum=d - 1)
-    return _pair_correlation(check_int("d", d, minimum=3), k, Fraction(bias), bool(in_support))
+    check_float("bias", bias, minimum=-1, maximum=1, hint=" (an exact rational in [-1, 1])")
+    check_work(2 * k * (d - k), what=f"the binomial sums of d = {d}, k = {k}",
+               fix="lower d")
+    return _pair_correlation(d, k, Fraction(bias), check_bool("in_support", in_support))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -134,6 +156,7 @@ def exact_degree_one(step: OneStep) -> npt.NDArray[np.float64]:
     >>> bool(np.allclose(exact_degree_one(step), brute, atol=1e-15))
     True
     """
+    _check_step(step)
     if step.batch_size is not None or not math.isclose(2 * step.eta * step.decay, 1.0):
         raise ValueError("exact_degree_one needs the population step with the cancelling decay "
                          "(batch_size=None, decay='cancel'); use monte_carlo_correlations")
@@ -206,9 +229,13 @@ def monte_carlo_correlations(step: OneStep, n_samples: int, *, seed: SeedLike
     >>> bool(np.all(np.abs(mc.degree_one - exact) < 4 * mc.degree_one_se))   # within 4 s.e.
     True
     """
+    _check_step(step)
     n = check_int("n_samples", n_samples, minimum=2)
     rng = as_generator(seed)
     d = step.init.d
+    check_work(n * (4 * d * step.init.m + d * d + 10 * d),
+               what=f"{n} samples of a {step.init.m}-neuron teacher on {d} inputs",
+               fix="lower n_samples")
     chunk = max(1, min(n, CHUNK_ENTRIES // max(step.init.m, d)))
     one, two, maj, thr = np.zeros(d), np.zeros((d, d)), np.zeros(d), np.zeros(d)
     f2 = f2_thr = f4 = ev = ev2 = 0.0
@@ -216,8 +243,8 @@ def monte_carlo_correlations(step: OneStep, n_samples: int, *, seed: SeedLike
     while done < n:
         size = min(chunk, n - done)
         x = rng.choice(np.array([-1.0, 1.0]), size=(size, d))
-        f = network_output(step, x)
-        f_even = (f + network_output(step, -x)) / 2
+        f = _output(step, x)
+        f_even = (f + _output(step, -x)) / 2
         up = x.sum(axis=1) > 0
         one += x.T @ f
         two += x.T @ (f[:, None] * x)
@@ -254,10 +281,11 @@ def exhaustive_correlations(step: OneStep) -> dict[str, npt.NDArray[np.float64]]
     >>> float(c["even_norm2"][0]), bool(np.allclose(c["threshold"], c["degree_one"] / 2))
     (0.0, True)
     """
+    _check_step(step)
     x = hypercube(step.init.d).astype(np.float64)
-    f = network_output(step, x)
+    f = _output(step, x)
     maj = np.sign(x.sum(axis=1))
-    f_even = (f + network_output(step, -x)) / 2
+    f_even = (f + _output(step, -x)) / 2
     return {"degree_one": (f[:, None] * x).mean(axis=0),
             "majority": ((f * maj)[:, None] * x).mean(axis=0),
             "threshold": ((f * (maj > 0))[:, None] * x).mean(axis=0),

@@ -35,8 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.distillation.mlp import Segment, TwoLayerReLU, sigmoid, train_online
-from seprank.core.random import split_seed
-from seprank.core.validation import check_int
+from seprank.core.random import as_generator, split_seed
+from seprank.core.validation import check_array, check_float, check_instance, check_int
 
 __all__ = [
     "DistillationConfig",
@@ -74,12 +74,19 @@ class DistillationConfig:
         for name in ("teacher_width", "student_width", "batch_size", "max_steps",
                      "checkpoint_every", "eval_every", "test_size"):
             check_int(name, getattr(self, name), minimum=1)
-        if not 0 < self.exit_fraction < 1:
+        check_float("lr", self.lr, positive=True, hint=" (the SGD step size)")
+        if not 0 < check_float("exit_fraction", self.exit_fraction) < 1:
             raise ValueError(f"exit_fraction must lie in (0, 1), got {self.exit_fraction}")
         if self.switch_step is not None:
             check_int("switch_step", self.switch_step, minimum=1)
-        if not self.one_shot_taus or min(self.one_shot_taus) <= 0 or self.progressive_tau <= 0:
-            raise ValueError("temperatures must be positive (and one_shot_taus non-empty)")
+        check_float("progressive_tau", self.progressive_tau, positive=True,
+                    hint=" (a temperature)")
+        taus = self.one_shot_taus
+        if isinstance(taus, str | bytes) or not isinstance(taus, tuple | list) or not taus:
+            raise TypeError(f"one_shot_taus must be a non-empty tuple of temperatures, got "
+                            f"{taus!r}")
+        for tau in taus:
+            check_float("one_shot_taus: tau", tau, positive=True, hint=" (a temperature)")
 
     @property
     def support(self) -> tuple[int, ...]:
@@ -99,11 +106,31 @@ class TeacherRun:
 
     def plateau_exit(self, fraction: float) -> int:
         """Index of the first checkpoint with held-out loss < ``fraction`` x log 2."""
+        if not 0 < check_float("fraction", fraction) < 1:
+            raise ValueError(f"fraction must lie in (0, 1) (of log 2, the loss of f = 0), got "
+                             f"{fraction!r}")
         for i, loss in enumerate(self.losses):
             if loss < fraction * math.log(2):
                 return i
         raise RuntimeError(f"the teacher never left its loss plateau (loss < {fraction} log 2) "
                            f"in {self.steps[-1] if self.steps else 0} steps; raise max_steps")
+
+
+def _check_config(cfg: object) -> DistillationConfig:
+    return check_instance("cfg", cfg, DistillationConfig,
+                          expected="a DistillationConfig", hint="e.g. DistillationConfig(d=8)")
+
+
+def _check_test(test: object, d: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The held-out set ``(x, y)``: inputs of {-1, 1}^d and labels +-1."""
+    if not isinstance(test, tuple | list) or len(test) != 2:
+        raise TypeError(f"test must be a pair (x, y) of inputs and labels, got {test!r}"[:200])
+    x = check_array("test", test[0], ndim=2, what="inputs x")
+    y = check_array("test", test[1], shape=(x.shape[0],), what="labels y")
+    if x.shape[1] != d or not np.all(np.abs(x) == 1) or not np.all(np.abs(y) == 1):
+        raise ValueError(f"test must be inputs of {{-1, 1}}^{d} and labels +-1, got shapes "
+                         f"{x.shape}, {y.shape}")
+    return x, y
 
 
 def _test_set(cfg: DistillationConfig, rng: np.random.Generator
@@ -135,6 +162,10 @@ def train_teacher(cfg: DistillationConfig, *, init_seed: np.random.Generator,
     >>> run.accuracies[-1], run.losses[-1] < 0.02, run.steps[-1] == run.steps_to_perfect
     (1.0, True, True)
     """
+    _check_config(cfg)
+    init_seed = as_generator(init_seed, name="init_seed")
+    data_seed = as_generator(data_seed, name="data_seed")
+    test = _check_test(test, cfg.d)
     run = TeacherRun()
     model = TwoLayerReLU.init(cfg.d, cfg.teacher_width, seed=init_seed)
 
@@ -213,9 +244,12 @@ def run_progressive_distillation(cfg: DistillationConfig, seeds: Sequence[int]
     >>> r.direct is not None and r.progressive is not None
     True
     """
+    _check_config(cfg)
+    if isinstance(seeds, str | bytes) or not isinstance(seeds, Sequence | range):
+        raise TypeError(f"seeds must be a sequence of integer seeds, got {seeds!r}")
+    checked = [check_int("seeds: seed", seed, minimum=0) for seed in seeds]
     results = []
-    for seed in seeds:
-        seed = check_int("seed", seed, minimum=0)
+    for seed in checked:
         t_init, t_data, _, _, test_rng = split_seed(seed, 5)
         test = _test_set(cfg, test_rng)
         teacher = train_teacher(cfg, init_seed=t_init, data_seed=t_data, test=test)
@@ -265,8 +299,13 @@ def summarize(results: Sequence[SeedResult], max_steps: int) -> dict[str, Method
     >>> round(s.standard_error, 9)              # sd / sqrt(n) = (900 / sqrt 2) / sqrt 2
     450.0
     """
+    if isinstance(results, str | bytes) or not isinstance(results, Sequence) or not all(
+            isinstance(r, SeedResult) for r in results):
+        raise TypeError(f"results must be a list of SeedResult (run_progressive_distillation), "
+                        f"got {results!r}"[:200])
     if not results:
         raise ValueError("no results to summarise")
+    max_steps = check_int("max_steps", max_steps, minimum=1)
     columns: dict[str, list[int | None]] = {
         "teacher": [r.teacher_steps for r in results],
         "direct": [r.direct for r in results],

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,7 +45,13 @@ import flint
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_indices,
+    check_int,
+)
 
 __all__ = [
     "BARAK_CONSTANT",
@@ -104,12 +111,13 @@ def parity(x: npt.ArrayLike, support: Iterable[int]) -> npt.NDArray[np.int64]:
     >>> parity([[1, -1, -1], [-1, 1, 1]], (0, 1)).tolist()
     [-1, -1]
     """
-    arr = np.asarray(x, dtype=np.int64)
-    if arr.ndim != 2:
-        raise ValueError(f"x must be a 2-D array of points in {{-1, 1}}^d, got shape {arr.shape}")
-    idx = sorted(set(int(j) for j in support))
-    if idx and (idx[0] < 0 or idx[-1] >= arr.shape[1]):
-        raise ValueError(f"support {idx} must index the {arr.shape[1]} coordinates (0-based)")
+    arr = check_array("x", x, ndim=2, dtype=np.int64, min_size=0)
+    if arr.size and not np.all(np.abs(arr) == 1):
+        bad = tuple(int(i) for i in np.argwhere(np.abs(arr) != 1)[0])
+        raise ValueError(f"x must hold points of {{-1, 1}}^d, got {arr[bad]} at index {bad} "
+                         "(a character chi_S is defined on the hypercube only)")
+    idx = list(check_indices("support", support, size=arr.shape[1],
+                             what="coordinates (0-based)"))
     return np.prod(arr[:, idx], axis=1) if idx else np.ones(arr.shape[0], dtype=np.int64)
 
 
@@ -124,10 +132,12 @@ def fourier_coefficient(values: npt.ArrayLike, support: Iterable[int], d: int) -
     >>> fourier_coefficient(maj, (0,), 3), fourier_coefficient(maj, (0, 1, 2), 3)
     (Fraction(1, 2), Fraction(-1, 2))
     """
-    v = np.asarray(values)
-    if v.shape != (2**d,) or not np.issubdtype(v.dtype, np.integer):
-        raise ValueError(f"values must be the {2**d} integer values of f on hypercube({d}), got "
-                         f"shape {v.shape} and dtype {v.dtype}")
+    d = check_int("d", d, minimum=1, maximum=MAX_CUBE_DIMENSION)
+    if callable(values):
+        raise TypeError(f"values must be the {2**d} integer values of f on hypercube({d}), not "
+                        f"the function itself; pass values = f(hypercube({d}))")
+    v = check_array("values", values, ndim=1, dtype=np.int64, shape=(2**d,), min_size=0,
+                    what=f"the integer values of f on hypercube({d})")
     chi = parity(hypercube(d), support)
     return Fraction(int(np.dot(v.astype(object), chi.astype(object))), 2**d)
 
@@ -185,10 +195,9 @@ def majority_coefficient(d: int, i: int, *, method: MajorityMethod = "krawtchouk
     """
     d = check_odd_dimension(d)
     i = check_int("i", i, minimum=0, maximum=d)
+    check_choice("method", method, ("krawtchouk", "closed_form"))
     if method == "closed_form":
         return _closed_form(d, i)
-    if method != "krawtchouk":
-        raise ValueError(f"method must be 'krawtchouk' or 'closed_form', got {method!r}")
     k = krawtchouk(d, i)
     total = sum(k[w] if d - 2 * w > 0 else -k[w] for w in range(d + 1))
     return Fraction(total, 2**d)
@@ -214,8 +223,11 @@ def log10_fraction(q: Fraction) -> float:
     >>> round(log10_fraction(Fraction(1, 10**400)), 6)
     -400.0
     """
+    if isinstance(q, bool | np.bool_) or not isinstance(q, numbers.Rational):
+        raise TypeError(f"q must be an exact rational (a Fraction or an int), got {q!r} "
+                        f"({type(q).__name__})")
     if q == 0:
-        raise ValueError("log10_fraction needs a non-zero rational")
+        raise ValueError("log10_fraction needs a non-zero rational q")
     return math.log10(abs(q.numerator)) - math.log10(q.denominator)
 
 
@@ -254,11 +266,12 @@ def majority_rate_table(ds: Sequence[int], levels: Sequence[int], *,
     >>> round(row.corrected_ratio, 3), round(row.log10_printed_ratio, 2)
     (1.038, 3.53)
     """
+    check_choice("method", method, ("krawtchouk", "closed_form"))
+    dims = [check_odd_dimension(d, name="ds: d") for d in _sequence("ds", ds)]
+    lvls = [check_int("levels: level i", i, minimum=1) for i in _sequence("levels", levels)]
     rows = []
-    for d in ds:
-        d = check_odd_dimension(d)
-        for i in levels:
-            i = check_int("level i", i, minimum=1)
+    for d in dims:
+        for i in lvls:
             if i > d or i % 2 == 0:
                 continue
             zeta = majority_coefficient(d, i, method=method)
@@ -269,6 +282,13 @@ def majority_rate_table(ds: Sequence[int], levels: Sequence[int], *,
                 log10_corrected=0.75 * math.log10(2 / math.pi) - 0.75 * math.log10(i)
                 - 0.5 * log_binom))
     return rows
+
+
+def _sequence(name: str, value: object) -> list[object]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray | range):
+        raise TypeError(f"{name} must be a sequence of integers, got {value!r} "
+                        f"({type(value).__name__})")
+    return list(value)
 
 
 def majority_l1_norm(d: int, *, method: MajorityMethod = "closed_form") -> Fraction:
@@ -316,8 +336,9 @@ def barak_gap(d: int, k: int, *, constant: Fraction = BARAK_CONSTANT) -> BarakGa
     k = check_int("k", k, minimum=2, maximum=d - 1)
     if k % 2:
         raise ValueError(f"k must be even (Claim 7's k-1 and k+1 are then odd), got {k}")
-    if constant <= 0:
-        raise ValueError(f"constant must be positive, got {constant}")
+    check_float("constant", constant, positive=True)
+    if not isinstance(constant, numbers.Rational):
+        constant = Fraction(constant)                 # a finite float, exactly
     lo = abs(majority_coefficient(d, k - 1, method="closed_form"))
     hi = abs(majority_coefficient(d, k + 1, method="closed_form"))
     gap = lo - hi

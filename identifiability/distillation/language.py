@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_bool, check_choice, check_float, check_int
 
 __all__ = [
     "ACTION_KEEP",
@@ -66,8 +66,8 @@ def ngram_context(i: int, n: int, h: int, *, indexing: Literal[0, 1] = 0,
     """
     h = check_int("h", h, minimum=1)
     n = check_int("n", n, minimum=1)
-    if indexing not in (0, 1):
-        raise ValueError(f"indexing must be 0 or 1, got {indexing!r}")
+    check_choice("indexing", indexing, (0, 1))
+    include_center = check_bool("include_center", include_center)
     first, last = (0, h - 1) if indexing == 0 else (1, h)
     i = check_int("i", i, minimum=first, maximum=last)
     left, right = (n - 1 + 1) // 2, (n - 1) // 2                      # ceil, floor of (n-1)/2
@@ -107,14 +107,15 @@ def mask_sequence(tokens: npt.ArrayLike, p: float, vocab_size: int, mask_token: 
     >>> out.masked.tolist(), sorted(set(out.action.tolist())) <= [0, 1, 2]
     ([True, True, True, True], True)
     """
-    x = np.asarray(tokens, dtype=np.int64)
     v = check_int("vocab_size", vocab_size, minimum=1)
-    if x.ndim != 1 or x.size == 0 or x.min() < 0 or x.max() >= v:
+    x = check_array("tokens", tokens, ndim=1, dtype=np.int64)
+    if x.min() < 0 or x.max() >= v:
         raise ValueError(f"tokens must be a non-empty 1-D sequence of ids in 0..{v - 1}")
-    if not 0 <= float(p) <= 1:
-        raise ValueError(f"mask rate p must lie in [0, 1], got {p!r}")
-    if 0 <= int(mask_token) < v:
-        raise ValueError(f"mask_token {mask_token} must lie outside the vocabulary 0..{v - 1}")
+    p = check_float("mask rate p", p, minimum=0, maximum=1)
+    mask_token = check_int("mask_token", mask_token, minimum=0)
+    if mask_token < v:
+        raise ValueError(f"mask_token {mask_token} must lie outside the vocabulary 0..{v - 1} "
+                         f"(a token id >= {v})")
     rng = as_generator(seed)
     masked = rng.random(x.size) < float(p)
     action = np.where(masked, rng.choice(3, size=x.size, p=REPLACEMENT_PROBABILITIES), -1)
@@ -133,9 +134,9 @@ def total_variation(p: npt.ArrayLike, q: npt.ArrayLike) -> float:
     >>> total_variation([0.5, 0.5, 0.0], [0.25, 0.25, 0.5])
     0.5
     """
-    a, b = np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64)
+    a, b = check_array("p", p, ndim=1), check_array("q", q, ndim=1)
     for name, arr in (("p", a), ("q", b)):
-        if arr.ndim != 1 or np.any(arr < 0) or not np.isclose(arr.sum(), 1.0, atol=1e-9):
+        if np.any(arr < 0) or not np.isclose(arr.sum(), 1.0, atol=1e-9):
             raise ValueError(f"{name} must be a probability vector (non-negative, sums to 1)")
     if a.shape != b.shape:
         raise ValueError(f"p and q have different supports: {a.shape} vs {b.shape}")

@@ -26,9 +26,18 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_callable,
+    check_float,
+    check_indices,
+    check_instance,
+    check_int,
+    check_work,
+)
 
 __all__ = [
     "ParityStream",
@@ -40,6 +49,9 @@ __all__ = [
 
 #: Fresh inputs drawn per call of the data stream (amortises the generator's overhead).
 CHUNK = 2048
+#: Elementary operations one SGD step costs beyond its matrix products (Python and numpy
+#: overhead, about 20 microseconds), for the work budget of :func:`train_online`.
+STEP_OVERHEAD_OPS = 2 * 10**4
 
 
 def sigmoid(t: npt.ArrayLike) -> FloatArray:
@@ -54,7 +66,15 @@ def sigmoid(t: npt.ArrayLike) -> FloatArray:
     ...                                                              1 / (1 + np.exp(-2.0))))
     (True, True)
     """
-    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * np.asarray(t, dtype=np.float64))))
+    arr = check_array("t", t, finite=False, min_size=0)
+    if np.isnan(arr).any():
+        raise ValueError("t contains NaN (sigmoid(NaN) is no probability)")
+    return _sigmoid(arr)
+
+
+def _sigmoid(t: FloatArray) -> FloatArray:
+    """:func:`sigmoid` without the checks (the training loop's own values)."""
+    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * t)))
 
 
 @dataclass
@@ -72,27 +92,55 @@ class TwoLayerReLU:
     b: FloatArray
     a: FloatArray
 
+    def __post_init__(self) -> None:
+        self.w = check_array("w", self.w, ndim=2, what="(width, d) first-layer weights")
+        m = self.w.shape[0]
+        self.b = check_array("b", self.b, shape=(m,), what="first-layer biases")
+        self.a = check_array("a", self.a, shape=(m,), what="output weights")
+
     @classmethod
     def init(cls, d: int, width: int, *, seed: SeedLike) -> TwoLayerReLU:
         d = check_int("d", d, minimum=1)
         m = check_int("width", width, minimum=1)
         rng = as_generator(seed)
+        guard_memory(array_bytes((m, d + 2)), what=f"a width-{m} network on {d} inputs",
+                     fix="lower width or d")
         s_in, s_out = 1 / np.sqrt(d), 1 / np.sqrt(m)
         return cls(rng.uniform(-s_in, s_in, (m, d)), rng.uniform(-s_in, s_in, m),
                    rng.uniform(-s_out, s_out, m))
 
     def __call__(self, x: npt.ArrayLike) -> FloatArray:
-        h = np.asarray(x, dtype=np.float64) @ self.w.T + self.b
+        return self._f(self._inputs(x))
+
+    def _f(self, x: FloatArray) -> FloatArray:
+        h = x @ self.w.T + self.b
         return np.asarray(np.maximum(h, 0.0) @ self.a)
+
+    def _inputs(self, x: npt.ArrayLike) -> FloatArray:
+        d = self.w.shape[1]
+        arr = check_array("x", x, ndim=(1, 2), min_size=0)
+        if arr.shape[-1] != d:
+            raise ValueError(f"x must have {d} columns (one per input coordinate), got shape "
+                             f"{arr.shape}")
+        return arr
 
     def copy(self) -> TwoLayerReLU:
         return TwoLayerReLU(self.w.copy(), self.b.copy(), self.a.copy())
 
     def sgd_step(self, x: FloatArray, target: FloatArray, lr: float) -> None:
         """One step on the mean cross-entropy of ``sigmoid(f(x))`` against ``target``."""
+        x = self._inputs(x)
+        if x.ndim != 2:
+            raise ValueError(f"x must be a batch (n, d), got shape {x.shape}")
+        target = check_array("target", target, shape=(x.shape[0],), min_size=0)
+        if np.any((target < 0) | (target > 1)):
+            raise ValueError("target must hold probabilities in [0, 1]")
+        self._sgd_step(x, target, check_float("lr", lr, positive=True))
+
+    def _sgd_step(self, x: FloatArray, target: FloatArray, lr: float) -> None:
         h = x @ self.w.T + self.b
         r = np.maximum(h, 0.0)
-        g = (sigmoid(r @ self.a) - target) / x.shape[0]           # d loss / d f
+        g = (_sigmoid(r @ self.a) - target) / x.shape[0]           # d loss / d f
         grad_h = np.outer(g, self.a) * (h > 0)
         self.a -= lr * (r.T @ g)
         self.w -= lr * (grad_h.T @ x)
@@ -108,6 +156,10 @@ class ParityStream:
         self._buffer = np.empty((0, self.d))
 
     def take(self, n: int) -> FloatArray:
+        """The next ``n`` inputs, shape ``(n, d)``."""
+        n = check_int("n", n, minimum=0)
+        guard_memory(array_bytes((max(CHUNK, n) + self._buffer.shape[0], self.d)) * 2,
+                     what=f"{n} inputs of {{-1, 1}}^{self.d}", fix="take fewer inputs (lower n)")
         while self._buffer.shape[0] < n:
             fresh = self.rng.choice(np.array([-1.0, 1.0]), size=(max(CHUNK, n), self.d))
             self._buffer = np.vstack([self._buffer, fresh])
@@ -123,6 +175,15 @@ class Segment:
     teacher: TwoLayerReLU | None
     until: int | None = None
     tau: float = 1e-4
+
+    def __post_init__(self) -> None:
+        if self.teacher is not None:
+            check_instance("teacher", self.teacher, TwoLayerReLU,
+                           expected="a TwoLayerReLU or None (the true labels)",
+                           hint="e.g. a checkpoint of train_teacher()")
+        if self.until is not None:
+            check_int("until", self.until, minimum=1)
+        check_float("tau", self.tau, positive=True, hint=" (a temperature)")
 
 
 def train_online(model: TwoLayerReLU, support: Sequence[int], schedule: Sequence[Segment], *,
@@ -149,15 +210,33 @@ def train_online(model: TwoLayerReLU, support: Sequence[int], schedule: Sequence
     ...              max_steps=50, data_seed=1, eval_every=10, stop=lambda m: False) is None
     True
     """
+    check_instance("model", model, TwoLayerReLU, expected="a TwoLayerReLU",
+                   hint="build it with TwoLayerReLU.init(d, width, seed=...)")
+    width, d = model.w.shape
+    idx = list(check_indices("support", support, size=d, min_length=1))
+    if isinstance(schedule, str | bytes) or not isinstance(schedule, Sequence) or not all(
+            isinstance(s, Segment) for s in schedule):
+        raise TypeError(f"schedule must be a list of Segment, got {schedule!r}")
+    if not schedule:
+        raise ValueError("schedule needs at least one Segment, with until >= 1 (or None)")
     max_steps = check_int("max_steps", max_steps, minimum=1)
     eval_every = check_int("eval_every", eval_every, minimum=1)
     batch_size = check_int("batch_size", batch_size, minimum=1)
-    if not lr > 0:
-        raise ValueError(f"lr must be positive, got {lr!r}")
-    if not schedule or any(s.until is not None and s.until < 1 for s in schedule):
-        raise ValueError("schedule needs at least one Segment, with until >= 1 (or None)")
-    idx = list(support)
-    stream = ParityStream(model.w.shape[1], data_seed)
+    lr = check_float("lr", lr, positive=True)
+    for name, fn in (("stop", stop), ("on_eval", on_eval)):
+        if fn is not None:
+            check_callable(name, fn)
+    teacher_width = max((s.teacher.w.shape[0] for s in schedule if s.teacher is not None),
+                        default=0)
+    check_work(max_steps * (3 * batch_size * (width + teacher_width) * (d + 1)
+                            + STEP_OVERHEAD_OPS),
+               what=f"{max_steps} SGD steps of a width-{width} network on batches of "
+                    f"{batch_size}", fix="lower max_steps or batch_size")
+    guard_memory(array_bytes((max(CHUNK, batch_size), d)) * 3
+                 + array_bytes((batch_size, width + teacher_width)) * 4,
+                 what=f"batches of {batch_size} inputs and their activations",
+                 fix="lower batch_size")
+    stream = ParityStream(d, as_generator(data_seed, name="data_seed"))
     ends = [s.until for s in schedule]                            # None: open-ended
     segment = 0
     for step in range(1, max_steps + 1):
@@ -168,8 +247,8 @@ def train_online(model: TwoLayerReLU, support: Sequence[int], schedule: Sequence
         if seg.teacher is None:
             target = (1.0 + np.prod(x[:, idx], axis=1)) / 2
         else:
-            target = sigmoid(seg.teacher(x) / seg.tau)
-        model.sgd_step(x, target, lr)
+            target = _sigmoid(seg.teacher._f(x) / seg.tau)
+        model._sgd_step(x, target, lr)
         if step % eval_every == 0:
             if not np.isfinite(model.a).all() or not np.isfinite(model.w).all():
                 raise FloatingPointError(f"training diverged at step {step}; lower lr={lr}")

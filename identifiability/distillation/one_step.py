@@ -50,8 +50,16 @@ from identifiability.distillation.fourier import (
     hypercube,
     majority_coefficient,
 )
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_indices,
+    check_instance,
+    check_int,
+)
 
 __all__ = [
     "CLAIM7_PRINTED_SIGN",
@@ -88,6 +96,28 @@ class SymmetricInit:
     a_sign: npt.NDArray[np.int8]
     k: int
 
+    def __post_init__(self) -> None:
+        k = check_int("k", self.k, minimum=1)
+        w = check_array("w", self.w, ndim=2, dtype=np.int64, what="(m, d) signs")
+        m = w.shape[0]
+        bias = check_array("bias_num", self.bias_num, shape=(m,), dtype=np.int64)
+        a = check_array("a_sign", self.a_sign, shape=(m,), dtype=np.int64)
+        if not (np.all(np.abs(w) == 1) and np.all(np.abs(a) == 1)):
+            raise ValueError("w and a_sign must hold signs (+1 or -1)")
+        if np.any(np.abs(bias) > k - 1):
+            raise ValueError(f"bias_num must lie in -(k-1)..k-1 = {-(k - 1)}..{k - 1} (b = "
+                             "bias_num / k on Algorithm 2's grid)")
+        half = m // 2
+        if m % 2 or not (np.array_equal(w[:half], w[half:]) and np.array_equal(
+                bias[:half], bias[half:]) and np.array_equal(a[:half], -a[half:])):
+            raise ValueError("w, bias_num, a_sign must be symmetric (neuron i + m/2 mirrors "
+                             "neuron i with the opposite output sign, so f^(0) = 0); use "
+                             "SymmetricInit.draw")
+        object.__setattr__(self, "w", w.astype(np.int8))
+        object.__setattr__(self, "bias_num", bias)
+        object.__setattr__(self, "a_sign", a.astype(np.int8))
+        object.__setattr__(self, "k", k)
+
     @property
     def m(self) -> int:
         return int(self.w.shape[0])
@@ -112,6 +142,9 @@ class SymmetricInit:
         m = check_int("m", m, minimum=2)
         if m % 2:
             raise ValueError(f"m must be even (neuron i + m/2 mirrors neuron i), got {m}")
+        guard_memory(array_bytes((m, d + 2), np.int64) * 2,
+                     what=f"a symmetric initialisation of {m} neurons on {d} inputs",
+                     fix="lower m or d")
         rng = as_generator(seed)
         half = m // 2
         w = rng.choice(np.array([-1, 1], dtype=np.int8), size=(half, d))
@@ -122,8 +155,10 @@ class SymmetricInit:
 
 
 def _check_support(init: SymmetricInit, support: tuple[int, ...] | list[int]) -> tuple[int, ...]:
-    s = tuple(sorted(set(int(j) for j in support)))
-    if len(s) != init.k or s[0] < 0 or s[-1] >= init.d:
+    check_instance("init", init, SymmetricInit, expected="a SymmetricInit",
+                   hint="draw one with SymmetricInit.draw(d, k, m, seed=...)")
+    s = tuple(sorted(check_indices("support", support, size=init.d, what="coordinates")))
+    if len(s) != init.k:
         raise ValueError(f"support must be {init.k} distinct coordinates in 0..{init.d - 1} "
                          f"(k = {init.k} fixed the bias grid), got {tuple(support)}")
     return s
@@ -149,8 +184,7 @@ def claim7_gradient(init: SymmetricInit, support: tuple[int, ...] | list[int], *
     True
     """
     s = _check_support(init, support)
-    if sign not in (1, -1):
-        raise ValueError(f"sign must be +1 or -1, got {sign!r}")
+    check_choice("sign", sign, (1, -1))
     zeta = _zetas(init.d)
     in_s = np.zeros(init.d, dtype=bool)
     in_s[list(s)] = True
@@ -179,10 +213,12 @@ def enumerate_activation_correlations(init: SymmetricInit, support: tuple[int, .
     True
     """
     s = _check_support(init, support)
+    chosen = range(init.m) if neurons is None else check_indices(
+        "neurons", neurons, size=init.m, distinct=False, what="neurons")
     x = hypercube(init.d).astype(np.int64)
     y = np.prod(x[:, list(s)], axis=1)
     rows = []
-    for i in (range(init.m) if neurons is None else neurons):
+    for i in chosen:
         active = (init.k * (x @ init.w[i].astype(np.int64)) + init.bias_num[i]) >= 0
         sums = (x[active] * y[active, None]).sum(axis=0)
         rows.append([Fraction(int(v), 2**init.d) for v in sums])
@@ -294,17 +330,25 @@ def first_stage_step(init: SymmetricInit, support: tuple[int, ...] | list[int], 
     if k < 2:
         raise ValueError("the first-stage analysis needs k >= 2")
     z_lo = majority_coefficient(init.d, k - 1, method="closed_form")
-    eta1 = float(init.m / (k * abs(z_lo))) if eta is None else float(eta)
-    if not eta1 > 0:
-        raise ValueError(f"eta must be positive, got {eta!r}")
+    eta1 = (float(init.m / (k * abs(z_lo))) if eta is None
+            else check_float("eta", eta, positive=True))
     if decay == "cancel":
         lam = 1 / (2 * eta1)
     elif decay == "printed":
         lam = 1.0
-    elif isinstance(decay, int | float) and not isinstance(decay, bool) and decay >= 0:
-        lam = float(decay)
+    elif isinstance(decay, str):
+        raise ValueError(f"decay must be 'cancel', 'printed' or a number in [0, 1/(2 eta)], "
+                         f"got {decay!r}")
     else:
-        raise ValueError(f"decay must be 'cancel', 'printed' or a float >= 0, got {decay!r}")
+        lam = check_float("decay", decay, minimum=0, hint=" ('cancel', 'printed' or a "
+                          "number lambda_1 in [0, 1/(2 eta)])")
+        if 2 * eta1 * lam > 1 + 1e-12:
+            raise ValueError(
+                f"decay = {decay!r} with eta = {eta1:.6g} gives 1 - 2 eta decay = "
+                f"{1 - 2 * eta1 * lam:.6g} < 0: the step would reverse and amplify w^(0) "
+                f"instead of shrinking it; a number decay must lie in [0, 1/(2 eta)] = "
+                f"[0, {1 / (2 * eta1):.6g}] ('cancel' is its upper end; 'printed' reproduces "
+                "the thesis' lambda_1 = 1)")
     g_pop = -claim7_gradient(init, s)
     if batch_size is None:
         g_hat, tau = g_pop, 0.0
@@ -313,6 +357,9 @@ def first_stage_step(init: SymmetricInit, support: tuple[int, ...] | list[int], 
         if bsz * init.m > MAX_BATCH_ENTRIES:
             raise ValueError(f"batch_size * m = {bsz * init.m} exceeds {MAX_BATCH_ENTRIES} "
                              "activation entries; use a smaller batch or m")
+        guard_memory(array_bytes((bsz, 3 * init.d + 2 * init.m)),
+                     what=f"a batch of {bsz} inputs and their activations",
+                     fix="use a smaller batch_size")
         rng = as_generator(seed)
         x = rng.choice(np.array([-1, 1], dtype=np.int8), size=(bsz, init.d)).astype(np.float64)
         y = np.prod(x[:, list(s)], axis=1)

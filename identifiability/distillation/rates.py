@@ -32,7 +32,7 @@ from identifiability.distillation.fourier import (
     log10_fraction,
     majority_coefficient,
 )
-from seprank.core.validation import check_int
+from seprank.core.validation import check_bool, check_float, check_int
 
 __all__ = [
     "lemma65_first_stage_batch",
@@ -48,12 +48,23 @@ __all__ = [
 ]
 
 
+#: Largest k for which 2^k is a float (2^1024 overflows).
+MAX_FLOAT_EXPONENT = 1023
+
+
 def _check_positive(name: str, value: float, upper: float | None = None) -> float:
-    v = float(value)
-    if not (v > 0 and (upper is None or v < upper)):
-        bound = "" if upper is None else f" and < {upper}"
-        raise ValueError(f"{name} must be > 0{bound}, got {value!r}")
+    v = check_float(name, value, positive=True)
+    if upper is not None and not v < upper:
+        raise ValueError(f"{name} must be > 0 and < {upper}, got {value!r}")
     return v
+
+
+def _pow2(k: int) -> int:
+    """:math:`2^k`, refused (naming k) where a rate holding it would overflow a float."""
+    if k > MAX_FLOAT_EXPONENT:
+        raise ValueError(f"k = {k} makes 2^k overflow a float (k <= {MAX_FLOAT_EXPONENT}); "
+                         "compare such rates through their logarithms")
+    return int(2**k)
 
 
 def lemma65_first_stage_batch(d: int, k: int, eps: float, *, exponent: Literal[2, -2] = -2,
@@ -74,8 +85,9 @@ def lemma65_first_stage_batch(d: int, k: int, eps: float, *, exponent: Literal[2
     d = check_odd_dimension(d)
     k = check_int("k", k, minimum=2, maximum=d - 1)
     eps = _check_positive("eps", eps, 1.0)
-    if exponent not in (2, -2):
+    if isinstance(exponent, bool) or exponent not in (2, -2):
         raise ValueError(f"exponent must be 2 (printed) or -2 (corrected), got {exponent!r}")
+    extra_d_power = check_float("extra_d_power", extra_d_power)
     zeta = majority_coefficient(d, k - 1, method="closed_form")
     log_b = (exponent * log10_fraction(zeta) + 2 * math.log10(k) + extra_d_power * math.log10(d)
              + math.log10(math.log(k * d / eps)))
@@ -95,7 +107,7 @@ def lemma65_second_stage_steps(d: int, k: int, eps: float, delta: float, *,
     k = check_int("k", k, minimum=2, maximum=d - 1)
     eps = _check_positive("eps", eps, 1.0)
     delta = _check_positive("delta", delta, 1.0)
-    m = 2**k * math.log(k / delta) if width is None else _check_positive("width", width)
+    m = _pow2(k) * math.log(k / delta) if width is None else _check_positive("width", width)
     return m * d**2 * k**3 / eps**2
 
 
@@ -118,8 +130,9 @@ def lemma65_stated_total(d: int, k: int, eps: float, delta: float, *,
     k = check_int("k", k, minimum=2, maximum=d - 1)
     eps = _check_positive("eps", eps, 1.0)
     delta = _check_positive("delta", delta, 1.0)
+    corollary5 = check_bool("corollary5", corollary5)
     first = d ** (k + 7 / 3 if corollary5 else k - 1) * k**2 * math.log(d * k / eps)
-    return first + 2**k * d**2 * k**4 * math.log(k / delta) / eps**2
+    return first + _pow2(k) * d**2 * k**4 * math.log(k / delta) / eps**2
 
 
 def theorem22_student_width(k: int) -> float:
@@ -130,7 +143,7 @@ def theorem22_student_width(k: int) -> float:
     >>> theorem22_student_width(6), theorem23_student_width(6)     # 2^k vs 2^k k
     (64.0, 384.0)
     """
-    return float(2 ** check_int("k", k, minimum=1))
+    return float(_pow2(check_int("k", k, minimum=1)))
 
 
 def theorem23_student_width(k: int) -> float:
@@ -142,7 +155,7 @@ def theorem23_student_width(k: int) -> float:
     [1.0, 2.0, 6.0]
     """
     k = check_int("k", k, minimum=1)
-    return float(2**k * k)
+    return float(_pow2(k) * k)
 
 
 def theorem22_progressive(d: int, k: int, eps: float) -> float:
@@ -156,7 +169,7 @@ def theorem22_progressive(d: int, k: int, eps: float) -> float:
     d = check_int("d", d, minimum=2)
     k = check_int("k", k, minimum=1, maximum=d - 1)
     eps = _check_positive("eps", eps, 1.0)
-    return 2**k * d**2 / eps**2 + k**3
+    return _pow2(k) * d**2 / eps**2 + k**3
 
 
 def theorem23_progressive(d: int, k: int, eps: float, delta: float) -> float:
@@ -175,7 +188,7 @@ def theorem23_progressive(d: int, k: int, eps: float, delta: float) -> float:
     delta = _check_positive("delta", delta, 1.0)
     width = theorem23_student_width(k)
     return (k**2 * math.log(d * width / delta)
-            + 2**k * d**2 * k**4 * math.log(k / delta) / eps**2)
+            + _pow2(k) * d**2 * k**4 * math.log(k / delta) / eps**2)
 
 
 def theorem23_one_shot(d: int, k: int, c: float, *, per_width: bool = False) -> float:
@@ -193,6 +206,7 @@ def theorem23_one_shot(d: int, k: int, c: float, *, per_width: bool = False) -> 
     d = check_int("d", d, minimum=2)
     k = check_int("k", k, minimum=1, maximum=d - 1)
     c = _check_positive("c", c)
+    per_width = check_bool("per_width", per_width)
     value = float(d) ** min(2 * c, k - 1)
     return value / theorem23_student_width(k) if per_width else value
 
@@ -211,7 +225,20 @@ def lemma66_step_bound(d: int, k: int, delta: float, tau_g: float, width: int) -
     delta = _check_positive("delta", delta, 1.0)
     tau_g = _check_positive("tau_g", tau_g)
     width = check_int("width", width, minimum=1)
-    return 0.5 * math.comb(d, k) * delta * tau_g**2 / width
+    j = min(k, d - k)
+    if j > 10**5:   # an exact binomial of that size is costly; its logarithm is enough
+        log_value = (math.lgamma(d + 1) - math.lgamma(k + 1) - math.lgamma(d - k + 1)
+                     + math.log(0.5 * delta * tau_g**2 / width))
+        if log_value > 709:
+            raise ValueError(f"the bound for d = {d}, k = {k} is about e^{log_value:.4g}, beyond "
+                             "the float range; lower d or k")
+        return math.exp(log_value)
+    try:
+        return 0.5 * math.comb(d, k) * delta * tau_g**2 / width
+    except OverflowError:
+        raise ValueError(f"the bound for d = {d}, k = {k} (C(d, k) of "
+                         f"{math.comb(d, k).bit_length()} bits) is beyond the float range; "
+                         "lower d or k") from None
 
 
 def samples_for_steps(steps: int, batch_size: int) -> int:

@@ -1,28 +1,23 @@
-"""Argument checks of :mod:`identifiability.icl` (each names the argument and the fix)."""
+"""Argument checks of :mod:`identifiability.icl` (each names the argument and the fix): thin
+wrappers of :mod:`seprank.core.validation` in the vocabulary of 002."""
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_float, check_instance, check_int
 
-__all__ = ["check_fraction", "check_int", "check_matrix", "check_positive"]
+__all__ = ["check_fraction", "check_int", "check_matrix", "check_object", "check_positive"]
 
 
 def check_positive(name: str, value: Any, *, allow_zero: bool = False) -> float:
-    """``value`` as a finite float > 0 (>= 0 with ``allow_zero``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
-    v = float(value)
-    if not math.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
-    return v
+    """``value`` as a finite float > 0 (>= 0 with ``allow_zero``); bools and strings refused."""
+    if allow_zero:
+        return check_float(name, value, minimum=0)
+    return check_float(name, value, positive=True)
 
 
 def check_fraction(name: str, value: Any, *, allow_zero: bool = False) -> float:
@@ -36,13 +31,16 @@ def check_fraction(name: str, value: Any, *, allow_zero: bool = False) -> float:
 def check_matrix(name: str, value: Any, *, shape: tuple[int | None, int | None] = (None, None)
                  ) -> npt.NDArray[np.float64]:
     """``value`` as a finite 2-D float64 array with the given (partial) shape."""
-    arr = np.asarray(value, dtype=np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array, got shape {arr.shape}")
+    arr = check_array(name, value, ndim=2, min_size=0)
     for axis, want in enumerate(shape):
         if want is not None and arr.shape[axis] != want:
             raise ValueError(f"{name} must have {want} {'rows' if axis == 0 else 'columns'}, "
                              f"got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} has non-finite entries")
     return arr
+
+
+def check_object(name: str, value: Any, cls: type, how: str) -> Any:
+    """``value`` if it is a ``cls`` (e.g. the ICLParams of :func:`initialize`); otherwise a
+    TypeError naming the argument and how to get one."""
+    return check_instance(name, value, cls, expected=f"an {cls.__name__}"
+                          if cls.__name__[0] in "AEIOU" else f"a {cls.__name__}", hint=how)

@@ -21,7 +21,7 @@ from typing import Literal
 
 import numpy as np
 
-from identifiability.icl._checks import check_int, check_positive
+from identifiability.icl._checks import check_int, check_object, check_positive
 from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.prompts import PromptBatch
 from seprank.core.types import FloatArray
@@ -47,6 +47,7 @@ def knn_predict(prompts: PromptBatch, k: int = 1) -> FloatArray:
     >>> float((knn_predict(b, 1) == b.z).mean())   # noiseless, all contexts decisive
     1.0
     """
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
     k = check_int("k", k, 1, max(prompts.length, 1))
     X, labels, xq = _split(prompts)
     dist = ((X - xq[:, None, :]) ** 2).sum(axis=2)          # (n, l)
@@ -58,6 +59,7 @@ def knn_predict(prompts: PromptBatch, k: int = 1) -> FloatArray:
 
 def _split(prompts: PromptBatch) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Context features (n, l, d_X), context labels (n, l) and query features (n, d_X)."""
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
     if prompts.length < 1:
         raise ValueError("baselines need at least one context (l >= 1)")
     P, d_x = prompts.P, prompts.d_x
@@ -134,6 +136,9 @@ def baseline_error(prompts: PromptBatch, method: Baseline
     >>> baseline_error(b, "1-NN").error
     0.0
     """
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
+    if method not in BASELINES:
+        raise ValueError(f"method must be one of {BASELINES}, got {method!r}")
     if method in ("1-NN", "3-NN"):
         pred = knn_predict(prompts, 1 if method == "1-NN" else 3)
     else:

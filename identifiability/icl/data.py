@@ -35,9 +35,11 @@ from typing import Literal
 
 import numpy as np
 
-from identifiability.icl._checks import check_int, check_matrix, check_positive
+from identifiability.icl._checks import check_int, check_matrix, check_object, check_positive
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray
+from seprank.core.validation import check_array, check_choice, check_float
 
 __all__ = [
     "NORM_RTOL",
@@ -69,11 +71,16 @@ class Patterns:
     beta: float = field(init=False)
 
     def __post_init__(self) -> None:
-        rel = check_matrix("relevant patterns", self.relevant)
-        irr = check_matrix("irrelevant patterns", self.irrelevant, shape=(None, rel.shape[1]))
-        q = np.asarray(self.q, dtype=np.float64)
-        if q.ndim != 1 or not np.all(np.isfinite(q)) or not q.any():
+        rel = check_matrix("relevant", self.relevant)
+        if rel.size == 0:
+            raise ValueError("relevant must hold at least one pattern (a row)")
+        irr = check_matrix("irrelevant", self.irrelevant, shape=(None, rel.shape[1]))
+        q = check_array("q", self.q, ndim=1)
+        if not q.any():
             raise ValueError("q must be a finite nonzero 1-D label embedding")
+        k = rel.shape[0] + irr.shape[0]
+        guard_memory(array_bytes((k, k + rel.shape[1])), what=f"the Gram matrix of {k} patterns",
+                     fix="use fewer patterns")
         allp = np.vstack([rel, irr])
         gram = allp @ allp.T
         beta = float(np.sqrt(gram[0, 0]))
@@ -154,15 +161,19 @@ def in_domain_patterns(M1: int = 6, M2: int = 24, beta: float = 3.0, d_y: int = 
     beta = check_positive("beta", beta)
     if beta < 1:
         raise ValueError(f"beta must be >= 1 (002 §3.2), got {beta}")
+    check_choice("basis", basis, ("standard", "random"))
+    rng = as_generator(seed)                         # validated even when it is not used
     d_x = M1 + M2
+    # the basis, its copies into the patterns, and the patterns' Gram matrix
+    guard_memory(array_bytes((4 * d_x, d_x)) + array_bytes(d_y),
+                 what=f"{d_x} patterns in R^{d_x} and a label embedding in R^{d_y}",
+                 fix="lower M1, M2 or d_y")
     if basis == "standard":
         U = np.eye(d_x)
-    elif basis == "random":
+    else:
         from scipy.stats import ortho_group
 
-        U = ortho_group.rvs(d_x, random_state=as_generator(seed))
-    else:
-        raise ValueError(f"basis must be 'standard' or 'random', got {basis!r}")
+        U = ortho_group.rvs(d_x, random_state=rng)
     q = np.zeros(d_y)
     q[0] = 1.0
     return Patterns(beta * U[:M1], beta * U[M1:], q)
@@ -182,9 +193,11 @@ def ood_patterns_from_coefficients(base: Patterns, coefficients: Sequence[Sequen
     >>> round(float(ood.relevant[0] @ ood.relevant[0]), 12)
     9.0
     """
+    check_object("base", base, Patterns, "build it with in_domain_patterns()")
     k = check_matrix("coefficients", coefficients, shape=(None, base.M1))
-    irr = base.irrelevant if irrelevant is None else irrelevant
-    return Patterns(k @ base.relevant, np.asarray(irr, dtype=np.float64), base.q)
+    irr = base.irrelevant if irrelevant is None else check_matrix(
+        "irrelevant", irrelevant, shape=(None, base.d_x))
+    return Patterns(k @ base.relevant, irr, base.q)
 
 
 def ood_patterns(base: Patterns, a: float = 0.64, b: float = 0.64) -> Patterns:
@@ -205,10 +218,15 @@ def ood_patterns(base: Patterns, a: float = 0.64, b: float = 0.64) -> Patterns:
     >>> [round(float(s), 4) for s in theorem34_conditions(in_domain_patterns(), ood).sums]
     [1.28, 1.4142, 1.4142]
     """
+    check_object("base", base, Patterns, "build it with in_domain_patterns()")
     if base.M1 < 6:
         raise ValueError(f"the §5 construction uses mu_1..mu_6; base has M1 = {base.M1}")
-    a = float(a)
-    b = float(b)
+    a = check_float("a", a)
+    b = check_float("b", b)
+    if abs(1 / math.sqrt(0.18 + a * a + b * b) - 1) > NORM_RTOL:   # as Patterns checks it
+        raise ValueError(f"a and b must satisfy a^2 + b^2 = 0.82 (the norm of mu'_1 must be "
+                         f"beta, 002 §5), got a = {a}, b = {b} (a^2 + b^2 = "
+                         f"{a * a + b * b:.4g})")
     r = math.sqrt(2) / 2
     k = np.zeros((3, base.M1))
     k[0, :6] = [0.3, -0.3, 0, 0, a, b]
@@ -275,7 +293,10 @@ def theorem34_conditions(base: Patterns, ood: Patterns, *, atol: float = 1e-9) -
     ...     base, [[r, -r, 0, 0, 0, 0]])).holds                    # (mu_1 - mu_2)/sqrt 2: S = 0
     False
     """
-    atol = check_positive("atol", atol)
+    check_object("base", base, Patterns, "build it with in_domain_patterns()")
+    check_object("ood", ood, Patterns, "build it with ood_patterns(base) or "
+                 "ood_patterns_from_coefficients(base, k)")
+    atol = check_float("atol", atol, minimum=0, hint=" (a tolerance)")
     if ood.d_x != base.d_x:
         raise ValueError(f"feature dimensions differ: {ood.d_x} vs {base.d_x}")
     k = ood.relevant @ base.relevant.T / base.beta**2

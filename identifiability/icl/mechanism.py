@@ -41,12 +41,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from identifiability.icl._checks import check_fraction, check_matrix, check_positive
+from identifiability.icl._checks import check_fraction, check_matrix, check_object, check_positive
 from identifiability.icl.data import Patterns
 from identifiability.icl.model import ICLParams, forward
 from identifiability.icl.prompts import PromptBatch
 from seprank.core import EpsRankResult, RankResult, eps_rank, matrix_rank
 from seprank.core.types import FloatArray
+from seprank.core.validation import check_bool
 
 __all__ = [
     "AttentionConcentration",
@@ -113,6 +114,8 @@ def attention_concentration(params: ICLParams, prompts: PromptBatch, *,
     >>> bool(np.allclose(c.same + c.self_ + c.other, 1)), 0.3 < c.mean_same[0] < 0.6
     (True, True)
     """
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
+    self_attend = check_bool("self_attend", self_attend)
     A = np.real(forward(params, prompts.P, self_attend=self_attend).A)
     l = prompts.length
     same_mask = prompts.same_pattern
@@ -186,6 +189,12 @@ def attention_projections(params: ICLParams, patterns: Patterns, prompts: Prompt
     >>> round(pr.query_own, 6), round(pr.key_other_relevant, 6)     # delta * beta, 0
     (0.6, 0.0)
     """
+    check_object("params", params, ICLParams, "build it with initialize() or train()")
+    check_object("patterns", patterns, Patterns, "build them with in_domain_patterns()")
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
+    if prompts.P.shape[1] != patterns.D:
+        raise ValueError(f"prompts have tokens of dimension {prompts.P.shape[1]}, patterns "
+                         f"need D = {patterns.D}: pass the patterns that generated them")
     if patterns.d_x > np.shape(params.WQ)[0]:
         raise ValueError("m_a must be >= d_X (002 §2.3): the feature rows of W_Q are needed")
     WQ = np.real(params.WQ)
@@ -249,6 +258,8 @@ def neuron_alignment(params: ICLParams, patterns: Patterns) -> NeuronAlignment:
     >>> al.magnitude.shape, bool(np.all(np.abs(al.cos_label) <= 1 + 1e-12))
     ((64,), True)
     """
+    check_object("params", params, ICLParams, "build it with initialize() or train()")
+    check_object("patterns", patterns, Patterns, "build them with in_domain_patterns()")
     r = np.real(params.WO @ params.WV)
     dx = patterns.d_x
     if r.shape[1] != patterns.D:
@@ -274,6 +285,7 @@ def label_feature_basis(patterns: Patterns) -> FloatArray:
     >>> bool(np.allclose(B.T @ (B @ row), row))         # [mu_3; 0] lies in the span
     True
     """
+    check_object("patterns", patterns, Patterns, "build them with in_domain_patterns()")
     rows = np.zeros((patterns.M1 + 1, patterns.D))
     rows[:patterns.M1, :patterns.d_x] = patterns.relevant
     rows[patterns.M1, patterns.d_x:] = patterns.q

@@ -57,10 +57,12 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from identifiability.icl._checks import check_fraction, check_int
+from identifiability.icl._checks import check_fraction, check_int, check_object
 from identifiability.icl._threads import single_blas_threaded
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import Array
+from seprank.core.validation import check_array, check_bool, check_choice
 
 __all__ = [
     "GRADIENT_NAMES",
@@ -90,6 +92,11 @@ class ICLParams:
     mask: Array
 
     def __post_init__(self) -> None:
+        for name in ("WQ", "WK", "WV", "WO", "a", "mask"):   # finite real (or complex) arrays
+            arr = check_array(name, getattr(self, name), ndim=1 if name in ("a", "mask") else 2,
+                              dtype=None)
+            if arr.dtype.kind not in "iufc":
+                raise TypeError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
         m_a, D = np.shape(self.WQ)
         m_b = np.shape(self.WV)[0]
         m = np.shape(self.WO)[0]
@@ -117,7 +124,7 @@ class ICLParams:
 
     def with_mask(self, mask: Array) -> ICLParams:
         """The same weights with another pruning mask (a new 0/1 array of length m)."""
-        return replace(self, mask=np.asarray(mask, dtype=np.float64))
+        return replace(self, mask=check_array("mask", mask, ndim=1))
 
     def neuron_magnitudes(self) -> npt.NDArray[np.float64]:
         """:math:`\\|r_i\\|`, :math:`r_i` the i-th row of :math:`W_O W_V` (Theorem 3.7)."""
@@ -153,15 +160,21 @@ def initialize(d_x: int, d_y: int, *, m: int = 64, m_a: int = 60, m_b: int = 60,
     d_x = check_int("d_x", d_x, 1)
     d_y = check_int("d_y", d_y, 1)
     m = check_int("m", m, 1)
-    m_a = check_int("m_a", m_a, d_x)
+    m_a = check_int("m_a", m_a, 1)
     m_b = check_int("m_b", m_b, 1)
+    if m_a < d_x:
+        raise ValueError(f"m_a = {m_a} rows of W_Q, W_K are fewer than d_x = {d_x} features "
+                         "(002 §2.3 puts delta on the first d_x diagonal entries): raise m_a "
+                         "to at least d_x, or lower d_x")
     delta = check_fraction("delta", delta)
     if delta > 0.2:
         raise ValueError(f"delta must lie in (0, 0.2] (002 §2.3), got {delta}")
-    if a_scale not in ("1/m", "1/sqrt(m)"):
-        raise ValueError(f"a_scale must be '1/m' or '1/sqrt(m)', got {a_scale!r}")
+    check_choice("a_scale", a_scale, ("1/m", "1/sqrt(m)"))
     D = d_x + d_y
     rng = as_generator(seed)
+    guard_memory(array_bytes(2 * m_a * D + m_b * D + m * m_b + 3 * m),
+                 what=f"the weights of a model with D = {D}, m = {m}, m_a = {m_a}, m_b = {m_b}",
+                 fix="lower d_x, d_y, m, m_a or m_b")
     WQ = np.zeros((m_a, D))
     WQ[np.arange(d_x), np.arange(d_x)] = delta
     WV = np.zeros((m_b, D))
@@ -190,10 +203,18 @@ class Forward:
 
 
 def _check_prompts(P: Any, D: int) -> Array:
-    arr = np.asarray(P)
+    """``P`` as a finite (n, D, l+1) array (complex allowed: complex-step tests)."""
+    arr = check_array("P", P, dtype=None, min_size=0)
+    if arr.dtype.kind not in "iufc":
+        raise TypeError(f"P: prompts must be numbers, got dtype {arr.dtype}")
     if arr.ndim != 3 or arr.shape[1] != D or arr.shape[2] < 1:
-        raise ValueError(f"prompts must have shape (n, D={D}, l+1), got {arr.shape}")
+        raise ValueError(f"P: prompts must have shape (n, D={D}, l+1), got {arr.shape}")
     return arr
+
+
+def _checked(params: Any, P: Any, self_attend: Any) -> tuple[ICLParams, Array, bool]:
+    params = check_object("params", params, ICLParams, "build it with initialize()")
+    return params, _check_prompts(P, params.D), check_bool("self_attend", self_attend)
 
 
 @single_blas_threaded
@@ -214,7 +235,7 @@ def forward(params: ICLParams, P: Any, *, self_attend: bool = True) -> Forward:
     >>> out.F.shape, np.allclose(out.A.sum(axis=1), 1)
     ((3,), True)
     """
-    return _forward(params, _check_prompts(P, params.D), self_attend)
+    return _forward(*_checked(params, P, self_attend))
 
 
 def _forward(params: ICLParams, P: Array, self_attend: bool) -> Forward:
@@ -261,7 +282,14 @@ def hinge_loss(F: Any, z: Any) -> Array:
     >>> hinge_loss(np.array([2.0, 0.5, -1.0]), np.array([1.0, 1.0, 1.0])).tolist()
     [0.0, 0.5, 2.0]
     """
-    margin = 1 - np.asarray(z) * np.asarray(F)
+    Fa = check_array("F", F, dtype=None, min_size=0)
+    za = check_array("z", z, dtype=None, min_size=0)
+    for name, arr in (("F", Fa), ("z", za)):
+        if arr.dtype.kind not in "iufc":
+            raise TypeError(f"{name} must be numbers, got dtype {arr.dtype}")
+    if Fa.shape != za.shape:
+        raise ValueError(f"F and z must have one shape, got {Fa.shape} and {za.shape}")
+    margin = 1 - za * Fa
     return np.asarray(np.where(np.real(margin) > 0, margin, 0))
 
 
@@ -279,7 +307,11 @@ def loss_and_gradient(params: ICLParams, P: Any, z: Any, *, self_attend: bool = 
     >>> sorted(g), g["WQ"].shape
     (['WK', 'WO', 'WQ', 'WV'], (60, 60))
     """
-    return _loss_and_gradient(params, _check_prompts(P, params.D), np.asarray(z), self_attend)
+    params, P, self_attend = _checked(params, P, self_attend)
+    za = check_array("z", z, dtype=None, min_size=0)
+    if za.dtype.kind not in "iufc":
+        raise TypeError(f"z must be numbers, got dtype {za.dtype}")
+    return _loss_and_gradient(params, P, za, self_attend)
 
 
 def _loss_and_gradient(params: ICLParams, P: Array, z: Array, self_attend: bool

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from identifiability.icl._checks import check_fraction, check_int, check_positive
+from identifiability.icl._checks import check_fraction, check_int, check_object, check_positive
 from identifiability.icl.data import Patterns
 from identifiability.icl.tasks import _check_tasks
+from seprank.core.memory import array_bytes, get_memory_limit, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray, IntArray
 
@@ -195,6 +196,7 @@ def sample_prompts(patterns: Patterns, tasks: Iterable[Sequence[int]], n: int, l
     >>> b.P.shape, set(b.z.tolist()) <= {-1.0, 1.0}, bool(b.P[0, 30:, -1].any())
     ((4, 60, 4), True, False)
     """
+    check_object("patterns", patterns, Patterns, "build them with in_domain_patterns()")
     M = patterns.M1
     task_list = _check_tasks(tasks, M)
     if not task_list:
@@ -203,12 +205,13 @@ def sample_prompts(patterns: Patterns, tasks: Iterable[Sequence[int]], n: int, l
     length = check_int("length", length, 0)
     probs = context_probabilities(M, alpha)
     noise = check_positive("noise K", noise, allow_zero=True)
-    need = n * patterns.D * (length + 1) * 8
-    if need > MAX_PROMPT_BYTES:
-        raise MemoryError(f"{n} prompts of length {length} need {need / 2**20:.0f} MiB > "
-                          f"MAX_PROMPT_BYTES = {MAX_PROMPT_BYTES / 2**20:.0f} MiB; sample in "
-                          "chunks")
     rng = as_generator(seed)
+    # the prompt tensor, its feature and label parts and the index arrays (about 3x P)
+    guard_memory(3 * array_bytes((n, patterns.D, length + 1)) + array_bytes((n, M + length)),
+                 what=f"{n} prompts of length {length}",
+                 fix=f"sample in chunks of fewer prompts (lower n or length; MAX_PROMPT_BYTES "
+                     f"= {MAX_PROMPT_BYTES // 2**20} MiB caps one batch)",
+                 max_bytes=min(3 * MAX_PROMPT_BYTES, get_memory_limit()))
     T = np.asarray(task_list, dtype=np.int64)[rng.integers(len(task_list), size=n)]
     z = rng.choice(np.array([1.0, -1.0]), size=n)
     query = np.where(z > 0, T[:, 0], T[:, 1])

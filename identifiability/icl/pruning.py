@@ -29,11 +29,13 @@ from typing import Literal
 
 import numpy as np
 
-from identifiability.icl._checks import check_fraction, check_int
+from identifiability.icl._checks import check_fraction, check_int, check_object
 from identifiability.icl.model import ICLParams, forward
 from identifiability.icl.prompts import PromptBatch
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray
+from seprank.core.validation import check_bool, check_choice, check_work
 
 __all__ = ["PRUNING_ORDERS", "PruningCurve", "prune_mask", "pruned_count", "pruning_curve"]
 
@@ -66,16 +68,17 @@ def prune_mask(params: ICLParams, n_pruned: int, *, order: Order = "smallest",
     ...                       <= p.neuron_magnitudes()[mask == 1].min())
     (5, True)
     """
+    check_object("params", params, ICLParams, "build it with initialize() or train()")
     n_pruned = check_int("n_pruned", n_pruned, 0, params.m)
+    check_choice("order", order, PRUNING_ORDERS)
+    rng = as_generator(seed)
     mags = params.neuron_magnitudes()
     if order == "smallest":
         idx = np.argsort(mags, kind="stable")[:n_pruned]
     elif order == "largest":
         idx = np.argsort(-mags, kind="stable")[:n_pruned]
-    elif order == "random":
-        idx = as_generator(seed).permutation(params.m)[:n_pruned]
     else:
-        raise ValueError(f"order must be one of {PRUNING_ORDERS}, got {order!r}")
+        idx = rng.permutation(params.m)[:n_pruned]
     mask = np.ones(params.m)
     mask[idx] = 0.0
     return mask
@@ -145,19 +148,30 @@ def pruning_curve(params: ICLParams, prompts: PromptBatch, rates: Sequence[float
     >>> c.n_pruned, c.hinge["largest"].round(6).tolist()      # all pruned: F = 0, hinge 1
     ((0, 64), [..., 1.0])
     """
+    check_object("params", params, ICLParams, "build it with initialize() or train()")
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
+    self_attend = check_bool("self_attend", self_attend)
     if params.mask.sum() < params.m:
         raise ValueError("pruning_curve starts from an unpruned model (mask all ones)")
-    rates = tuple(check_fraction("rate R", r, allow_zero=True) for r in rates)
+    for name, seq in (("rates", rates), ("orders", orders)):
+        if isinstance(seq, str | bytes) or not isinstance(seq, Sequence | np.ndarray):
+            raise TypeError(f"{name} must be a sequence, got {seq!r} ({type(seq).__name__})")
+    rates = tuple(check_fraction("rates: rate R", r, allow_zero=True) for r in rates)
     if not rates:
         raise ValueError("rates is empty")
     for o in orders:
-        if o not in PRUNING_ORDERS:
-            raise ValueError(f"order must be one of {PRUNING_ORDERS}, got {o!r}")
+        check_choice("orders: order", o, PRUNING_ORDERS)
     n_random_masks = check_int("n_random_masks", n_random_masks, 1)
+    n_masks = max(n_random_masks if "random" in orders else 1, 1)
+    check_work(len(orders) * len(rates) * n_masks * (prompts.n + 1) * params.m,
+               what=f"{n_masks} masks at {len(rates)} rates",
+               fix="lower n_random_masks or use fewer rates")
+    guard_memory(array_bytes((n_masks, params.m + prompts.n)) * 3,
+                 what=f"{n_masks} pruning masks and their outputs", fix="lower n_random_masks")
+    rng = as_generator(seed)
     fw = forward(params, prompts.P, self_attend=self_attend)
     act = np.maximum(np.real(fw.u), 0.0)                    # (n, m): unchanged by pruning
     counts = tuple(pruned_count(r, params.m) for r in rates)
-    rng = as_generator(seed)
     out: dict[str, dict[str, FloatArray]] = {k: {} for k in ("h", "hs", "e", "es")}
     for order in orders:
         rows = []

@@ -26,12 +26,13 @@ tasks), §A.2 (Figure 7).  Notes: docs/notes/seed_icl_nonlinear.md §1.4.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 
 import numpy as np
 
 from identifiability.icl._checks import check_int
+from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
 
 __all__ = [
     "Condition32",
@@ -51,20 +52,33 @@ Task = tuple[int, int]
 MAX_ENUMERATED_TASKS = 20
 
 
-def _check_tasks(tasks: Iterable[Sequence[int]], M1: int) -> list[Task]:
-    """``tasks`` validated as distinct ordered pairs ``(a, b)``, ``a != b``, of indices < M1."""
+def _check_tasks(tasks: Iterable[Sequence[int]], M1: int, name: str = "tasks") -> list[Task]:
+    """``tasks`` (the argument ``name``) validated as distinct ordered pairs ``(a, b)``,
+    ``a != b``, of pattern indices < M1."""
+    if isinstance(tasks, str | bytes) or not isinstance(tasks, Iterable):
+        raise TypeError(f"{name} must be a list of pairs (a, b) of pattern indices, got "
+                        f"{tasks!r} ({type(tasks).__name__})")
+    _guard_tasks(len(tasks) if isinstance(tasks, Sized) else 0, name)
     out: list[Task] = []
     for t in tasks:
-        if len(t) != 2:
-            raise ValueError(f"a task is a pair (a, b) of pattern indices, got {t!r}")
-        a = check_int("task index a", t[0], 0, M1 - 1)
-        b = check_int("task index b", t[1], 0, M1 - 1)
+        if isinstance(t, str | bytes) or not isinstance(t, Sequence | np.ndarray) or len(t) != 2:
+            raise ValueError(f"{name}: a task is a pair (a, b) of pattern indices, got {t!r}")
+        a = check_int(f"{name}: task index a", t[0], 0, M1 - 1)
+        b = check_int(f"{name}: task index b", t[1], 0, M1 - 1)
         if a == b:
-            raise ValueError(f"task {t!r}: the two decisive patterns must differ (Def. 3.1)")
+            raise ValueError(f"{name}: task {t!r}: the two decisive patterns must differ "
+                             "(Def. 3.1)")
         out.append((a, b))
     if len(set(out)) != len(out):
-        raise ValueError("tasks contain a duplicate; a task set is a set of ordered pairs")
+        raise ValueError(f"{name} contain a duplicate; a task set is a set of ordered pairs")
     return out
+
+
+def _guard_tasks(n_tasks: int, name: str) -> None:
+    """Refuse a list of ``n_tasks`` pairs beyond the memory limit (each pair and its two ints
+    are Python objects)."""
+    guard_memory(n_tasks * 3 * OBJECT_ENTRY_BYTES, what=f"{n_tasks} tasks ({name})",
+                 fix="use fewer relevant patterns (lower M1)")
 
 
 def all_tasks(M1: int) -> list[Task]:
@@ -76,6 +90,7 @@ def all_tasks(M1: int) -> list[Task]:
     [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]
     """
     M1 = check_int("M1", M1, 2)
+    _guard_tasks(M1 * (M1 - 1), "all tasks of M1 patterns")
     return [(a, b) for a in range(M1) for b in range(M1) if a != b]
 
 
@@ -90,6 +105,7 @@ def shift_tasks(M1: int, shifts: int = 1) -> list[Task]:
     """
     M1 = check_int("M1", M1, 2)
     shifts = check_int("shifts U", shifts, 1, M1 - 1)
+    _guard_tasks(M1 * shifts, "the shifted tasks")
     return [(j, (j + k) % M1) for k in range(1, shifts + 1) for j in range(M1)]
 
 
@@ -113,7 +129,7 @@ def unseen_tasks(M1: int, training: Iterable[Sequence[int]]) -> list[Task]:
     >>> len(unseen_tasks(6, cyclic_tasks(6))), len(unseen_tasks(6, shift_tasks(6, 4)))
     (24, 6)
     """
-    seen = set(_check_tasks(training, check_int("M1", M1, 2)))
+    seen = set(_check_tasks(training, check_int("M1", M1, 2), "training"))
     return [t for t in all_tasks(M1) if t not in seen]
 
 
@@ -155,6 +171,7 @@ def condition_32(tasks: Iterable[Sequence[int]], M1: int) -> Condition32:
     """
     M1 = check_int("M1", M1, 2)
     checked = _check_tasks(tasks, M1)
+    guard_memory(16 * M1, what=f"the task counts of {M1} patterns", fix="lower M1")
     pos = np.zeros(M1, dtype=np.int64)
     neg = np.zeros(M1, dtype=np.int64)
     for a, b in checked:
@@ -183,11 +200,11 @@ def condition_32_subset_counts(M1: int) -> dict[int, int]:
     {3: 2, 6: 1}
     """
     M1 = check_int("M1", M1, 2)
-    tasks = all_tasks(M1)
-    n = len(tasks)
+    n = M1 * (M1 - 1)
     if n > MAX_ENUMERATED_TASKS:
         raise ValueError(f"M1 = {M1} has {n} tasks, 2**{n} subsets: more than the 2**"
                          f"{MAX_ENUMERATED_TASKS} this enumeration allows (use M1 <= 5)")
+    tasks = all_tasks(M1)
     incidence = np.zeros((n, 2 * M1), dtype=np.int64)      # task -> (+1 count, -1 count)
     for t, (a, b) in enumerate(tasks):
         incidence[t, a] = 1

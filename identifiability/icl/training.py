@@ -31,7 +31,7 @@ from typing import Literal
 
 import numpy as np
 
-from identifiability.icl._checks import check_fraction, check_int, check_positive
+from identifiability.icl._checks import check_fraction, check_int, check_object, check_positive
 from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.data import Patterns
 from identifiability.icl.model import (
@@ -44,8 +44,14 @@ from identifiability.icl.model import (
 )
 from identifiability.icl.prompts import PromptBatch, sample_prompts
 from identifiability.icl.tasks import Task, _check_tasks, cyclic_tasks
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, split_seed
 from seprank.core.types import FloatArray
+from seprank.core.validation import check_bool, check_callable, check_choice, check_work
+
+#: Elementary operations one SGD step costs beyond its matrix products (Python and numpy
+#: overhead, measured: about 100 microseconds a step), for the work budget of :func:`train`.
+STEP_OVERHEAD_OPS = 10**5
 
 __all__ = ["Evaluation", "TrainedModel", "TrainingConfig", "evaluate", "sample_and_evaluate",
            "train"]
@@ -93,11 +99,19 @@ class TrainingConfig:
         check_int("batch_size", self.batch_size, 1)
         check_fraction("step_size", self.step_size)
         check_fraction("alpha", self.alpha)
+        check_bool("self_attend", self.self_attend)
         check_int("length", self.length, 0 if self.self_attend else 1)
         if check_positive("noise K", self.noise, allow_zero=True) > 0.5:
             raise ValueError(f"noise K must be <= 1/2 for training (002 §3.2), got {self.noise}")
+        for name in ("m", "m_a", "m_b"):
+            check_int(name, getattr(self, name), 1)
+        if check_fraction("delta", self.delta) > 0.2:
+            raise ValueError(f"delta must lie in (0, 0.2] (002 §2.3), got {self.delta}")
+        check_choice("a_scale", self.a_scale, ("1/m", "1/sqrt(m)"))
         if self.tasks is not None:
-            object.__setattr__(self, "tasks", tuple((int(a), int(b)) for a, b in self.tasks))
+            # the pairs' form now; their range once the patterns (M1) are known
+            pairs = _check_tasks(self.tasks, 2**62)
+            object.__setattr__(self, "tasks", tuple(pairs))
 
     def training_tasks(self, M1: int) -> tuple[Task, ...]:
         return tuple(_check_tasks(self.tasks if self.tasks is not None else cyclic_tasks(M1),
@@ -162,9 +176,21 @@ def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: See
     >>> run.steps, bool(run.batch_loss[-1] < run.batch_loss[0])
     (20, True)
     """
+    check_object("patterns", patterns, Patterns, "build them with in_domain_patterns()")
     config = config if config is not None else TrainingConfig()
+    check_object("config", config, TrainingConfig, "e.g. TrainingConfig(n_steps=...)")
     callback_every = check_int("callback_every", callback_every, 1)
+    if callback is not None:
+        check_callable("callback", callback, "a function (step, params) -> bool")
+    limit_blas_threads = check_bool("limit_blas_threads", limit_blas_threads)
     tasks = config.training_tasks(patterns.M1)
+    D, c = patterns.D, config
+    check_work(c.n_steps * (c.batch_size * ((c.length + 1) * D * (c.m_a + c.m_b + 4)
+                                            + c.m * c.m_b) + STEP_OVERHEAD_OPS),
+               what=f"{c.n_steps} SGD steps on batches of {c.batch_size} prompts",
+               fix="lower config.n_steps or config.batch_size")
+    guard_memory(array_bytes(c.n_steps), what=f"the losses of {c.n_steps} steps",
+                 fix="lower config.n_steps")
     init_rng, data_rng = split_seed(seed, 2)
     initial = initialize(patterns.d_x, patterns.d_y, m=config.m, m_a=config.m_a,
                          m_b=config.m_b, delta=config.delta, a_scale=config.a_scale,
@@ -245,6 +271,7 @@ def evaluate(params: ICLParams, prompts: PromptBatch, *, self_attend: bool = Tru
     >>> 0.3 < ev.error < 0.7, ev.n
     (True, 500)
     """
+    check_object("prompts", prompts, PromptBatch, "sample them with sample_prompts()")
     F = np.real(forward(params, prompts.P, self_attend=self_attend).F)
     z = prompts.z
     wrong = (z * F <= 0)
@@ -270,5 +297,7 @@ def sample_and_evaluate(params: ICLParams, patterns: Patterns, tasks: Sequence[T
     >>> 0.3 < ev.error < 0.7, ev.n                     # untrained: about chance
     (True, 500)
     """
+    check_object("params", params, ICLParams, "build it with initialize() or train()")
+    self_attend = check_bool("self_attend", self_attend)
     batch = sample_prompts(patterns, tasks, n, length, alpha, noise=noise, seed=seed)
     return evaluate(params, batch, self_attend=self_attend)

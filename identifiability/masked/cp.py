@@ -28,10 +28,13 @@ import numpy as np
 from seprank.core import (
     Result,
     SeedLike,
+    array_bytes,
     as_generator,
     check_array,
     check_float,
     check_int,
+    check_work,
+    guard_memory,
 )
 from seprank.core.types import FloatArray
 
@@ -77,12 +80,22 @@ def cp_reconstruct(factors: tuple[Any, Any, Any]) -> FloatArray:
     if isinstance(factors, str | bytes) or not hasattr(factors, "__len__") or len(factors) != 3:
         raise TypeError(f"factors must be three matrices (A, B, C), got {factors!r}")
     A, B, C = (check_array(f"factors[{i}]", F, ndim=2) for i, F in enumerate(factors))
+    if not A.shape[1] == B.shape[1] == C.shape[1]:
+        raise ValueError(f"factors must have one rank R (as many columns each), got "
+                         f"{A.shape[1]}, {B.shape[1]} and {C.shape[1]} columns")
+    guard_memory(array_bytes((A.shape[0], B.shape[0], C.shape[0])) * 2,
+                 what=f"a {A.shape[0]} x {B.shape[0]} x {C.shape[0]} tensor",
+                 fix="use smaller factors")
     return np.asarray(np.einsum("ir,jr,kr->ijk", A, B, C))
 
 
 def _check_tensor(W: Any, rank: int) -> FloatArray:
     arr = check_array("W", W, ndim=3, what="a 3-tensor")
-    check_int("rank", rank)
+    r = check_int("rank", rank)
+    I, J, K = arr.shape
+    if r > min(I * J, I * K, J * K):
+        raise ValueError(f"rank = {r} exceeds min(IJ, IK, JK) = {min(I * J, I * K, J * K)}, the "
+                         f"largest rank a tensor of shape {I} x {J} x {K} can have; lower rank")
     return arr
 
 
@@ -132,18 +145,25 @@ def jennrich(
     I, J, K = T.shape
     if rank > min(I, J):
         raise ValueError(f"Jennrich needs rank <= min(I, J) = {min(I, J)}, got {rank}")
+    if not np.any(T):
+        raise ValueError(f"W is the zero tensor (rank 0): it has no rank-{rank} decomposition "
+                         "for Jennrich's algorithm to find")
     rng = as_generator(seed)
     U = np.linalg.svd(T.reshape(I, J * K), full_matrices=False)[0][:, :rank]
     V = np.linalg.svd(np.moveaxis(T, 1, 0).reshape(J, I * K), full_matrices=False)[0][:, :rank]
     Tc = np.einsum("ir,ijk,js->rsk", U, T, V)
     u, v = rng.standard_normal(K), rng.standard_normal(K)
     Mu, Mv = Tc @ u, Tc @ v
-    evals, evecs = np.linalg.eig(Mu @ np.linalg.inv(Mv))
-    scale = float(np.max(np.abs(evals)))
-    max_imag = float(np.max(np.abs(evals.imag))) / scale
-    re = np.sort(evals.real)
-    separation = float(np.min(np.diff(re))) / scale if rank > 1 else np.inf
-    if max_imag > 1e-6 or separation < 1e-10:
+    try:
+        evals, evecs = np.linalg.eig(Mu @ np.linalg.inv(Mv))
+        scale = float(np.max(np.abs(evals)))
+        with np.errstate(all="ignore"):
+            max_imag = float(np.max(np.abs(evals.imag))) / scale
+            re = np.sort(evals.real)
+            separation = float(np.min(np.diff(re))) / scale if rank > 1 else np.inf
+    except np.linalg.LinAlgError:          # a singular contraction: W has rank < rank
+        max_imag, separation = np.inf, 0.0
+    if not (max_imag <= 1e-6 and separation >= 1e-10):
         raise ValueError(
             "Jennrich's eigenvalues are not real and distinct (max |imag| / scale = "
             f"{max_imag:.3g}, min separation = {separation:.3g}): the tensor is not an exact "
@@ -203,6 +223,14 @@ def als_parafac(
     tol = check_float("tol", tol, minimum=0, hint=" (a tolerance)")
     if init not in ("random", "svd"):
         raise ValueError(f"init must be 'random' or 'svd', got {init!r}")
+    I, J, K = T.shape
+    guard_memory(array_bytes((I + J + K + max(I * J, I * K, J * K), rank)) * 4
+                 + array_bytes((I, J, K)) * 4,
+                 what=f"ALS for rank {rank} on a {I} x {J} x {K} tensor",
+                 fix="lower rank")
+    check_work((n_restarts if init == "random" else 1) * n_iter_max * rank * I * J * K * 6,
+               what=f"{n_restarts} ALS runs of up to {n_iter_max} iterations at rank {rank}",
+               fix="lower n_restarts, n_iter_max or rank")
     rng = as_generator(seed)
     seeds = [int(s) for s in rng.integers(0, 2**31 - 1, n_restarts if init == "random" else 1)]
     best: tuple[float, tuple[FloatArray, FloatArray, FloatArray]] | None = None

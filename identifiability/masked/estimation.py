@@ -155,6 +155,7 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     kind = mom.kind
     rng = as_generator(seed)
     a = task.given - min(task.times)
+    _check_pair_rank(mom, k)
     fit = fit_spectral(mom, k, a, rng, n_contractions, refine=refine)
     jk = jackknife(mom, fit, k, a, n_contractions, refine)
     f = fit.factors
@@ -220,9 +221,46 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
         raise UnreliableEstimateError(
             f"{fname}(k={k}) from {mom.n_windows:,} windows: {status}: "
             + "; ".join(est.problems) + f". Conditioning: sigma_min({name}) = "
-            f"{sv[f'sigma_min_{name}']:.3g}, sigma_min(T) = {sv['sigma_min_T']:.3g}. Use more "
-            "samples (or check k); check='report' returns the estimate with its status", est)
+            f"{sv[f'sigma_min_{name}']:.3g}, sigma_min(T) = {sv['sigma_min_T']:.3g}. "
+            + _advice(mom, k) + "; check='report' returns the estimate with its status", est)
     return est
+
+
+def _advice(mom: TripleMoments, k: int) -> str:
+    """What to change when an estimate is unreliable: k, when the pair moments resolve more
+    than k components (their (k+1)-th singular value stands well above its jackknife noise),
+    else the number of samples (or k)."""
+    _, pairs = mom.moments()
+    sv = np.linalg.svd(pairs[0], compute_uv=False)
+    if k < len(sv) and len(mom.counts) > 1:
+        reps = []
+        for g in range(len(mom.counts)):
+            try:
+                reps.append(np.linalg.svd(mom.moments(g)[1][0], compute_uv=False)[k])
+            except ValueError:              # an empty group: no replicate
+                continue
+        if len(reps) > 1:
+            n = len(reps)
+            se = float(np.sqrt((n - 1) / n * np.sum((np.array(reps) - np.mean(reps)) ** 2)))
+            if sv[k] > 10 * max(se, 1e-300):
+                return (f"The data resolve more than k = {k} components (sigma_{k + 1} of the "
+                        f"pair moments is {sv[k] / max(se, 1e-300):.3g} jackknife standard "
+                        f"errors): k is probably too small; try k = {k + 1}")
+    return "Use more samples (or check k)"
+
+
+def _check_pair_rank(mom: TripleMoments, k: int) -> None:
+    """Refuse data whose pair moments have rank below k (constant or degenerate sequences)
+    before any estimate: a k-state model is then not determined by any amount of such data,
+    and the spectral step would only produce NaN."""
+    _, pairs = mom.moments()
+    sv = np.linalg.svd(pairs[0], compute_uv=False)       # of E[x_t x_t+1^T]
+    if not np.all(np.isfinite(sv)) or sv[0] == 0 or sv[min(k, len(sv)) - 1] <= 1e-12 * sv[0]:
+        rank = int(np.sum(sv > 1e-12 * sv[0])) if sv[0] > 0 else 0
+        raise ValueError(
+            f"sequences are degenerate: their pair moments E[x_t x_t+1^T] have rank {rank} < "
+            f"k = {k} (constant or repeated observations?); no amount of such data determines "
+            f"a {k}-state model: check the data, or lower k")
 
 
 def _separation(E: FloatArray) -> float:

@@ -136,6 +136,10 @@ def _check_batch(batch: Any, kind: str, d: int | None, index: int) -> npt.NDArra
             raise ValueError(f"{name}: token indices must lie in [0, d) = [0, {d}), got "
                              f"{int(arr.min())}..{int(arr.max())}")
         return arr.astype(np.int64, copy=False)
+    if np.asarray(batch).dtype.kind in "iub":
+        raise TypeError(f"{name} holds integer tokens (dtype {np.asarray(batch).dtype}): a "
+                        "G-HMM's observations are real vectors (length, d); for the tokens of "
+                        "an HMM use estimate_hmm")
     arr = check_array(name, batch, ndim=(2, 3), what="(length, d) or (n_sequences, length, d) "
                                                      "Gaussian observations")
     arr = arr[None] if arr.ndim == 2 else arr

@@ -14,6 +14,7 @@ r"""Group and monoid facts of 004 §3.3.1 and §3.4.5, computed (sympy and exhau
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations, product
@@ -24,7 +25,8 @@ from sympy.combinatorics.named_groups import SymmetricGroup
 from seprank.automata.examples import rubik, smallest_nonsolvable
 from seprank.automata.semiautomaton import Semiautomaton
 from seprank.automata.semigroup import TransformationSemigroup, permutation_group
-from seprank.core.validation import check_int
+from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
+from seprank.core.validation import check_bool, check_instance, check_int, check_work
 
 __all__ = [
     "Footnote17Result",
@@ -56,7 +58,21 @@ def derived_series_orders(group: PermutationGroup) -> tuple[int, ...]:
     >>> derived_series_orders(AlternatingGroup(4))     # A4 > V4 > 1
     (12, 4, 1)
     """
+    _check_group(group)
     return tuple(int(H.order()) for H in group.derived_series())
+
+
+def _check_group(group: object) -> PermutationGroup:
+    return check_instance("group", group, PermutationGroup,
+                          expected="a sympy PermutationGroup",
+                          hint="e.g. permutation_group(automaton) or "
+                               "sympy.combinatorics.named_groups.SymmetricGroup(4)")
+
+
+def _check_semigroup(name: str, value: object) -> TransformationSemigroup:
+    return check_instance(name, value, TransformationSemigroup,
+                          expected="a TransformationSemigroup",
+                          hint="e.g. automaton.transformation_semigroup()")
 
 
 def composition_length(group: PermutationGroup) -> int:
@@ -73,6 +89,7 @@ def composition_length(group: PermutationGroup) -> int:
     >>> composition_length(CyclicGroup(12))       # solvable: prime factors of 12 = 2 * 2 * 3
     3
     """
+    _check_group(group)
     if not group.is_solvable:
         raise ValueError(f"composition_length needs a solvable group (sympy's composition "
                          f"series); got a non-solvable group of order {group.order()}")
@@ -145,6 +162,29 @@ def subgroups(elements: tuple[Element, ...], identity: Element,
     >>> sorted(sorted(H) for H in subgroups(Z4, 0, table))    # one subgroup per divisor of 4
     [[0], [0, 1, 2, 3], [0, 2]]
     """
+    if isinstance(elements, str | bytes) or not isinstance(elements, tuple | list | frozenset
+                                                            | set):
+        raise TypeError(f"elements must be a tuple of the group's elements, got {elements!r}")
+    els = tuple(elements)
+    check_work(len(els) ** 3 * 10, what=f"the subgroups of a group of order {len(els)}",
+               fix="use a smaller group")
+    if not isinstance(mul, Mapping):
+        raise TypeError(f"mul must be a mapping (a, b) -> a * b, got {mul!r}"[:200])
+    try:
+        missing = next(((a, b) for a in els for b in els if (a, b) not in mul), None)
+    except TypeError:
+        raise TypeError("elements must be hashable (they index mul)") from None
+    if missing is not None:
+        raise ValueError(f"mul lacks the product of {missing!r}: give the full table of "
+                         "elements x elements")
+    if any(mul[(a, b)] not in set(els) for a in els for b in els):
+        raise ValueError("mul is not closed: a product lies outside elements")
+    if identity not in set(els) or any(mul[(identity, g)] != g or mul[(g, identity)] != g
+                                       for g in els):
+        raise ValueError(f"identity = {identity!r} is not the identity of mul (e * g = g * e "
+                         "= g for every g of elements)")
+    elements = els
+
     def closure(gens: set[Element]) -> frozenset[Element]:
         group = {identity} | gens
         frontier = list(group)
@@ -185,6 +225,7 @@ def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], .
     >>> sorted(set(split_extensions(dihedral_group(4).transformation_semigroup())))
     [(4, 2)]
     """
+    _check_semigroup("group", group)
     if not group.is_group():
         raise ValueError("split_extensions needs a group (all elements permutations)")
     if group.size > MAX_GROUP_ORDER:
@@ -301,6 +342,10 @@ def monoid_table(semigroup: TransformationSemigroup) -> tuple[tuple[int, ...], .
     >>> F                                  # identity, "set 0", "set 1": the later write wins
     ((0, 1, 2), (1, 1, 2), (2, 1, 2))
     """
+    _check_semigroup("semigroup", semigroup)
+    guard_memory((semigroup.size + 1) ** 2 * OBJECT_ENTRY_BYTES,
+                 what=f"the {semigroup.size + 1}^2 multiplication table", fix="use a smaller "
+                 "semigroup")
     els = [semigroup.identity] + [f for f in semigroup.elements if f != semigroup.identity]
     index = {f: i for i, f in enumerate(els)}
     return tuple(tuple(index[semigroup.product(a, b)] for b in els) for a in els)
@@ -319,10 +364,28 @@ def isomorphic_tables(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], 
     >>> isomorphic_tables(F, opposite), isomorphic_tables(F, opposite, anti=True)
     (False, True)
     """
+    a, b = _check_table("a", a), _check_table("b", b)
+    anti = check_bool("anti", anti)
     if len(a) != len(b):
         return False
+    check_work(math.factorial(max(len(a) - 1, 0)) * len(a) ** 2,
+               what=f"every relabelling of {len(a)} elements", fix="compare smaller tables")
     target = tuple(tuple(b[j][i] for j in range(len(b))) for i in range(len(b))) if anti else b
     return any(_relabel(a, (0, *p)) == target for p in permutations(range(1, len(a))))
+
+
+def _check_table(name: str, table: object) -> tuple[tuple[int, ...], ...]:
+    """A square multiplication table of a monoid on ``0..n-1`` with identity 0."""
+    if isinstance(table, str | bytes) or not isinstance(table, Sequence) or not table:
+        raise TypeError(f"{name} must be a square table (rows of ints), got {table!r}"[:200])
+    n = len(table)
+    rows = []
+    for row in table:
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence) or len(row) != n:
+            raise ValueError(f"{name} must be a square table of {n} rows of {n} entries, got "
+                             f"the row {row!r}")
+        rows.append(tuple(check_int(f"{name}: entry", v, 0, n - 1) for v in row))
+    return tuple(rows)
 
 
 def cycle_generators(n: int) -> list[Permutation]:
@@ -336,4 +399,6 @@ def cycle_generators(n: int) -> list[Permutation]:
     (3, 60)
     """
     m = check_int("n", n, minimum=3)
+    guard_memory((m - 2) * m * 2 * OBJECT_ENTRY_BYTES, what=f"{m - 2} permutations of {m} "
+                 "points", fix="lower n")
     return [Permutation(0, 1, i, size=m) for i in range(2, m)]

@@ -43,12 +43,18 @@ import numpy.typing as npt
 from seprank.automata.semiautomaton import Semiautomaton
 from seprank.core.domains import Domain, FloatDomain, matrix_rank
 from seprank.core.grid import GridTooLargeError, matricize
-from seprank.core.memory import get_memory_limit
+from seprank.core.memory import array_bytes, get_memory_limit, guard_memory
 from seprank.core.random import SeedLike
 from seprank.core.rank import RankResult
 from seprank.core.results import Certificate, CertifiedResult, Method
 from seprank.core.types import Array
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_choice,
+    check_float,
+    check_instance,
+    check_int,
+)
 from seprank.separation import separation_rank, validate_partition
 
 __all__ = [
@@ -86,11 +92,14 @@ def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any
     >>> f(mixed)                                   # multilinear: linear in each position
     array([0.75])
     """
-    i0, iq = automaton.state_index(q0), automaton.state_index(q)
+    _check_automaton(automaton)
+    i0, iq = automaton.state_index(q0, name="q0"), automaton.state_index(q, name="q")
     mats = automaton.transition_matrices()          # [sigma][q', q]
 
     def f(X: Array, domain: Domain | None = None) -> Array:
         dom: Domain = FloatDomain() if domain is None else domain
+        if domain is None:
+            X = check_array("X", X, ndim=3, what="(batch, T, |Sigma|) inputs")
         Xd = dom.asarray(X)
         if Xd.ndim != 3 or Xd.shape[2] != automaton.n_symbols:
             raise ValueError(f"X must have shape (batch, T, |Sigma| = {automaton.n_symbols}), "
@@ -124,18 +133,58 @@ def coefficient_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
     ...     coefficient_rank(flip_flop(), 1, 1, 4, ([0, 2], [1, 3]))      # interleaved: more
     (2, 4)
     """
+    _check_automaton(automaton)
     n = check_int("T", T, minimum=2)
     A, B = validate_partition(partition, n)
+    i0, iq = automaton.state_index(q0, name="q0"), automaton.state_index(q, name="q")
+    _check_coefficient_size(automaton.n_symbols, len(A), len(B))
     s = automaton.n_symbols
-    if s ** len(A) * s ** len(B) > MAX_COEFFICIENT_ENTRIES:
-        raise ValueError(f"the coefficient matrix has {s ** len(A)} x {s ** len(B)} entries, "
-                         f"above MAX_COEFFICIENT_ENTRIES = {MAX_COEFFICIENT_ENTRIES}")
     words = automaton.all_words(n)
-    finals = automaton.run_indices(words, automaton.state_index(q0))[:, -1]
-    values = (finals == automaton.state_index(q)).astype(np.int64)
+    finals = automaton.run_indices(words, i0)[:, -1]
+    values = (finals == iq).astype(np.int64)
     grid = values.reshape((s,) * n)
     E = np.transpose(grid, (*A, *B)).reshape(s ** len(A), s ** len(B))
     return matrix_rank(E, method="exact").rank
+
+
+def _check_automaton(automaton: Any) -> None:
+    check_instance("automaton", automaton, Semiautomaton, expected="a Semiautomaton",
+                   hint="e.g. flip_flop() or modular_counter(3)")
+
+
+def _check_coefficient_size(s: int, a: int, b: int) -> None:
+    """Refuse a coefficient matrix of s^a x s^b entries above the limit, comparing through
+    logarithms (no power with thousands of digits is formed or printed)."""
+    if s > 1 and (a + b) * math.log(s) > math.log(MAX_COEFFICIENT_ENTRIES):
+        raise ValueError(f"the coefficient matrix has {s}^{a} x {s}^{b} entries (about "
+                         f"10^{(a + b) * math.log10(s):.4g}), above MAX_COEFFICIENT_ENTRIES = "
+                         f"{MAX_COEFFICIENT_ENTRIES}; the exact separation rank is computed "
+                         f"for T with |Sigma|^T <= {MAX_COEFFICIENT_ENTRIES} only (lower T)")
+
+
+def _eventually_periodic(step: Any, start: Any, lengths: Sequence[int]) -> dict[int, Any]:
+    """``x_1 = start``, ``x_{t+1} = step(x_t)`` read at every length of ``lengths``, the
+    sequence being followed until a value repeats (then it is periodic): finite-state
+    iterations at any length, such as the reachable sets of :func:`cut_rank_bound`."""
+    wanted = sorted(set(lengths))
+    seen: dict[Any, int] = {start: 1}
+    values = [start]
+    out: dict[int, Any] = {}
+    x, t = start, 1
+    for ell in wanted:
+        while t < ell:
+            x = step(x)
+            t += 1
+            if x in seen:                            # periodic: x_t = x_{first}
+                first = seen[x]
+                period = t - first
+                for e in wanted:
+                    out[e] = values[e - 1] if e < t else values[first - 1 + (e - first) % period]
+                return out
+            seen[x] = t
+            values.append(x)
+        out[ell] = x
+    return out
 
 
 def _blocks(A: Sequence[int], B: Sequence[int], T: int) -> list[tuple[str, int, int]]:
@@ -165,20 +214,25 @@ def cut_rank_bound(automaton: Semiautomaton, q0: object, T: int,
     >>> b["blocks"], b["bond"], b["bound"]         # 4 blocks: |Q|^3 = 8, semigroup bound 6
     (4, 8, 6)
     """
+    _check_automaton(automaton)
     n = check_int("T", T, minimum=2)
     A, B = validate_partition(partition, n)
+    i0 = automaton.state_index(q0, name="q0")
     blocks = _blocks(A, B, n)
     S = automaton.transformation_semigroup()
     nq, s = automaton.n_states, automaton.n_symbols
-    reach = [automaton.state_index(q0)]
-    reach_sizes = {}
-    for ell in range(1, n + 1):
-        reach = sorted({int(automaton.table[a, r]) for r in reach for a in range(s)})
-        reach_sizes[ell] = len(reach)
+    table = automaton.table
+
+    def reach_step(reach: frozenset[int]) -> frozenset[int]:
+        return frozenset(int(table[a, r]) for r in reach for a in range(s))
+
+    lengths = [stop - start for _, start, stop in blocks]
+    # reach_ell: the states after ell inputs from q0 (reach_1 is one step from {q0})
+    reach = _eventually_periodic(reach_step, reach_step(frozenset([i0])), lengths)
     per_side = {"A": 1, "B": 1}
     for side, start, stop in blocks:
         ell = stop - start
-        per_side[side] *= reach_sizes[ell] if start == 0 else len(S.words_of_length(ell))
+        per_side[side] *= len(reach[ell]) if start == 0 else len(S.words_of_length(ell))
     out = {"bond": nq ** (len(blocks) - 1), "semigroup_A": per_side["A"],
            "semigroup_B": per_side["B"], "words_A": s ** len(A), "words_B": s ** len(B)}
     if S.is_commutative():
@@ -244,9 +298,13 @@ def cut_separation_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
     >>> cut_separation_rank(modular_counter(3), 0, 0, 6, alt, seed=0).rank   # flat (DFT)
     3
     """
+    _check_automaton(automaton)
+    A, B = validate_partition(partition, check_int("T", T, minimum=2))
+    automaton.state_index(q0, name="q0")
+    automaton.state_index(q, name="q")
+    _check_coefficient_size(automaton.n_symbols, len(A), len(B))   # before any bound is formed
     bounds = cut_rank_bound(automaton, q0, T, partition)
     exact = coefficient_rank(automaton, q0, q, T, partition)
-    A, B = validate_partition(partition, T)
     small = min(len(A), len(B))
     m = max(2, math.ceil((bounds["bound"] + 1) ** (1 / small) - 1e-9))
     m = min(m, int(MAX_GRID_POINTS ** (1 / T)))
@@ -283,17 +341,19 @@ def final_state_grid(automaton: Semiautomaton, q0: object, q: object, T: int,
     >>> G.shape, np.array_equal(G, matricize(direct, *cut))
     ((9, 9), True)
     """
+    _check_automaton(automaton)
     A, B = validate_partition(partition, check_int("T", T, minimum=2))
-    i0, iq = automaton.state_index(q0), automaton.state_index(q)
+    i0, iq = automaton.state_index(q0, name="q0"), automaton.state_index(q, name="q")
     mats = automaton.transition_matrices()
 
     def grid_matrix(templates: Array, domain: Domain) -> Array:
         X = domain.asarray(templates)
         m, n = X.shape[0], automaton.n_states
-        need = m**T * n * 8
-        if need > get_memory_limit():
-            raise GridTooLargeError(f"the tensor-train grid needs {m}^{T} x {n} entries "
-                                    f"({need / 2**30:.2f} GiB), above the grid memory limit")
+        log_need = T * math.log(max(m, 1)) + math.log(n * 8)
+        if log_need > math.log(get_memory_limit()):
+            raise GridTooLargeError(f"the tensor-train grid needs {m}^{T} x {n} entries (about "
+                                    f"2^{log_need / math.log(2):.4g} bytes), above the grid "
+                                    "memory limit")
         Ms = domain.asarray(np.zeros((m, n, n), dtype=np.int64))
         for a in range(automaton.n_symbols):
             Ms = domain.add(Ms, domain.mul(domain.asarray(mats[a])[None], X[:, a, None, None]))
@@ -331,14 +391,29 @@ def score_kernel_rank(W_Q: Any, W_K: Any, *, method: Method = "exact",
     >>> score_kernel_rank([[1, 0], [0, 1], [1, 1]], [[1, 2], [2, 4], [0, 0]]).rank
     1
     """
+    check_choice("method", method, ("exact", "modular", "svd"))
     if method == "svd":
-        M = np.asarray(W_Q, dtype=np.float64) @ np.asarray(W_K, dtype=np.float64).T
-        return matrix_rank(M, method="svd", rtol=rtol)
-    Qe, Ke = np.asarray(W_Q, dtype=object), np.asarray(W_K, dtype=object)
-    if any(isinstance(v, float | np.floating) for v in (*Qe.ravel(), *Ke.ravel())):
-        raise TypeError("score_kernel_rank(method='exact'/'modular') needs exact entries (ints "
-                        "or Fractions); use method='svd' for floats (certifies nothing)")
-    return matrix_rank(Qe @ Ke.T, method=method)
+        Qf = check_array("W_Q", W_Q, ndim=2, min_size=0)
+        Kf = check_array("W_K", W_K, ndim=2, min_size=0)
+        _check_widths(Qf.shape, Kf.shape)
+        return matrix_rank(Qf @ Kf.T, method="svd", rtol=rtol)
+    Qe = check_array("W_Q", W_Q, ndim=2, dtype=None, min_size=0)
+    Ke = check_array("W_K", W_K, ndim=2, dtype=None, min_size=0)
+    _check_widths(Qe.shape, Ke.shape)
+    for name, arr in (("W_Q", Qe), ("W_K", Ke)):
+        if arr.dtype.kind == "f" or any(isinstance(v, float | np.floating)
+                                        for v in np.asarray(arr, dtype=object).ravel()):
+            raise TypeError(f"score_kernel_rank(method='exact'/'modular') needs exact entries "
+                            f"(ints or Fractions) in {name}; use method='svd' for floats "
+                            "(certifies nothing)")
+    return matrix_rank(np.asarray(Qe, dtype=object) @ np.asarray(Ke, dtype=object).T,
+                       method=method)
+
+
+def _check_widths(q: tuple[int, ...], k: tuple[int, ...]) -> None:
+    if q[1] != k[1]:
+        raise ValueError(f"W_Q and W_K must have the same number of columns (the head "
+                         f"dimension), got shapes {q} and {k}")
 
 
 def realized_kernel_rank(queries: npt.ArrayLike, keys: npt.ArrayLike, W_Q: npt.ArrayLike,
@@ -355,7 +430,19 @@ def realized_kernel_rank(queries: npt.ArrayLike, keys: npt.ArrayLike, W_Q: npt.A
     >>> realized_kernel_rank(q, q, [[0.0]], [[0.0]])   # zero scores: the all-ones kernel
     1
     """
-    S = (np.asarray(queries, dtype=np.float64) @ np.asarray(W_Q, dtype=np.float64)) @ \
-        (np.asarray(keys, dtype=np.float64) @ np.asarray(W_K, dtype=np.float64)).T
+    Qr, Kr = check_array("queries", queries, ndim=2), check_array("keys", keys, ndim=2)
+    WQ, WK = check_array("W_Q", W_Q, ndim=2), check_array("W_K", W_K, ndim=2)
+    rtol = check_float("rtol", rtol, minimum=0, hint=" (a tolerance)")
+    if Qr.shape[1] != WQ.shape[0] or Kr.shape[1] != WK.shape[0]:
+        raise ValueError(f"queries {Qr.shape} and keys {Kr.shape} must have as many columns as "
+                         f"W_Q {WQ.shape} and W_K {WK.shape} have rows")
+    _check_widths(WQ.shape, WK.shape)
+    guard_memory(array_bytes((Qr.shape[0], Kr.shape[0])) * 4,
+                 what=f"a {Qr.shape[0]} x {Kr.shape[0]} kernel", fix="pass fewer vectors")
+    with np.errstate(over="ignore", invalid="ignore"):
+        S = (Qr @ WQ) @ (Kr @ WK).T
+    if not np.all(np.isfinite(S)):
+        raise ValueError("the scores q^T W_Q W_K^T k overflow: rescale queries, keys or the "
+                         "weights")
     K = np.exp(S - S.max(axis=1, keepdims=True))
     return matrix_rank(K, method="svd", rtol=rtol).rank

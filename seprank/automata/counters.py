@@ -29,8 +29,9 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, bump_mlp
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import FloatArray, IntArray
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_bool, check_choice, check_float, check_int
 
 __all__ = ["DepthOneNetwork", "memory_network", "modular_counter_network"]
 
@@ -71,7 +72,14 @@ class DepthOneNetwork:
 
     def attention_output(self, words: npt.ArrayLike) -> FloatArray:
         """The head's output at the real positions, shape ``(B, T, d)``."""
-        W = np.asarray(words, dtype=np.int64)
+        W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0,
+                        what="(B, T) symbol indices")
+        n_tokens = self.embed_tokens.shape[0]
+        if W.size and (W.min() < 0 or W.max() >= n_tokens):
+            raise ValueError(f"words must hold symbol indices 0..{n_tokens - 1}")
+        n_pos = self.positions.shape[0] - (1 if self.pad is not None else 0)
+        if W.shape[1] > n_pos:
+            raise ValueError(f"words must have at most T = {n_pos} positions, got {W.shape[1]}")
         X = self.embed_tokens[W]
         if self.pad is not None:
             X = np.concatenate([np.broadcast_to(self.pad, (W.shape[0], 1, X.shape[2])), X],
@@ -119,10 +127,13 @@ def modular_counter_network(n: int, q0: int, T: int, *, gamma: str = "corrected"
     """
     m, Tn = check_int("n", n, minimum=2), check_int("T", T)
     q = check_int("q0", q0, minimum=0, maximum=m - 1)
-    if gamma not in ("corrected", "printed"):
-        raise ValueError(f"gamma must be 'corrected' or 'printed', got {gamma!r}")
-    if target not in ("corrected", "printed", "without_q0"):
-        raise ValueError(f"target must be 'corrected', 'printed' or 'without_q0', got {target!r}")
+    check_choice("gamma", gamma, ("corrected", "printed"))
+    check_choice("target", target, ("corrected", "printed", "without_q0"))
+    pad = check_bool("pad", pad)
+    n_values = (m - 1) * Tn + 1
+    guard_memory(array_bytes((n_values, 24)) + array_bytes((Tn + 1 + m, 3)),
+                 what=f"Lemma 15's network (an MLP of width {4 * n_values})",
+                 fix="lower n or T")
     e = np.eye(3)
     t = np.arange(1, Tn + 1)
     codes = np.log(2 * Tn - t) if gamma == "corrected" else np.log(2 * Tn * t)
@@ -169,9 +180,13 @@ def memory_network(n_states: int, q0: int, T: int, *, bot_coefficient: float = 2
     """
     n, Tn = check_int("n_states", n_states), check_int("T", T)
     q = check_int("q0", q0, minimum=1, maximum=n)
-    scale = Tn * math.log(16 * n * Tn) if c is None else float(c)
-    if not np.isfinite(scale) or scale <= 0:
-        raise ValueError(f"c must be a positive number, got {c!r}")
+    bot_coefficient = check_float("bot_coefficient", bot_coefficient)
+    positional = check_bool("positional", positional)
+    scale = (Tn * math.log(16 * n * Tn) if c is None
+             else check_float("c", c, positive=True, hint=" (the attention scale)"))
+    guard_memory(array_bytes((n + 1 + Tn, 4)) + array_bytes((n, 24)),
+                 what=f"Lemma 16's network for {n} states and length {Tn}",
+                 fix="lower n_states or T")
     e = np.eye(4)
     embed = np.zeros((n + 1, 4))
     embed[:n, 0] = np.arange(1, n + 1)

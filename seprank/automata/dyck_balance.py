@@ -30,16 +30,27 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.examples import REJECT, dyck
+from seprank.automata.semiautomaton import LABEL_BYTES, TRANSITION_OPS
 from seprank.core.domains import matrix_rank
+from seprank.core.memory import OBJECT_ENTRY_BYTES, array_bytes, get_memory_limit, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_bool,
+    check_choice,
+    check_float,
+    check_instance,
+    check_int,
+    check_work,
+    get_work_limit,
+)
 
 __all__ = [
     "BalancedConstruction",
@@ -71,6 +82,8 @@ def index_set(k: int, D: int) -> list[Token]:
     [(1, 1), (1, 2), (2, 0), (2, 1), (3, 1), (3, 2), (4, 0), (4, 1)]
     """
     kk, DD = check_int("k", k), check_int("D", D)
+    guard_memory(2 * kk * DD * 3 * OBJECT_ENTRY_BYTES, what=f"the 2kD = {2 * kk * DD} tokens",
+                 fix="lower k or D")
     out = []
     for t in range(1, 2 * kk + 1):
         depths = range(0, DD) if t % 2 == 0 else range(1, DD + 1)
@@ -91,18 +104,49 @@ def printed_embedding_collisions(k: int, D: int) -> tuple[int, int]:
     return len({(t - 1) * D + d for t, d in tokens}), len(tokens)
 
 
-def reachable_stacks(types: int, depth: int) -> tuple[int, int]:
+#: Largest number of decimal digits a count of :func:`reachable_stacks` is written with.
+MAX_COUNT_DIGITS = 100_000
+
+
+def reachable_stacks(types: int, depth: int, *,
+                     method: Literal["auto", "enumerate", "closed_form"] = "auto"
+                     ) -> tuple[int, int]:
     r"""(stacks reachable from the empty stack, :math:`(k+1)^n` classes) for
     Dyck\ :sub:`n,k` of §3.4.5 (n = depth, k = types): :math:`\sum_{i=0}^n k^i` are reachable
     (footnote 29).
+
+    Parameters
+    ----------
+    types, depth : int
+        k and n.
+    method : {'auto', 'enumerate', 'closed_form'}, keyword-only
+        ``'enumerate'`` counts the states a breadth-first search reaches in :func:`dyck`'s
+        automaton (an independent check of footnote 29; refused beyond the memory policy and
+        the work budget); ``'closed_form'`` is :math:`(k^{n+1}-1)/(k-1)` (:math:`n+1` for
+        k = 1), exact for any size; ``'auto'`` enumerates what fits and uses the closed form
+        beyond (the same numbers).
 
     Examples
     --------
     >>> reachable_stacks(2, 3)                 # 1 + 2 + 4 + 8 stacks of 3^3 classes
     (15, 27)
+    >>> reach, classes = reachable_stacks(10, 40)          # 10^40 stacks: never enumerated
+    >>> reach == (10**41 - 1) // 9, classes == 11**40
+    (True, True)
     """
-    A = dyck(types, depth)
-    return len(A.reachable_states(()) - {REJECT}), (types + 1) ** depth
+    k, n = check_int("types", types), check_int("depth", depth)
+    check_choice("method", method, ("auto", "enumerate", "closed_form"))
+    if (n + 1) * math.log10(k + 1) > MAX_COUNT_DIGITS:
+        raise ValueError(f"Dyck_{n},{k} has about 10^{n * math.log10(max(k, 2)):.4g} stacks: "
+                         f"more than {MAX_COUNT_DIGITS} digits to write; lower depth or types")
+    closed = n + 1 if k == 1 else (k ** (n + 1) - 1) // (k - 1)
+    per_state = LABEL_BYTES + 8 * n + 2 * k * 8
+    fits = (closed * per_state <= get_memory_limit()
+            and closed * 2 * k * TRANSITION_OPS <= get_work_limit())
+    if method == "closed_form" or (method == "auto" and not fits):
+        return closed, (k + 1) ** n
+    A = dyck(k, n)                                    # refused beyond the policies
+    return len(A.reachable_states(()) - {REJECT}), (k + 1) ** n
 
 
 def minimal_dfa_states(types: int, depth: int) -> int:
@@ -117,7 +161,13 @@ def minimal_dfa_states(types: int, depth: int) -> int:
     """
     from automata.fa.dfa import DFA
 
-    A = dyck(types, depth)
+    k, n = check_int("types", types), check_int("depth", depth)
+    stacks = n + 1 if k == 1 else math.inf if n * math.log(k) > 40 else (
+        (k ** (n + 1) - 1) // (k - 1))
+    guard_memory(stacks * 2 * k * 4 * OBJECT_ENTRY_BYTES,
+                 what=f"automata-lib's DFA of Dyck_{n},{k} ({stacks} states, {2 * k} inputs)",
+                 fix="lower types or depth")
+    A = dyck(k, n)
     names = {q: str(i) for i, q in enumerate(A.states)}
     transitions = {names[q]: {str(s): names[A.delta(q, s)] for s in A.alphabet}
                    for q in A.states}
@@ -139,30 +189,47 @@ def dyck_prefixes(k: int, D: int, N: int) -> list[list[Token]]:
     True
     """
     kk, DD, n = check_int("k", k), check_int("D", D), check_int("N", N, minimum=0)
+    # one prefix is n tokens; count them first (paths of the depth walk, k choices per
+    # opening), in O(n D) steps, and refuse more than MAX_PREFIXES before listing any
+    guard_memory(n * 2 * OBJECT_ENTRY_BYTES, what=f"a prefix of length {n}",
+                 fix="choose a shorter length N")
+    check_work(n * (min(DD, n) + 1) * 10, what=f"counting the prefixes of length {n}",
+               fix="choose a shorter length N")
+    ways = [1] + [0] * min(DD, n)                          # ways[d]: prefixes at depth d
+    for _ in range(n):
+        nxt = [0] * len(ways)
+        for d, w in enumerate(ways):
+            if w:
+                if d + 1 < len(ways):
+                    nxt[d + 1] += w * kk
+                if d:
+                    nxt[d - 1] += w
+        ways = [min(v, MAX_PREFIXES + 1) for v in nxt]
+    if sum(ways) > MAX_PREFIXES:
+        raise ValueError(f"Dyck_{kk},{DD} has more than MAX_PREFIXES = {MAX_PREFIXES} valid "
+                         f"prefixes of length {n}; choose a shorter length N")
+    guard_memory(sum(ways) * n * 2 * OBJECT_ENTRY_BYTES,
+                 what=f"{sum(ways)} prefixes of length {n}", fix="choose a shorter length N")
     out: list[list[Token]] = []
-
-    def extend(prefix: list[Token], stack: list[int]) -> None:
+    work: list[tuple[list[Token], list[int]]] = [([], [])]
+    while work:                                            # depth first, in the same order
+        prefix, stack = work.pop()
         if len(prefix) == n:
-            if len(out) >= MAX_PREFIXES:
-                raise ValueError(f"Dyck_{kk},{DD} has more than MAX_PREFIXES = {MAX_PREFIXES} "
-                                 f"valid prefixes of length {n}; choose a shorter length")
-            out.append(list(prefix))
-            return
+            out.append(prefix)
+            continue
+        children = []
         if len(stack) < DD:
-            for t in range(1, kk + 1):
-                prefix.append((2 * t - 1, len(stack) + 1))
-                extend(prefix, [*stack, t])
-                prefix.pop()
+            children += [([*prefix, (2 * t - 1, len(stack) + 1)], [*stack, t])
+                         for t in range(1, kk + 1)]
         if stack:
-            prefix.append((2 * stack[-1], len(stack) - 1))
-            extend(prefix, stack[:-1])
-            prefix.pop()
-
-    extend([], [])
+            children.append(([*prefix, (2 * stack[-1], len(stack) - 1)], stack[:-1]))
+        work.extend(reversed(children))
     return out
 
 
 def _embeddings(k: int, D: int, m: int) -> tuple[dict[Token, FloatArray], FloatArray]:
+    guard_memory(array_bytes((2 * k * D + 1, m)), what=f"{2 * k * D + 1} one-hot embeddings "
+                 f"in R^{m}", fix="lower k or D")
     tokens = index_set(k, D)
     if m < len(tokens) + 1:
         raise ValueError(f"one-hot embeddings need m >= 2kD + 1 = {len(tokens) + 1}, got {m}")
@@ -196,15 +263,19 @@ def balance_solution_space(k: int, D: int, *, embeddings: str = "one_hot",
     (207, 15, 6, 3)
     """
     kk, DD = check_int("k", k), check_int("D", D)
+    check_choice("embeddings", embeddings, ("one_hot", "type_depth"))
+    extra = check_int("extra_dims", extra_dims, minimum=0)
+    m_est = 2 * kk * DD + 1 + extra if embeddings == "one_hot" else 2 * kk + DD + 1
+    n_rows = kk * DD * max(kk * max(DD - 1, 0) - 1, 0)
+    guard_memory(array_bytes((n_rows, m_est * m_est), np.int64) * 4,
+                 what=f"the {n_rows} x {m_est}^2 constraint matrix of (3.28) and its rank",
+                 fix="lower k or D")
     if embeddings == "one_hot":
-        emb, _ = _embeddings(kk, DD, 2 * kk * DD + 1 + check_int("extra_dims", extra_dims,
-                                                                   minimum=0))
-    elif embeddings == "type_depth":
+        emb, _ = _embeddings(kk, DD, m_est)
+    else:
         m = 2 * kk + DD + 1
         eye = np.eye(m)
         emb = {(t, d): eye[t - 1] + eye[2 * kk + d] for t, d in index_set(kk, DD)}
-    else:
-        raise ValueError(f"embeddings must be 'one_hot' or 'type_depth', got {embeddings!r}")
     m = len(next(iter(emb.values())))
     U = [emb[(2 * i - 1, d)] - emb[(2 * i, d - 1)] for i in range(1, kk + 1)
          for d in range(1, DD + 1)]
@@ -254,10 +325,11 @@ def balanced_construction(k: int, D: int, *, seed: SeedLike = None, violation: f
     True
     """
     kk, DD = check_int("k", k), check_int("D", D)
-    if not math.isfinite(violation):
-        raise ValueError(f"violation must be a finite number, got {violation!r}")
+    violation = check_float("violation", violation)
     rng = as_generator(seed)
     m = 2 * kk * DD + 1 + check_int("extra_dims", extra_dims, minimum=1)
+    guard_memory(array_bytes((m, m)) * 12 + array_bytes((m, kk * DD + 1)) * 3,
+                 what=f"the {m} x {m} matrices of the construction", fix="lower k or D")
     emb, start = _embeddings(kk, DD, m)
     U = np.array([emb[(2 * i - 1, d)] - emb[(2 * i, d - 1)] for i in range(1, kk + 1)
                   for d in range(1, DD + 1)])
@@ -284,6 +356,22 @@ def balanced_construction(k: int, D: int, *, seed: SeedLike = None, violation: f
     return BalancedConstruction(kk, DD, emb, start, M, a, b, W_V)
 
 
+def _check_tokens(name: str, prefix: Any, k: int | None) -> list[Token]:
+    """``prefix`` as a list of (token, depth) pairs of integers (token in 1..2k when k is
+    given); a ValueError / TypeError naming ``name`` otherwise."""
+    if isinstance(prefix, str | bytes) or not isinstance(prefix, Sequence):
+        raise TypeError(f"{name} must be a list of (token, depth) pairs, got {prefix!r}")
+    out = []
+    for tok in prefix:
+        if isinstance(tok, str | bytes) or not isinstance(tok, Sequence) or len(tok) != 2:
+            raise ValueError(f"{name} must hold (token, depth) pairs of integers, got {tok!r}")
+        t, d = (check_int(f"{name}: token", tok[0], 1), check_int(f"{name}: depth", tok[1], 0))
+        if k is not None and t > 2 * k:
+            raise ValueError(f"{name} holds the token {t}, outside 1..2k = 1..{2 * k}")
+        out.append((t, d))
+    return out
+
+
 def _projector(rows: FloatArray) -> FloatArray:
     if rows.size == 0:
         return np.zeros((rows.shape[1], rows.shape[1]))
@@ -304,7 +392,14 @@ def attention_output(C: BalancedConstruction, prefix: Sequence[Token]) -> FloatA
     >>> out.shape, bool(abs(out.sum()) < 1e-12)          # P_perp removes the all-ones direction
     ((15,), True)
     """
-    X = np.stack([C.start] + [C.embed[tuple(tok)] for tok in prefix])  # type: ignore[index]
+    check_instance("C", C, BalancedConstruction, expected="a BalancedConstruction",
+                   hint="build it with balanced_construction(k, D)")
+    tokens = _check_tokens("prefix", prefix, C.k)
+    unknown = [tok for tok in tokens if tok not in C.embed]
+    if unknown:
+        raise ValueError(f"prefix holds tokens outside the index set of Dyck_{C.k},{C.D}: "
+                         f"{unknown[:3]} (token types 1..{2 * C.k}, depths 0..{C.D})")
+    X = np.stack([C.start] + [C.embed[tok] for tok in tokens])
     q = X[-1]
     w = np.exp(X @ C.M @ q)
     out = (w[:, None] * (X @ C.W_V.T)).sum(axis=0)
@@ -325,15 +420,23 @@ def insert_matched_pairs(prefix: Sequence[Token],
     Traceback (most recent call last):
     ValueError: cannot insert a depth-1 pair at position 1: the depth there is 1 ...
     """
-    out = [tuple(tok) for tok in prefix]
-    for pos, i, dp in pairs:
+    out: list[tuple[int, int]] = list(_check_tokens("prefix", prefix, None))
+    if isinstance(pairs, str | bytes) or not isinstance(pairs, Sequence):
+        raise TypeError(f"pairs must be a list of (position, i, d') triples, got {pairs!r}")
+    checked = []
+    for pair in pairs:
+        if isinstance(pair, str | bytes) or not isinstance(pair, Sequence) or len(pair) != 3:
+            raise ValueError(f"pairs must hold (position, i, d') triples of integers, got "
+                             f"{pair!r}")
+        checked.append(tuple(check_int("pairs: entry", v, None) for v in pair))
+    for pos, i, dp in checked:
         depth_before = out[pos - 1][1] if pos > 0 else 0
         if not 0 <= pos < len(out) or depth_before != dp - 1:
             raise ValueError(f"cannot insert a depth-{dp} pair at position {pos}: the depth "
                              f"there is {depth_before} (need {dp - 1}; the last token stays "
                              "last)")
         out[pos:pos] = [(2 * i - 1, dp), (2 * i, dp - 1)]
-    return out  # type: ignore[return-value]
+    return out
 
 
 def uniform_first_layer(prefix: Sequence[Token], k: int, *,
@@ -351,9 +454,12 @@ def uniform_first_layer(prefix: Sequence[Token], k: int, *,
     1.0
     """
     kk = check_int("k", k)
+    start_token = check_bool("start_token", start_token)
     m = 2 * kk + 1
-    if not prefix or any(not 1 <= int(t) <= 2 * kk for t, _ in prefix):
+    tokens = _check_tokens("prefix", prefix, kk)
+    if not tokens:
         raise ValueError(f"prefix must be a non-empty list of (token in 1..{2 * kk}, depth)")
+    prefix = tokens
     Z = np.zeros((len(prefix) + int(start_token), m))
     if start_token:
         Z[0, 2 * kk] = 1.0
@@ -381,7 +487,7 @@ def lemma24_gap(a: npt.ArrayLike, b: npt.ArrayLike, r: npt.ArrayLike) -> Any:
     >>> round(lemma24_gap([0, 0.1], [0, -0.1], [0.5, 0]), 4)       # 2 sin(atan 0.2)
     0.3922
     """
-    av, bv, rv = (np.asarray(v, dtype=np.float64) for v in (a, b, r))
+    av, bv, rv = (check_array(name, v) for name, v in (("a", a), ("b", b), ("r", r)))
     if not (av.shape == bv.shape == rv.shape and av.ndim >= 1):
         raise ValueError("a, b, r must be arrays of one shape (vectors on the last axis)")
     x, y = av + rv, bv + rv
@@ -410,10 +516,13 @@ def random_attention_variation(N: int, *, causal: bool = True, n_patterns: int =
     True
     """
     n = check_int("N", N)
+    causal = check_bool("causal", causal)
+    k = check_int("n_patterns", n_patterns, minimum=2)
+    rng = as_generator(seed)
+    guard_memory(4 * array_bytes((k, n, n)), what=f"{k} random {n} x {n} attention patterns",
+                 fix="lower N or n_patterns")
     exact = (sum(2 * (r - 1) / (r * (r + 1)) for r in range(1, n + 1)) if causal
              else 2 * (n - 1) / (n + 1))
-    rng = as_generator(seed)
-    k = check_int("n_patterns", n_patterns, minimum=2)
     E = rng.exponential(size=(k, n, n))               # Dirichlet(1) rows = normalised Exp(1)
     if causal:
         E = E * np.tril(np.ones((n, n)))

@@ -26,15 +26,19 @@ constructor                        semiautomaton                                
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Hashable, Sequence
 from itertools import product
 
+import numpy as np
 from sympy.combinatorics import Permutation, PermutationGroup
 from sympy.combinatorics.generators import rubik_cube_generators
 from sympy.combinatorics.named_groups import DihedralGroup
 
-from seprank.automata.semiautomaton import Semiautomaton
-from seprank.core.validation import check_int
+from seprank.automata.semiautomaton import Semiautomaton, guard_size
+from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
+from seprank.core.validation import check_callable, check_choice, check_instance, check_int
 
 __all__ = [
     "BOT",
@@ -93,6 +97,7 @@ def flip_flop(form: str = "example2") -> Semiautomaton:
     >>> T.size, T.is_aperiodic(), T.is_commutative()
     (3, True, False)
     """
+    check_choice("form", form, ("example2", "definition11"))
     if form == "example2":
         return Semiautomaton([1, 2], [BOT, 1, 2], lambda q, s: q if s == BOT else s,
                              name="flip-flop")
@@ -134,8 +139,7 @@ def modular_counter(n: int, *, alphabet: str = "full") -> Semiautomaton:
     (5, (0, 1))
     """
     m = check_int("n", n)
-    if alphabet not in ("full", "generator"):
-        raise ValueError(f"alphabet must be 'full' or 'generator', got {alphabet!r}")
+    check_choice("alphabet", alphabet, ("full", "generator"))
     symbols = range(m) if alphabet == "full" else [0, 1]
     return Semiautomaton(range(m), symbols, lambda q, s: (q + s) % m, name=f"C_{m}")
 
@@ -153,6 +157,7 @@ def memory(n_states: int) -> Semiautomaton:
     4
     """
     n = check_int("n_states", n_states)
+    guard_size(n, n + 1)
     states = list(range(1, n + 1))
     return Semiautomaton(states, [*states, BOT], lambda q, s: q if s == BOT else s,
                          name=f"memory_{n}")
@@ -172,6 +177,9 @@ def direct_product(a: Semiautomaton, b: Semiautomaton) -> Semiautomaton:
     >>> P.transformation_semigroup().size     # C_2 x C_3
     6
     """
+    _check_automaton("a", a)
+    _check_automaton("b", b)
+    guard_size(a.n_states * b.n_states, (a.n_symbols + 1) * (b.n_symbols + 1))
     left, right = [*a.alphabet, "e"], [*b.alphabet, "e"]
 
     def delta(q: tuple[Hashable, Hashable], s: tuple[Hashable, Hashable]) -> tuple[Hashable, ...]:
@@ -198,8 +206,17 @@ def cascade_product(first: Semiautomaton, second: Semiautomaton,
     >>> T.size, T.is_commutative()
     (6, False)
     """
+    _check_automaton("first", first)
+    _check_automaton("second", second)
+    check_callable("dependency", dependency, "a function (q1, sigma) -> an input of second")
+    guard_size(first.n_states * second.n_states, first.n_symbols)
+
     def delta(q: tuple[Hashable, Hashable], s: Hashable) -> tuple[Hashable, Hashable]:
-        return first.delta(q[0], s), second.delta(q[1], dependency(q[0], s))
+        phi = dependency(q[0], s)
+        if phi not in second._symbol_index:
+            raise ValueError(f"dependency({q[0]!r}, {s!r}) = {phi!r} is not an input of second "
+                             f"(alphabet {second.alphabet})")
+        return first.delta(q[0], s), second.delta(q[1], phi)
 
     return Semiautomaton(list(product(first.states, second.states)), first.alphabet, delta,
                          name=name or f"{first.name} cascade {second.name}")
@@ -220,6 +237,7 @@ def dihedral(S: int) -> Semiautomaton:
     (8, False)
     """
     n = check_int("S", S)
+    guard_size(2 * n, 2)
 
     def delta(q: tuple[int, int], s: str) -> tuple[int, int]:
         return ((q[0] + q[1]) % n, q[1]) if s == "advance" else (q[0], -q[1])
@@ -241,14 +259,36 @@ def permutation_automaton(generators: Sequence[Permutation | Sequence[int]], *,
     >>> A.transformation_semigroup().size     # they generate S_3
     6
     """
-    perms = [g if isinstance(g, Permutation) else Permutation(list(g)) for g in generators]
-    if not perms:
+    if isinstance(generators, str | bytes) or not isinstance(generators, Sequence):
+        raise TypeError(f"generators must be a list of permutations (sympy Permutations or "
+                        f"sequences of images), got {generators!r}")
+    if not generators:
         raise ValueError("generators must not be empty")
-    n = max(p.size for p in perms)
-    table = [[p(q) if q < p.size else q for q in range(n)] for p in perms]
+    perms = []
+    for i, g in enumerate(generators):
+        if isinstance(g, Permutation):
+            perms.append(g)
+            continue
+        if isinstance(g, str | bytes) or not isinstance(g, Sequence) or not all(
+                isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_)
+                for v in g) or sorted(int(v) for v in g) != list(range(len(g))):
+            raise ValueError(f"generators[{i}] must be a permutation of 0..n-1 (its images), "
+                             f"got {g!r}"[:300])
+        perms.append(Permutation([int(v) for v in g]))
+    sizes = sorted({p.size for p in perms})
+    if len(sizes) > 1:
+        raise ValueError(f"generators act on different numbers of points {sizes}: give every "
+                         "permutation on the same n points (Permutation(..., size=n)); they "
+                         "are not padded")
+    n = sizes[0]
+    if labels is not None and (isinstance(labels, str | bytes)
+                               or not isinstance(labels, Sequence)):
+        raise TypeError(f"labels must be a sequence of hashable input names, got {labels!r}")
     names = list(labels) if labels is not None else [f"g{i}" for i in range(len(perms))]
     if len(names) != len(perms):
         raise ValueError(f"labels has {len(names)} entries for {len(perms)} generators")
+    guard_size(n, len(perms))
+    table = [p.array_form for p in perms]
     return Semiautomaton(range(n), names, table, name=name)
 
 
@@ -265,6 +305,7 @@ def symmetric_group(n: int) -> Semiautomaton:
     True
     """
     m = check_int("n", n, minimum=2)
+    _guard_points(m, 2)
     return permutation_automaton([Permutation(0, 1, size=m), Permutation([*range(1, m), 0])],
                                  labels=["(1 2)", "n-cycle"], name=f"S_{m}")
 
@@ -281,6 +322,7 @@ def alternating_group(n: int) -> Semiautomaton:
     True
     """
     m = check_int("n", n, minimum=3)
+    _guard_points(m, m - 2)
     gens = [Permutation(0, 1, i, size=m) for i in range(2, m)]
     return permutation_automaton(gens, labels=[f"(1 2 {i + 1})" for i in range(2, m)],
                                  name=f"A_{m}")
@@ -311,6 +353,7 @@ def dihedral_group(n: int) -> Semiautomaton:
     [6, 8, 10]
     """
     m = check_int("n", n, minimum=3)
+    _guard_points(m, 2)
     return permutation_automaton(list(DihedralGroup(m).generators),
                                  labels=["rotation", "reflection"], name=f"D_{2 * m}")
 
@@ -380,6 +423,8 @@ def canonical_group_automaton(group: PermutationGroup, *, name: str = "") -> Sem
     >>> A.transformation_semigroup().size     # the left regular representation is faithful
     6
     """
+    check_instance("group", group, PermutationGroup, expected="a sympy PermutationGroup",
+                   hint="e.g. sympy.combinatorics.named_groups.SymmetricGroup(3)")
     order = int(group.order())
     if order > 5040:
         raise ValueError(f"the canonical automaton of a group of order {order} has {order}^2 "
@@ -407,6 +452,15 @@ def dyck(types: int, depth: int) -> Semiautomaton:
     True
     """
     k, D = check_int("types", types), check_int("depth", depth)
+    # k^D stacks at least: compared through logarithms, so that no huge power is formed
+    count = (D + 1 if k == 1 else math.inf if D * math.log(k) > 64 * math.log(2)
+             else (k ** (D + 1) - 1) // (k - 1))
+    guard_memory(count * (OBJECT_ENTRY_BYTES + 8 * D),
+                 what=f"the {'more than 2^64' if count == math.inf else count} stacks of "
+                      f"Dyck_{k},{D}",
+                 fix="lower types or depth (footnote 29 counts them in closed form: "
+                     "reachable_stacks(types, depth, method='closed_form'))")
+    guard_size(int(count) + 1, 2 * k)
     stacks: list[Hashable] = [s for n in range(D + 1) for s in product(range(1, k + 1), repeat=n)]
 
     def delta(q: Hashable, s: int) -> Hashable:
@@ -420,6 +474,19 @@ def dyck(types: int, depth: int) -> Semiautomaton:
 
     return Semiautomaton([*stacks, REJECT], range(1, 2 * k + 1), delta,
                          name=f"Dyck_{k},{D}")
+
+
+def _guard_points(n: int, n_generators: int) -> None:
+    """Refuse ``n_generators`` permutations of ``n`` points (sympy lists every image)."""
+    guard_memory(n * n_generators * 2 * OBJECT_ENTRY_BYTES,
+                 what=f"{n_generators} permutations of {n} points",
+                 fix="use fewer points (lower n)")
+
+
+def _check_automaton(name: str, value: object) -> Semiautomaton:
+    return check_instance(name, value, Semiautomaton,
+                          expected="a Semiautomaton", hint="e.g. flip_flop() or Semiautomaton("
+                          "states, alphabet, delta)")
 
 
 def abab_star() -> Semiautomaton:

@@ -33,9 +33,10 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, threshold_mlp
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray, IntArray
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_float, check_int, check_work
 
 __all__ = [
     "FFL_TOKENS",
@@ -64,7 +65,7 @@ def _check_T(T: int) -> int:
 
 
 def _check_p(p: tuple[float, float, float]) -> npt.NDArray[np.float64]:
-    q = np.asarray(p, dtype=np.float64)
+    q = check_array("p", p, ndim=1)
     if q.shape != (3,) or np.any(q < 0) or abs(q.sum() - 1) > 1e-12:
         raise ValueError(f"p must be (p_w, p_r, p_i), non-negative, summing to 1; got {p!r}")
     return q
@@ -83,6 +84,10 @@ def sample_ffl(T: int, p: tuple[float, float, float], n: int, *,
     Tn, m = _check_T(T), check_int("n", n)
     q = _check_p(p)
     rng = as_generator(seed)
+    guard_memory(array_bytes((m, Tn), np.int64) * 3, what=f"{m} strings of length {Tn}",
+                 fix="sample fewer strings (lower n) or shorter ones (lower T)")
+    check_work(m * Tn * 10 + Tn * 1000, what=f"{m} strings of length {Tn}",
+               fix="lower n or T")
     X = np.empty((m, Tn), dtype=np.int64)
     instr = rng.choice(3, size=(m, Tn // 2), p=q)
     instr[:, 0], instr[:, -1] = W, R
@@ -110,6 +115,10 @@ def all_ffl_strings(T: int) -> IntArray:
     """
     Tn = _check_T(T)
     pairs = Tn // 2
+    if (pairs - 2) * math.log(5) > math.log(MAX_FFL_STRINGS):   # no huge power formed
+        raise ValueError(f"there are 2 * 5^(T/2 - 2) = 2 * 5^{pairs - 2} flip-flop strings of "
+                         f"length {Tn}, above MAX_FFL_STRINGS = {MAX_FFL_STRINGS}; sample_ffl()"
+                         " draws from FFL(T, p) instead")
     count = 2 * 5 ** (pairs - 2)
     if count > MAX_FFL_STRINGS:
         raise ValueError(f"there are 2 * 5^(T/2 - 2) = {count} flip-flop strings of length "
@@ -139,9 +148,18 @@ def read_targets(strings: npt.ArrayLike) -> tuple[IntArray, IntArray, IntArray]:
     >>> read_targets(all_ffl_strings(4))   # each string reads once, at position 2, its written bit
     (array([0, 1]), array([2, 2]), array([0, 1]))
     """
-    X = np.asarray(strings, dtype=np.int64)
+    X = _check_strings(strings)
     seq, pos = np.nonzero(X[:, :-1] == R)
     return seq, pos, X[seq, pos + 1] - ZERO
+
+
+def _check_strings(strings: npt.ArrayLike, name: str = "strings") -> IntArray:
+    """A batch (B, T) of flip-flop token indices 0..4."""
+    X = check_array(name, strings, ndim=2, dtype=np.int64, min_size=0,
+                    what="(B, T) token indices")
+    if X.size and (X.min() < 0 or X.max() > ONE):
+        raise ValueError(f"{name} must hold token indices 0..4 ({', '.join(FFL_TOKENS)})")
+    return X
 
 
 def ffl_read_count_law(T: int, p_r: float, n_sequences: int) -> tuple[float, float]:
@@ -155,8 +173,7 @@ def ffl_read_count_law(T: int, p_r: float, n_sequences: int) -> tuple[float, flo
     (2640.0, 47.8121)
     """
     Tn, n = _check_T(T), check_int("n_sequences", n_sequences)
-    if not 0 <= p_r <= 1:
-        raise ValueError(f"p_r must be in [0, 1], got {p_r!r}")
+    p_r = check_float("p_r", p_r, minimum=0, maximum=1)
     k = Tn // 2 - 2
     return n * (1 + k * p_r), math.sqrt(n * k * p_r * (1 - p_r))
 
@@ -184,8 +201,8 @@ class FlipFlopNetwork:
 
     def forward(self, strings: npt.ArrayLike) -> FloatArray:
         """The rounded layer-2 output coordinate :math:`e_1` at every position, shape (B, T)."""
-        S = np.asarray(strings, dtype=np.int64)
-        if S.ndim != 2 or S.shape[1] > self.T:
+        S = _check_strings(strings)
+        if S.shape[1] > self.T:
             raise ValueError(f"strings must have shape (B, <= {self.T})")
         X = self.embed(S)
         a1 = attention(X, *self.layer1)
@@ -196,7 +213,7 @@ class FlipFlopNetwork:
 
     def errors(self, strings: npt.ArrayLike) -> tuple[int, int, float]:
         """(wrong reads, reads, largest ``|output - bit|`` over reads) on deterministic FFL."""
-        S = np.asarray(strings, dtype=np.int64)
+        S = _check_strings(strings)
         seq, pos, bit = read_targets(S)
         out = self.forward(S)[seq, pos]
         return int(np.sum(np.rint(out) != bit)), int(bit.size), float(np.max(
@@ -218,9 +235,8 @@ def proposition3_network(T: int, *, c: float | None = None) -> FlipFlopNetwork:
     (0, 2250)
     """
     Tn = _check_T(T)
-    scale = 2 * Tn * math.log(8 * Tn) if c is None else float(c)
-    if not np.isfinite(scale) or scale <= 0:
-        raise ValueError(f"c must be a positive number, got {c!r}")
+    scale = (2 * Tn * math.log(8 * Tn) if c is None
+             else check_float("c", c, positive=True, hint=" (the attention scale)"))
     e = np.eye(7)
     zero = np.zeros(7)
     W_Q = np.stack([e[4], e[4]], axis=1)
@@ -242,7 +258,11 @@ def dilution_bound(T: int, sigma_max: float, *, exponent: float = 2.0) -> float:
     (0.5, 0.1)
     """
     n = check_int("T", T)
-    return 1 - (n - 1) / (n - 1 + math.exp(exponent * float(sigma_max)))
+    sigma = check_float("sigma_max", sigma_max, minimum=0, hint=" (a top singular value)")
+    x = check_float("exponent", exponent, positive=True) * sigma
+    if x > 700:                                       # e^x overflows; the same, stably
+        return 1 / (1 + (n - 1) * math.exp(-x))
+    return 1 - (n - 1) / (n - 1 + math.exp(x))
 
 
 def max_attention_weight(M: npt.ArrayLike, keys: npt.ArrayLike, query: npt.ArrayLike) -> float:
@@ -255,8 +275,13 @@ def max_attention_weight(M: npt.ArrayLike, keys: npt.ArrayLike, query: npt.Array
     >>> bool(abs(max_attention_weight(M, keys, query) - dilution_bound(8, 1.5)) < 1e-15)
     True
     """
-    s = np.asarray(keys, dtype=np.float64) @ np.asarray(M, dtype=np.float64) @ \
-        np.asarray(query, dtype=np.float64)
+    Ma = check_array("M", M, ndim=2)
+    K = check_array("keys", keys, ndim=2)
+    q = check_array("query", query, ndim=1)
+    if Ma.shape != (K.shape[1], q.shape[0]):
+        raise ValueError(f"M must be ({K.shape[1]}, {q.shape[0]}) for keys {K.shape} and query "
+                         f"{q.shape}, got {Ma.shape}")
+    s = K @ Ma @ q
     w = np.exp(s - s.max())
     return float(w.max() / w.sum())
 
@@ -277,8 +302,10 @@ def dilution_extremal_case(sigma: float, T: int, dim: int = 3) -> tuple[FloatArr
     True
     """
     n, d = check_int("T", T, minimum=2), check_int("dim", dim)
+    sigma = check_float("sigma", sigma, minimum=0, hint=" (the top singular value)")
+    guard_memory(array_bytes((n + d, d)) * 2, what=f"{n} keys in R^{d}", fix="lower T or dim")
     v = np.zeros(d)
     v[0] = 1.0
     keys = np.tile(v, (n, 1))
     keys[0] = -v
-    return -float(sigma) * np.outer(v, v), keys, v
+    return -sigma * np.outer(v, v), keys, v

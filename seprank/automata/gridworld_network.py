@@ -37,8 +37,9 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, bump_mlp
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import FloatArray, IntArray
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_bool, check_choice, check_float, check_int
 
 __all__ = ["GridworldNetwork", "algorithm1", "theorem12_network"]
 
@@ -74,11 +75,17 @@ def algorithm1(actions: npt.ArrayLike, S: int, *, n_pads: int | None = None,
     >>> algorithm1([[1, 1, 1, -1], [1, 1, 1, 1]], 2)       # states 1 2 2 1 and 1 2 2 2
     array([1, 2])
     """
-    A = np.asarray(actions, dtype=np.int64)
-    if A.ndim != 2 or (A.size and (A.min() < -1 or A.max() > 1)):
+    A = check_array("actions", actions, ndim=2, dtype=np.int64, min_size=0)
+    if A.size and (A.min() < -1 or A.max() > 1):
         raise ValueError("actions must have shape (B, T) with values in {-1, 0, 1}")
     s = check_int("S", S)
     pads = s + 1 if n_pads is None else check_int("n_pads", n_pads, minimum=0)
+    include_z0 = check_bool("include_z0", include_z0)
+    N = pads + A.shape[1] + int(include_z0)
+    # the (B, N, N) counts dominate; then the (B, 2N + 1) tables
+    guard_memory(array_bytes((A.shape[0], N, N + 6), np.int64) * 2,
+                 what=f"Algorithm 1 on {A.shape[0]} sequences of {N} prefix sums",
+                 fix="lower S or n_pads, or pass fewer or shorter sequences")
     padded = np.concatenate([-np.ones((A.shape[0], pads), dtype=np.int64), A], axis=1)
     Z = np.cumsum(padded, axis=1)
     if include_z0:
@@ -144,10 +151,13 @@ class GridworldNetwork:
         """Layer-2 outputs for inputs (symbol indices of L, ⊥, R = 0, 1, 2), shape (B, T):
         the selected prefix sums ``x`` and codes ``gamma`` per head, shape (B, T, 2S + 1), and
         the query's own ``[x_t, gamma_t]``, shape (B, T, 2)."""
-        W = np.asarray(words, dtype=np.int64)
-        if W.ndim != 2 or W.shape[1] != self.T or (W.size and (W.min() < 0 or W.max() > 2)):
+        W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0)
+        if W.shape[1] != self.T or (W.size and (W.min() < 0 or W.max() > 2)):
             raise ValueError(f"words must have shape (B, {self.T}) with symbol indices 0..2")
         B, Tp = W.shape[0], self.T_pad
+        guard_memory(array_bytes((B, Tp + 1, Tp + 1)) * 4 * (2 * self.S + 2),
+                     what=f"the attention of {2 * self.S + 2} heads on {B} inputs of length "
+                          f"{Tp + 1}", fix="pass fewer words")
         act = np.concatenate([np.zeros((B, self.n_pads), dtype=np.int64), W], axis=1) - 1
         X = np.zeros((B, Tp + 1, 4))
         X[:, 1:, 0] = act
@@ -173,8 +183,7 @@ class GridworldNetwork:
 
         ``readout="values"`` detects unmatched heads from the prefix sum they return;
         ``"positions"`` trusts Lemma 23 (a head is unmatched iff it selected t itself)."""
-        if readout not in ("values", "positions"):
-            raise ValueError(f"readout must be 'values' or 'positions', got {readout!r}")
+        check_choice("readout", readout, ("values", "positions"))
         x, g, own = self.heads(words)
         S, Tp = self.S, self.T_pad
         offsets = (np.arange(2 * S + 1) - S) / (2 * Tp)
@@ -233,11 +242,11 @@ def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0",
     True
     """
     s, Tn = check_int("S", S), check_int("T", T)
-    if bot_code not in ("gamma0", "printed"):
-        raise ValueError(f"bot_code must be 'gamma0' or 'printed', got {bot_code!r}")
-    if not math.isfinite(recency) or recency < 0:
-        raise ValueError(f"recency must be a finite number >= 0, got {recency!r}")
+    check_choice("bot_code", bot_code, ("gamma0", "printed"))
+    recency = check_float("recency", recency, minimum=0)
     n_pads = s + 1
+    guard_memory(array_bytes((4 * (2 * (Tn + n_pads) + 1) + 3, 12)) + array_bytes(
+        (2 * s + 1, 50)), what=f"the weights for S = {s}, T = {Tn}", fix="lower S or T")
     Tp = Tn + n_pads
     e4 = np.eye(4)
     layer1 = (e4[:, [2]], e4[:, [1]], e4[:, [0]], e4[[3], :])

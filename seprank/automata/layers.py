@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import FloatArray
+from seprank.core.validation import check_array, check_bool, check_float, check_int
 
 __all__ = ["MLP", "attention", "bump_mlp", "threshold_mlp"]
 
@@ -66,19 +68,26 @@ def attention(X: npt.ArrayLike, W_Q: npt.ArrayLike, W_K: npt.ArrayLike, W_V: npt
            [0.5       , 0.5       , 0.        ],
            [0.33333333, 0.33333333, 0.33333333]])
     """
-    Xa = np.asarray(X, dtype=np.float64)
+    Xa = check_array("X", X, ndim=(2, 3), min_size=0)
     squeeze = Xa.ndim == 2
     if squeeze:
         Xa = Xa[None]
-    if Xa.ndim != 3:
-        raise ValueError(f"X must have shape (B, N, d) or (N, d), got {Xa.shape}")
-    Q, K, V, C = (np.asarray(W, dtype=np.float64) for W in (W_Q, W_K, W_V, W_C))
+    Q, K, V, C = (check_array(name, W, ndim=2) for name, W in
+                  (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_C", W_C)))
+    causal = check_bool("causal", causal)
+    hard = check_bool("hard", hard)
+    return_weights = check_bool("return_weights", return_weights)
     d = Xa.shape[2]
     if Q.shape[0] != d or K.shape != Q.shape or V.shape[0] != d or C.ndim != 2 \
             or C.shape[0] != V.shape[1]:
         raise ValueError(f"weight shapes W_Q {Q.shape}, W_K {K.shape}, W_V {V.shape}, W_C "
                          f"{C.shape} do not fit d = {d}")
     N = Xa.shape[1]
+    guard_memory(array_bytes((min(Xa.shape[0], max(1, ATTENTION_CHUNK_ENTRIES // max(N * N, 1))),
+                              N, N)) * 4 + array_bytes((N, N), bool)
+                 + (array_bytes((Xa.shape[0], N, N)) if return_weights else 0)
+                 + array_bytes((Xa.shape[0], N, C.shape[1])),
+                 what=f"attention over {N} positions", fix="use shorter inputs")
     mask = np.tril(np.ones((N, N), dtype=bool)) if causal else np.ones((N, N), dtype=bool)
     outs, weights = [], []
     chunk = max(1, ATTENTION_CHUNK_ENTRIES // (N * N))
@@ -110,8 +119,28 @@ class MLP:
 
     layers: tuple[tuple[FloatArray, FloatArray], ...]
 
+    def __post_init__(self) -> None:
+        if isinstance(self.layers, str | bytes) or not isinstance(self.layers, tuple | list) \
+                or not self.layers:
+            raise TypeError(f"layers must be a non-empty tuple of (W, b) pairs, got "
+                            f"{self.layers!r}")
+        checked: list[tuple[FloatArray, FloatArray]] = []
+        for i, layer in enumerate(self.layers):
+            if not isinstance(layer, tuple | list) or len(layer) != 2:
+                raise TypeError(f"layers[{i}] must be a pair (W, b), got {layer!r}")
+            W = check_array(f"layers[{i}] W", layer[0], ndim=2)
+            b = check_array(f"layers[{i}] b", layer[1], shape=(W.shape[1],))
+            if checked and checked[-1][0].shape[1] != W.shape[0]:
+                raise ValueError(f"layers[{i}] takes {W.shape[0]} inputs, the layer below "
+                                 f"gives {checked[-1][0].shape[1]}")
+            checked.append((W, b))
+        object.__setattr__(self, "layers", tuple(checked))
+
     def __call__(self, x: npt.ArrayLike) -> FloatArray:
-        h = np.asarray(x, dtype=np.float64)
+        h = check_array("x", x, min_size=0)
+        if h.ndim < 1 or h.shape[-1] != self.layers[0][0].shape[0]:
+            raise ValueError(f"x must have {self.layers[0][0].shape[0]} entries on its last "
+                             f"axis, got shape {h.shape}")
         for i, (W, b) in enumerate(self.layers):
             h = h @ W + b
             if i < len(self.layers) - 1:
@@ -158,20 +187,22 @@ def bump_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
     >>> f(np.array([[0.2], [1.0], [1.75], [7.0]])).ravel()
     array([ 5., -1.,  3.,  0.])
     """
-    x = np.asarray(points, dtype=np.float64).ravel()
-    if not np.isfinite(delta) or delta <= 0:
-        raise ValueError(f"delta must be a positive number, got {delta!r}")
+    x = check_array("points", points, ndim=1, min_size=0)
+    delta = check_float("delta", delta, positive=True)
     if x.size and np.min(np.diff(np.sort(x)), initial=np.inf) < delta * (1 - 1e-12):
         raise ValueError("points must be pairwise at least delta apart (Lemma 10)")
-    y = np.asarray(values, dtype=np.float64)
+    y = check_array("values", values, ndim=(1, 2), min_size=0)
     y = y[:, None] if y.ndim == 1 else y
     if y.shape[0] != x.size:
         raise ValueError(f"values has {y.shape[0]} rows for {x.size} points")
+    in_dim = check_int("in_dim", in_dim, minimum=1)
+    channel = check_int("channel", channel, minimum=0, maximum=in_dim - 1)
+    guard_memory(array_bytes((in_dim + 2 + y.shape[1], 4 * x.size)),
+                 what=f"a Lemma 10 network of width {4 * x.size} on {in_dim} inputs",
+                 fix="use fewer points or a smaller in_dim")
     dp = delta / 4
     offsets = np.array([-2.0, -1.0, 1.0, 2.0]) * dp
     signs = np.array([1.0, -1.0, -1.0, 1.0])
-    if not 0 <= channel < in_dim:
-        raise ValueError(f"channel must be in 0..in_dim-1 = {in_dim - 1}, got {channel}")
     W1 = np.zeros((in_dim, 4 * x.size))
     W1[channel] = 1.0 / dp
     b1 = (-(x[:, None] + offsets[None, :]) / dp).ravel()
@@ -188,8 +219,7 @@ def threshold_mlp(delta: float) -> MLP:
     >>> threshold_mlp(0.5)(np.array([[-1.0], [-0.5], [0.5], [3.0]])).ravel()
     array([0., 0., 1., 1.])
     """
-    if not np.isfinite(delta) or delta <= 0:
-        raise ValueError(f"delta must be a positive number, got {delta!r}")
+    delta = check_float("delta", delta, positive=True)
     W1 = np.array([[1.0, 1.0]]) / (2 * delta)
     b1 = np.array([delta, -delta]) / (2 * delta)
     return MLP(((W1, b1), (np.array([[1.0], [-1.0]]), np.zeros(1))))

@@ -17,14 +17,16 @@ The transformation semigroup (:meth:`Semiautomaton.transformation_semigroup`) li
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence, Sized
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.memory import OBJECT_ENTRY_BYTES, array_bytes, guard_memory
 from seprank.core.types import IntArray
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_int, check_work
 
 __all__ = ["Semiautomaton"]
 
@@ -68,8 +70,15 @@ class Semiautomaton:
     def __init__(self, states: Sequence[Hashable], alphabet: Sequence[Hashable],
                  delta: Callable[[Any, Any], Any] | Mapping[tuple[Any, Any], Any] | Any, *,
                  name: str = "") -> None:
+        for arg, items in (("states", states), ("alphabet", alphabet)):
+            if isinstance(items, bytes) or not isinstance(items, Iterable):
+                raise TypeError(f"{arg} must be a sequence of hashable labels, got {items!r} "
+                                f"({type(items).__name__})")
+        if isinstance(states, Sized) and isinstance(alphabet, Sized):
+            guard_size(len(states), len(alphabet))
         self.states: tuple[Hashable, ...] = _distinct("states", states)
         self.alphabet: tuple[Hashable, ...] = _distinct("alphabet", alphabet)
+        guard_size(len(self.states), len(self.alphabet))
         self.name = str(name)
         self._state_index = {q: i for i, q in enumerate(self.states)}
         self._symbol_index = {s: i for i, s in enumerate(self.alphabet)}
@@ -83,7 +92,7 @@ class Semiautomaton:
             table = np.asarray(delta)
             if table.shape != (ns, nq) or table.dtype.kind not in "iu":
                 raise ValueError(f"delta as a table must be an integer array of shape "
-                                 f"(|Sigma|, |Q|) = {(ns, nq)}, got {table.shape} "
+                                 f"(|alphabet|, |states|) = {(ns, nq)}, got {table.shape} "
                                  f"{table.dtype}")
             if table.size and (table.min() < 0 or table.max() >= nq):
                 raise ValueError("delta table entries must be state indices in 0..|Q|-1")
@@ -115,25 +124,35 @@ class Semiautomaton:
         r""":math:`|\Sigma|`."""
         return len(self.alphabet)
 
-    def state_index(self, q: Hashable) -> int:
-        """Index of state ``q`` (ValueError naming it when unknown)."""
+    def state_index(self, q: Hashable, *, name: str = "q") -> int:
+        """Index of state ``q`` (a ValueError naming the argument ``name`` when unknown)."""
         try:
             return self._state_index[q]
         except (KeyError, TypeError):
-            raise ValueError(f"{q!r} is not a state of {self!r}; states: {self.states}") \
-                from None
+            raise ValueError(f"{name} = {_short(q)} is not a state of {self!r}; states: "
+                             f"{_short(self.states)}") from None
 
-    def symbol_index(self, s: Hashable) -> int:
-        """Index of input symbol ``s`` (ValueError naming it when unknown)."""
+    def symbol_index(self, s: Hashable, *, name: str = "s") -> int:
+        """Index of input symbol ``s`` (a ValueError naming the argument ``name`` when
+        unknown)."""
         try:
             return self._symbol_index[s]
         except (KeyError, TypeError):
-            raise ValueError(f"{s!r} is not an input symbol of {self!r}; alphabet: "
-                             f"{self.alphabet}") from None
+            raise ValueError(f"{name} = {_short(s)} is not an input symbol of {self!r}; "
+                             f"alphabet: {_short(self.alphabet)}") from None
 
-    def encode(self, word: Iterable[Hashable]) -> IntArray:
-        """Symbol indices of ``word``."""
-        return np.array([self.symbol_index(s) for s in word], dtype=np.int64)
+    def encode(self, word: Iterable[Hashable], *, name: str = "word") -> IntArray:
+        """Symbol indices of ``word`` (a sequence of symbols; ``name`` is the argument's name
+        in messages)."""
+        if isinstance(word, str | bytes) and not any(isinstance(a, str) and len(a) == 1
+                                                     for a in self.alphabet):
+            raise TypeError(f"{name} must be a sequence of input symbols, got the string "
+                            f"{_short(word)}; alphabet: {_short(self.alphabet)}")
+        if not isinstance(word, Iterable):
+            raise TypeError(f"{name} must be a sequence of input symbols, got {_short(word)} "
+                            f"({type(word).__name__})")
+        return np.array([self.symbol_index(s, name=f"{name}: symbol") for s in word],
+                        dtype=np.int64)
 
     def delta(self, q: Hashable, s: Hashable) -> Hashable:
         r""":math:`\delta(q, \sigma)`."""
@@ -143,12 +162,18 @@ class Semiautomaton:
         r"""The 0/1 matrix :math:`[\delta(\cdot,\sigma)]_{q',q} = \mathbf 1\{\delta(q,\sigma)=q'\}`
         (columns index the current state)."""
         a = self.symbol_index(s)
+        guard_memory(array_bytes((self.n_states, self.n_states), np.int64),
+                     what=f"a {self.n_states} x {self.n_states} transition matrix",
+                     fix="use the table (Semiautomaton.table) of so many states")
         M = np.zeros((self.n_states, self.n_states), dtype=np.int64)
         M[self.table[a], np.arange(self.n_states)] = 1
         return M
 
     def transition_matrices(self) -> IntArray:
         """All transition matrices, shape ``(|Sigma|, |Q|, |Q|)`` in alphabet order."""
+        guard_memory(2 * array_bytes((self.n_symbols, self.n_states, self.n_states), np.int64),
+                     what=f"{self.n_symbols} transition matrices of {self.n_states} states",
+                     fix="use the table (Semiautomaton.table) of so many states")
         return np.stack([self.transition_matrix(s) for s in self.alphabet])
 
     def is_permutation_automaton(self) -> bool:
@@ -158,7 +183,7 @@ class Semiautomaton:
     # ------------------------------------------------------------------ runs
     def run(self, word: Iterable[Hashable], q0: Hashable) -> tuple[Hashable, ...]:
         r"""The state sequence :math:`(q_1, \dots, q_T)` from :math:`q_0` (004 §3.3.1)."""
-        q = self.state_index(q0)
+        q = self.state_index(q0, name="q0")
         out = []
         for a in self.encode(word):
             q = int(self.table[a, q])
@@ -173,13 +198,16 @@ class Semiautomaton:
     def run_indices(self, words: npt.ArrayLike, q0: int | npt.ArrayLike) -> IntArray:
         """Vectorised runs: ``words`` of shape ``(n, T)`` (symbol indices), ``q0`` a state index
         or one per word; returns the state indices, shape ``(n, T)``."""
-        W = np.asarray(words)
-        if W.ndim != 2 or W.dtype.kind not in "iu":
-            raise ValueError(f"words must be a 2-D integer array (n, T), got {W.shape} "
-                             f"{W.dtype}")
+        W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0,
+                        what="(n, T) symbol indices")
         if W.size and (W.min() < 0 or W.max() >= self.n_symbols):
             raise ValueError(f"words must hold symbol indices in 0..{self.n_symbols - 1}")
-        q = np.broadcast_to(np.asarray(q0, dtype=np.int64), (W.shape[0],)).copy()
+        q0_arr = check_array("q0", q0, ndim=(0, 1), dtype=np.int64, min_size=0)
+        try:
+            q = np.broadcast_to(q0_arr, (W.shape[0],)).copy()
+        except ValueError:
+            raise ValueError(f"q0 must be one state index or one per word ({W.shape[0]}), got "
+                             f"shape {q0_arr.shape}") from None
         if q.size and (q.min() < 0 or q.max() >= self.n_states):
             raise ValueError(f"q0 must be state indices in 0..{self.n_states - 1}")
         out = np.empty(W.shape, dtype=np.int64)
@@ -197,7 +225,7 @@ class Semiautomaton:
 
     def reachable_states(self, q0: Hashable) -> frozenset[Hashable]:
         """States reachable from ``q0`` by some word (breadth-first search)."""
-        seen = {self.state_index(q0)}
+        seen = {self.state_index(q0, name="q0")}
         frontier = list(seen)
         while frontier:
             nxt = {int(self.table[a, q]) for q in frontier for a in range(self.n_symbols)}
@@ -216,10 +244,17 @@ class Semiautomaton:
         r"""Every word of ``length`` as symbol indices, shape ``(|\Sigma|^T, T)``, lexicographic
         (refuses more than :data:`MAX_WORDS` words)."""
         T = check_int("length", length, minimum=0)
+        if self.n_symbols > 1 and T * math.log(self.n_symbols) > math.log(MAX_WORDS) + 1e-9:
+            shown = (self.n_symbols ** T if T < 64
+                     else f"about 10^{T * math.log10(self.n_symbols):.4g}")
+            raise ValueError(f"{self.n_symbols}^{T} = {shown} words exceed MAX_WORDS = "
+                             f"{MAX_WORDS}; choose a shorter length")
         n = self.n_symbols ** T
         if n > MAX_WORDS:
             raise ValueError(f"{self.n_symbols}^{T} = {n} words exceed MAX_WORDS = {MAX_WORDS}; "
                              "choose a shorter length")
+        guard_memory(2 * array_bytes((n, T), np.int64), what=f"{n} words of length {T}",
+                     fix="choose a shorter length")
         if T == 0:
             return np.zeros((1, 0), dtype=np.int64)
         grids = np.indices((self.n_symbols,) * T).reshape(T, -1).T
@@ -232,9 +267,32 @@ class Semiautomaton:
 
 #: Largest number of words :meth:`Semiautomaton.all_words` enumerates.
 MAX_WORDS = 2_000_000
+#: Bytes one state or symbol costs beyond the table: its label, a tuple slot and an index
+#: dictionary entry (Python objects).
+LABEL_BYTES = 3 * OBJECT_ENTRY_BYTES
+#: Elementary operations one transition costs to build (a call of ``delta`` and a lookup).
+TRANSITION_OPS = 100
 
 
-def _distinct(name: str, items: Sequence[Hashable]) -> tuple[Hashable, ...]:
+def guard_size(n_states: int, n_symbols: int) -> None:
+    """Refuse a semiautomaton of ``n_states`` states and ``n_symbols`` inputs whose labels and
+    table exceed the memory limit, or whose transitions exceed the work budget (callers that
+    build the label lists themselves call this first)."""
+    guard_memory((n_states + n_symbols) * LABEL_BYTES
+                 + array_bytes((n_symbols, n_states), np.int64) * 2,
+                 what=f"a semiautomaton of {n_states} states and {n_symbols} inputs",
+                 fix="use fewer states or inputs")
+    check_work(n_states * n_symbols * TRANSITION_OPS,
+               what=f"the {n_states} x {n_symbols} transitions of a semiautomaton",
+               fix="use fewer states or inputs")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _distinct(name: str, items: Iterable[Hashable]) -> tuple[Hashable, ...]:
     values = tuple(items)
     if not values:
         raise ValueError(f"{name} must not be empty")
@@ -243,5 +301,5 @@ def _distinct(name: str, items: Sequence[Hashable]) -> tuple[Hashable, ...]:
     except TypeError:
         raise ValueError(f"{name} must be hashable") from None
     if unique != len(values):
-        raise ValueError(f"{name} repeats an element: {values}")
+        raise ValueError(f"{name} repeats an element: {_short(values)}")
     return values

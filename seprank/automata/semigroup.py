@@ -31,7 +31,8 @@ import numpy.typing as npt
 from sympy.combinatorics import Permutation, PermutationGroup
 
 from seprank.core.errors import SemigroupTooLargeError
-from seprank.core.validation import check_int
+from seprank.core.memory import OBJECT_ENTRY_BYTES, get_memory_limit, guard_memory
+from seprank.core.validation import check_int, check_work
 
 __all__ = [
     "MaximalSubgroup",
@@ -117,7 +118,24 @@ class TransformationSemigroup:
 
     def product(self, f: Sequence[int], g: Sequence[int]) -> Transformation:
         """``f`` then ``g`` (the map of the concatenated word)."""
-        return tuple(int(g[v]) for v in f)
+        f, g = self._map("f", f), self._map("g", g)
+        return tuple(g[v] for v in f)
+
+    def _map(self, name: str, f: Any) -> Transformation:
+        """``f`` as a transformation of ``0..degree-1`` (a ValueError naming ``name``)."""
+        if isinstance(f, tuple) and len(f) == self.degree and all(
+                type(v) is int and 0 <= v < self.degree for v in f):
+            return f                                      # the fast path of the closures
+        if isinstance(f, str | bytes) or not isinstance(f, Sequence | np.ndarray):
+            raise TypeError(f"{name} must be a transformation: a sequence of {self.degree} "
+                            f"state indices, got {f!r}")
+        values = list(f)
+        if len(values) != self.degree or not all(
+                isinstance(v, int | np.integer) and not isinstance(v, bool | np.bool_)
+                and 0 <= v < self.degree for v in values):
+            raise ValueError(f"{name} must be a transformation of 0..{self.degree - 1} (one "
+                             f"image per state, {self.degree} in all), got {f!r}")
+        return tuple(int(v) for v in values)
 
     def is_commutative(self) -> bool:
         return all(self.product(f, g) == self.product(g, f)
@@ -134,7 +152,8 @@ class TransformationSemigroup:
     def index_period(self, f: Sequence[int]) -> tuple[int, int]:
         """(index, period) of ``f``: the least ``k, p`` with ``f^(k+p) = f^k``."""
         seen: dict[Transformation, int] = {}
-        power, k = tuple(int(v) for v in f), 1
+        f = self._map("f", f)
+        power, k = f, 1
         while power not in seen:
             seen[power] = k
             power, k = self.product(power, f), k + 1
@@ -168,12 +187,35 @@ class TransformationSemigroup:
         return all(bool(m.group.is_solvable) for m in self.maximal_subgroups())
 
     def words_of_length(self, length: int) -> frozenset[Transformation]:
-        """The transformations realised by words of exactly ``length`` (>= 1) letters."""
+        """The transformations realised by words of exactly ``length`` (>= 1) letters.
+
+        The layers :math:`L_{t+1} = L_t\\Sigma` (one letter more) are subsets of a finite
+        semigroup, so the sequence is eventually periodic: it is followed until a layer
+        repeats, then the answer for any length is read off the cycle (``length = 10**30``
+        costs what the cycle costs).
+
+        Examples
+        --------
+        >>> from seprank.automata.examples import modular_counter
+        >>> S = modular_counter(3, alphabet="generator").transformation_semigroup()
+        >>> len(S.words_of_length(10**30))             # words of 0s and 1s: every sum mod 3
+        3
+        """
         n = check_int("length", length)
-        layer = set(self.generators)
-        for _ in range(n - 1):
-            layer = {self.product(f, g) for f in layer for g in self.generators}
-        return frozenset(layer)
+        layer = frozenset(self.generators)
+        seen: dict[frozenset[Transformation], int] = {layer: 1}
+        layers = [layer]
+        t = 1
+        while t < n:
+            layer = frozenset(tuple(g[v] for v in f) for f in layer for g in self.generators)
+            t += 1
+            if layer in seen:                             # periodic from here on
+                start = seen[layer]
+                period = t - start
+                return layers[start - 1 + (n - start) % period]
+            seen[layer] = t
+            layers.append(layer)
+        return layer
 
 
 def transformation_semigroup(automaton: Semiautomaton, *,
@@ -207,30 +249,61 @@ def transformation_semigroup(automaton: Semiautomaton, *,
     >>> S.size, S.is_aperiodic()
     (18, True)
     """
+    _check_automaton(automaton)
     budget = check_int("max_size", max_size)
-    gens = tuple(tuple(int(v) for v in row) for row in automaton.table)
-    order: list[Transformation] = []
-    index: dict[Transformation, int] = {}
-    for g in gens:
-        if g not in index:
-            index[g] = len(order)
-            order.append(g)
-    table = np.asarray(automaton.table)
+    degree, n_symbols = int(automaton.n_states), len(automaton.table)
+    # one element: a tuple of `degree` ints (their objects beyond the small-int cache) and
+    # its index entry; the closure is refused before an element past the memory limit
+    element_bytes = 8 * degree + OBJECT_ENTRY_BYTES * (2 + max(0, degree - 256) // 2)
+    guard_memory(n_symbols * element_bytes, what=f"the {n_symbols} generators of degree "
+                 f"{degree}", fix="use fewer states")
+    fits = max(1, get_memory_limit() // element_bytes)
+    check_work(min(budget, fits) * n_symbols * degree * 4,
+               what=f"a closure of up to {min(budget, fits)} elements of degree {degree}",
+               fix="lower max_size")
+    # the closure runs on compact arrays keyed by their bytes (fast at any degree); the
+    # tuples of the result are formed at the end, and guarded as the closure grows
+    dtype = np.uint8 if degree <= 2**8 else np.uint16 if degree <= 2**16 else np.uint32
+    table = np.asarray(automaton.table).astype(dtype)
+    arrays: list[npt.NDArray[Any]] = []
+    seen: dict[bytes, int] = {}
+    for row in table:
+        if row.tobytes() not in seen:
+            seen[row.tobytes()] = len(arrays)
+            arrays.append(row)
     head = 0
-    while head < len(order):
-        f = np.asarray(order[head])
+    while head < len(arrays):
+        f = arrays[head]
         head += 1
         for row in table:
-            h = tuple(int(v) for v in row[f])
-            if h not in index:
-                if len(order) >= budget:
+            h = row[f]
+            key = h.tobytes()
+            if key not in seen:
+                if len(arrays) >= budget:
                     raise SemigroupTooLargeError(
                         f"the transformation semigroup of {automaton!r} has more than "
                         f"max_size={budget} elements; raise max_size= (memory grows "
                         "linearly) or, for a group, use permutation_group()")
-                index[h] = len(order)
-                order.append(h)
+                guard_memory((len(arrays) + 1) * element_bytes,
+                             what=f"more than {len(arrays)} elements of degree {degree} in the "
+                                  f"transformation semigroup of {automaton!r}",
+                             fix="lower max_size, or, for a group, use permutation_group() "
+                                 "(Schreier-Sims does not list the elements)")
+                seen[key] = len(arrays)
+                arrays.append(h)
+    gens = tuple(tuple(int(v) for v in row.tolist()) for row in table)
+    order = [tuple(a.tolist()) for a in arrays]
+    index = {f: i for i, f in enumerate(order)}
     return TransformationSemigroup(automaton.n_states, gens, tuple(order), index)
+
+
+def _check_automaton(automaton: Any) -> None:
+    """A TypeError naming ``automaton`` unless it is a semiautomaton (duck-typed: this module
+    does not import :mod:`seprank.automata.semiautomaton`)."""
+    if not all(hasattr(automaton, a) for a in ("table", "n_states",
+                                                "is_permutation_automaton")):
+        raise TypeError(f"automaton must be a Semiautomaton, got {automaton!r} "
+                        f"({type(automaton).__name__})")
 
 
 def permutation_group(automaton: Semiautomaton) -> PermutationGroup:
@@ -243,6 +316,7 @@ def permutation_group(automaton: Semiautomaton) -> PermutationGroup:
     >>> permutation_group(alternating_group(5)).order()
     60
     """
+    _check_automaton(automaton)
     if not automaton.is_permutation_automaton():
         raise ValueError(f"{automaton!r} has non-bijective inputs; its transformation "
                          "semigroup is not a group (use transformation_semigroup)")
@@ -260,6 +334,8 @@ def libsemigroups_summary(automaton: Semiautomaton) -> tuple[int, int]:
     (3, 3)
     """
     from libsemigroups_pybind11 import FroidurePin, ReportGuard, Transf
+
+    _check_automaton(automaton)
 
     guard = ReportGuard(False)  # keep libsemigroups from printing progress
     try:

@@ -37,8 +37,9 @@ import numpy.typing as npt
 
 from seprank.automata.layers import MLP, attention, bump_mlp
 from seprank.automata.semiautomaton import Semiautomaton
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import FloatArray, IntArray
-from seprank.core.validation import check_int
+from seprank.core.validation import check_array, check_bool, check_float, check_instance, check_int
 
 __all__ = [
     "ParallelPrefixNetwork",
@@ -50,6 +51,8 @@ __all__ = [
 ]
 
 THEOREM10_SLIPS = ("value_slot", "rotation", "readout")
+#: Up to this T :func:`circle_gram_max` lists the T - 1 inner products; beyond, the closed form.
+CIRCLE_POINTS_LISTED = 10**6
 
 
 def proposition2_bound(T: int, *, corrected: bool = False) -> float:
@@ -64,6 +67,7 @@ def proposition2_bound(T: int, *, corrected: bool = False) -> float:
     (0.80261, 0.80902)
     """
     n = check_int("T", T, minimum=2)
+    corrected = check_bool("corrected", corrected)
     return 1 - 8 / n**2 if corrected else 1 - 2 * math.pi**2 / n**2
 
 
@@ -82,6 +86,11 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
     (0.0, 1.0)
     """
     n = check_int("T", T, minimum=2)
+    absolute = check_bool("absolute", absolute)
+    if n > CIRCLE_POINTS_LISTED:     # the maxima in closed form: nearest and most opposite
+        if not absolute:
+            return math.cos(2 * math.pi / n)
+        return 1.0 if n % 2 == 0 else math.cos(math.pi / n)
     values = np.cos(2 * np.pi * np.arange(1, n) / n)
     return float((np.abs(values) if absolute else values).max())
 
@@ -99,7 +108,9 @@ def lemma13_bound(T: int, gamma: float) -> float:
     >>> bool(l1 <= lemma13_bound(4, 5.0)), round(lemma13_bound(4, 5.0), 6)
     (True, 0.053904)
     """
-    return 2 * check_int("T", T) * math.exp(-float(gamma))
+    n = check_int("T", T)
+    gamma = check_float("gamma", gamma, minimum=0, hint=" (the score gap)")
+    return 2 * n * math.exp(-gamma)
 
 
 def lemma14_mlp(n_states: int, *, bias_shift: float = 0.0) -> MLP:
@@ -123,9 +134,13 @@ def lemma14_mlp(n_states: int, *, bias_shift: float = 0.0) -> MLP:
     (39, 9)
     """
     n = check_int("n_states", n_states)
+    bias_shift = check_float("bias_shift", bias_shift)
+    hidden = 4 * n * n + n
+    guard_memory(array_bytes(2 * n * hidden + hidden * (n * n + n) + (n * n + n) * n * n
+                             + 2 * hidden * n * n + 2 * n * n * n), what=f"Lemma 14's "
+                 f"gadget for {n} states (widths {hidden}, {n * n})", fix="lower n_states")
     bump = bump_mlp(range(1, n + 1), np.eye(n), 1.0)      # 1[x = q'] for q' = 1..n
     (w1, b1), (w2, _) = bump.layers                       # (1, 4n), (4n, n)
-    hidden = 4 * n * n + n
     W1 = np.zeros((2 * n, hidden))
     B1 = np.zeros(hidden)
     W2p = np.zeros((hidden, n * n + n))
@@ -209,6 +224,7 @@ class ParallelPrefixNetwork:
 
     def forward(self, words: npt.ArrayLike, *, return_attention: bool = False) -> FloatArray:
         """The right slot after the last layer, shape ``(B, T, |Q|)`` (real positions)."""
+        check_bool("return_attention", return_attention)
         W = self._pad(words)
         X = self.embed(W)
         n, P = self.automaton.n_states, self.positions()
@@ -221,6 +237,7 @@ class ParallelPrefixNetwork:
     def attention_errors(self) -> float:
         r"""Largest :math:`\|\alpha^{[R]}-e_t\|_1`, :math:`\|\alpha^{[L]}-e_{t-2^{l-1}}\|_1` over
         real positions and layers (the proof needs :math:`\le 0.1/(|Q|T)`)."""
+        self._guard(1)
         X = self.embed(np.zeros((1, self.T), dtype=np.int64))
         worst = 0.0
         for l, layer in enumerate(self.heads, start=1):
@@ -234,16 +251,26 @@ class ParallelPrefixNetwork:
 
     def simulate(self, words: npt.ArrayLike) -> IntArray:
         """Decoded state indices, shape ``(B, len)``: the rounded readout coordinate minus 1."""
-        W = np.asarray(words)
-        out = self.forward(W)[:, :W.shape[1], self.readout_state]
+        W = self._pad(words)
+        T = np.asarray(words).shape[1]
+        out = self.forward(W[:, :T])[:, :T, self.readout_state]
         return np.rint(out).astype(np.int64) - 1
 
     def _pad(self, words: npt.ArrayLike) -> IntArray:
-        W = np.asarray(words, dtype=np.int64)
-        if W.ndim != 2 or W.shape[1] < 1 or W.shape[1] > self.T:
+        W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0)
+        if W.shape[1] < 1 or W.shape[1] > self.T:
             raise ValueError(f"words must have shape (B, T') with 1 <= T' <= {self.T}, got "
                              f"{W.shape}")
+        if W.size and (W.min() < 0 or W.max() >= self.automaton.n_symbols):
+            raise ValueError(f"words must hold symbol indices 0..{self.automaton.n_symbols - 1}")
+        self._guard(W.shape[0])
         return np.pad(W, ((0, 0), (0, self.T - W.shape[1])))
+
+    def _guard(self, batch: int) -> None:
+        """Refuse a forward pass whose embeddings and (2T)^2 attention maps exceed memory."""
+        guard_memory(array_bytes((batch, 2 * self.T, 2 * self.T + 4 * self.dim)) * 4,
+                     what=f"attention over {2 * self.T} positions for {batch} words",
+                     fix="build the network for a shorter T, or pass fewer words")
 
 
 def theorem10_network(automaton: Semiautomaton, q0: object, T: int, *,
@@ -278,6 +305,11 @@ def theorem10_network(automaton: Semiautomaton, q0: object, T: int, *,
     >>> bool((net.simulate(words) == A.run_indices(words, 0)).all()), net.depth
     (True, 2)
     """
+    check_instance("automaton", automaton, Semiautomaton, expected="a Semiautomaton",
+                   hint="e.g. flip_flop()")
+    if isinstance(printed, str | bytes) or not isinstance(printed, Iterable):
+        raise TypeError(f"printed must be an iterable of slip names {THEOREM10_SLIPS}, got "
+                        f"{printed!r}")
     slips = set(printed)
     if not slips <= set(THEOREM10_SLIPS):
         raise ValueError(f"printed must name slips among {THEOREM10_SLIPS}, got {sorted(slips)}")
@@ -288,7 +320,9 @@ def theorem10_network(automaton: Semiautomaton, q0: object, T: int, *,
     Tp = 2 ** L
     layers = L if depth is None else check_int("depth", depth, minimum=0)
     n = automaton.n_states
-    q0i = automaton.state_index(q0)
+    q0i = automaton.state_index(q0, name="q0")
+    guard_memory(array_bytes((layers, 8, 2 * n + 2, n)), what=f"the attention weights of "
+                 f"{layers} layers", fix="lower T or depth")
     d, k = 2 * n + 2, n
     gamma = 100 * Tp**2 * (math.log(n) + math.log(Tp)) if Tp > 1 else 100 * math.log(n)
     E2 = np.zeros((d, k))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import math
 import numbers
 from collections.abc import Mapping
 from fractions import Fraction
@@ -86,9 +87,14 @@ def json_array(a: Any) -> Any:
     >>> json_array(np.array([[1, 2], [3, 4]]))
     [[1, 2], [3, 4]]
     """
+    if isinstance(a, str | bytes):
+        raise TypeError(f"a must be an array of exact numbers, got the string {a!r}")
     arr = np.asarray(a, dtype=object)
     if arr.ndim == 0:
-        return exact_json(arr.item())
+        try:
+            return exact_json(arr.item())
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"a must hold exact numbers: {err}") from None
     return [json_array(v) for v in arr]
 
 
@@ -101,6 +107,13 @@ def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -
     >>> h["schema"], h["version"], h["kind"]
     ('seprank.certificate', 2, 'matrix_rank')
     """
+    from seprank.certificates.verify.kinds import KINDS
+
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"kind must be a certificate kind the checker knows, one of "
+                         f"{sorted(KINDS)}; got {kind!r}")
+    if not isinstance(claim, Mapping):
+        raise TypeError(f"claim must be a mapping (what is claimed), got {claim!r}")
     try:
         version = importlib.metadata.version("seprank-identifiability")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - source checkout
@@ -123,6 +136,9 @@ def bind_subject(cert: dict[str, Any]) -> dict[str, Any]:
     >>> bind_subject(cert)["claim"]["subject"]["matrix"]["shape"]
     [1, 1]
     """
+    if not isinstance(cert, dict) or not isinstance(cert.get("claim"), dict):
+        raise TypeError(f"cert must be a certificate dict with a 'claim' dict, got "
+                        f"{type(cert).__name__}; build one with certificate_header()")
     claim = cert["claim"]
     claim["subject"] = None
     claim["subject"] = subject_of(cert)
@@ -141,6 +157,9 @@ def matrix_fields(values: Any, *, packed: bool | None = None) -> dict[str, Any]:
     ['data', 'encoding', 'entries', 'raw_bytes', 'sha256']
     """
     arr = np.asarray(values, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"values must be a 2-D matrix (nested lists or an array), got "
+                         f"{arr.ndim} dimension(s) from {type(values).__name__}")
     if packed is None:
         packed = arr.size > MATRIX_ENTRIES_LIMIT
     if packed:
@@ -311,7 +330,20 @@ def polynomial_function(expr: Any, *, n_inputs: int, dim: int) -> dict[str, Any]
     """
     import sympy
 
+    from seprank.core.memory import guard_memory
+    from seprank.core.validation import check_int
+
+    n_inputs, dim = check_int("n_inputs", n_inputs), check_int("dim", dim)
+    guard_memory(n_inputs * dim * 1024, what=f"{n_inputs * dim} sympy symbols",
+                 fix="lower n_inputs or dim")
+    if isinstance(expr, str | bytes) or not isinstance(expr, sympy.Basic | int | Fraction):
+        raise TypeError(f"expr must be a sympy polynomial in the symbols x{{j}}_{{k}}, got "
+                        f"{expr!r} ({type(expr).__name__})")
     symbols = [sympy.Symbol(f"x{j}_{k}") for j in range(n_inputs) for k in range(dim)]
+    extra = sympy.sympify(expr).free_symbols - set(symbols)
+    if extra:
+        raise ValueError(f"expr has symbols {sorted(map(str, extra))} outside x0_0 .. "
+                         f"x{n_inputs - 1}_{dim - 1} (n_inputs = {n_inputs}, dim = {dim})")
     poly = sympy.Poly(sympy.expand(expr), *symbols)
     if not poly.domain.is_QQ and not poly.domain.is_ZZ:
         raise ValueError(f"the polynomial has coefficients in {poly.domain}, not Q; certificates "
@@ -333,10 +365,41 @@ def save_certificate(cert: Mapping[str, Any], path: str | Path) -> Path:
     >>> load_certificate(path)["schema"]
     'seprank.certificate'
     """
+    _check_json_data("cert", cert)
+    if not isinstance(path, str | Path) and not hasattr(path, "__fspath__"):
+        raise TypeError(f"path must be a file path (str or pathlib.Path), got {path!r}")
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(_writable(cert), separators=(",", ":")), encoding="utf-8")
     return out
+
+
+def _check_json_data(where: str, value: Any, depth: int = 0) -> None:
+    """Refuse what standard JSON cannot hold exactly, naming where it sits: a certificate is
+    a mapping with string keys of mappings, lists, strings, integers (numpy integers too:
+    written as exact integers), bools, None and finite floats -- no NaN or infinity (Python's
+    json writes them as non-standard tokens), no numpy floats or other objects."""
+    if depth == 0 and not isinstance(value, Mapping):
+        raise TypeError(f"{where} must be a certificate (a mapping), got "
+                        f"{type(value).__name__}")
+    if depth > 200:
+        raise ValueError(f"{where} is nested more than 200 levels deep")
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise TypeError(f"{where} has the key {k!r} ({type(k).__name__}); JSON keys are "
+                                "strings")
+            _check_json_data(f"{where}[{k!r}]", v, depth + 1)
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_json_data(f"{where}[{i}]", v, depth + 1)
+    elif isinstance(value, float) and not isinstance(value, np.floating):
+        if not math.isfinite(value):
+            raise ValueError(f"{where} is {value!r}: standard JSON has no NaN or infinity")
+    elif not (value is None or isinstance(value, str | bool)
+              or (isinstance(value, numbers.Integral) and not isinstance(value, np.bool_))):
+        raise TypeError(f"{where} is a {type(value).__name__} ({value!r}); a certificate holds "
+                        "only JSON numbers, strings, bools, None, lists and mappings")
 
 
 #: Integers above this many bits are written as decimal strings (JSON text of an int has no
@@ -394,15 +457,19 @@ def certify(obj: Any, **kwargs: Any) -> dict[str, Any]:
     >>> certify(3)
     Traceback (most recent call last):
     ...
-    TypeError: int has no certificate: certify a RankResult (with matrix=M) or a result ...
+    TypeError: obj: int has no certificate: certify a RankResult (with matrix=M) or a ...
     """
     if isinstance(obj, RankResult):
         if "matrix" not in kwargs:
             raise TypeError("a RankResult does not keep its matrix: certify(result, matrix=M)")
-        return matrix_certificate(kwargs.pop("matrix"), obj, **kwargs)
+        matrix = kwargs.pop("matrix")
+        try:
+            return matrix_certificate(matrix, obj, **kwargs)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"matrix: {err}") from err
     method = getattr(obj, "certificate", None)
     if callable(method):
         return dict(method(**kwargs))
-    raise TypeError(f"{type(obj).__name__} has no certificate: certify a RankResult (with "
+    raise TypeError(f"obj: {type(obj).__name__} has no certificate: certify a RankResult (with "
                     "matrix=M) or a result with a certificate() method (SeparationRankResult, "
                     "SeqSepResult, WitnessResult, KruskalRankResult)")

@@ -12,6 +12,8 @@ this module's class.
 :class:`UnboundedGradientError`  a loss or gradient overflowed (unnormalised attention)
 :class:`SemigroupTooLargeError`  a semigroup closure beyond its budget
 :class:`TimeBudgetExceeded`      a sweep task beyond its time budget
+:class:`WorkBudgetError`         a computation planned beyond the work budget (refused
+                                 before it starts; :func:`seprank.core.check_work`)
 ===============================  ===========================================================
 """
 
@@ -25,6 +27,7 @@ __all__ = [
     "SemigroupTooLargeError",
     "TimeBudgetExceeded",
     "UnboundedGradientError",
+    "WorkBudgetError",
 ]
 
 
@@ -76,3 +79,22 @@ class SemigroupTooLargeError(ValueError):
 
 class TimeBudgetExceeded(RuntimeError):
     """A case used more CPU time than its budget (raised between batches of evaluations)."""
+
+
+class WorkBudgetError(ValueError):
+    """A computation would take more elementary operations than the work budget; raised
+    *before* it starts (the growth policy of :func:`seprank.core.validation.check_work`).
+
+    Attributes
+    ----------
+    needed : int
+        The estimated number of operations.
+    limit : int
+        The budget it was compared with.
+    what : str
+        What would have been computed.
+    """
+
+    def __init__(self, message: str, *, needed: int = 0, limit: int = 0, what: str = "") -> None:
+        super().__init__(message)
+        self.needed, self.limit, self.what = int(needed), int(limit), what

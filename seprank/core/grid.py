@@ -32,7 +32,7 @@ from seprank.core.memory import (
     OBJECT_ENTRY_BYTES,
     resolve_limit,
 )
-from seprank.core.validation import check_int
+from seprank.core.validation import check_indices, check_int
 
 __all__ = [
     "GridTooLargeError",
@@ -59,7 +59,8 @@ def matricize(
     T : array_like
         A tensor of order N >= 1 (any dtype, including object).
     row_modes : sequence of int or int
-        Modes for the rows, in the order wanted (most significant first).
+        Modes for the rows, in the order wanted (most significant first); bools are not modes
+        (``[True]`` is refused, not read as mode 1).
     column_modes : sequence of int, optional
         Modes for the columns; with ``row_modes`` they must be a permutation of ``range(N)``.
 
@@ -77,14 +78,14 @@ def matricize(
     if arr.ndim < 1 or arr.dtype.kind in "USV":
         raise ValueError(f"T must be a tensor (an array with at least one mode), got {T!r}")
     order = arr.ndim
-    if isinstance(row_modes, int | np.integer):
-        rows = [int(row_modes)]
+    if isinstance(row_modes, int | np.integer) and not isinstance(row_modes, bool | np.bool_):
+        rows = [check_int("row_modes", row_modes, 0, order - 1)]
     else:
-        rows = [int(i) for i in row_modes]
+        rows = list(check_indices("row_modes", row_modes, distinct=False, what="modes"))
     if column_modes is None:
         cols = [i for i in range(order) if i not in rows]
     else:
-        cols = [int(i) for i in column_modes]
+        cols = list(check_indices("column_modes", column_modes, distinct=False, what="modes"))
     if sorted(rows + cols) != list(range(order)):
         raise ValueError(
             f"row modes {rows} and column modes {cols} must together be a permutation of the "

@@ -24,6 +24,8 @@ from typing import Any
 import flint
 import numpy as np
 
+from seprank.core.memory import guard_memory
+
 __all__ = ["SeedLike", "as_generator", "is_prime", "random_prime", "spawn", "split_seed"]
 
 #: What every ``seed=`` argument accepts.
@@ -31,6 +33,18 @@ SeedLike = int | np.integer | np.random.SeedSequence | np.random.Generator | Non
 
 #: Redraws allowed when a prime must avoid a residue class or a divisor before giving up.
 MAX_PRIME_DRAWS = 10_000
+#: Bytes one child stream holds (a Generator, its PCG64 state and SeedSequence; ~1 KB
+#: measured with tracemalloc): :func:`spawn` and :func:`split_seed` guard ``n`` of them.
+GENERATOR_BYTES = 1024
+
+
+def _check_streams(n: Any) -> int:
+    """``n`` streams: a positive int (bools refused) whose generators fit the memory limit."""
+    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    guard_memory(int(n) * GENERATOR_BYTES, what=f"{n} random streams (about 1 KB each)",
+                 fix="ask for fewer streams (lower n)")
+    return int(n)
 
 
 def as_generator(seed: Any, *, name: str = "seed") -> np.random.Generator:
@@ -64,7 +78,7 @@ def as_generator(seed: Any, *, name: str = "seed") -> np.random.Generator:
         return seed if seed is not None else np.random.default_rng()
     if isinstance(seed, np.random.SeedSequence):
         return np.random.default_rng(seed)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, numbers.Integral):
         raise TypeError(
             f"{name} must be None, a non-negative integer, a numpy SeedSequence or a numpy "
             f"Generator, got {seed!r} of type {type(seed).__name__}"
@@ -90,10 +104,9 @@ def spawn(seed: Any, n: int, *, name: str = "seed") -> list[np.random.Generator]
     >>> bool(a.integers(2**32) != b.integers(2**32))
     True
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = _check_streams(n)
     parent = as_generator(seed, name=name)
-    children = np.random.SeedSequence(int(parent.integers(2**63))).spawn(int(n))
+    children = np.random.SeedSequence(int(parent.integers(2**63))).spawn(n)
     return [np.random.default_rng(s) for s in children]
 
 
@@ -109,19 +122,18 @@ def split_seed(seed: Any, n: int, *, name: str = "seed") -> list[np.random.Gener
     >>> bool(traj.random() != task.random())
     True
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    n = _check_streams(n)
     if isinstance(seed, np.random.Generator):
-        return list(seed.spawn(int(n)))
+        return list(seed.spawn(n))
     if not isinstance(seed, np.random.SeedSequence):
         as_generator(seed, name=name)  # validation only
         seed = np.random.SeedSequence(None if seed is None else int(seed))
-    return [np.random.default_rng(s) for s in seed.spawn(int(n))]
+    return [np.random.default_rng(s) for s in seed.spawn(n)]
 
 
 def is_prime(n: int) -> bool:
     """Primality (python-flint; deterministic below 2**64 and BPSW-certain beyond)."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral):
         raise ValueError(f"n must be an integer, got {n!r} ({type(n).__name__})")
     return bool(flint.fmpz(int(n)).is_prime())
 

@@ -14,8 +14,18 @@ expected -- never with a numpy internal error or, worse, a silently truncated va
 :func:`check_callable`      a function
 :func:`check_instance`      an object of the expected class, with the function to build one
 :func:`check_array`         a finite real array of the expected dimension and shape
+:func:`check_indices`       a sequence of integer positions (bools refused), optionally distinct
 :func:`validated`           a decorator applying these checks by argument name
+:func:`check_work`          the growth budget: refuse a computation planned beyond
+                            :func:`get_work_limit` operations before it starts
 ==========================  ==================================================================
+
+The work budget is the time analogue of the memory policy (:mod:`seprank.core.memory`): a loop
+whose length grows with an argument (samples, steps, closures, enumerations) estimates its
+elementary operations first and calls :func:`check_work`, which raises
+:class:`~seprank.core.errors.WorkBudgetError` (a ``ValueError``) naming the estimate, the budget
+and the argument to lower.  The budget is process-wide, :data:`DEFAULT_WORK_LIMIT` = 10**13
+operations (hours of numpy work) by default: :func:`set_work_limit`, ``with work_limit(n):``.
 """
 
 from __future__ import annotations
@@ -24,25 +34,39 @@ import functools
 import inspect
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.errors import WorkBudgetError
+
 __all__ = [
+    "DEFAULT_WORK_LIMIT",
+    "WorkBudgetError",
     "check_array",
     "check_bool",
     "check_callable",
     "check_choice",
     "check_float",
     "check_index",
+    "check_indices",
     "check_instance",
     "check_int",
     "check_tolerance",
+    "check_work",
+    "get_work_limit",
+    "set_work_limit",
     "validated",
+    "work_limit",
 ]
+
+#: The process-wide work budget by default: 10**13 elementary operations.
+DEFAULT_WORK_LIMIT = 10**13
+_work_limit = DEFAULT_WORK_LIMIT
 
 
 def _shown(value: Any) -> str:
@@ -291,6 +315,7 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
     if isinstance(value, str | bytes):
         raise TypeError(f"{label} must be an array of numbers, got the string {_shown(value)}")
     kind = "numbers" if dtype is None else f"{np.dtype(dtype).name} numbers"
+    integer = dtype is not None and np.dtype(dtype).kind in "iu"
     try:
         with np.errstate(all="ignore"):
             raw = np.asarray(value)
@@ -298,8 +323,12 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
                 raise TypeError(f"dtype {raw.dtype}")
             if raw.dtype.kind == "c" and dtype is not None and np.dtype(dtype).kind in "fiu":
                 raise TypeError("complex values")
+            if integer:
+                _check_integral(label, raw)
             arr = raw if dtype is None else raw.astype(dtype)
     except (TypeError, ValueError, OverflowError) as err:
+        if isinstance(err, _NotIntegral):
+            raise ValueError(str(err)) from None
         raise TypeError(f"{label} must be an array of {kind}, got {_shown(value)} "
                         f"({err})") from err
     if ndim is not None:
@@ -319,6 +348,174 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
         where = first[0] if len(first) == 1 else first
         raise ValueError(f"{label} contains NaN or infinite values (first at index {where})")
     return arr
+
+
+class _NotIntegral(ValueError):
+    """An array meant to hold integers holds something else (raised inside check_array)."""
+
+
+def _check_integral(label: str, raw: npt.NDArray[Any]) -> None:
+    """Refuse an array for an integer dtype whose entries are not integers: bools, NaN,
+    infinities or fractional floats (an ``astype`` would silently truncate or wrap them)."""
+    if raw.dtype.kind == "b":
+        raise _NotIntegral(f"{label} must hold integers, got booleans (a bool is not a "
+                           "count or an index)")
+    if raw.dtype.kind == "f":
+        bad = ~np.isfinite(raw) | (raw != np.round(raw))
+        if np.any(bad):
+            first = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise _NotIntegral(f"{label} must hold integers, got {raw[first]!r} at index "
+                               f"{first[0] if len(first) == 1 else first}")
+        if raw.size and np.max(np.abs(raw)) >= 2.0**63:
+            raise _NotIntegral(f"{label} holds values beyond the int64 range")
+    if raw.dtype.kind == "O":
+        for v in raw.ravel():
+            if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Integral):
+                raise _NotIntegral(f"{label} must hold integers, got {_shown(v)} "
+                                   f"({type(v).__name__})")
+            if not -(2**63) <= int(v) < 2**63:
+                raise _NotIntegral(f"{label} holds {_shown(v)}, beyond the int64 range")
+
+
+def check_indices(name: str, value: Any, *, size: int | None = None, distinct: bool = True,
+                  min_length: int = 0, max_length: int | None = None,
+                  what: str = "positions") -> tuple[int, ...]:
+    """A finite sequence of integer positions (0-based, below ``size`` when given), in order.
+
+    Bools -- Python's and numpy's -- are refused (``[True]`` is not position 1), as are
+    strings, floats and non-iterables; ``distinct`` refuses repeats (``(0, 0)`` is not a set
+    of positions).  A sized input longer than ``max_length`` is refused before it is read.
+
+    Examples
+    --------
+    >>> check_indices("support", (2, 0), size=3)
+    (2, 0)
+    >>> check_indices("support", (0, 0))
+    Traceback (most recent call last):
+    ...
+    ValueError: support repeats the position 0: give each of its positions once
+    >>> check_indices("row_modes", [True])
+    Traceback (most recent call last):
+    ...
+    ValueError: row_modes must hold integer positions, got True (bool) at place 0
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable) or isinstance(
+            value, Iterator):
+        raise TypeError(f"{name} must be a list or tuple of integer {what}, got "
+                        f"{_shown(value)} ({type(value).__name__})")
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D sequence of {what}, got shape {value.shape}")
+    if max_length is not None and isinstance(value, Sized) and len(value) > max_length:
+        raise ValueError(f"{name} has {len(value)} {what}, more than the {max_length} allowed")
+    out = []
+    for place, v in enumerate(value):
+        if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Integral):
+            raise ValueError(f"{name} must hold integer {what}, got {_shown(v)} "
+                             f"({type(v).__name__}) at place {place}")
+        i = int(v)
+        if i < 0 or (size is not None and i >= size):
+            span = "0.." + ("" if size is None else str(size - 1))
+            raise ValueError(f"{name} holds {i}, outside the {what} {span}")
+        out.append(i)
+        if max_length is not None and len(out) > max_length:
+            raise ValueError(f"{name} has more than the {max_length} {what} allowed")
+    if len(out) < min_length:
+        raise ValueError(f"{name} must hold at least {min_length} {what}, got {len(out)}")
+    if distinct and len(set(out)) != len(out):
+        seen: set[int] = set()
+        repeat = next(i for i in out if i in seen or seen.add(i))  # type: ignore[func-returns-value]
+        raise ValueError(f"{name} repeats the position {repeat}: give each of its {what} once")
+    return tuple(out)
+
+
+def get_work_limit() -> int:
+    """The process-wide work budget in elementary operations (default 10**13).
+
+    Examples
+    --------
+    >>> get_work_limit() >= 1
+    True
+    """
+    return _work_limit
+
+
+def set_work_limit(n_ops: int) -> int:
+    """Set the process-wide work budget (operations); returns the previous one.
+
+    Examples
+    --------
+    >>> old = set_work_limit(10**6)
+    >>> get_work_limit()
+    1000000
+    >>> _ = set_work_limit(old)
+    """
+    global _work_limit
+    value = check_int("n_ops", n_ops, 1)
+    previous, _work_limit = _work_limit, value
+    return previous
+
+
+@contextmanager
+def work_limit(n_ops: int) -> Iterator[int]:
+    """Set the work budget inside a ``with`` block (restored afterwards, also on errors).
+
+    Examples
+    --------
+    >>> with work_limit(10**6):
+    ...     get_work_limit()
+    1000000
+    """
+    previous = set_work_limit(n_ops)
+    try:
+        yield n_ops
+    finally:
+        set_work_limit(previous)
+
+
+def check_work(n_ops: float, *, what: str, fix: str, max_ops: int | None = None) -> int:
+    """Refuse a computation whose planned work ``n_ops`` (elementary operations: arithmetic,
+    array entries touched, loop iterations) exceeds the budget, before it starts.
+
+    Parameters
+    ----------
+    n_ops : int or float
+        The estimate (Python ints never overflow; ``inf`` is allowed).
+    what : str
+        What would be computed, for the message.
+    fix : str
+        Which argument to lower (the message names it).
+    max_ops : int, optional
+        A per-call budget; default :func:`get_work_limit`.
+
+    Returns
+    -------
+    int
+        The budget used.
+
+    Raises
+    ------
+    WorkBudgetError
+        A ``ValueError`` with the estimate, the budget and the fix.
+
+    Examples
+    --------
+    >>> check_work(10**20, what="10**14 samples of 10**6 entries", fix="lower n_samples")
+    Traceback (most recent call last):
+    ...
+    seprank.core.errors.WorkBudgetError: 10**14 samples of 10**6 entries needs about 1e+20 ...
+    """
+    limit = _work_limit if max_ops is None else check_int("max_ops", max_ops, 1)
+    if not n_ops <= limit:  # also catches NaN
+        try:
+            shown = f"{float(n_ops):.3g}"
+        except OverflowError:  # an int beyond float range
+            shown = f"10**{int(int(n_ops).bit_length() * math.log10(2))}"
+        raise WorkBudgetError(
+            f"{what} needs about {shown} operations, above the work budget of {limit:.3g}; "
+            f"{fix}, or raise the budget with seprank.core.set_work_limit(n_ops)",
+            needed=int(min(n_ops, 2**63)) if n_ops == n_ops else 2**63, limit=limit,
+            what=what)
+    return limit
 
 
 def _number(name: str, value: Any, **bounds: Any) -> Any:

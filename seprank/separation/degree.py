@@ -115,7 +115,8 @@ class DegreeStructure:
                     source: str = "") -> DegreeStructure:
         """f homogeneous of ``total_degree``; A-degrees of one parity if ``a_parity`` is 0/1."""
         D = check_int("total_degree", total_degree, 0)
-        if a_parity is not None and (isinstance(a_parity, bool) or a_parity not in (0, 1)):
+        if a_parity is not None and (isinstance(a_parity, bool | np.bool_)
+                                     or a_parity not in (0, 1)):
             raise ValueError(f"a_parity must be None, 0 or 1, got {a_parity!r}")
         guard_memory(array_bytes((D + 1, 2), object), what=f"the {D + 1:,} bidegrees of a "
                      f"degree-{D:,} form", fix="use a smaller total_degree")

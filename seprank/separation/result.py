@@ -15,9 +15,12 @@ parameters and the templates.
 from __future__ import annotations
 
 import inspect
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import numpy as np
 
 from seprank.certificates.build import (
     bind_subject,
@@ -326,11 +329,17 @@ def validate_partition(
     n_inputs = check_int("n_inputs", n_inputs, 2)
     try:
         A_raw, B_raw = partition
+        for part in (A_raw, B_raw):  # positions, not bools (numpy's included)
+            if isinstance(part, str | bytes) or any(isinstance(v, bool | np.bool_)
+                                                    or not isinstance(v, numbers.Integral)
+                                                    for v in part):
+                raise TypeError("not integer positions")
         A = tuple(int(a) for a in A_raw)
         B = tuple(int(b) for b in B_raw)
     except (TypeError, ValueError) as err:
         raise ValueError(
-            f"partition must be a pair (A, B) of sequences of positions, got {partition!r}"
+            f"partition must be a pair (A, B) of sequences of integer positions (bools are "
+            f"not positions), got {partition!r}"
         ) from err
     problems = []
     if not A or not B:
@@ -339,9 +348,12 @@ def validate_partition(
         problems.append("a part repeats a position")
     if set(A) & set(B):
         problems.append(f"positions {sorted(set(A) & set(B))} are in both parts")
-    if set(A) | set(B) != set(range(n_inputs)):
-        missing = sorted(set(range(n_inputs)) - set(A) - set(B))
-        extra = sorted((set(A) | set(B)) - set(range(n_inputs)))
+    union = set(A) | set(B)
+    extra = sorted(p for p in union if not 0 <= p < n_inputs)
+    n_missing = n_inputs - (len(union) - len(extra))   # no set of range(n_inputs) built
+    if extra or n_missing:
+        missing: Any = (sorted(set(range(n_inputs)) - union) if n_inputs <= 10**6
+                        else f"{n_missing} of them")
         problems.append(f"missing positions {missing}, unknown positions {extra}"
                         " (positions are 0-based)")
     if problems:

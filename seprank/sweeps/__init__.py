@@ -9,7 +9,9 @@ The machinery (paper-free; :mod:`paper_checks` runs its claims on it too):
 * :mod:`seprank.sweeps.store` -- :class:`ResultStore`, results in SQLite keyed by function,
   parameters, seed and code version;
 * :mod:`seprank.sweeps.measure` -- :func:`run_task`: one task's value or error, its wall and
-  CPU time and peak memory (:class:`TaskOutcome`).
+  CPU time and peak memory (:class:`TaskOutcome`);
+* :mod:`seprank.sweeps.limits` -- what stops a task (``sweep(timeout=...)``) and what stops
+  a sweep before it starts (a script without the ``__main__`` guard).
 
 The papers' sweeps (imported on demand, they load the paper subpackages):
 

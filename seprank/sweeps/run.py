@@ -19,6 +19,16 @@ r"""Parameter sweeps on dask.distributed, resumable through a result store.
 ``executor='serial'`` runs the same tasks in this process, one after the other: the baseline
 for speed-ups and the easiest way to debug a task.
 
+``timeout=`` limits each task's wall time; a task that overruns it is stopped and recorded as
+its failure (``TimeBudgetExceeded``), and the sweep goes on (how, and the limits of it:
+:mod:`seprank.sweeps.limits`).  A result the store cannot keep (it does not pickle, or is
+larger than the store's ``max_value_bytes``) is likewise that task's failure, not the sweep's.
+
+An embedded ``LocalCluster`` starts its workers by importing the caller's ``__main__``
+module: a script must call :func:`sweep` under ``if __name__ == "__main__":``.  A script that
+does not is refused before any worker starts, with that fix (dask itself only says "Nanny
+failed to start").
+
 Examples
 --------
 >>> def power(base, exponent, seed=None):
@@ -38,10 +48,12 @@ On a cluster (an embedded one here; ``executor="tcp://host:8786"`` reaches an ex
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import inspect
 import logging
 import os
+import sqlite3
 import sys
 import time
 import uuid
@@ -54,8 +66,16 @@ from typing import Any, Literal
 from tqdm import tqdm
 
 from seprank.core.validation import check_bool
+from seprank.sweeps.limits import (
+    _clocked_run_task,
+    _stop_overrunning,
+    check_main_guard,
+    check_timeout,
+    run_serial,
+    timeout_outcome,
+)
 from seprank.sweeps.measure import Status, TaskOutcome, run_task
-from seprank.sweeps.store import ResultStore, TaskKey
+from seprank.sweeps.store import ResultStore, SkippedRow, TaskKey
 
 __all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
 
@@ -156,6 +176,7 @@ class SweepResult:
     records: tuple[SweepRecord, ...]
     wall_seconds: float
     executor: str
+    skipped: tuple[SkippedRow, ...] = ()
 
     def __len__(self) -> int:
         return len(self.records)
@@ -201,6 +222,9 @@ class SweepResult:
                 f"on {self.executor}, {task_time:.2f} s in tasks")
         for r in self.failures:
             text += f"\n  FAILED {dict(r.params)}: {r.outcome.error}"
+        for row in self.skipped:
+            text += (f"\n  SKIPPED stored {row.key.params} (seed {row.key.seed}): "
+                     f"{row.reason}; recomputed")
         return text
 
 
@@ -233,6 +257,7 @@ def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
         n_workers = available_cores() if executor is None else executor
         if n_workers < 1:
             raise ValueError(f"executor={executor!r}: need at least one worker")
+        check_main_guard()
         # loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
         # statistical profiler in the workers (it samples the task's thread every 10 ms: CPU
         # the tasks would lose, and a process CPU time that is not the task's)
@@ -259,28 +284,50 @@ def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
 
 def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str, Any]],
                  keys: Sequence[TaskKey], order: Sequence[int],
-                 deliver: Callable[[int, TaskOutcome], None]) -> None:
-    from distributed import as_completed
+                 deliver: Callable[[int, TaskOutcome], None],
+                 timeout: float | None = None) -> None:
+    from distributed import as_completed, wait
 
     token = uuid.uuid4().hex[:8]
     futures = {}
+    task = run_task if timeout is None else _clocked_run_task
     for rank, i in enumerate(order):
         digest = hashlib.sha256(repr(keys[i].as_tuple()).encode()).hexdigest()[:16]
-        future = client.submit(run_task, fn, params[i], key=f"sweep-{token}-{digest}",
+        future = client.submit(task, fn, params[i], key=f"sweep-{token}-{digest}",
                                priority=len(order) - rank)
         futures[future] = i
+
+    def collect(future: Any) -> None:
+        try:
+            outcome = future.result()
+        except Exception as exc:  # KilledWorker, a lost or unpicklable result
+            outcome = TaskOutcome.lost(exc)
+        deliver(futures[future], outcome)
+        future.release()
+
+    pending = set(futures)
     try:
-        for future in as_completed(list(futures)):
+        if timeout is None:
+            for future in as_completed(list(futures)):
+                pending.discard(future)
+                collect(future)
+            return
+        by_key = {f.key: f for f in futures}
+        poll = min(1.0, max(0.05, timeout / 4))
+        while pending:
             try:
-                outcome = future.result()
-            except Exception as exc:  # KilledWorker, a lost or unpicklable result
-                outcome = TaskOutcome.lost(exc)
-            deliver(futures[future], outcome)
-            future.release()
+                done = wait(list(pending), timeout=poll, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            for future in done:
+                pending.discard(future)
+                collect(future)
+            if pending:
+                _stop_overrunning(client, by_key, pending, timeout,
+                                  lambda f: deliver(futures[f], timeout_outcome(timeout)))
     finally:
-        pending = [f for f in futures if not f.done()]
         if pending:
-            client.cancel(pending)
+            client.cancel(list(pending))
 
 
 def sweep(
@@ -294,6 +341,7 @@ def sweep(
     version: str | None = None,
     priority: Callable[[Mapping[str, Any]], float] | None = None,
     retry_failed: bool = True,
+    timeout: float | None = None,
 ) -> SweepResult:
     """Run ``fn(**p)`` for every parameter set ``p``, in parallel, resumably.
 
@@ -323,12 +371,23 @@ def sweep(
         longest tasks do not start last (they would leave workers idle at the end).
     retry_failed : bool, keyword-only
         Whether a failure stored by an earlier run is computed again (default True).
+    timeout : float, optional, keyword-only
+        Seconds of wall time each task may run; one that overruns is stopped and recorded as
+        its failure (``TimeBudgetExceeded``), the others go on (module notes for how).
 
     Returns
     -------
     SweepResult
         One :class:`SweepRecord` per parameter set, in the given order; ``failures`` lists
-        the tasks that raised.
+        the tasks that raised, overran ``timeout`` or returned a value the store cannot keep;
+        ``skipped`` the stored rows that were unusable (failed their checksum, could not be
+        decoded) and were recomputed.
+
+    Raises
+    ------
+    RuntimeError
+        An embedded cluster would be started from a script that calls ``sweep`` outside
+        ``if __name__ == "__main__":`` (module notes).
 
     Examples
     --------
@@ -355,6 +414,7 @@ def sweep(
         raise TypeError(f"fn must be callable, got {fn!r}")
     progress = check_bool("progress", progress)
     retry_failed = check_bool("retry_failed", retry_failed)
+    limit = check_timeout(timeout, executor)
     param_sets = _validated_params(params)
     fname = name if name is not None else qualified_name(fn)
     ver = version if version is not None else code_version(fn)
@@ -370,6 +430,7 @@ def sweep(
     elif store is not None and not isinstance(store, ResultStore):
         raise TypeError(f"store must be a ResultStore, a path or None, got {store!r}")
     start = time.perf_counter()
+    skipped_before = store.corrupt if store is not None else 0
     stored = store.lookup(fname, ver) if store is not None else {}
     records: list[SweepRecord | None] = [None] * len(keys)
     todo = []
@@ -386,7 +447,15 @@ def sweep(
 
     def deliver(i: int, outcome: TaskOutcome) -> None:
         if store is not None:
-            store.put(keys[i], outcome)
+            try:
+                store.put(keys[i], outcome)
+            except (TypeError, ValueError, OverflowError, MemoryError, sqlite3.Error) as exc:
+                # the value cannot be kept (it does not pickle, is too large, ...): this task
+                # failed, the sweep goes on; its measurements are kept
+                outcome = dataclasses.replace(
+                    outcome, status="error", value=None,
+                    error=f"the result could not be stored: {type(exc).__name__}: {exc}")
+                store.put(keys[i], outcome)
         records[i] = SweepRecord(param_sets[i], keys[i], outcome, "computed")
         if outcome.status == "error":
             n_failed = sum(r is not None and r.status == "error" for r in records)
@@ -399,14 +468,16 @@ def sweep(
         elif executor == "serial":
             description = "this process, serially"
             for i in todo:
-                deliver(i, run_task(fn, param_sets[i]))
+                deliver(i, run_serial(fn, param_sets[i], limit))
         else:
             with _dask_client(executor) as (client, description):
-                _run_on_dask(client, fn, param_sets, keys, todo, deliver)
+                _run_on_dask(client, fn, param_sets, keys, todo, deliver, limit)
     finally:
         bar.close()
     missing = [i for i, r in enumerate(records) if r is None]
     if missing:  # pragma: no cover - as_completed returns every future
         raise RuntimeError(f"sweep lost the results of parameter sets {missing}")
+    skipped = tuple(store.skipped[skipped_before:]) if store is not None else ()
     return SweepResult(fname, ver, tuple(r for r in records if r is not None),
-                       time.perf_counter() - start, description)
+                       time.perf_counter() - start, description,
+                       tuple(r for r in skipped if r.key.fn == fname))

@@ -2,7 +2,8 @@
 
 An :class:`Entry` is one public callable with one *valid* call (its keyword arguments).  For
 every argument, :func:`bad_variants` derives invalid values from the argument's *kind* (inferred
-from its name and valid value, or declared): counts get 0, -1, 2.5, "3" and True; positive
+from its name and valid value, or declared): counts get 0, -1, 2.5, "3", True and numpy's
+True (a bool is not a count); flags get the truthy strings "yes" and "no"; positive
 numbers 0, -1, NaN, inf and "1.0"; tolerances -1 and NaN; seeds -1, 1.5, "abc" and True;
 choices an unknown string; arrays a string and a NaN entry; models and callables an object of
 the wrong kind.  :func:`probe` runs one call under a time limit and classifies it:
@@ -44,15 +45,15 @@ POS_NAMES = {"eta", "step", "horizon", "max_substep", "max_seconds", "variance",
 SEED_NAMES = {"seed"}
 
 BAD: dict[str, list[Any]] = {
-    "count": [0, -1, 2.5, "3", True],
-    "count0": [-1, 2.5, "3", True],
-    "int": [2.5, "3", True],
+    "count": [0, -1, 2.5, "3", True, np.True_],
+    "count0": [-1, 2.5, "3", True, np.True_],
+    "int": [2.5, "3", True, np.True_],
     "pos": [0.0, -1.0, math.nan, math.inf, "1.0", True],
     "real": [math.nan, "1.0", True],
     "tol": [-1.0, math.nan, "1e-8", True],
     "seed": [-1, 1.5, "abc", True],
     "choice": ["bogus", 3],
-    "bool": ["yes"],
+    "bool": ["yes", "no"],
     "callable": [3],
     "object": ["abc", 3],
 }
@@ -240,20 +241,47 @@ def huge_probe(entry: Entry, argument: str, value: int, *, seconds: int = 20) ->
     return Outcome(entry.name, argument, repr(value), "answer", "returned in time")
 
 
-def main_huge() -> None:  # pragma: no cover - run in a child process by test_huge_inputs
+#: The catalogues by name (modules of ``tests.fuzz`` with an ``ENTRIES`` list).
+CATALOGUES = {
+    "seprank": "tests.fuzz.catalog_seprank",
+    "identifiability": "tests.fuzz.catalog_identifiability",
+    "icl": "tests.fuzz.catalog_icl",
+    "distillation": "tests.fuzz.catalog_distillation",
+    "automata": "tests.fuzz.catalog_automata",
+    "certificates": "tests.fuzz.catalog_certificates",
+}
+
+
+def catalogue(name: str) -> list[Entry]:
+    """The entries of one catalogue (see :data:`CATALOGUES`)."""
+    import importlib
+
+    return list(importlib.import_module(CATALOGUES[name]).ENTRIES)
+
+
+def main_huge() -> None:  # pragma: no cover - run in a child process by the huge-count tests
     """Run every huge probe of the catalogues, one JSON line per probe on stdout, under an
-    address-space limit (so that an unguarded allocation fails instead of swapping)."""
+    address-space limit (so that an unguarded allocation fails instead of swapping).
+
+    ``argv[1]`` is the limit in bytes (default 4 GiB), ``argv[2]`` a comma-separated list of
+    catalogues (default the two core ones), ``argv[3]`` how many probes to skip (a rerun after
+    a child that died)."""
     import json
     import resource
     import sys
 
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else 4 * 2**30
+    names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["seprank", "identifiability"]
+    skip = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    from tests.fuzz import catalog_identifiability, catalog_seprank
-
-    for entry in catalog_seprank.ENTRIES + catalog_identifiability.ENTRIES:
+    entries = [e for name in names for e in catalogue(name)]
+    n = 0
+    for entry in entries:
         for argument in entry.huge:
             for value in HUGE_VALUES:
+                n += 1
+                if n <= skip:
+                    continue
                 print(json.dumps({"started": f"{entry.name}({argument}={value})"}), flush=True)
                 out = huge_probe(entry, argument, value)
                 print(json.dumps(out.__dict__), flush=True)

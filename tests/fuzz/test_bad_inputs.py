@@ -79,12 +79,13 @@ _NOT_ENTRY_POINTS = {
     "Result", "CertifiedResult", "RankValued", "Log3Value", "GaussianRational", "ExactMatrix",
     "ContrastiveFit", "ImpliedKernel", "compare", "log3_e", "to_mpf", "plot_figure3",
     "plot_figure4", "load_table1", "load_table2", "load_table4", "table1",
-    "get_memory_limit", "memory_limit",
+    "get_memory_limit", "memory_limit", "get_work_limit", "work_limit",
     "accepts_domain", "level_by_minors", "level_by_subsets", "ExactDomain", "array_bytes",
     "SpectralFactors", "Strategy", "Streams",
     # the validation helpers are the checks themselves (tested in seprank/core/validation.py)
     "check_array", "check_bool", "check_callable", "check_choice", "check_float",
-    "check_index", "check_instance", "check_int", "check_tolerance", "validated",
+    "check_index", "check_indices", "check_instance", "check_int", "check_tolerance",
+    "validated",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -48,3 +49,33 @@ def allocate(n_bytes: int) -> int:
 def worker_pid() -> int:
     return os.getpid()
 
+
+
+def unpicklable_at(n: int, bad: int) -> object:
+    """n^2, except task ``bad`` returns a lock (a value no store can keep)."""
+    import threading
+
+    return threading.Lock() if n == bad else n * n
+
+
+def sleep_for(n: int, seconds: float) -> int:
+    """n^2 after ``seconds`` of sleep (a task that overruns its timeout)."""
+    time.sleep(seconds)
+    return n * n
+
+
+def spin_for(n: int, seconds: float) -> int:
+    """n^2 after ``seconds`` of pure-Python busy work (holds the interpreter)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+    return n * n
+
+
+def swallow_everything(n: int, seconds: float) -> int:
+    """A task that catches every Exception while it works (the timeout must still stop it)."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        with contextlib.suppress(Exception):      # the point of the test
+            time.sleep(0.01)
+    return n

@@ -139,7 +139,7 @@ def _memory_errors(**kw: float) -> dict[str, tuple[int, int]]:
        "width 4|Q| continuously simulates the memory semiautomaton",
        perturbation="the position code P_t = (t/T) e_3 removed")
 def aut_lemma16_memory(perturbed: bool = False) -> ClaimResult:
-    res = _memory_errors(positional=0.0) if perturbed else _memory_errors()
+    res = _memory_errors(positional=False) if perturbed else _memory_errors()
     widths = {n: memory_network(n, 1, T).mlp.widths[0] for n, T in MEMORY_CASES}
     ok = all(w == 0 for w, _ in res.values()) and all(w == 4 * n for n, w in widths.items())
     return exact_result(measured={"(wrong, total)": res, "MLP width": widths},

@@ -1,0 +1,239 @@
+r"""What stops a sweep's task, and what stops a sweep before it starts.
+
+* **Per-task time limits** (``sweep(timeout=...)``).  Serially (:func:`run_serial`) the task
+  runs in the main thread under ``SIGALRM`` (``signal.setitimer``): at the deadline a
+  ``BaseException`` is raised inside it, so the task's own ``except Exception`` does not
+  swallow it, and the task is recorded as failed (``TimeBudgetExceeded``).  Limits: POSIX and
+  the main thread only; a task blocked inside one long C call is stopped when that call
+  returns; a task that catches ``BaseException`` cannot be stopped.  An enclosing alarm (a
+  test's) is restored and re-armed.  On dask (:func:`_clocked_run_task`, :func:`_stop_overrunning`)
+  each worker notes when each task started; the client polls how long every task has been
+  *running* (not queued), cancels a task past its limit, records it, and restarts that worker
+  through its nanny -- a running thread cannot be stopped otherwise -- so the worker's other
+  tasks are rerun elsewhere.
+* **The ``__main__`` guard** (:func:`check_main_guard`).  An embedded ``LocalCluster`` starts
+  its workers with the 'spawn' method, which imports the caller's ``__main__`` module: a
+  script that calls ``sweep`` at import time would run it again in every worker, and dask only
+  reports "Nanny failed to start".  The script's source is read and the running top-level
+  statement must lie inside ``if __name__ == "__main__":``; a spawned worker re-running the
+  script is refused at once.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import logging
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from seprank.core.validation import check_float
+from seprank.sweeps.measure import TaskOutcome, run_task
+
+__all__ = ["MAIN_GUARD_MESSAGE", "check_main_guard", "check_timeout", "run_serial",
+           "timeout_outcome"]
+
+#: What a missing ``if __name__ == "__main__":`` guard does to an embedded cluster, and the fix.
+MAIN_GUARD_MESSAGE = (
+    "sweep() would start a LocalCluster whose worker processes import this script's "
+    "__main__ module, and this script calls sweep() at import time (not under "
+    "'if __name__ == \"__main__\":'): every worker would run the sweep again and dask "
+    "would only report 'Nanny failed to start'. Put the call under "
+    "'if __name__ == \"__main__\":' (or run it with executor='serial')")
+
+
+def is_main_guard(node: ast.stmt) -> bool:
+    """``if __name__ == "__main__":`` (either order of the comparison)."""
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    test = node.test
+    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    texts = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return names == ["__name__"] and texts == ["__main__"]
+
+
+def check_main_guard() -> None:
+    """Refuse to start worker processes from a script that calls sweep() unguarded.
+
+    In a worker being spawned (the script re-imported as ``__mp_main__``) the call is refused
+    at once; in the script itself, the top-level statement that is running is located in the
+    script's source and must lie inside an ``if __name__ == "__main__":`` block.  Nothing is
+    refused where workers do not import ``__main__`` (interactive sessions, notebooks,
+    ``python -c``, the 'fork' start method) or where the source cannot be read.
+
+    Examples
+    --------
+    >>> check_main_guard()      # this session's __main__ calls it under its guard (or has none)
+    """
+    import multiprocessing
+
+    main = sys.modules.get("__main__")
+    if multiprocessing.parent_process() is not None and main is sys.modules.get("__mp_main__"):
+        raise RuntimeError(MAIN_GUARD_MESSAGE)
+    path = getattr(main, "__file__", None)
+    if main is None or not path:
+        return
+    try:
+        import dask
+
+        method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
+    except Exception:  # pragma: no cover - dask missing: sweep fails later anyway
+        return
+    if method == "fork":
+        return
+    frame: FrameType | None = inspect.currentframe()
+    top: FrameType | None = None
+    while frame is not None:
+        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
+            top = frame
+        frame = frame.f_back
+    if top is None:
+        return
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return
+    line = top.f_lineno
+    for node in tree.body:
+        if is_main_guard(node) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            return
+    raise RuntimeError(MAIN_GUARD_MESSAGE)
+
+
+class _TaskDeadline(BaseException):
+    """Raised in a serial task by SIGALRM at its timeout (a BaseException, so the task's own
+    ``except Exception`` does not swallow it)."""
+
+
+def check_timeout(timeout: Any, executor: Any) -> float | None:
+    """``timeout`` as seconds (None: no limit), refused where a serial sweep cannot enforce it.
+
+    Examples
+    --------
+    >>> check_timeout(2, "serial"), check_timeout(None, 2)
+    (2.0, None)
+    >>> check_timeout(0, "serial")
+    Traceback (most recent call last):
+    ...
+    ValueError: timeout must be a positive finite number (seconds of wall time per task, ...
+    """
+    if timeout is None:
+        return None
+    value = check_float("timeout", timeout, positive=True,
+                        hint=" (seconds of wall time per task, or None)")
+    if executor == "serial" and (not hasattr(signal, "setitimer")
+                                 or threading.current_thread() is not threading.main_thread()):
+        raise ValueError("timeout= with executor='serial' stops a task with SIGALRM, which needs "
+                         "the main thread of a POSIX process; call sweep() from the main thread "
+                         "or use a dask executor")
+    return value
+
+
+def timeout_outcome(timeout: float, seconds: float | None = None) -> TaskOutcome:
+    """The failure recorded for a task stopped at its ``timeout``.
+
+    Examples
+    --------
+    >>> timeout_outcome(2.0).error
+    'TimeBudgetExceeded: the task ran longer than its timeout of 2 s and was stopped'
+    """
+    return TaskOutcome("error", error=f"TimeBudgetExceeded: the task ran longer than its "
+                                      f"timeout of {timeout:g} s and was stopped",
+                       seconds=seconds)
+
+
+def run_serial(fn: Callable[..., Any], params: Mapping[str, Any],
+                timeout: float | None) -> TaskOutcome:
+    """:func:`run_task` in this process, stopped by SIGALRM after ``timeout`` seconds (an
+    enclosing alarm, e.g. a test's, is re-armed afterwards).
+
+    Examples
+    --------
+    >>> import time
+    >>> run_serial(pow, {"base": 2, "exp": 10}, 1.0).value
+    1024
+    >>> def nap(seconds):
+    ...     time.sleep(seconds)
+    >>> run_serial(nap, {"seconds": 5}, 0.2).error
+    'TimeBudgetExceeded: the task ran longer than its timeout of 0.2 s and was stopped'
+    """
+    if timeout is None:
+        return run_task(fn, params)
+    state = {"armed": True}
+
+    def alarm(signum: int, frame: Any) -> None:
+        if state["armed"]:
+            raise _TaskDeadline
+
+    start = time.perf_counter()
+    old_handler = signal.signal(signal.SIGALRM, alarm)
+    old_delay, _ = signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        return run_task(fn, params)
+    except _TaskDeadline:
+        return timeout_outcome(timeout, time.perf_counter() - start)
+    finally:
+        state["armed"] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay:
+            left = old_delay - (time.perf_counter() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+
+#: Start times (``time.monotonic``) of the tasks running in this worker process, by task key.
+_STARTED: dict[str, float] = {}
+
+
+def _clocked_run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
+    """:func:`run_task` on a dask worker, leaving its start time where the client can read it
+    (:func:`_running_for`)."""
+    from distributed import get_worker
+
+    key = str(get_worker().get_current_task())
+    _STARTED[key] = time.monotonic()
+    try:
+        return run_task(fn, params)
+    finally:
+        _STARTED.pop(key, None)
+
+
+def _running_for() -> dict[str, float]:
+    """Seconds each task of this worker has been running (``client.run`` target)."""
+    now = time.monotonic()
+    return {key: now - start for key, start in list(_STARTED.items())}
+
+
+def _stop_overrunning(client: Any, by_key: Mapping[str, Any], pending: set[Any],
+                      timeout: float, record: Callable[[Any], None]) -> None:
+    """Cancel the pending tasks that have run longer than ``timeout`` on their worker, record
+    them, and restart those workers (a running thread cannot be stopped otherwise)."""
+    try:
+        running = client.run(_running_for, on_error="ignore")
+    except Exception:  # pragma: no cover - a worker went away between polls
+        return
+    restart = []
+    for address, tasks in running.items():
+        for key, seconds in tasks.items():
+            future = by_key.get(key)
+            if future is not None and future in pending and seconds > timeout:
+                client.cancel([future])
+                pending.discard(future)
+                record(future)
+                restart.append(address)
+    if restart:
+        try:
+            client.restart_workers(sorted(set(restart)), raise_for_error=False)
+        except Exception as exc:  # pragma: no cover - no nanny (an external cluster)
+            logging.getLogger(__name__).warning(
+                "could not restart workers %s after a task timeout (%s); the stopped task's "
+                "thread may still be running", restart, exc)
