@@ -142,6 +142,12 @@ def generic_certificates(configs: tuple[tuple[int, int, int, int], ...],
     return out
 
 
+#: The ``version`` reading of every 003 defence: there is no other version to consult.
+V003 = "003 has one version (NeurIPS 2020); no other version to consult."
+#: The ``extraction`` fact every 003 defence starts from.
+LATEX_SOURCE = ("The 003 text carries each formula's LaTeX source beside its rendering, so a sign, "
+                "sub- or superscript lost in extraction would still show in the source. ")
+
 UpperBound = Literal["theorem3", "theorem4", "theorem5", "theorem6"]
 
 

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import sympy
 
-from paper_checks.claims.d2w.common import generic_rank
+from paper_checks.claims.d2w.common import V003, generic_rank
 from paper_checks.compare import exact_result
+from paper_checks.defence import Defence
 from paper_checks.ledger import judge_reading
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import (
@@ -134,6 +135,23 @@ def _sympy_output(L: int, seed: int) -> tuple[sympy.Poly, sympy.Poly, Any]:
     reference="proof sketch of Theorem 2 (§4.2)",
     statement="y_p^{i,L,d_x,H,Theta} is a polynomial of degree 2C = 3^L - 1",
     expected_verdict="note",
+    defence=Defence(
+        version="003 has one version; the sentence is in the §4.2 proof sketch only. App. A.3 "
+                "(Theorem 4's proof) says 'the polynomial degree of y in eq. (16)' without a "
+                "number and works with the 2C coordinates alpha_c, beta_c of the summed "
+                "positions, counting the x^{(i)} coordinate alpha_{C+1} apart (the factor d_x "
+                "of eq. 19).",
+        regime="Exact degrees; no asymptotic regime (the '2C' is not an 'up to a constant').",
+        convention="Two legitimate degrees of eq. 16's polynomial: the total degree in all "
+                   "inputs, 3^L = 2C + 1 (each layer is cubic, eq. 3), and the degree in the "
+                   "summed positions x^{(j_1)}..x^{(j_C)}, exactly 2C, with x^{(i)} entering "
+                   "linearly beside them. The sketch's kernel psi acts on the summed part, so "
+                   "the second reading is the one it uses: a note, not an error.",
+        definitions="C = C(L) = (3^L - 1)/2 (eq. 4), so 2C = 3^L - 1 exactly as printed; the "
+                    "sentence's arithmetic is right, only which degree it names is at issue.",
+        parameters="No experimental parameter.",
+        extraction="'2C = 3^L - 1' is printed with its LaTeX source (2C=3^{L}-1); a lost "
+                   "'+ 1' or a superscript would show in the source, which reads the same."),
 )
 def d2w_degree() -> ClaimResult:
     total, summed, own_total, same = {}, {}, {}, True
@@ -294,6 +312,22 @@ register_check(
     statement="Y^{(L+1)}(X) = sum_h W^{O,h} W^{V,h} Y^{(L)} Y^{(L)T} (W^{K,h})^T W^{Q,h} Y^{(L)} "
     "for the residual network",
     expected_verdict="erratum",
+    defence=Defence(
+        version=V003,
+        regime="An exact recursion; no asymptotic regime.",
+        convention="One could write the residual block as the attention branch alone and add "
+                   "the skip separately; but the display defines Y^{(L+1)}, the network's "
+                   "output, whose base case Y^{(1)} = X + sum_h (...) carries the skip, as does "
+                   "Lemma 5's statement (eq. 22: Y = X + ...) and Theorem 5's proof ('L + 1 "
+                   "additions of outputs from branches').",
+        definitions="The residual network of Fig. 5 (App. A.4): each layer adds its input to "
+                    "its output; Y^{(L)} is the depth-L output.",
+        parameters="No experimental parameter; measured on a random integer network (d_x = 4, "
+                   "H = 2, N = 3), exactly.",
+        extraction="The LaTeX source of the step reads 'Y^{(L+1)}(X)=\\sum_{h=1}^{H}W^{O,h}"
+                   "W^{V,h}Y^{(L)}(X)Y^{(L)}(X)^{T}...' and the next display (the sum over E, F, "
+                   "G) has no skip term either: the missing '+ Y^{(L)}' is absent from the "
+                   "source, not lost in extraction."),
 )
 def d2w_lemma5_recursion() -> ClaimResult:
     net = LinearAttention.random(depth=2, width=4, heads=2, residual=True, seed=9)

@@ -16,8 +16,9 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from paper_checks.claims.d2w.common import generic_rank
+from paper_checks.claims.d2w.common import V003, generic_rank
 from paper_checks.compare import exact_result
+from paper_checks.defence import Defence
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank import d2w
 from seprank.d2w.lemmas import lemma2_layer_upper, lemma2_summed_terms
@@ -56,6 +57,25 @@ def _pairing_classes(positions: int, d_x: int = 2, C: int = 2) -> tuple[int, int
     "powers n_1..n_{d_x} of each coordinate (one chi per power vector), giving the N-independent "
     "bound of eq. 19",
     expected_verdict="unproven",
+    defence=Defence(
+        version=V003 + " Theorem 2's proof sketch (§4.2) rests on the same step ('a careful "
+                "analysis that exploits the sums over j_1..j_C removes the dependence on N').",
+        regime="Theorem 4 is an exact bound for every N > 1 and every partition; the step "
+               "fails at finite N >= 4 (balanced partitions), not in a limit. For N = 2 (|Q| = "
+               "1) the step holds and so does the bound's proof.",
+        convention="'Grouping by powers' is valid for a single position: x_alpha x_beta of one "
+                   "vector is fixed by the powers. Across a sum over j in Q (|Q| >= 2) it is not "
+                   "(S^Q_11 S^Q_22 != (S^Q_12)^2); no convention of the field makes a rank-two "
+                   "Gram matrix behave as rank one.",
+        definitions="chi is the coefficient of a power vector n_1..n_{d_x} after summing over "
+                    "j_1..j_C (App. A.3); the step needs each chi to be one polynomial per "
+                    "power vector, which our counterexample contradicts.",
+        parameters="No experimental parameter; the counterexample is symbolic (sympy) and by "
+                   "hand on integer vectors (3, -2), (1, 4). The theorem itself holds on every "
+                   "measured rank (18 <= 2250, 49 <= 33280), hence 'unproven', not 'fails'.",
+        extraction="The argument is in words and in eq. 16's LaTeX source (sums over j_1..j_C "
+                   "of products x^{(j_c)}_{alpha_c} x^{(j_c)}_{beta_c}); the accusation rests on "
+                   "that structure, not on a sign or index extraction could drop."),
 )
 def d2w_thm4_proof() -> ClaimResult:
     one = _gram_q(1)
@@ -129,6 +149,25 @@ def _thm5_rows() -> dict[str, dict[str, float]]:
     "N d_x^4/H gives Sep(y_p^{L,i}) <= prod_{l=1}^L (l+1)(N d_x^4/H)^{3^{l-1}}, satisfying the "
     "theorem",
     expected_verdict="unproven",
+    defence=Defence(
+        version=V003,
+        regime="Theorem 5 is stated exactly (log_3 Sep <= L log_3 L + ...), not up to "
+               "constants; read up to a constant in the base of c = N d_x^4/H, the recursion's "
+               "extra factor prod_l l^{3^{L-l+1}} (of order 2^{3^{L-1}}) would be absorbed and "
+               "the paper's conclusion ('the effect of residual connections is insignificant') "
+               "survives. The exact statement's proof does not.",
+        convention="None: the recursion Sep(branch(L)) <= c (L Sep(branch(L-1)))^3 is iterated "
+                   "by plain arithmetic.",
+        definitions="Sep(branch(1)) = c and the recursion are the proof's own; iterating them "
+                    "exactly gives (L+1) c^{C(L)} prod_{l=2}^L l^{3^{L-l+1}}, above the printed "
+                    "product (L+1)! c^{C(L)}, which is itself above L^L c^{C(L)} for L = 1, 2.",
+        parameters="No experimental parameter; iterated in exact integers for (d_x, H, N) = "
+                   "(2,1,2), (4,2,4), (8,1,2), L = 1..6. The theorem holds on every measured "
+                   "residual rank (D2W-Thm5), hence 'unproven', not 'fails'.",
+        extraction="The LaTeX source of the proof's last display reads 'Sep(y_p^{L,i})\\leq"
+                   "\\prod_{l=1}^{L}(l+1)(\\frac{Nd_x^4}{H})^{3^{l-1}}', and of the "
+                   "theorem 'L\\log_3 L + (4\\log_3 d_x + \\log_3 N - \\log_3 H) "
+                   "\\frac{3^L-1}{2}': no exponent or sign the accusation rests on is missing."),
 )
 def d2w_thm5_proof() -> ClaimResult:
     rows = _thm5_rows()
@@ -160,6 +199,24 @@ def d2w_thm5_proof() -> ClaimResult:
     statement="Sep(y_p^i) <= (N d_x^4/H) K^3, by multiplying the number of summed terms in "
     "eq. 21 by K^3",
     expected_verdict="erratum",
+    defence=Defence(
+        version=V003,
+        regime="An exact count; no asymptotic regime.",
+        convention="Counting 'summed terms' could mean the index tuples (as the proof says) or "
+                   "the distinct separable products after merging coefficients; the first gives "
+                   "N d_x^5/H, the second N d_x^3: neither is the printed N d_x^4/H. The "
+                   "lemma's bound holds through the second (N d_x^3 <= N d_x^4/H since d_a >= "
+                   "1), so the statement stands and only the count is a slip.",
+        definitions="eq. 21's ranges as printed: h in [H], alpha_1, alpha_5 in [d_x/H], "
+                    "alpha_2, alpha_4, alpha_6 in [d_x], j in [N]: H (d_x/H)^2 d_x^3 N = N "
+                    "d_x^5 / H tuples.",
+        parameters="No experimental parameter; enumerated with itertools at (d_x, H, N) = "
+                   "(2,1,2), (4,2,2), (6,3,4), and the merged count checked against measured "
+                   "one-layer ranks.",
+        extraction="eq. 21's LaTeX source lists the seven sums with their upper limits "
+                    "('\\sum_{h=1}^{H}\\sum_{\\alpha_1=1}^{d_x/H}\\sum_{\\alpha_2=1}"
+                   "^{d_x}\\sum_{j=1}^{N}...'); a range extraction had dropped would be "
+                   "missing from the source, which has all seven."),
 )
 def d2w_lemma2_count() -> ClaimResult:
     rows, printed_ok, corrected_ok, agree = {}, True, True, True
@@ -195,6 +252,24 @@ def d2w_lemma2_count() -> ClaimResult:
     statement="with f = sum_i f_i(theta)^2 over the r x r minors, f(theta) = 0 iff rank A(theta) "
     "< r, for theta in F^K with F = R or C",
     expected_verdict="unproven",
+    defence=Defence(
+        version=V003 + " The claim adapts Sharir et al. (2016), whose argument is over R^K, "
+                "where the step is valid.",
+        regime="An exact algebraic step; no asymptotic regime.",
+        convention="For complex numbers 'f_i(theta)^2' is sometimes meant as |f_i(theta)|^2; "
+                   "with that reading the equivalence holds over C and the proof goes through "
+                   "unchanged. The printed f = sum f_i^2 is called 'a new polynomial function' "
+                   "in theta, which |f_i|^2 is not over C, so the text does not support that "
+                   "reading; the repair is one line, recorded in the details.",
+        definitions="Claim 2's theta ranges over F^K with F = R or C (printed); the proof then "
+                    "applies 'f(theta) = 0 iff rank < r' at the assumed theta in F^K, i.e. at a "
+                    "complex point for the Lemma 6 witness.",
+        parameters="No experimental parameter; counterexample A(t) = [1, i t], r = 1: f = "
+                   "1 - t^2 vanishes at t = 1 where rank A = 1. The claim itself holds (a minor "
+                   "non-zero at a complex point is a non-zero polynomial), hence 'unproven'.",
+        extraction="The LaTeX source reads 'f(\\theta)=\\sum_{i=1}^{c}f_{i}(\\theta)^{2}' "
+                   "and '\\mathbb{F} is either \\mathbb{R} or \\mathbb{C}': no modulus bars "
+                   "were lost (they would be in the source)."),
 )
 def d2w_claim2_complex() -> ClaimResult:
     t = sp.symbols("t")
@@ -254,6 +329,26 @@ def _corrected_maps(d_x: int, H: int, R: int) -> dict[str, list[int]]:
     statement="templates x^{(i)}_j = V_{i-M/2+1, phi(j-(d_a-1)/2)} for M/2 < i <= M with "
     "phi(j) = floor((j-1)/d_a)(d_a-1) + ((j-1) mod d_a) + 1; eq. 36 reads u_{d_a h + alpha - 1}",
     expected_verdict="erratum",
+    defence=Defence(
+        version=V003,
+        regime="Exact index maps; no asymptotic regime.",
+        convention="0- vs 1-based indexing: (b) V_{i-M/2+1} is right if i is 0-based and V "
+                   "1-based, (d) u_{d_a h + alpha - 1} if h and u are 0-based. But the proof "
+                   "indexes templates 1..M+1 (I~: 1 <= i_1 <= M/2; J~: M/2 < j_1 <= M), heads "
+                   "1..H and coordinates 1..d_x (eq. 37: d_a(h-1) <= k < d_a h; W^{O,l,h} "
+                   "'d_a(h-1) < i <= d_a h'); no single convention makes (b), (c) and (d) all "
+                   "bijections. (c) has no indexing reading: a stride d_a - 1 per head needs "
+                   "H(d_a - 1) columns, V has (d_x - H)/2 = H(d_a - 1)/2.",
+        definitions="Lemma 6 takes V in R^{M/2 x (d_x - H)/2} (printed); phi must map each "
+                    "head's first (d_a - 1)/2 coordinates onto V's columns, the template rows "
+                    "M/2 < i <= M onto V's rows 1..M/2.",
+        parameters="No experimental parameter; the maps are enumerated at (d_x, H, M/2) = "
+                   "(5,1,3), (9,3,10), (15,5,35), (21,3,20), and with the corrected maps the "
+                   "witness certifies full rank ((d lambda)) (D2W-Lemma6-witness).",
+        extraction="Each index is printed with its LaTeX source ('V_{i-\\nicefrac{M}{2}+1,"
+                   "\\phi(j-\\frac{d_a-1}{2})}', 'u_{d_a h+\\alpha-1}', eq. 51's "
+                   "'V_{i_1,(d_a-1)\\cdot(h-1)+k}'): the offsets and strides are in the source, "
+                   "not artefacts of extraction."),
 )
 def d2w_lemma6_index_slips() -> ClaimResult:
     printed, corrected, lib_agrees = {}, {}, True

@@ -13,7 +13,9 @@ from functools import cache
 
 import numpy as np
 
+from paper_checks.claims.d2w.common import V003
 from paper_checks.compare import exact_result
+from paper_checks.defence import Defence
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import (
     ClaimResult,
@@ -132,6 +134,24 @@ def _partial_norm_submatrix(V: np.ndarray, head_cols: slice | None) -> np.ndarra
     statement="with W^{V,L,h}_{i,j} = i 1_{j = d_a} the last layer outputs N^{(3^{L-1}-1)/2} i "
     "||v~||^{2 3^{L-2}}, so the sub-matrix is Const (VV^T)^{odot 3^{L-2}}",
     expected_verdict="erratum",
+    defence=Defence(
+        version=V003,
+        regime="An exact construction for every H with odd d_a >= 3; no asymptotic regime. For "
+               "H = 1 the printed weights are right (measured), so the lower bounds of Theorems "
+               "1-2 stand at H = 1 as printed and for all H with the corrected last layer.",
+        convention="If W^{O,L,h} summed every head into every output segment (a common "
+                   "multi-head convention is concatenation, which the paper uses: W^{O,l,h}_{ij} "
+                   "= 1_{j = i - d_a(h-1)} for d_a(h-1) < i <= d_a h, printed for all l), eq. "
+                   "49's sum over h would reach coordinate k. The printed W^{O} defines it for "
+                   "every layer l including L, so output coordinate p sees one head only.",
+        definitions="eq. 44 defines ||v~||^2 = sum_h <v~^(h), v~^(h)>; eq. 50 needs that full "
+                    "norm at output coordinate p, while the printed last layer delivers "
+                    "<v~^(h), v~^(h)> of the head containing p.",
+        parameters="No experimental parameter; measured exactly (GF(p)) at (L, d_x, H, N) = "
+                   "(2,9,3,2), (3,15,5,2), (3,5,1,2), and by hand in numpy at L = 2, H = 3.",
+        extraction="W^{V,L,h} = 'i \\cdot 1_{j=d_a}' and W^{O,l,h} are printed with their "
+                   "LaTeX source; the accusation rests on the head segments of W^{O}, whose "
+                   "bounds 'd_a(h-1) < i <= d_a h' are in the source."),
 )
 def d2w_lemma6_last_layer() -> ClaimResult:
     printed, corrected = {}, {}
@@ -181,6 +201,22 @@ def d2w_lemma6_last_layer() -> ClaimResult:
     statement="the first layer outputs v = [u, 1 - u, 1] per head (eq. 34), with W^{V,1,h} as "
     "printed",
     expected_verdict="erratum",
+    defence=Defence(
+        version=V003,
+        regime="An exact construction; no asymptotic regime.",
+        convention="Row and column roles swapped (W read as acting on rows) would not help: the "
+                   "case pairs rows (d_a-1)/2 < i <= d_a - 1 with columns d_a(h-1) < j <= "
+                   "d_a(h-1) + (d_a-1)/2 through 1_{i = j - d_a(h-1)}, which needs i <= "
+                   "(d_a-1)/2 under either reading; 0-based indices shift both sides alike.",
+        definitions="eq. 34 (the paper's own target) says the second half of each head's output "
+                    "is 1 - V_{i1,.} - i V_{j1,.}; with the printed indicator those entries are "
+                    "never written, so the second half is the constant 1 alone.",
+        parameters="No experimental parameter; the indicator enumerated at (d_x, H) = (5,1), "
+                   "(9,3), (15,5) (fires 0 times) and the witness measured exactly at (L, d_x, "
+                   "H, N) = (3,5,1,2), (3,9,3,2).",
+        extraction="The case's LaTeX source reads '1_{i=j-d_{a}(h-1)}' with the conditions "
+                   "'d_a(h-1) < j <= d_a(h-1) + \\frac{d_a-1}{2}' and '\\frac{d_a-1}{2} < i "
+                   "<= d_a-1': the missing offset + (d_a-1)/2 is not in the source."),
 )
 def d2w_lemma6_value_rows() -> ClaimResult:
     printed, corrected = {}, {}
@@ -363,6 +399,19 @@ def d2w_lemma3(exponent_shift: int = 0) -> ClaimResult:
     reference="Lemma 3 proof (App. A.5), equality case",
     statement="when M is divisible by k, phi(M/k, ..., M/k) = (prod_{t=1}^{n-1}(M/k + t))^k",
     expected_verdict="erratum",
+    defence=Defence(
+        version=V003,
+        regime="An exact identity; no asymptotic regime.",
+        convention="None: phi(r) = prod_j ((n r_j)) is defined in the lemma.",
+        definitions="The display's own middle terms carry 1/((n-1)!)^k ('= \\frac{1}{((n-1)!)^k}"
+                    "\\prod_t f_t = ...'); only the last equality drops it. The lemma's "
+                    "statement keeps it, so the bound is attained as intended ('hence the name "
+                    "of this lemma'); the slip is in the proof's last line.",
+        parameters="No experimental parameter; exact integers at (n, k, M/k) = (2,3,4), (3,2,4), "
+                   "(4,3,2), (5,2,7) (equal only for n = 2, where (n-1)! = 1).",
+        extraction="The LaTeX source of the last display ends '=\\left(\\prod_{t=1}^{n-1}"
+                   "\\left(\\frac{M}{k}+t\\right)\\right)^{k}' with no denominator: a "
+                   "dropped fraction would still be in the source."),
 )
 def d2w_lemma3_equality() -> ClaimResult:
     rows, printed_ok, corrected_ok, agree = {}, True, True, True
