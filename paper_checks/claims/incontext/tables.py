@@ -81,9 +81,10 @@ def icb_knn_coverage() -> ClaimResult:
     contiguous chunking cannot co-locate them and the kNN partition does by construction."""
     corpus = synthetic_corpus(40, 25, 32, seed=0)
     n = corpus.embeddings.shape[0]
-    contiguous = contiguous_examples(n, example_length=256, lengths=corpus.lengths,
+    length = PARAMETERS.value("example_length")          # Sec. 3.2: maximal size 256
+    contiguous = contiguous_examples(n, example_length=length, lengths=corpus.lengths,
                                      separator_length=1)
-    knn = knn_examples(corpus.embeddings, k=10, example_length=256, seed=1,
+    knn = knn_examples(corpus.embeddings, k=10, example_length=length, seed=1,
                        lengths=corpus.lengths, separator_length=1)
     c_cont = in_context_coverage(contiguous, corpus.related_pairs)
     c_knn = in_context_coverage(knn, corpus.related_pairs)
