@@ -142,6 +142,11 @@ def generic_certificates(configs: tuple[tuple[int, int, int, int], ...],
     return out
 
 
+#: Who attacked the accusations of this folder and when (issue 23): a reviewer who saw only the
+#: documents and the dossier of verdicts (not the code, not the defences).
+REVIEWER = "independent reviewer (document and verdict only)"
+ATTACK_DATE = "2026-11-25"
+
 #: The ``version`` reading of every 003 defence: there is no other version to consult.
 V003 = "003 has one version (NeurIPS 2020); no other version to consult."
 #: The ``extraction`` fact every 003 defence starts from.

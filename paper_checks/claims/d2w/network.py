@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import sympy
 
-from paper_checks.claims.d2w.common import V003, generic_rank
+from paper_checks.claims.d2w.common import ATTACK_DATE, REVIEWER, V003, generic_rank
 from paper_checks.compare import exact_result
-from paper_checks.defence import Defence
+from paper_checks.defence import Attack, Defence
 from paper_checks.ledger import judge_reading
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import (
@@ -151,7 +151,16 @@ def _sympy_output(L: int, seed: int) -> tuple[sympy.Poly, sympy.Poly, Any]:
                     "sentence's arithmetic is right, only which degree it names is at issue.",
         parameters="No experimental parameter.",
         extraction="'2C = 3^L - 1' is printed with its LaTeX source (2C=3^{L}-1); a lost "
-                   "'+ 1' or a superscript would show in the source, which reads the same."),
+                   "'+ 1' or a superscript would show in the source, which reads the same.",
+        attack=Attack(
+            reviewer=REVIEWER, date=ATTACK_DATE, outcome='upheld',
+            summary=("Agrees: the total degree is 3^L (000 itself says 'a degree 3L polynomial'), "
+                     'while App. A.3 counts n_1+...+n_dx = 2C(L) over the coordinates of the '
+                     'summed positions and treats x^(i) apart through the factor d_x; read that '
+                     "way 'degree 2C = 3^L - 1' is right. Own sympy check (d_x = 1, N = 2): total "
+                     'degree 3 and 9, degree in the non-output position 2 and 8 = 2C. A convention '
+                     'to note, not an erratum.')),
+    ),
 )
 def d2w_degree() -> ClaimResult:
     total, summed, own_total, same = {}, {}, {}, True
@@ -327,7 +336,16 @@ register_check(
         extraction="The LaTeX source of the step reads 'Y^{(L+1)}(X)=\\sum_{h=1}^{H}W^{O,h}"
                    "W^{V,h}Y^{(L)}(X)Y^{(L)}(X)^{T}...' and the next display (the sum over E, F, "
                    "G) has no skip term either: the missing '+ Y^{(L)}' is absent from the "
-                   "source, not lost in extraction."),
+                   "source, not lost in extraction.",
+        attack=Attack(
+            reviewer=REVIEWER, date=ATTACK_DATE, outcome='upheld',
+            summary=('The statement (eq. 22) and the base case carry the skip term; the induction '
+                     'step drops + Y^(L), and without it the 8-term expansion has no bare X term, '
+                     "so the induction could not reach 'X + ...'. No reading rescues it (Y^(L+1) "
+                     'is the network output, not the branch f_{L+1}). Own exact check (d_x = 4, H '
+                     '= 2, N = 3): the printed recursion differs from the network by up to 51928, '
+                     'with + Y^(L) they are identical. A typo.')),
+    ),
 )
 def d2w_lemma5_recursion() -> ClaimResult:
     net = LinearAttention.random(depth=2, width=4, heads=2, residual=True, seed=9)

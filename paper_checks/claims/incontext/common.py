@@ -57,6 +57,11 @@ PARAMETERS = PrintedParameters(
                           "000 App. F, Table 3: MNLI, RTE, WNLI zero-shot scores"),
 )
 
+#: Who attacked the accusations of this folder and when (issue 23): a reviewer who saw only the
+#: documents and the dossier of verdicts (not the code, not the defences).
+REVIEWER = "independent reviewer (document and verdict only)"
+ATTACK_DATE = "2026-11-25"
+
 #: (d_x, H, L, N, PB by hand from the notes §5 PC-2): the quick settings.
 QUICK_SETTINGS = ((2, 1, 1, 1, 3), (2, 1, 1, 2, 3), (3, 1, 1, 2, 4), (2, 1, 2, 1, 15),
                   (2, 1, 2, 3, 15), (3, 1, 2, 2, 35), (4, 1, 2, 2, 70), (4, 2, 2, 1, 70),

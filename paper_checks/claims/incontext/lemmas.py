@@ -15,8 +15,9 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from paper_checks.claims.incontext.common import ATTACK_DATE, REVIEWER
 from paper_checks.compare import exact_result
-from paper_checks.defence import Defence
+from paper_checks.defence import Attack, Defence
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from seprank.d2w.bounds import multiset_coefficient
@@ -134,7 +135,16 @@ def _closed_by_hand(K: int, M: int, e: Fraction, n: int, exponent_mod_m: bool = 
                       "both read (.)^{n mod M}, which is what we evaluate. With any other "
                       "exponent (e.g. n) the identity fails at n = M even for M | K (the check "
                       "evaluates that reading: details), so the accusation does not "
-                      "rest on the garbled symbol: it rests on Remark 1 and M not dividing K."))
+                      "rest on the garbled symbol: it rests on Remark 1 and M not dividing K.",
+           attack=Attack(
+               reviewer=REVIEWER, date=ATTACK_DATE, outcome='upheld',
+               summary=('Own exact rationals over the same grid: 738 of 1080 fail, every case with '
+                        'M not dividing K; all 342 with M | K hold. The true ratio S(n+1)/S(n) is '
+                        "eta ceil((K-n)/M)/(floor(n/M)+1), equal to the formula's only if M | K. K "
+                        '= 3, M = 2, eta = 1: S(1) = 6 against 9/2; a Gamma-function reading of '
+                        'non-integer multinomials does not rescue it (7.64 against 5.09). Remark 1 '
+                        'asks for the floor/ceil reading, so the lemma needs M | K: hypothesis.')),
+       ))
 def icb_lemma2() -> ClaimResult:
     cases = [(K, M, e) for K in range(1, 31) for M in range(2, 6) for e in ETAS]
 
@@ -195,7 +205,14 @@ def icb_lemma2() -> ClaimResult:
            extraction="000's extraction garbles the formula for n ('([MKι+MjI) m'); 001's "
                       "LaTeX reads 'n = (\\lfloor \\frac{\\eta K - M}{M(1+\\eta)} "
                       "\\rfloor + 1) M \\simeq \\frac{\\eta K}{1+\\eta}', which we "
-                      "evaluate; the failure does not rest on a symbol either version lost."))
+                      "evaluate; the failure does not rest on a symbol either version lost.",
+           attack=Attack(
+               reviewer=REVIEWER, date=ATTACK_DATE, outcome='upheld',
+               summary=("Reproduced: the formula's n is not a maximiser in 124 of 1440 cases, none "
+                        'with M | K (459 such cases); in all 1440 a maximiser lies within M of eta '
+                        'K/(1+eta). K = 3, M = 2, eta = 2/3: S = 3, 4, 8/3, 8/9 for n = 0..3, '
+                        'maximum at n = 1, formula n = 2.')),
+       ))
 def icb_lemma3() -> ClaimResult:
     printed_bad, divisible_bad, near_bad, own_bad, total, divisible = [], [], [], [], 0, 0
     for K in range(1, 41):
