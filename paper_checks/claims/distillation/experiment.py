@@ -71,7 +71,7 @@ def pd_toy_progressive(speedup: float = 1.0) -> ClaimResult:
     similar = 2 / 3 <= one.mean / direct.mean <= 3 / 2
     stopped = sum(s.stopped_short for s in summ.values())
     return ratio_result(
-        prog.mean, one.mean, what="progressive / best one-shot steps",
+        prog.mean * speedup, one.mean, what=f"{speedup:g} x progressive / best one-shot steps",
         holds=faster and similar and stopped == 0,
         measured={name: {"mean": round(s.mean), "SE": round(s.standard_error),
                          "stopped short": s.stopped_short}
