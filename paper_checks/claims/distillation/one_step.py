@@ -55,8 +55,11 @@ def _batch_steps() -> tuple[SymmetricInit, OneStep, OneStep]:
     """(init, step with the cancelling decay, step with the printed lambda_1 = 1), same batch."""
     init = SymmetricInit.draw(D, K, 256, seed=63)
     cancel = first_stage_step(init, SUPPORT, batch_size=30_000, decay="cancel", seed=64)
-    printed = first_stage_step(init, SUPPORT, batch_size=30_000,
-                               decay=float(PARAMETERS.value("first_stage_decay")), seed=64)
+    # the library takes the printed lambda_1 = 1 only by name (a number must lie in
+    # [0, 1/(2 eta_1)]); the name stands for the PARAMETERS table's value
+    if float(PARAMETERS.value("first_stage_decay")) != 1.0:
+        raise AssertionError("decay='printed' is lambda_1 = 1; the table prints another value")
+    printed = first_stage_step(init, SUPPORT, batch_size=30_000, decay="printed", seed=64)
     return init, cancel, printed
 
 
