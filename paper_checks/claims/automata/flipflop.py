@@ -12,7 +12,9 @@ from functools import cache
 import numpy as np
 from scipy import stats
 
+from paper_checks.claims.automata.common import PAPER, PARAMETERS
 from paper_checks.compare import exact_result, ratio_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, register_check
 from seprank.automata import (
     all_ffl_strings,
@@ -24,7 +26,6 @@ from seprank.automata import (
     sample_ffl,
 )
 
-PAPER = "004"
 TEST_DISTRIBUTIONS = {"FFL(0.8)": (0.1, 0.1, 0.8), "FFL(0.98)": (0.01, 0.01, 0.98),
                       "p = (0.45, 0.45, 0.1)": (0.45, 0.45, 0.1)}
 
@@ -36,17 +37,20 @@ def _prop3(lengths: tuple[int, ...], n_random: int, c_factor: float) -> dict[str
         net = proposition3_network(T, c=None if c_factor == 0 else c_factor * T)
         out[f"all strings, T={T}"] = net.errors(all_ffl_strings(T))
     if n_random:
-        net = proposition3_network(512, c=None if c_factor == 0 else c_factor * 512)
+        T = PARAMETERS.value("ffl_length")
+        net = proposition3_network(T, c=None if c_factor == 0 else c_factor * T)
         for i, (name, p) in enumerate(TEST_DISTRIBUTIONS.items()):
-            out[f"{n_random} x {name}, T=512"] = net.errors(sample_ffl(512, p, n_random, seed=i))
+            out[f"{n_random} x {name}, T={T}"] = net.errors(sample_ffl(T, p, n_random, seed=i))
     return out
 
 
-def _prop3_claim(lengths: tuple[int, ...], n_random: int, perturbed: bool = False
+def _prop3_claim(lengths: tuple[int, ...], n_random: int, c_scale: str = "T log T"
                  ) -> ClaimResult:
-    if perturbed:                      # the perturbed construction fails on a few strings
+    if c_scale not in ("T log T", "T"):
+        raise ValueError(f"c_scale must be 'T log T' or 'T', got {c_scale!r}")
+    if c_scale == "T":                 # the perturbed construction fails on a few strings
         n_random = min(n_random, 4)
-    res = _prop3(lengths, n_random, 1.0 if perturbed else 0.0)
+    res = _prop3(lengths, n_random, 1.0 if c_scale == "T" else 0.0)
     wrong = sum(r[0] for r in res.values())
     reads = sum(r[1] for r in res.values())
     dev = max(r[2] for r in res.values())
@@ -64,22 +68,24 @@ register_check(_prop3_claim, id="AUT-Prop3-flipflop",
                paper=PAPER, reference="§3.5.7.1 Proposition 3",
                statement="a 2-layer 1-head Transformer with residual connections can represent "
                "'deterministic' FFL (construction with d = 7, k = 2, c = O(T log T))",
-               perturbation="c = T (score gaps O(1): attention dilutes)")
+               perturbation=Perturbed("c = O(T) instead of O(T log T): c = T, score gaps "
+                                      "O(1), attention dilutes", c_scale="T"))
 register_check(_prop3_claim, id="AUT-Prop3-flipflop-testset",
                args={"lengths": (14,), "n_random": 300},
                paper=PAPER, reference="§3.5.7.1 Proposition 3",
                statement="a 2-layer 1-head Transformer can represent deterministic FFL (all "
                "strings of length 14; 300 strings of length 512 from each of three "
-               "distributions)", perturbation="c = T", profile="full")
+               "distributions)", perturbation=Perturbed("c = T instead of O(T log T)",
+                                                        c_scale="T"), profile="full")
 
 
 @claim(id="AUT-Prop4-dilution", paper=PAPER, reference="§3.5.7.2 Proposition 4",
        statement="with latent norms <= 1 and sigma_max the top singular value of W_K^T W_Q, "
        "every softmax weight is <= 1 - (T-1)/(T-1+exp(2 sigma_max))",
-       perturbation="exp(2 sigma_max) replaced by exp(1.9 sigma_max)")
-def aut_prop4_dilution(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("exp(2 sigma_max) replaced by exp(1.9 sigma_max)",
+                              exponent=1.9))
+def aut_prop4_dilution(exponent: float = PARAMETERS.value("prop4_exponent")) -> ClaimResult:
     rng = np.random.default_rng(4)
-    exponent = 1.9 if perturbed else 2.0
     worst = -np.inf
     for _ in range(400):
         d, T = int(rng.integers(2, 8)), int(rng.integers(2, 200))
@@ -110,22 +116,25 @@ def aut_prop4_dilution(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-FFL-read-counts", paper=PAPER, reference="§3.5.4 training and evaluation data",
        statement="10^3 sequences of FFL(512, p_i = 0.98) contain 3567 reads, 10^5 contain "
        "353875; training on 10^4 steps x 16 x 512 = 81,920,000 tokens",
-       perturbation="p_r = 0.02 instead of 0.01")
-def aut_ffl_read_counts(perturbed: bool = False) -> ClaimResult:
-    p_r = 0.02 if perturbed else 0.01
+       perturbation=Perturbed("p_r = 0.02 instead of the printed 0.01", p_r=0.02))
+def aut_ffl_read_counts(p_r: float = PARAMETERS.value("ffl_p_read")) -> ClaimResult:
+    T = PARAMETERS.value("ffl_length")
     rows, zs = {}, []
-    for n, printed in ((1000, 3567), (100_000, 353_875)):
-        mean, sd = ffl_read_count_law(512, p_r, n)
+    for n, printed in ((1000, PARAMETERS.value("ffl_reads_1e3")),
+                       (100_000, PARAMETERS.value("ffl_reads_1e5"))):
+        mean, sd = ffl_read_count_law(T, p_r, n)
         z = (printed - mean) / sd
         zs.append(abs(z))
         rows[f"{n} sequences"] = {"printed": printed, "mean": mean, "sd": round(sd, 1),
                                   "z": round(z, 2)}
-    sim = int(np.sum(sample_ffl(512, (0.01, p_r, 0.99 - p_r), 1000, seed=7)[:, :-1] == 1))
-    mean, sd = ffl_read_count_law(512, p_r, 1000)
-    tokens = 10_000 * 16 * 512
-    ok = max(zs) < 3 and abs(sim - mean) < 4 * sd and tokens == 81_920_000
-    binom = stats.binom(254 * 1000, p_r)
-    p_two_sided = float(2 * min(binom.cdf(3567 - 1000), binom.sf(3567 - 1000 - 1)))
+    p_w = PARAMETERS.value("ffl_p_write")
+    sim = int(np.sum(sample_ffl(T, (p_w, p_r, 1 - p_w - p_r), 1000, seed=7)[:, :-1] == 1))
+    mean, sd = ffl_read_count_law(T, p_r, 1000)
+    tokens = PARAMETERS.value("ffl_steps") * PARAMETERS.value("ffl_batch") * T
+    ok = max(zs) < 3 and abs(sim - mean) < 4 * sd and tokens == PARAMETERS.value("ffl_tokens")
+    reads = PARAMETERS.value("ffl_reads_1e3")
+    binom = stats.binom((T // 2 - 2) * 1000, p_r)
+    p_two_sided = float(2 * min(binom.cdf(reads - 1000), binom.sf(reads - 1000 - 1)))
     return ratio_result(
         max(zs), 3, what="largest |z| against 3", holds=ok,
         measured={"counts": rows, "our sampler, 1000 strings": sim, "tokens": tokens},
