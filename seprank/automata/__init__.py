@@ -27,6 +27,7 @@ from seprank.automata.counters import *
 from seprank.automata.dyck_balance import *
 from seprank.automata.examples import *
 from seprank.automata.flipflop import *
+from seprank.automata.gadgets import *
 from seprank.automata.gridworld_network import *
 from seprank.automata.layers import *
 from seprank.automata.semiautomaton import *
@@ -74,7 +75,8 @@ INDEX = PaperIndex(
         ("Definition 6 (cascade product)", cascade_product),
         ("Proposition 2 (circular embeddings)", proposition2_bound),
         ("Lemma 10 (1-D interpolation MLP)", bump_mlp),
-        ("Lemma 12 (threshold MLP)", threshold_mlp),
+        ("Lemma 11 (multi-dimensional interpolation MLP)", lemma11_mlp),
+        ("Lemma 12 (threshold MLP)", lemma12_mlp),
         ("Lemma 13 (softmax approximates hard max)", lemma13_bound),
         ("Lemma 14 (composition gadget)", lemma14_mlp),
         ("Theorem 10 (log-depth parallel prefix)", theorem10_network),
@@ -93,6 +95,11 @@ INDEX = PaperIndex(
         ("Eq. (3.37) embedding", printed_embedding_collisions),
         ("Footnote 61 (random attention baseline)", random_attention_variation),
         ("Lemma 24 (§3.6.4.2, normalised sums)", lemma24_gap),
+        ("Lemma 38 (width-2n interpolation)", lemma38_mlp),
+        ("Lemma 39 (orthonormal vectors avoiding given ones)", lemma39_basis),
+        ("Lemma 40 (indexing x_y)", lemma40_mlp),
+        ("Lemma 41 (decoding a one-hot position)", lemma41_mlp),
+        ("Lemma 42 (selecting one of K networks)", lemma42_mlp),
         ("ours: final-state separation rank", cut_separation_rank),
         ("ours: proven cut bounds", cut_rank_bound),
         ("ours: score-kernel separation rank", score_kernel_rank),
@@ -110,6 +117,7 @@ if not TYPE_CHECKING:
         "dyck_balance",
         "examples",
         "flipflop",
+        "gadgets",
         "gridworld_network",
         "layers",
         "semiautomaton",
