@@ -29,6 +29,7 @@ from seprank.automata.examples import *
 from seprank.automata.flipflop import *
 from seprank.automata.gadgets import *
 from seprank.automata.gridworld_network import *
+from seprank.automata.group_products import *
 from seprank.automata.layers import *
 from seprank.automata.semiautomaton import *
 from seprank.automata.semigroup import *
@@ -82,6 +83,12 @@ INDEX = PaperIndex(
         ("Theorem 10 (log-depth parallel prefix)", theorem10_network),
         ("Lemma 15 (modular counter)", modular_counter_network),
         ("Lemma 16 (memory unit)", memory_network),
+        ("Definition 9 / sim(G, T) (group simulators)", GroupSimulator),
+        ("Lemma 17 (direct product)", direct_product_simulator),
+        ("Lemma 18 (semidirect product, 4-stage cascade)", semidirect_simulator),
+        ("Lemma 19 (wreath product)", wreath_simulator),
+        ("Theorem 16 (solvable groups by a composition series)", solvable_group_simulator),
+        ("Lemma 20 (permutation-reset semiautomata)", permutation_reset_simulator),
         ("Algorithm 1 / Lemma 22 (gridworld)", algorithm1),
         ("Theorem 12 (depth-2 gridworld)", theorem12_network),
         ("Lemma 23 (head monotonicity)", GridworldNetwork.lemma23_violations),
@@ -119,6 +126,7 @@ if not TYPE_CHECKING:
         "flipflop",
         "gadgets",
         "gridworld_network",
+        "group_products",
         "layers",
         "semiautomaton",
         "semigroup",
