@@ -7,6 +7,7 @@ Reading notes ``docs/notes/seed_thesis_ch3_ch4.md`` §1.4 (C3-F1..F4).
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import numpy as np
@@ -144,3 +145,119 @@ def aut_ffl_read_counts(p_r: float = PARAMETERS.value("ffl_p_read")) -> ClaimRes
                                 "iff p > 0.01)", p_two_sided, (p_two_sided > 0.01) == (zs[0] < 3)),
         details={"law": "reads per string = 1 + Bin(T/2 - 2, p_r) (first instruction w, last "
                  "r)"})
+
+
+# -- Proposition 5 (§3.5.7.3) -------------------------------------------------------------------
+
+def _prop5_scores(WQ: np.ndarray, WK: np.ndarray, emb: np.ndarray, tokens: np.ndarray,
+                  positions: np.ndarray, query: int) -> np.ndarray:
+    """s_{query -> j} = <W_Q v_query, W_K v_j> with v = [e(token), p] (eq. 3.7), for the listed
+    key positions (1-based) of a sequence whose tokens at those positions are given."""
+    v_q = np.concatenate([emb[tokens[-1]], [positions[-1]]])
+    keys = np.column_stack([emb[tokens], positions])
+    return (keys @ WK.T) @ (WQ @ v_q)
+
+
+def _prop5_fails(WQ: np.ndarray, WK: np.ndarray, emb: np.ndarray, encoding: str,
+                 C: float) -> int | None:
+    """The smallest tested length T (2..2^50, doubling) at which hard attention at the last
+    position misses the latest write in one of the proof's two sequences -- [1, 0, ..., 0]
+    and [1, 0, ..., 0, 2, 0] -- or None.  Keys: every position for T <= 4096; beyond, the
+    write positions and the ends of each run of 0s (the score is affine in p_j within a run,
+    so a run's maximum is at an end)."""
+    for T in [2 ** k for k in range(2, 51)]:
+        scale = C if encoding == "linear" else float(T)
+        for case in (1, 2):
+            writes = [1] if case == 1 else [1, T - 1]
+            if T <= 4096:
+                keys = np.arange(1, T + 1)
+            else:
+                ends = {1, 2, T} if case == 1 else {1, 2, T - 2, T - 1, T}
+                keys = np.array(sorted(ends))
+            toks = np.zeros(keys.size, dtype=np.int64)
+            toks[np.isin(keys, writes)] = 1
+            if case == 2:
+                toks[keys == T - 1] = 2
+            s = _prop5_scores(WQ, WK, emb, toks, keys / scale, T)
+            target = writes[-1]
+            best = s[keys == target][0]
+            if np.any(s[keys != target] >= best):
+                return T
+    return None
+
+
+def _prop5_explicit(w: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A scorer with W_Qp^T W_Kp = w: writes score 2 above reads (token embeddings one-hot),
+    plus w p_i p_j -- so among writes the latest wins when p_i p_j <= 1."""
+    emb = np.eye(3)
+    WQ = np.zeros((2, 4))
+    WK = np.zeros((2, 4))
+    WQ[0, :3] = 1.0                      # query reads a constant 1 from every token
+    WK[0, 1] = WK[0, 2] = 2.0            # key: 2 for a write
+    WQ[1, 3], WK[1, 3] = 1.0, w          # position channel: w p_i p_j
+    return WQ, WK, emb
+
+
+def _prop5_perfect(WQ: np.ndarray, WK: np.ndarray, emb: np.ndarray, encoding: str, C: float,
+                   length: int) -> int:
+    """Queries (over every sequence of {0, 1, 2}^length and every prefix with a write) whose
+    hard-attention argmax is not the latest write."""
+    seqs = np.array(list(itertools.product(range(3), repeat=length)), dtype=np.int64)
+    bad = 0
+    for t in range(1, length + 1):
+        p = np.arange(1, t + 1) / (C if encoding == "linear" else length)
+        K = np.concatenate([emb[seqs[:, :t]], np.broadcast_to(p[:, None], (len(seqs), t, 1))],
+                           axis=2)
+        q = K[:, -1]
+        s = np.einsum("btd,ed,ef,bf->bt", K, WK, WQ, q)
+        has = np.any(seqs[:, :t] > 0, axis=1)
+        latest = t - 1 - np.argmax(seqs[:, :t][:, ::-1] > 0, axis=1)
+        top = s.max(axis=1)
+        unique = np.sum(s >= top[:, None] - 1e-12, axis=1) == 1
+        ok = unique & (np.argmax(s, axis=1) == latest)
+        bad += int(np.sum(has & ~ok))
+    return bad
+
+
+@claim(id="AUT-Prop5-linear-PE", paper=PAPER, reference="§3.5.7.3 Proposition 5",
+       statement="with linear positional encoding p_i = i/C, perfect length generalization "
+       "(to arbitrary length, hard attention, 1 layer, 1 head) requires W_Qp^T W_Kp = 0",
+       perturbation=Perturbed("the hypothesis 'linear positional encoding' dropped: the same "
+                              "claim for p_i = i/T (positions normalised by the length)",
+                              encoding="normalised"))
+def aut_prop5_linear_pe(encoding: str = "linear") -> ClaimResult:
+    if encoding not in ("linear", "normalised"):
+        raise ValueError(f"encoding must be 'linear' or 'normalised', got {encoding!r}")
+    C = 10.0
+    rng = np.random.default_rng(5)
+    failing, tested, survivors = 0, 0, []
+    for _ in range(60):
+        emb = rng.normal(size=(3, 3))
+        WQ, WK = rng.normal(size=(2, 4)), rng.normal(size=(2, 4))
+        w = float(WQ[:, 3] @ WK[:, 3])
+        if abs(w) < 1e-3:
+            continue
+        tested += 1
+        T = _prop5_fails(WQ, WK, emb, encoding, C)
+        failing += T is not None
+        if T is None:
+            survivors.append(round(w, 3))
+    explicit = _prop5_explicit(1.0)
+    explicit_fail = _prop5_fails(*explicit, encoding, C)
+    explicit_bad = _prop5_perfect(*explicit, encoding, C, 8)
+    explicit_generalises = explicit_fail is None and explicit_bad == 0
+    ok = failing == tested and not explicit_generalises
+    return exact_result(
+        measured={"random scorers with w != 0 that fail (of tested)": (failing, tested),
+                  "w of scorers that pass both sequences up to T = 2^50": survivors[:5],
+                  "explicit scorer (w = 1): first failing length": explicit_fail,
+                  "explicit scorer: wrong queries over {0,1,2}^8": explicit_bad},
+        reference_value="every scorer with w != 0 fails at some length", what="exact counts "
+        "over 60 random scorers and an explicit one", holds=bool(ok),
+        details={"setting": "tokens 0 (no write) and writes 1, 2; embeddings in R^3 and W_Q, "
+                 "W_K in R^{2 x 4} random normal (seed 5), C = 10; hard attention at the last "
+                 "position must pick the latest write; the proof's two sequences [1, 0..0] "
+                 "(case 1, w > 0 fails) and [1, 0..0, 2, 0] (case 2, w < 0 fails), lengths "
+                 "2^2..2^50", "explicit scorer": "scores 2 for a write key plus w p_i p_j: "
+                 "perfect for p_i = i/T (p_i p_j <= 1 < 2), fails for p_i = i/C once "
+                 "p_i p_j > 2", "encoding": encoding})
