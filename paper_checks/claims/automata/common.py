@@ -112,6 +112,19 @@ PARAMETERS = PrintedParameters(
     rubik_factor=Printed(12, "Example 7: the size bound is off by a factor of 12"),
     fn17_states=Printed(60, "footnote 17: |Q| = 60"),
     prop5_encoding=Printed("p_i = i/C", "Proposition 5: linear positional encoding p_i = i/C"),
+    # -- §3.4.4.3.4 sim_M (the summary of Lemma 16 before Lemma 20) -----------------------------
+    simM_depth=Printed(1, "§3.4.4.3.4: sim_M.depth = 1"),
+    simM_dim=Printed(4, "§3.4.4.3.4: sim_M.dim = 4"),
+    simM_heads=Printed(1, "§3.4.4.3.4: sim_M.heads = 1"),
+    simM_head_dim=Printed(2, "§3.4.4.3.4: sim_M.headDim = 2"),
+    simM_mlp_width=Printed(4, "§3.4.4.3.4: sim_M.mlpWidth = 4|Q| (factor)"),
+    lemma20_extra_depth=Printed(1, "Lemma 20: sim'_G.depth = sim_G.depth + sim_M.depth + 1"),
+    # -- §3.6.4.4 technical lemmas ------------------------------------------------------------
+    lemma38_width=Printed(2, "Lemma 38: 'a width-2n two-layer MLP' (factor)"),
+    lemma39_deficit=Printed(2, "Lemma 39: orthonormal vectors {u_j}_{j in [n-2]} (n minus 2)"),
+    lemma40_width=Printed(2, "Lemma 40: 'a 2-layer width-2n ReLU network' (factor)"),
+    lemma41_width=Printed(2, "Lemma 41: 'a 2-layer width-2n ReLU network' (factor)"),
+    lemma42_width=Printed(2, "Lemma 42: 'a 2-layer width-2Km ReLU network' (factor)"),
 )
 
 

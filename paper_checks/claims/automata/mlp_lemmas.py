@@ -12,7 +12,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from paper_checks.claims.automata.common import NO_REGIME, ONE_VERSION, PAPER, defence
+from paper_checks.claims.automata.common import (
+    NO_REGIME,
+    ONE_VERSION,
+    PAPER,
+    PARAMETERS,
+    defence,
+)
 from paper_checks.compare import exact_result
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, judge
@@ -25,7 +31,7 @@ from seprank.automata import (
     lemma42_mlp,
 )
 
-WIDTH_FACTOR = Fraction(2)      # "width-2n", "width-2Km": the lemmas' printed factor 2
+WIDTH_FACTOR = Fraction(PARAMETERS.value("lemma38_width"))     # Lemma 38: "width-2n"
 
 
 def _turning_points(y: np.ndarray) -> int:
@@ -73,7 +79,7 @@ def aut_lemma38_interpolation(width_factor: Fraction = WIDTH_FACTOR) -> ClaimRes
        statement="for nonzero x_1..x_m in R^n there are orthonormal u_1..u_{n-2} with "
        "u_j^T 1 = 0 and sum_j (u_j^T x_i) u_j != x_i for every i",
        perturbation=Perturbed("n - 1 vectors instead of n - 2", deficit=1))
-def aut_lemma39_basis(deficit: int = 2) -> ClaimResult:
+def aut_lemma39_basis(deficit: int = PARAMETERS.value("lemma39_deficit")) -> ClaimResult:
     rng = np.random.default_rng(39)
     bad, cases, ortho_ok = 0, 0, True
     for n in range(3, 11):
@@ -110,7 +116,7 @@ def aut_lemma40_indexing(domain: str = "[0, M]^n") -> ClaimResult:
     for n in range(1, 9):
         for M in (0.5, 1.0, 7.0):
             f = lemma40_mlp(n, M)
-            widths_ok &= f.widths == (2 * n,)
+            widths_ok &= f.widths == (PARAMETERS.value("lemma40_width") * n,)
             x = rng.uniform(0, M, (300, n)) if domain == "[0, M]^n" else \
                 rng.uniform(-3 * M, 3 * M, (300, n))
             x[:3] = [0.0] * n, [M] * n, rng.choice([0.0, M], n)
@@ -146,6 +152,7 @@ def aut_lemma40_indexing(domain: str = "[0, M]^n") -> ClaimResult:
 def aut_lemma41_decoder() -> ClaimResult:
     rng = np.random.default_rng(41)
     printed_err = corrected_err = 0.0
+    width_ok = True
     offsets_n4: set[float] = set()
     for n in range(1, 9):
         for M in (0.5, 1.0, 7.0):
@@ -154,6 +161,7 @@ def aut_lemma41_decoder() -> ClaimResult:
             x[np.arange(200), i - 1] = rng.uniform(M * 1.0001, 10 * M, 200)
             p = lemma41_mlp(n, M, printed=True)(x).ravel()
             c = lemma41_mlp(n, M)(x).ravel()
+            width_ok &= lemma41_mlp(n, M).widths == (PARAMETERS.value("lemma41_width") * n,)
             printed_err = max(printed_err, float(np.abs(p - i).max()))
             corrected_err = max(corrected_err, float(np.abs(c - i).max()))
             if n == 4:
@@ -161,9 +169,9 @@ def aut_lemma41_decoder() -> ClaimResult:
     hand = {n: n * (n + 1) // 2 for n in (1, 4, 8)}
     return ClaimResult(
         measured={"max |printed f - i|": printed_err, "max |corrected f - i|": corrected_err,
-                  "printed f - i at n = 4": sorted(offsets_n4)},
+                  "printed f - i at n = 4": sorted(offsets_n4), "corrected width 2n": width_ok},
         reference_value="f(x) = i", kind="typo",
-        verdict=judge(printed_err < 1e-9, corrected_err < 1e-9),
+        verdict=judge(printed_err < 1e-9, corrected_err < 1e-9 and width_ok),
         independent=Independent("by hand: each x_j = 0 term gives j, the active term 2i, so "
                                 "f = i + n(n+1)/2", hand, sorted(offsets_n4) == [10.0]),
         details={"printed": "the '+ M' makes every term contribute its index: f = i + "
@@ -215,7 +223,8 @@ def aut_lemma42_selection() -> ClaimResult:
                         printed_err = max(printed_err, float(np.abs(p(inp).ravel() - ref).max()))
                         corrected_err = max(corrected_err,
                                             float(np.abs(c(inp).ravel() - ref).max()))
-                    widths[(K, m)] = (p.widths[0], c.widths[0], 2 * K * m)
+                    widths[(K, m)] = (p.widths[0], c.widths[0],
+                                       PARAMETERS.value("lemma42_width") * K * m)
     # the printed construction is right when 0 <= u <= M and b_k = 0
     good = [MLP(((np.abs(rng.normal(size=(2, 2))) * 0.2, np.abs(rng.normal(size=2)) * 0.1),
                  (rng.normal(size=(2, 1)), np.zeros(1)))) for _ in range(3)]

@@ -548,11 +548,13 @@ def aut_lemma20_reset(i_channel: bool = True) -> ClaimResult:
     for name in RESET_GROUPS:
         r = _lemma20(name, T, i_channel)
         s, g, n = r["sizes"], r["G"], r["|Q|"]
-        checks = {"depth": s["depth"] == g["depth"] + 1 + 1,
-                  "dim": s["dim"] <= g["dim"] + g["repDim"] + 4,
-                  "heads": s["heads"] <= g["heads"] + 1,
-                  "headDim": s["headDim"] <= g["headDim"] + 2 + g["repDim"],
-                  "mlpWidth": s["mlpWidth"] <= g["mlpWidth"] + 4 * n + r["|G|"] ** 2 * n}
+        P = PARAMETERS.value
+        checks = {"depth": s["depth"] == g["depth"] + P("simM_depth") + P("lemma20_extra_depth"),
+                  "dim": s["dim"] <= g["dim"] + g["repDim"] + P("simM_dim"),
+                  "heads": s["heads"] <= g["heads"] + P("simM_heads"),
+                  "headDim": s["headDim"] <= g["headDim"] + P("simM_head_dim") + g["repDim"],
+                  "mlpWidth": s["mlpWidth"] <= g["mlpWidth"] + P("simM_mlp_width") * n
+                  + r["|G|"] ** 2 * n}
         rows[f"{name} on {n} states"] = {"(wrong, total)": (r["wrong"], r["total"]),
                                          "sizes": s, "checks": checks}
         ok &= r["wrong"] == 0 and all(checks.values())
