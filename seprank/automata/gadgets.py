@@ -124,9 +124,9 @@ def lemma11_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
 
     Parameters
     ----------
-    points : array_like, shape (|X|, d_in)
+    points : array_like, shape (n_points, d_in)
         Distinct points; two points differ by at least ``delta`` in some coordinate.
-    values : array_like, shape (|X|, d_out)
+    values : array_like, shape (n_points, d_out)
         :math:`f(x)` per point.
     delta : float
         :math:`\Delta`, the least gap between two values of a coordinate.

@@ -721,7 +721,7 @@ class PermutationResetSimulator:
         return X
 
     def simulate(self, words: npt.ArrayLike) -> IntArray:
-        """State values (1..|Q|) at every position, rounded from the output channel."""
+        """State values (1 to n_states) at every position, rounded from the output channel."""
         X = self.embed(words)
         for block in self.blocks:
             X = block(X)
