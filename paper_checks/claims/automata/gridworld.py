@@ -188,6 +188,10 @@ def aut_thm12_score_gap() -> ClaimResult:
     spread = np.pi**2 / (16 * Ts**2)                   # c log 2: the whole recency range
     corrected_fail = int(np.sum(gap <= spread))
     ratio = float(np.min(gap / spread))
+    # the printed conclusion with the recency range between real positions i, j in [T]:
+    # c (log(2T - 1) - log T) < c log 2 (the attack's observation, issue 23)
+    c = np.pi**2 / (16 * np.log(2) * Ts**2)
+    final = float(np.min((gap - c * np.log((2 * Ts - 1) / Ts)) / spread))
     import mpmath
 
     with mpmath.workdps(40):                           # never the process-wide precision
@@ -195,13 +199,18 @@ def aut_thm12_score_gap() -> ClaimResult:
     return ClaimResult(
         measured={"T in 1..10^4 with 1 - cos(pi/2T) < pi^2/8T^2": printed_fail,
                   "T with gap <= pi^2/16T^2": corrected_fail,
-                  "min gap / (pi^2/16T^2)": round(ratio, 4)},
+                  "min gap / (pi^2/16T^2)": round(ratio, 4),
+                  "min (gap - c log((2T-1)/T)) / (pi^2/16T^2)": round(final, 6)},
         reference_value="0 violations", kind="constant",
-        verdict=judge(printed_fail == 0, corrected_fail == 0),
+        verdict=judge(printed_fail == 0, corrected_fail == 0 and final > 1),
         independent=Independent("mpmath, 40 digits, T = 10: 1 - cos(pi/20) - pi^2/800", hp,
                                 hp < 0),
         details={"printed": "cos x > 1 - x^2/2 for x != 0, so an unmatched neighbour value "
                  "scores above 1 - c log(2T - i) - pi^2/(8T^2) for every T (found here; the "
                  "same slip as Proposition 2)", "corrected": "unmatched <= matched - (1 - "
                  "cos(pi/2T)), and 1 - cos(pi/2T) > pi^2/(16T^2) = c log 2 for every T >= 1 "
-                 f"(ratio >= {ratio:.3f}), so the last matching position still wins"})
+                 f"(ratio >= {ratio:.3f}), so the last matching position still wins; the "
+                 "printed conclusion 'by >= pi^2/(16T^2)' holds too, since the recency terms "
+                 "of two real positions differ by at most c log((2T - 1)/T) < c log 2 "
+                 f"(margin / (pi^2/16T^2) >= {final:.5f}, tending to 1 + 1/(2T ln 2)): only "
+                 "the intermediate inequality is wrong"})

@@ -126,10 +126,18 @@ def aut_lemma12_threshold(w1_bound: Fraction = LEMMA12_W1) -> ClaimResult:
            "constant in the construction, not in the lemma.",
            parameters="Delta in {0.1, 1, 7}, xi on a 41-point grid of [-Delta/4, Delta/4] "
            "with both ends; the uses print Delta = 1/(4T) (Theorem 12).",
-           extraction="The fraction (x + Delta)/(2 Delta) would have to lose a '/2' in the "
-           "numerator and a '2' in the denominator at once to be the corrected (x + "
-           "Delta/2)/Delta; both fractions of psi are printed the same way, so no single lost "
-           "symbol explains it."))
+           extraction="The corrected ramp is ((2x + Delta)/(2 Delta))_+ - ((2x - Delta)/(2 "
+           "Delta))_+, so a '2' before x lost from both fractions would make the printed "
+           "display right (the attack's caveat, issue 23; the earlier answer here -- that two "
+           "different symbols would have to be lost -- was wrong). We keep the erratum: the "
+           "display is extracted as intact LaTeX (\\frac{x+\\Delta}{2\\Delta}, the '2' of "
+           "each denominator kept), the same coefficient would have to vanish twice, and the "
+           "symbols this extraction is seen to lose are operators in inline text (the minus "
+           "of log(2T - t), AUT-Lemma15-gamma), not coefficients in display math. The "
+           "context does not decide it: the printed bound ||W_1|| <= 1/Delta and Theorem 12's "
+           "'infinity-norm 4T' at Delta = 1/(4T) fit the corrected slope 1/Delta, but the "
+           "printed psi (slope 1/(2 Delta)) satisfies them too. The PDF was not available to "
+           "settle it."))
 def aut_lemma12_construction() -> ClaimResult:
     printed_err, printed_rows = _threshold_error(lambda d: lemma12_mlp(d, printed=True),
                                                  LEMMA12_TOLERANCE)
