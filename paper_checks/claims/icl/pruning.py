@@ -102,7 +102,24 @@ def icl_thm37_pruning_hinge(harmless: str = "smallest") -> ClaimResult:
                  "classification error": _table(c, "error", keep=RATES),
                  "setting": SETTING + ", 10 random masks",
                  "eq. 15": "asserted by ICL-Thm37-eq15-prune-small",
+                 "eq. 16 with constant 1 (not asserted)": _eq16_constant_one(),
                  "seeds": seeds(active_seed(), 12, 120)})
+
+
+def _eq16_constant_one() -> dict[str, Any]:
+    """Largest-first hinge against eq. 16's R + (alpha' M1)^-1 read with constant 1, over the
+    alpha' sweep of Figure 5B: a reading of Omega(.) reported, not asserted (no constant)."""
+    curves = pruning_alpha(active_seed())
+    rows = {}
+    for a in ALPHAS:
+        h = curves[a].hinge["largest"]
+        rows[f"alpha' = {a}"] = {f"R = {r}": f"{h[k]:.3f} vs {r + 1 / (a * M1):.3f}"
+                                 for k, r in enumerate(RATES) if r > 0}
+    return {"largest-first hinge vs R + 1/(alpha' M1)": rows,
+            "why not asserted": "Omega has no constant; with constant 1 the bound exceeds the "
+            "measured hinge at alpha' = 0.4, R = 0.4 on every training seed 0-4 (and at R = 0.2 "
+            "on seeds 0, 2, 4), while it holds at the printed alpha' = 0.6 on all five "
+            "(closely at R = 0.4: 0.685 vs 0.678 on seed 0)"}
 
 
 @claim(id="ICL-Fig5A-pruning-error", paper=PAPER, reference="§5.1, Figure 5A, Remark 3.8",
