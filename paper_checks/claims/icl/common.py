@@ -9,7 +9,9 @@ constants the paper leaves free (:math:`m, \\eta, B, T, \\delta`, the scale of :
 the notes' calibrated choices, and the definition of each error ("generalization error" = the
 hinge loss of eqs. 4-5; the figures plot the classification error of §5).  A claim that departs
 from a printed value does so through ``PARAMETERS.deviate`` and shows the record in its details:
-the only departure is :data:`THEOREM_K_PRIME` (module docstring of ``generalization``).
+:data:`THEOREM_K_PRIME` (Theorem 3.4's checks, module docstring of ``generalization``), the toy
+sizes of the sampler check (``exact``), and the shorter runs and smaller step of two sweeps
+(``sweeps``: T = 1000 for Figure 7, eta = 0.1 for Figure 6's iteration count).
 
 **The shared model.** One run of Algorithm 1 with those parameters (:data:`CONFIG`), training
 seed :data:`TRAIN_SEED`, cached for the run (:func:`trained`).  Every claim that needs it
