@@ -35,7 +35,7 @@ from identifiability.icl import (
 )
 from paper_checks.claims.icl.common import PAPER, PARAMETERS
 from paper_checks.compare import exact_result
-from paper_checks.defence import Defence
+from paper_checks.defence import Attack, Defence
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, judge
 from paper_checks.seeds import setting_stream
@@ -111,6 +111,7 @@ def icl_lemb11_min_tasks(extra: int = 0) -> ClaimResult:
                  "of [M1] (2, 9, 44)", "all sizes": counts})
 
 
+REVIEWER = "independent reviewer (document and verdict only)"
 TASK_FRACTION_DEFENCE = Defence(
     version="002 exists in one version among the seeds (the two versions 000/001 belong to the "
     "in-context-bias paper). Within 002 the statement is printed twice, identically: Theorem "
@@ -139,7 +140,21 @@ TASK_FRACTION_DEFENCE = Defence(
     "saves the statement. The accusation rests on the '/2', which both occurrences show: "
     "extraction drops or garbles symbols, it does not insert the same '/2' twice. Residual "
     "risk (stated for the attack): the typeset exponent could differ in a way both OCR passes "
-    "garbled identically; only the PDF settles that.")
+    "garbled identically; only the PDF settles that.",
+    attack=Attack(
+        reviewer=REVIEWER, date="2026-11-26", outcome="upheld",
+        summary="Tried extraction (elsewhere in the same text '~' is the superscript minus, e.g. "
+        "'~2/3' for alpha^(-2/3) in insight 3, matching eq. 10; both places print the same "
+        "exponent independently, so -1/2 is what the PDF shows), another task count "
+        "(Definition 3.1 prints 'T includes M1(M1 - 1) tasks'; unordered pairs would give "
+        "2/(M1 - 1), still not a square root) and the upper-bound reading (the sentence gives "
+        "the fraction for the case |T_tr| = M1, which is 1/(M1 - 1); nothing says it is a "
+        "bound). Re-enumerated independently: sizes {3: 2 sets, 6: 1} at M1 = 3, {4: 9, 8: 9, "
+        "12: 1} at M1 = 4, and 44, 265 minimal sets at M1 = 5, 6 (derangement numbers); the "
+        "attainable fractions at M1 = 6 are 0.2..1 in steps of 0.2, so 0.447 cannot occur. "
+        "Kind 'typo' judged fair (the insight survives, stronger); the printed value is the "
+        "square root of the true fraction. Correction to apply at both places (insight 1 and "
+        "the end of §A.2)."))
 
 
 @claim(id="ICL-Thm33-task-fraction", paper=PAPER,
@@ -170,7 +185,12 @@ def icl_thm33_task_fraction() -> ClaimResult:
                  "and §A.2): 0.447 for M1 = 6, but the experiments' own count is 6/30 = 0.2",
                  "corrected": "the minimal fraction is M1/(M1(M1-1)) = 1/(M1-1), smaller than "
                  "printed, so the insight ('a diminishing fraction') holds a fortiori",
-                 "table": rows, "caveat": "the exponent is read from the OCR (notes §5 A7)"})
+                 "table": rows, "caveat": "the exponent is read from the OCR (notes §5 A7); "
+                 "the independent attack confirmed that '~' is this text's superscript minus "
+                 "(insight 3's '~2/3') and that both printings agree",
+                 "likely origin": "the printed value is the square root of the true fraction: "
+                 "(M1 - 1)^(-1/2) = (|T_tr| / |T|)^(1/2) at |T_tr| = M1 (the attack's "
+                 "observation)"})
 
 
 @claim(id="ICL-Sec5-ood-construction", paper=PAPER, reference="§5 (data generation), eq. 12",

@@ -53,7 +53,7 @@ from paper_checks.claims.icl.common import (
     trained,
 )
 from paper_checks.compare import ratio_result
-from paper_checks.defence import Defence
+from paper_checks.defence import Attack, Defence
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, judge
 from paper_checks.seeds import setting_stream
@@ -246,7 +246,19 @@ FIG3A_DEFENCE = Defence(
     "printed parameters -- a fact about the toolkit's model, not about GPT-2.",
     extraction="Not the basis of anything: the sentence ('the out-of-domain classification "
     "error deviates from 0 when S_1 < 1') and the legends (S_1 = 1.3, 1.1, 0.9, 0.7, 0.5) are "
-    "read as printed; the legend's 1.3 is §5's a = b = 0.64, S_1 = 1.28.")
+    "read as printed; the legend's 1.3 is §5's a = b = 0.64, S_1 = 1.28.",
+    attack=Attack(
+        reviewer="independent reviewer (document and verdict only)", date="2026-11-26",
+        outcome="upheld",
+        summary="The caption says the figure is GPT-2 and §5 describes that model (3 layers, 2 "
+        "heads, U = 4, |T_tr| = 24): one-layer results can neither confirm nor refute it, so "
+        "'skipped' is right, and withdrawing the earlier erratum is right too (it ran at "
+        "K' = 0.5, while §5 prints K' = 5 and K = 0.5 is the in-domain range). Two remarks, "
+        "not accusations: 'justifies the necessity of condition (12)' is empirical wording "
+        "(Theorem 3.4 proves sufficiency only), not checkable at this scale; and the one-layer "
+        "observation must stay out of the verdict (at K' = 5 its error is flat, 0.07-0.09, "
+        "so even the '< 0.01 when S_1 >= 1' half does not carry over) -- it is filed apart as "
+        "the consistency entry ICL-Fig3A-one-layer."))
 
 
 @claim(id="ICL-Fig3A-S1-necessity", paper=PAPER, reference="§5.1, Figure 3A (GPT-2), eq. 12",
