@@ -14,7 +14,11 @@ import numpy as np
 import sympy as sp
 
 from identifiability import claim3_pair, claim3_rotation_factor
+from paper_checks.claims.masked.common import PARAMETERS, attack
 from paper_checks.compare import exact_result
+from paper_checks.defence import Defence
+from paper_checks.ledger import judge_reading
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, judge
 
 PAPER = "004"
@@ -34,7 +38,22 @@ def _by_hand(t: int, a: float = 0.5, with_T: bool = True) -> tuple[np.ndarray, n
 
 @claim(id="MP-10", paper=PAPER, reference="Claim 3 (Claim 1 restated), (2.48)-(2.51)",
        statement="For any positive integer t, there exist stochastic matrices T, T̃ satisfying "
-                 "A5, A7 such that T != T̃ and T^t = T̃^t", expected_verdict="erratum")
+                 "A5, A7 such that T != T̃ and T^t = T̃^t", expected_verdict="erratum",
+       defence=Defence(
+           version="The same claim is printed twice: Claim 1 (§2.2.3.3) says 'For any t in Z, "
+                   "t >= 2', which is right; Claim 3, its restatement in the proofs, says 'For "
+                   "any positive integer t'. The other printing confirms the intended statement "
+                   "and makes this a slip of the restatement (kind typo).",
+           regime="t = 1 is the only failing value; no regime of t saves it (the claim is 'for "
+                  "any').",
+           convention="'Positive integer' includes 1 under every convention.",
+           definitions="T^1 = T̃^1 means T = T̃, contradicting T != T̃; the construction (2.49) "
+                       "sets theta = 2 pi/t = 2 pi at t = 1, giving T̃ = T.",
+           parameters="a = " + str(PARAMETERS.value("claim3_a")) + " (the printed example); "
+                      "t from 2 to 1000.",
+           extraction="The accusation rests on the words 'positive integer', not on a symbol; "
+                      "Claim 1's 't >= 2' came through extraction intact.",
+           attack=attack("MP-10")))
 def mp_10() -> ClaimResult:
     worst_pow, worst_id, min_entry, min_gap = 0.0, 0.0, np.inf, np.inf
     for t in range(2, 1001):
@@ -73,35 +92,56 @@ def mp_10() -> ClaimResult:
 
 @claim(id="MP-10-nonneg", paper=PAPER, reference="Claim 3 proof, after (2.51)",
        statement="It can be checked that T̃ := M^{-1}(R(2π/t))^{-1}M has non-negative entries "
-                 "for t ∈ {2, 3, 4, ..., 10} (a = 1/2)", expected_verdict="erratum")
+                 "for t ∈ {2, 3, 4, ..., 10} (a = 1/2)", expected_verdict="note",
+       defence=Defence(
+           version="004 is a single document. Within it T̃ is defined in (2.48) as "
+                   "(M^{-1} R(theta)^{-1} M) T, and (2.49)-(2.50) carry the T; the inline "
+                   "re-definitions after (2.51) and before (2.53) omit it, while the computation "
+                   "in (2.53) multiplies by T's matrix explicitly.",
+           regime="A finite check over t in {2, ..., 10}; no regime.",
+           convention="The inline ':=' is read as naming the T̃ already defined in (2.48) "
+                      "(a shorthand), not as a new definition; under that reading every printed "
+                      "claim holds.",
+           definitions="T̃ of (2.48) with a = 1/2 (" + PARAMETERS["claim3_a"].where + "); its "
+                       "entries are >= 0 for every t in {2, ..., 10} (exact zeros at t = 3). "
+                       "M^{-1} R^{-1} M alone is not stochastic-valued (negative entries) and "
+                       "is never what the proof uses.",
+           parameters="a = 1/2 and t in {2, ..., 10} as printed.",
+           extraction="The difference is one trailing symbol (the factor T after M) in inline "
+                      "math; extraction can drop such a symbol, so the literal reading cannot be "
+                      "charged to the authors. Hence a note (notation), not an erratum.",
+           attack=attack("MP-10-nonneg")))
 def mp_10_nonneg() -> ClaimResult:
-    printed = {t: float(claim3_rotation_factor(t).min()) for t in range(2, 11)}
-    corrected = {t: float(claim3_pair(t)[1].min()) for t in range(2, 11)}
+    ts = PARAMETERS.value("claim3_t_values")
+    printed = {t: float(claim3_rotation_factor(t).min()) for t in ts}
+    corrected = {t: float(claim3_pair(t)[1].min()) for t in ts}
     own = {t: (float(_by_hand(t, with_T=False)[1].min()), float(_by_hand(t)[1].min()))
-           for t in range(2, 11)}
+           for t in ts}
     agree = all(abs(own[t][0] - printed[t]) < 1e-12 and abs(own[t][1] - corrected[t]) < 1e-12
                 for t in own)
     return ClaimResult(
-        measured=min(printed.values()), reference_value=">= 0",
-        verdict=judge(min(printed.values()) >= -1e-12, min(corrected.values()) >= -1e-12),
-        kind="typo",
+        measured=min(corrected.values()), reference_value=">= 0",
+        verdict=judge_reading(min(printed.values()) >= -1e-12,
+                              min(corrected.values()) >= -1e-12),
+        kind="notation",
         independent=Independent("M^{-1} R^{-1} M with and without T, numpy written here",
                                 {t: tuple(round(v, 4) for v in own[t]) for t in (2, 3, 4)},
                                 agree),
-        details={"printed": f"without the factor T, min entries {printed}",
-                 "corrected": f"T̃ = M^-1 R^-1 M T (as defined before (2.48)), min entries "
-                              f"{corrected}"})
+        details={"printed": f"the inline formula without the factor T: min entries {printed}",
+                 "reading": f"T̃ as defined in (2.48), M^-1 R^-1 M T: min entries {corrected} "
+                            "(>= 0 up to rounding; exact zeros at t = 3)"})
 
 
 @claim(id="MP-10-algebra", paper=PAPER, reference="Claim 3 proof (2.48), (2.50), (2.51)",
        statement="M^{-1} = (1/3)[[2,0,√2],[−1,−√3,√2],[−1,√3,√2]]; M^{-1}R(θ)^{-1}M commutes with "
                  "T = aI + (1−a)P for every θ; rows and columns of T̃ sum to 1",
-       perturbation="M^{-1} with the sign of its (2,2) entry flipped")
-def mp_10_algebra(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("M^{-1} with the sign of its (2,2) entry flipped",
+                              inverse_22_sign=1))
+def mp_10_algebra(inverse_22_sign: int = -1) -> ClaimResult:
     th, a = sp.symbols("theta a", real=True)
     M = sp.Matrix([[1, -sp.Rational(1, 2), -sp.Rational(1, 2)],
                    [0, -sp.sqrt(3) / 2, sp.sqrt(3) / 2], [1 / sp.sqrt(2)] * 3])
-    sign = 1 if perturbed else -1
+    sign = inverse_22_sign
     printed_inv = sp.Matrix([[2, 0, sp.sqrt(2)], [-1, sign * sp.sqrt(3), sp.sqrt(2)],
                              [-1, sp.sqrt(3), sp.sqrt(2)]]) / 3
     R = sp.Matrix([[sp.cos(th), -sp.sin(th), 0], [sp.sin(th), sp.cos(th), 0], [0, 0, 1]])
@@ -125,7 +165,23 @@ TAYLOR_PRINTED = ((-0.25, -0.16, -0.25), (-0.09, -0.25, 0.01), (0.01, -0.25, -0.
 @claim(id="MP-Claim3-Taylor", paper=PAPER, reference="Claim 3 proof, (2.52)-(2.53)",
        statement="T̃ <= (1/2)[[1-θ/√3, 0, 1+θ/√3], ...] + θ^2 [[-0.25, -0.16, -0.25], [-0.09, "
        "-0.25, 0.01], [0.01, -0.25, -0.09]] entry-wise, and all entries are non-negative for "
-       "θ <= 2π/10", expected_verdict="unproven")
+       "θ <= 2π/10", expected_verdict="unproven", defence=Defence(
+           version="004 is a single document; (2.53) is printed once. Claim 3 itself holds "
+                   "(MP-10) by the exact T̃(theta), so only this step is charged.",
+           regime="The step is for t > 10, theta = 2 pi/t <= 2 pi/10; the (1,2) entry 0 - 0.16 "
+                  "theta^2 is negative for every theta > 0, small or not.",
+           convention="'Entry-wise' inequality between matrices, as (i) says; non-negativity of "
+                      "T̃ needs T̃ >= (bound) >= 0, a lower bound, while (i) is printed '<='.",
+           definitions="The exact second-order term of (2.53)'s middle line has (1,2) entry "
+                       "theta^2 (1 - 2 c_1 theta^2)/6 > 0; the printed bound matrix's -0.16 "
+                       "there is not a bound on it from below.",
+           parameters="a = " + str(PARAMETERS.value("claim3_a")) + ", theta up to 2 pi/10 as "
+                      "printed.",
+           extraction="The accusation rests on the sign of -0.16 and on '<='. Extraction drops "
+                      "minus signs, it does not add them, so the printed -0.16 is the "
+                      "original's; a '>=' flattened to '<=' would not save the step either, "
+                      "since the printed matrix has a negative entry at every theta > 0.",
+           attack=attack("MP-Claim3-Taylor")))
 def mp_claim3_taylor() -> ClaimResult:
     th = sp.symbols("theta", positive=True)
     r3 = sp.sqrt(3)
