@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any, Literal
 
 import numpy as np
 from scipy import integrate
 
-from identifiability.nce import GaussianMeanNCE
+from identifiability.nce import GaussianMeanNCE, run_gradient_method
+from paper_checks.defence import Attack, AttackOutcome
+from paper_checks.parameters import Printed, PrintedParameters
 
 SQRT_2PI = math.sqrt(2 * math.pi)
+LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 
 def phi(y: float) -> float:
@@ -82,3 +86,121 @@ def kappa_at_worst_point(R: float) -> float:
                                     limit=400)[0] for k in range(2)])
     proj = abs(float(grad @ u))
     return 1 - 8 * math.log(proj) / (R * R)
+
+
+@cache
+def assumption15_constants(R: float, kind: Literal["nce", "ence"]) -> tuple[float, float, float]:
+    """(beta_u, beta_l, kappa_*) of Assumption 15 measured on the ball of radius 1/beta_Z = 1/R
+    around tau_* (16 directions x radii 1/(2R), 1/R); Hessians scaled by e^{R^2/8}."""
+    prob = GaussianMeanNCE(R)
+    s8 = R * R / 8
+    ev = np.linalg.eigvalsh(np.asarray(prob.hessian(prob.tau_star, kind=kind,
+                                                    scale_exponent=s8), dtype=float))
+    up, low = 0.0, math.inf
+    for a in np.linspace(0, 2 * np.pi, 16, endpoint=False):
+        for r in (0.5 / R, 1.0 / R):
+            H = prob.hessian(prob.tau_star + r * np.array([np.cos(a), np.sin(a)]), kind=kind,
+                             scale_exponent=s8)
+            e = np.linalg.eigvalsh(np.asarray(H, dtype=float))
+            up, low = max(up, e[-1] / ev[-1]), min(low, e[0] / ev[0])
+    return up, low, float(ev[-1] / ev[0])
+
+
+def steps_to(R: float, method: Literal["gd", "ngd"], step: float, target: float, cap: int,
+             kind: Literal["nce", "ence"] = "nce", chunk: int = 5_000) -> int | None:
+    """The first t <= cap with ||tau_t - tau_*|| <= target for (normalised) gradient descent
+    with a fixed step from tau_q on the population (e)NCE loss, run in chunks so that a long run
+    stops when it arrives; None when it does not arrive within ``cap`` steps (the caller must
+    not read a count into it)."""
+    prob = GaussianMeanNCE(R)
+    tau, done = prob.tau_q, 0
+    while done < cap:
+        n = min(chunk, cap - done)
+        trace = run_gradient_method(prob, kind=kind, method=method, step=step, n_steps=n,
+                                    tau0=tau)
+        hit = np.nonzero(trace.distances <= target)[0]
+        if hit.size:
+            return done + int(hit[0])
+        tau, done = trace.taus[-1], done + n
+    return None
+
+
+def lambda_M(R: float, n: int = 41) -> float:
+    """max over theta in Theta = [0, R] of sigma_max(Hessian at tau(theta)) (Theorem 17's note)."""
+    prob = GaussianMeanNCE(R)
+    return max(float(np.linalg.eigvalsh(prob.hessian(GaussianMeanNCE.tau(th)))[-1])
+               for th in np.linspace(0.0, R, n))
+
+
+def sigma_max_fisher(theta: float) -> float:
+    """sigma_max(E_theta[T T^T]) with T = [x, -1]: E_theta[T T^T] = [[theta^2+1, -theta],
+    [-theta, 1]] (unit-variance Gaussian of mean theta)."""
+    s = theta * theta + 2
+    return (s + math.sqrt(s * s - 4)) / 2
+
+
+#: The printed experimental parameters and definitions of §4.1 that the NCE claims use (issue 23:
+#: one table per paper folder; claims read it, or deviate from it with a reason).
+PARAMETERS = PrintedParameters(
+    "004 §4.1",
+    theta_q=Printed(0.0, "§4.1.3: 'we will assume theta_q = 0, and theta_* > 0'"),
+    tau_of_theta=Printed("[theta, theta^2/2 + log sqrt(2 pi)]",
+                         "§4.1.3 setup: tau(theta) := [theta, theta^2/2 + log sqrt(2 pi)], "
+                         "T(x) = [x, -1], h(x) = exp(-x^2/2)"),
+    beta_Z=Printed("R", "Assumption 12 on Theta = [0, R]: log Z(theta) = theta^2/2 + "
+                        "log sqrt(2 pi) is R-Lipschitz (the segment between the means is the "
+                        "smallest convex Theta holding theta_q and theta_*)"),
+    fig42_mu_star=Printed(16.0, "§4.1.6 implementation details: 'mu_* = 16, mu_q = 0, and unit "
+                                "variance' (1-d)", names=("mu_star_1d",)),
+    fig42_updates=Printed(100, "§4.1.6: 'a fixed computation budget (100 update steps)'",
+                          names=("n_updates",)),
+    fig42_runs=Printed(5, "Figure 4.2 caption: 'The results are averaged over 5 runs'",
+                       names=("n_runs",)),
+    fig42_dim=Printed(16, "§4.1.6: 'For the 16-dimensional Gaussian'"),
+    fig42_cov_range=Printed((6.0, 12.0), "§4.1.6: 'Cov_p = diag([s_1, ..., s_d]), where s_i = "
+                                         "Uniform[8 x 0.75, 8 x 1.5]', Cov_q = I_d, "
+                                         "mu_* = mu_q = 0", names=("s_range",)),
+    fig42_parametrisation=Printed(
+        "tau = [1/sigma_i^2, mu_i/sigma_i^2, mu^T Sigma^-1 mu/2 + log((2 pi)^d det Sigma)/2]",
+        "footnote 7 (d-dimensional Gaussian with diagonal covariance): 2d + 1 coordinates"),
+    fig42_best_run=Printed("the run with the lowest loss on fresh samples",
+                           "§4.1.6: 'where \"best\" is defined to be the run with the lowest "
+                           "loss on fresh samples'", names=("best_run",)),
+    fig42_metric=Printed("min over steps so far of ||tau_* - tau||_2",
+                         "§4.1.6: 'The plots show the minimum parameter distance "
+                         "||tau_* - tau||_2 up to each step'"),
+    fig42_protocol=Printed(None, "§4.1.6 prints no step sizes, schedule, batch or sample sizes, "
+                                 "initialisation or clipping threshold (only that per-sample "
+                                 "clipping 'is sometimes helpful')"),
+)
+
+#: Who attacked the non-``holds`` verdicts of this folder, and when (issue 23).
+REVIEWER = "independent reviewer (document and verdict only)"
+REVIEW_DATE = "2026-11-25"
+#: The outcome of the independent attack on each accusation: claim id -> (outcome, summary).
+ATTACKS: dict[str, tuple[AttackOutcome, str]] = {}
+
+
+def attack(claim_id: str) -> Attack | None:
+    """The recorded independent attack on ``claim_id``'s verdict (None until it is recorded)."""
+    found = ATTACKS.get(claim_id)
+    return None if found is None else Attack(REVIEWER, REVIEW_DATE, *found)
+
+
+STEP_CAP = 400_000
+
+
+def dist2_q_star(R: float) -> float:
+    """||tau_q - tau_*||^2 = R^2 + (R^2/2)^2."""
+    return R * R + (R * R / 2) ** 2
+
+
+@cache
+def thm19_row(kind: Literal["nce", "ence"], R: float, delta: float) -> dict[str, Any]:
+    """Theorem 19's step, bound and the measured NGD count at (kind, R, delta)."""
+    b_u, b_l, kappa = assumption15_constants(R, kind)
+    gamma = math.sqrt(b_l / (b_u * kappa)) * delta
+    bound = b_u * kappa / b_l * dist2_q_star(R) / delta**2
+    steps = steps_to(R, "ngd", gamma, delta, min(math.ceil(bound) + 1, STEP_CAP), kind=kind)
+    return {"beta_u": b_u, "beta_l": b_l, "kappa": kappa, "gamma": gamma, "steps": steps,
+            "bound19": bound}
