@@ -22,6 +22,7 @@ from scipy import integrate
 from identifiability.nce import GaussianMeanNCE, bhattacharyya_coefficient
 from paper_checks.claims.nce.common import (
     STEP_CAP,
+    assumption15_constants,
     attack,
     dist2_q_star,
     hessian_star_independent,
@@ -182,15 +183,25 @@ def fisher_gammas(R: float, n: int = 20001) -> tuple[float, float]:
 
 
 def _thm20_constant(R: float, delta_bar: float, *, printed: bool) -> dict[str, float]:
+    """Theorem 20's C at ||delta-bar|| = ``delta_bar`` on Theta = [0, R] (beta_Z = R).
+
+    printed: 18 e^{2/beta_Z} (lambda_max/lambda_min)^3 min{a1/b1, a2/b2}, with a1 = 2 lambda_max/
+    lambda_min, a2 = 2 + gamma_max ||delta-bar||/lambda_min, b1 = lambda_min/lambda_max, b2 = 1 -
+    gamma_min ||delta-bar||/lambda_min (so a1/b1 = 2 lambda_max^2/lambda_min^2 and a2/b2 = (2
+    lambda_min + gamma_max ||delta-bar||)/(lambda_min - gamma_min ||delta-bar||)).
+    corrected: Lemma 61's beta_u/beta_l = e^{7/2 + 2/beta_Z} (lambda_max/lambda_min)^2 min{a1, a2}
+    / (2 BC^2 max{b1, b2}) times the corrected Lemma 60, kappa_* <= 4 lambda_max^2/(lambda_min^2
+    BC): C = 2 e^{7/2} e^{2/beta_Z} (lambda_max/lambda_min)^4 min{a1, a2}/max{b1, b2}.
+    """
     lmax, lmin = theta_lambdas(R)
     g_max, g_min = fisher_gammas(R)
-    first = 2 * lmax**2 / lmin**2
-    den = lmin - g_min * delta_bar
-    second = (2 * lmin + g_max * delta_bar) / den
-    chosen = min(first, second) if printed or den > 0 else first
-    C = 18 * math.exp(2 / R) * (lmax / lmin) ** 3 * chosen
-    return {"lambda_min": lmin, "gamma_min": g_min, "denominator": den, "first": first,
-            "second": second, "C": C}
+    a1, a2 = 2 * lmax / lmin, 2 + g_max * delta_bar / lmin
+    b1, b2 = lmin / lmax, 1 - g_min * delta_bar / lmin
+    if printed:
+        C = 18 * math.exp(2 / R) * (lmax / lmin) ** 3 * min(a1 / b1, a2 / b2)
+    else:
+        C = 2 * math.exp(3.5 + 2 / R) * (lmax / lmin) ** 4 * min(a1, a2) / max(b1, b2)
+    return {"lambda_min": lmin, "gamma_min": g_min, "denominator": lmin * b2, "C": C}
 
 
 def _thm20_defence() -> Defence:
@@ -232,15 +243,23 @@ def _thm20_defence() -> Defence:
        "BC(P_*,Q)^-3 ||tau_0 - tau_*||^2/delta^2 steps", expected_verdict="erratum",
        defence=_thm20_defence())
 def nce_thm20() -> ClaimResult:
-    rows, printed_ok, corrected_ok, ratios = {}, True, True, []
+    rows, printed_ok, corrected_ok, ratios, room = {}, True, True, [], []
     for R in (1.0, 2.0, 3.0, 4.0):
         delta = 1 / R                                   # = 1/beta_Z, the largest allowed
         bc3 = bhattacharyya_coefficient(0.0, R) ** 3
         pc = _thm20_constant(R, delta, printed=True)
         cc = _thm20_constant(R, delta, printed=False)
+        # Theorem 19's constant beta_u kappa_* / beta_l with Assumption 15's constants measured
+        # on the ball of radius 1/beta_Z: the corrected C / BC^3 must be at least this
+        b_u, b_l, kappa = assumption15_constants(R, "nce")
+        needed = b_u * kappa / b_l
         row: dict[str, Any] = {"lambda_min - gamma_min delta": round(pc["denominator"], 4),
-                               "printed C": f"{pc['C']:.4g}", "corrected C": f"{cc['C']:.4g}"}
+                               "printed C": f"{pc['C']:.4g}", "corrected C": f"{cc['C']:.4g}",
+                               "measured beta_u kappa_*/beta_l": f"{needed:.4g}",
+                               "corrected C/BC^3": f"{cc['C'] / bc3:.4g}"}
         printed_ok &= pc["C"] > 0                       # a count is >= 1 (tau_q is > delta away)
+        corrected_ok &= cc["C"] / bc3 >= needed
+        room.append(cc["C"] / bc3 / needed)
         if R in (2.0, 4.0):
             r = thm19_row("nce", R, delta)
             bound = cc["C"] / bc3 * dist2_q_star(R) / delta**2
@@ -250,37 +269,59 @@ def nce_thm20() -> ClaimResult:
             if r["steps"]:
                 ratios.append(bound / r["steps"])
         rows[R] = row
-    # independent: sympy -- sigma_min(theta) near 0, and the sign of the denominator at R = 2
+    # independent (sympy): sigma_min(theta) near 0, the sign of the denominator at R = 2, and
+    # the corrected constant's algebra from Lemma 61 and the corrected Lemma 60
     th = sp.symbols("theta", positive=True)
     s = th**2 + 2
     smin = (s - sp.sqrt(s**2 - 4)) / 2
     slope0 = sp.limit(sp.diff(smin, th), th, 0, "+")
     lmin2 = smin.subs(th, 2)
     den2 = sp.nsimplify(lmin2 - abs(slope0) * sp.Rational(1, 2))
-    agree = (slope0 == -1 and float(den2) < 0
+    lx, ln, bz, bc, mn, mx = sp.symbols("lambda_max lambda_min beta_Z BC m_min m_max",
+                                        positive=True)
+    beta_u = 8 * sp.exp(sp.Rational(3, 2) + 1 / bz) * (lx / ln) * mn / bc        # Lemma 61
+    beta_l = bc * 16 * sp.exp(-2 - 1 / bz) * (ln / lx) * mx
+    kappa_bound = 4 * lx**2 / (ln**2 * bc)                                       # Lemma 60 fixed
+    algebra = sp.simplify(beta_u * kappa_bound / beta_l - 2 * sp.exp(sp.Rational(7, 2))
+                          * sp.exp(2 / bz) * (lx / ln) ** 4 * mn / mx / bc**3) == 0
+    agree = (slope0 == -1 and float(den2) < 0 and algebra
              and abs(float(den2) - rows[2.0]["lambda_min - gamma_min delta"]) < 1e-3)
     return ClaimResult(
         measured=rows, reference_value="C > 0 and steps <= C BC^-3 ||tau_0 - tau_*||^2/delta^2",
         verdict=judge(printed_ok, corrected_ok), kind="constant",
         independent=Independent("sympy: d sigma_min/d theta -> -1 as theta -> 0+ (so gamma_min "
-                                ">= 1), and lambda_min(R=2) - 1/2 = (3 - 2 sqrt 2) - 1/2 < 0",
+                                ">= 1), lambda_min(R=2) - 1/2 = (3 - 2 sqrt 2) - 1/2 < 0, and "
+                                "Lemma 61's beta_u/beta_l times the corrected Lemma 60 equals "
+                                "the corrected C / BC^3",
                                 {"slope at 0+": str(slope0), "denominator at R = 2":
-                                 f"{float(den2):.4f}"}, bool(agree)),
+                                 f"{float(den2):.4f}", "algebra": algebra}, bool(agree)),
         details={"printed": "at delta = 1/beta_Z = 1/R the denominator lambda_min - gamma_min "
                             "delta is negative for every R >= 1 (gamma_min = 1, lambda_min < 1/R), "
                             "so the second entry and C are negative and the bound T <= C ... < 0 "
-                            "cannot hold (tau_q is farther than delta from tau_*)",
-                 "corrected": "C with the first entry 2 lambda_max^2/lambda_min^2 whenever "
-                              "lambda_min <= gamma_min ||delta|| (what Lemma 61's min/max give): "
-                              "then C > 0 and the bound holds, with room "
+                            "cannot hold (tau_q is farther than delta from tau_*). The min of "
+                            "Lemma 61's min{a1, a2}/max{b1, b2} splits into min{a1/b1, a2/b2} "
+                            "only when b2 > 0; and C also inherits Lemma 60's printed kappa_* "
+                            "bound, which is false (NCE-Lem60-kappa-BC)",
+                 "corrected": "C = 2 e^{7/2} e^{2/beta_Z} (lambda_max/lambda_min)^4 min{a1, a2}"
+                              "/max{b1, b2} (a1 = 2 lambda_max/lambda_min, a2 = 2 + gamma_max "
+                              "||delta-bar||/lambda_min, b1 = lambda_min/lambda_max, b2 = 1 - "
+                              "gamma_min ||delta-bar||/lambda_min): Lemma 61's beta_u/beta_l "
+                              "times the corrected Lemma 60 kappa_* <= 4 lambda_max^2/"
+                              "(lambda_min^2 BC). Then C > 0, C/BC^3 covers the measured "
+                              "beta_u kappa_*/beta_l (min room "
+                              f"{min(room):.3g}x) and the bound holds, with room "
                               f"10^{math.log10(min(ratios)) if ratios else float('nan'):.1f} "
-                              "(the 1/BC^3 = e^{3R^2/8} factor is not needed)",
+                              "over the measured NGD counts (the 1/BC^3 = e^{3R^2/8} factor is "
+                              "not needed there)",
                  "reading": "||delta-bar|| (or ||delta|| in the restatement) taken at its "
                             "largest value 1/beta_Z; gamma_max, gamma_min the Lipschitz "
                             "constants of sigma_max, sigma_min of E_theta[TT^T] on [0, R] "
                             "(gamma_min = 1: both eigenvalues leave 1 at rate 1 at theta = 0); "
                             "NGD step eta = gamma of Theorem 19 with the Assumption 15 constants "
-                            "measured"})
+                            "measured",
+                 "attack": "the first correction (the first entry when b2 <= 0, with the "
+                           "printed 18 (lambda_max/lambda_min)^3) kept Lemma 60's false "
+                           "kappa_* bound; the independent attack asked for both fixes"})
 
 
 @claim(id="NCE-Lem54", paper=PAPER, reference="§4.1.5 Lemma 54 (Lemma 62, §4.1.11)",
