@@ -6,8 +6,8 @@
   Gaussian pi (E|z - y| = sqrt 2 B).  Checked beyond Ornstein-Uhlenbeck on two non-Gaussian
   log-concave laws through a reversible finite-difference generator written here.
 * Theorem 1: the mu the proof picks violates its own condition (2.20).
-* Theorem 3: the factor of eq. 2.33 is infinite for the fixed contrast of the setup, finite with
-  the conditional contrast its proof uses.
+* Theorem 3: the factor of eq. 2.33 is infinite for a fixed contrast q(z') as the setup draws it
+  (q = pi is one admissible choice), finite with the conditional contrast its proof uses.
 """
 
 from __future__ import annotations
@@ -301,8 +301,10 @@ def cl_8_thm3_factor() -> ClaimResult:
                                 "dblquad", {"z^2 coefficient": round(exponent, 3),
                                                   "quadrature": round(quad, 3)},
                                 exponent > 0 and abs(quad / local_vals["d=1"][2] - 1) < 1e-3),
-        details={"printed": "with the fixed contrast q = pi of the setup the factor is infinite "
-                 f"at p = p_* for every rho*eta < ln(8/3)/2 = {threshold:.3f} (the z'-integral of "
+        details={"printed": "the setup draws the contrast z' ~ q(z') independently of z; with "
+                 "q = pi, one admissible fixed contrast (the setup does not prescribe it), the "
+                 "factor is infinite at p = p_* for every rho*eta < ln(8/3)/2 = "
+                 f"{threshold:.3f} (the z'-integral of "
                  "p_*^5/pi^2 leaves exp(rho z^2 (5a^2/(3+2a^2) - 1/2)), a = e^{-rho eta}); "
                  f"measured inf at eta in {[e for e in etas_global if e < threshold]}",
                  "corrected": "(2.33) itself sets sigma^2 = C_l eta / 2, the variance of a "
