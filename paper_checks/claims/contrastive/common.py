@@ -28,9 +28,40 @@ PARAMETERS = PrintedParameters(
 )
 
 REVIEWER = "independent reviewer (document and verdict only)"
-REVIEW_DATE = "2026-11-25"
+REVIEW_DATE = "2026-11-26"
 #: The outcome of the independent attack on each accusation: claim id -> (outcome, summary).
-ATTACKS: dict[str, tuple[AttackOutcome, str]] = {}
+ATTACKS: dict[str, tuple[AttackOutcome, str]] = {
+    "CL-2-eq2.2-B-bound": (
+        "upheld", "The equality drops the Gaussian normaliser (2 pi/rho)^{d/2}, a whole factor, "
+        "not one symbol extraction could lose. 1-d OU: B = sqrt(2/(pi rho)) against the printed "
+        "pi(0) sqrt(1/rho) = 0.399 for every rho, so it fails for rho < 4 (0.798 at rho = 1, "
+        "1.128 at 0.5) and holds from rho >= 4; the corrected bound gives 1.0 at rho = 1."),
+    "CL-3-Lemma5": (
+        "upheld", "The right side does not depend on z while TV -> 1 as ||z|| grows. Own OU "
+        "(rho = 1) from z = 5: TV 0.984, 0.660, 0.037 at t = 0.25, 1, 4 against B/sqrt(2 pi t) "
+        "= 0.637, 0.318, 0.159; from z = 0 below B/sqrt(4 pi t); the pi-average below "
+        "B/sqrt(2 pi t). Harmless downstream (Definition 1 averages), but 'for all z' is false; "
+        "kind hypothesis. The reviewer could not check the general-convex B/sqrt(pi t) (our "
+        "check covers two non-Gaussian log-concave laws)."),
+    "CL-4-Lemma4": (
+        "upheld", "A positive pair's x' lies between the two points the next pair is drawn "
+        "from, so (2.18)'s independence of x' is false. Own computation over 500 random chains "
+        "(q = pi, n = 2..4, k = 1..3): beta_S(k)/beta_L(2k) from 1.000 to 18.2, and "
+        "beta_S(k) <= (beta_L(2k-1) + beta_L(2k))/2 (ratio <= 0.9995): the sandwich is "
+        "confirmed and Lemma 3's O(B/sqrt t) survives. Erratum (statement) stands."),
+    "CL-Thm1-mu": (
+        "upheld", "With the proof's mu the left side of (2.20) is of order sqrt(Delta_gen) >> "
+        "Delta_gen; reproduced LHS/Delta_gen = 8.1 at Delta_gen = 0.1 (C = K = 1, delta - "
+        "Delta_appr = 0.1, mu = 15.2). (2.20) needs mu ~ K^2 log(mu)/Delta_gen^2, hence T ~ "
+        "K^6/Delta_gen^6. A sufficiency claim another proof might establish: unproven (proof)."),
+    "CL-8-Thm3-factor": (
+        "upheld", "(2.34)'s 1/q^2 = Z_sigma^2 exp(||x - x'||^2/sigma^2) with sigma^2 = C_l eta/2 "
+        "is a conditional contrast N(x, sigma^2 I), while the setup draws x' ~ q independently "
+        "of x and Theorem 3 never states the conditional choice: an unstated hypothesis, and "
+        "the measured eta^-d under it confirms the corrected rate. Wording point taken (verdict, "
+        "kind and correction unchanged): q = pi is one admissible fixed contrast, not the one "
+        "the setup prescribes; the details now say so."),
+}
 
 
 def attack(claim_id: str) -> Attack | None:

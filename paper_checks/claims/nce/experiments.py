@@ -209,7 +209,13 @@ def nce_fig4_2_16d() -> ClaimResult:
                  f"(distances {ence:.3g} vs {ngd:.3g})",
                  "per step": {k: v["per step (fresh loss, best distance)"]
                               for k, v in best.items()},
-                 "protocol": _protocol(STEPS_16D, "16d")})
+                 "protocol": _protocol(STEPS_16D, "16d"),
+                 "independent attack": "upheld the skip (2026-11-26): §4.1.6 also lists "
+                                       "per-sample gradient clipping with an unspecified K, "
+                                       "log-ratio clipping and log-space computation; the "
+                                       "eNCE vs NCE ordering in 16-d depends on exactly these "
+                                       "choices, so one non-reproduction is no evidence "
+                                       "against the figure"})
 
 
 @claim(id="NCE-Fig4.2-16d-NGD-vs-GD", paper=PAPER,
