@@ -63,13 +63,11 @@ class Backend:
         return x
 
     def einsum(self, spec: str, *arrays: Array) -> Array:
-        """The contraction, cut along summed letters so no sum holds more than
-        :attr:`terms` products."""
-        if len(arrays) == 1 or self.terms is None:
-            return self.reduce(np.einsum(spec, *arrays, optimize=len(arrays) > 1))
-        lhs, out = spec.split("->")
-        ops = lhs.split(",")
-        return _chunked(ops, out, list(arrays), self.terms, self.reduce)
+        """The contraction as one batched matrix product (:func:`_contract`), its inner
+        dimension cut so no sum holds more than :attr:`terms` products."""
+        if len(arrays) == 1:
+            return self.reduce(np.asarray(np.einsum(spec, arrays[0])))
+        return _contract(spec, arrays[0], arrays[1], self.terms, self.reduce)
 
     def power(self, x: Array, e: int) -> Array:
         result: Array | None = None
@@ -98,29 +96,48 @@ class Backend:
         return total
 
 
-def _chunked(ops: list[str], out: str, arrays: list[Array], terms: int,
-             reduce: Callable[[Array], Array]) -> Array:
-    """einsum with every exact sum below ``terms`` products: split the first summed letter."""
-    sizes: dict[str, int] = {}
-    for letters, arr in zip(ops, arrays, strict=True):
-        sizes.update(zip(letters, arr.shape, strict=True))
-    summed = [c for c in dict.fromkeys("".join(ops)) if c not in out]
-    K = math.prod(sizes[c] for c in summed)
-    spec = ",".join(ops) + "->" + out
-    if terms >= K:
-        return reduce(np.einsum(spec, *arrays, optimize=True))
-    letter = next(c for c in summed if sizes[c] > 1)
-    rest = K // sizes[letter]
-    step = max(1, terms // rest) if rest <= terms else 1
-    total: Array | None = None
-    for start in range(0, sizes[letter], step):
-        parts = [arr[tuple(slice(start, start + step) if c == letter else slice(None)
-                           for c in letters)] if letter in letters else arr
-                 for letters, arr in zip(ops, arrays, strict=True)]
-        part = _chunked(ops, out, parts, terms, reduce)
-        total = part if total is None else reduce(total + part)
-    assert total is not None
-    return total
+def _contract(spec: str, a: Array, b: Array, terms: int | None,
+              reduce: Callable[[Array], Array]) -> Array:
+    """``einsum(spec, a, b)`` as ``(batch, left, K) @ (batch, K, right)``: letters of both
+    operands and the output are batch axes, of both operands only summed (K), of one operand
+    and the output left / right; a letter of one operand only is summed first."""
+    lhs, out = spec.split("->")
+    wa, wb = lhs.split(",")
+    for word, arr, other in ((wa, a, wb), (wb, b, wa)):
+        lonely = [c for c in word if c not in other and c not in out]
+        if lonely:
+            arr = np.einsum(f"{word}->{''.join(c for c in word if c not in lonely)}", arr)
+            if word == wa:
+                a, wa = arr, "".join(c for c in word if c not in lonely)
+            else:
+                b, wb = arr, "".join(c for c in word if c not in lonely)
+    batch = [c for c in wa if c in wb and c in out]
+    summed = [c for c in wa if c in wb and c not in out]
+    left = [c for c in wa if c not in wb]
+    right = [c for c in wb if c not in wa]
+    size = dict(zip(wa, a.shape, strict=True)) | dict(zip(wb, b.shape, strict=True))
+
+    def n(letters: list[str]) -> int:
+        return math.prod(size[c] for c in letters)
+
+    A = np.transpose(a, [wa.index(c) for c in batch + left + summed]).reshape(
+        n(batch), n(left), n(summed))
+    B = np.transpose(b, [wb.index(c) for c in batch + summed + right]).reshape(
+        n(batch), n(summed), n(right))
+    if n(batch) == 1:                     # one matrix product: BLAS gemm, not a stack
+        A, B = A[0], B[0]
+    K = n(summed)
+    if K == 1:
+        C = A * B if n(left) == 1 or n(right) == 1 else A @ B
+        C = reduce(np.ascontiguousarray(C))
+    else:
+        step = K if terms is None else max(1, terms)
+        C = reduce(A[..., :step] @ B[..., :step, :])
+        for start in range(step, K, step):
+            C = reduce(C + A[..., start:start + step] @ B[..., start:start + step, :])
+    shaped = C.reshape([size[c] for c in batch + left + right])
+    order = batch + left + right
+    return np.transpose(shaped, [order.index(c) for c in out])
 
 
 class _Float(Backend):
@@ -154,6 +171,7 @@ class _BalancedModular(Backend):
     def __init__(self, domain: ModularDomain) -> None:
         self.domain, self.p = domain, domain.p
         self.terms = max_terms(domain.p)
+        self.inverse = 1.0 / domain.p
         self.key = ("modular-float", domain.p)
 
     def const(self, value: Array) -> Array:
@@ -163,7 +181,12 @@ class _BalancedModular(Backend):
         return to_balanced(self.domain.asarray(X), self.p)
 
     def reduce(self, x: Array) -> Array:
-        return reduce_balanced(x, self.p, out=x)
+        if not x.flags.writeable or not x.flags.c_contiguous:
+            return reduce_balanced(x, self.p)
+        q = np.multiply(x, self.inverse)          # reduce_balanced, one temporary
+        np.rint(q, out=q)
+        q *= self.p
+        return np.subtract(x, q, out=x)
 
     def result(self, x: Array) -> Array:
         return from_balanced(x, self.p)

@@ -1,6 +1,6 @@
 r"""The architecture zoo, each a circuit: attention, convolutional, recurrent, state-space, MLP.
 
-Every constructor takes keyword-only sizes and ``seed`` (random integer weights in
+Every constructor takes keyword-only sizes and ``seed`` (random non-zero integer weights in
 ``[low, high]``, default [-5, 5]: generic with high probability -- use a few seeds -- and small
 enough that exact evaluation stays cheap), and returns a :class:`~seprank.circuits.Circuit`.
 
@@ -45,6 +45,12 @@ __all__ = ["deep_cac", "from_incontext", "from_linear_attention", "incontext",
 
 
 def _draw(rng: np.random.Generator, low: int, high: int, shape: tuple[int, ...]) -> Array:
+    """Uniform non-zero integers in [low, high] (zero weights are not generic: they remove
+    terms and lower ranks)."""
+    if low <= 0 <= high and (low, high) != (0, 0):
+        values = rng.integers(low, high, shape)   # high - low values, 0 skipped below
+        values[values >= 0] += 1
+        return values
     return rng.integers(low, high + 1, shape)
 
 
