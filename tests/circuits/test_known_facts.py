@@ -29,16 +29,24 @@ def _partitions(n: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 
 
 @pytest.mark.parametrize("channels", [2, 5])
-def test_shallow_cac_rank_is_bounded_by_its_channels_for_every_partition(channels: int) -> None:
+@pytest.mark.parametrize("shared", [False, True])
+def test_shallow_cac_rank_is_bounded_by_its_channels_for_every_partition(channels: int,
+                                                                        shared: bool) -> None:
     """Cohen, Sharir & Shashua 2016 (CP decomposition of the shallow network): f is a sum of
     Z = ``channels`` products of linear forms, one per position, so for every partition
     sep_(A,B)(f) <= Z; f is multilinear, so also sep <= dim^|A|, dim^|B|; for generic weights
-    the flattening of a rank-Z CP tensor has rank min(Z, dim^|A|, dim^|B|)."""
+    the flattening of a rank-Z CP tensor has rank min(Z, dim^|A|, dim^|B|).  With weights
+    shared across positions (a convolution) f is symmetric in its positions, and the flattening
+    lives in Sym^|A| x Sym^|B|: sep <= C(dim + |A| - 1, |A|), attained with the rest."""
     N, d = 4, 3
-    f = shallow_cac(n_inputs=N, dim=d, channels=channels, seed=11)
+    f = shallow_cac(n_inputs=N, dim=d, channels=channels, shared=shared, seed=11)
     for A, B in _partitions(N):
         r = f.separation_rank(partition=(A, B), seed=0)
-        assert r.rank == min(channels, d ** len(A), d ** len(B)), (A, B)
+        if shared:
+            sides = [math.comb(d + len(S) - 1, len(S)) for S in (A, B)]
+        else:
+            sides = [d ** len(A), d ** len(B)]
+        assert r.rank == min(channels, *sides), (A, B)
         assert r.rank <= channels
 
 
@@ -72,8 +80,9 @@ def test_selective_linear_ssm_start_end_rank_is_bounded_by_the_state(state: int)
     """A state recurrence linear in the state, h_t = A(x_t) h_{t-1}, y = <c, h_T> (a tensor
     train of bond dimension S): for the cut after step t, y = sum_s c^T P_{>t}[:, s] h_t[s]
     with h_t a function of the start and P_{>t} of the end, so sep <= S; the function is
-    multilinear, so also sep <= dim^t, dim^{T-t}; generic weights attain the minimum."""
-    T, d = 6, 2
+    multilinear, so also sep <= dim^t, dim^{T-t}; generic weights attain the minimum.
+    (T = 4: the engine's grids have m^|B| columns, so long sides are kept out of quick tests.)"""
+    T, d = 4, 2
     f = linear_ssm(n_inputs=T, dim=d, state=state, seed=5)
     for t in range(1, T):
         part = (tuple(range(t)), tuple(range(t, T)))
