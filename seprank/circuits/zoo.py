@@ -66,25 +66,40 @@ def _range(low: int, high: int) -> tuple[int, int]:
 
 def _attention_layers(b: CircuitBuilder, Z: Ref, net: LinearAttention, position: int,
                       coordinate: int) -> Ref:
-    """The layers of ``net`` on Z (N, d); the entry (position, coordinate) of the last."""
-    d = net.width
+    """The layers of ``net`` on Z (N, d); the entry (position, coordinate) of the last.
+
+    Each layer is associated as :meth:`LinearAttention.cheaper_order` says for N positions
+    (the value is the same): ``'gram'`` -- :math:`Z \sum_h KQ_h (Z^T Z) VO_h` -- or
+    ``'scores'`` -- :math:`\sum_h [(Z\,KQ_h) Z^T] (Z\,VO_h)`; the last layer computes only
+    the entry it returns."""
+    d, N = net.width, Z.shape[0]
+    order = net.cheaper_order(N)
     weights = {name: getattr(net, name) for name in ("query", "key", "value", "output")}
     for layer in range(net.depth):
         q, k, v, o = (b.const(weights[n][layer]) for n in ("query", "key", "value", "output"))
         kq = b.einsum("hak,hal->hkl", q, k)              # W^{Q T} W^K per head
         vo = b.einsum("ham,hoa->hmo", v, o)              # W^{V T} W^{O T} per head
-        mix_map = b.einsum("hkl,hmo->klmo", kq, vo)      # sum over heads (weights only)
-        gram = b.einsum("nk,nl->kl", Z, Z)               # Z^T Z
         last = layer == net.depth - 1
+        if order == "gram":
+            mix_map = b.einsum("hkl,hmo->klmo", kq, vo)  # sum over heads (weights only)
+            gram = b.einsum("nk,nl->kl", Z, Z)           # Z^T Z
+            if not last:
+                Y = b.einsum("nk,ko->no", Z, b.einsum("klmo,lm->ko", mix_map, gram))
+            else:
+                column = b.reshape(b.take(mix_map, 3, [coordinate]), (d, d, d))
+                row = b.reshape(b.take(Z, 0, [position]), (d,))
+                y = b.einsum("k,k->", row, b.einsum("klm,lm->k", column, gram))
+        elif not last:
+            scores = b.einsum("hnl,ml->hnm", b.einsum("nk,hkl->hnl", Z, kq), Z)
+            Y = b.einsum("hnm,hmo->no", scores, b.einsum("mk,hko->hmo", Z, vo))
+        else:
+            row = b.reshape(b.take(Z, 0, [position]), (d,))
+            scores = b.einsum("hl,ml->hm", b.einsum("k,hkl->hl", row, kq), Z)
+            vo_p = b.reshape(b.take(vo, 2, [coordinate]), (net.heads, d))
+            y = b.einsum("hm,hm->", scores, b.einsum("mk,hk->hm", Z, vo_p))
         if not last:
-            mix = b.einsum("klmo,lm->ko", mix_map, gram)
-            Y = b.einsum("nk,ko->no", Z, mix)
             Z = b.add(Z, Y) if net.residual else Y
             continue
-        column = b.reshape(b.take(mix_map, 3, [coordinate]), (d, d, d))
-        mix_col = b.einsum("klm,lm->k", column, gram)
-        row = b.reshape(b.take(Z, 0, [position]), (d,))
-        y = b.einsum("k,k->", row, mix_col)
         if net.residual:
             y = b.add(y, b.entry(Z, position, coordinate))
         return y

@@ -108,7 +108,7 @@ def test_incontext_circuit_ranks_equal_the_held_out_settings(d_x: int, H: int, L
 
 
 @pytest.mark.parametrize(("L", "d_x", "H", "N"),
-                         [s for s in D2W if s[0] == 1 or s[1] <= 3])
+                         D2W)
 def test_attention_circuit_ranks_equal_todays_on_the_d2w_settings(L: int, d_x: int, H: int,
                                                                   N: int) -> None:
     net = LinearAttention.random(depth=L, width=d_x, heads=H,
