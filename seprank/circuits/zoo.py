@@ -66,7 +66,7 @@ def _range(low: int, high: int) -> tuple[int, int]:
 
 def _attention_layers(b: CircuitBuilder, Z: Ref, net: LinearAttention, position: int,
                       coordinate: int) -> Ref:
-    """The layers of ``net`` on Z (N, d); the entry (position, coordinate) of the last.
+    r"""The layers of ``net`` on Z (N, d); the entry (position, coordinate) of the last.
 
     Each layer is associated as :meth:`LinearAttention.cheaper_order` says for N positions
     (the value is the same): ``'gram'`` -- :math:`Z \sum_h KQ_h (Z^T Z) VO_h` -- or

@@ -11,8 +11,16 @@ import numpy as np
 import pytest
 import sympy
 
-from seprank.circuits import Circuit, CircuitBuilder, deep_cac, polynomial_mlp, rac
-from seprank.circuits import linear_attention, linear_ssm, shallow_cac
+from seprank.circuits import (
+    Circuit,
+    CircuitBuilder,
+    deep_cac,
+    linear_attention,
+    linear_ssm,
+    polynomial_mlp,
+    rac,
+    shallow_cac,
+)
 from seprank.core.domains import ExactDomain, FloatDomain, ModularDomain
 
 P_SMALL, P_LARGE = 16_777_259, 2_147_483_647   # balanced float64 / int64 backends
