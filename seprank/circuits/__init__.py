@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from seprank.circuits.builder import *
 from seprank.circuits.circuit import *
 from seprank.circuits.degrees import *
 from seprank.circuits.evaluate import *
@@ -34,4 +35,5 @@ from seprank.circuits.zoo import *
 from seprank.core.index import reexport
 
 if not TYPE_CHECKING:
-    __all__ = reexport(__name__, ["circuit", "degrees", "evaluate", "program", "zoo"])
+    __all__ = reexport(__name__, ["builder", "circuit", "degrees", "evaluate", "program",
+                                  "zoo"])

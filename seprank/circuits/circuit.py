@@ -1,7 +1,7 @@
 r"""A circuit as a batch function of the separation engine: evaluation in every domain, derived
 degree blocks, a certificate the independent checker recomputes.
 
-:class:`Circuit` is what :class:`~seprank.circuits.program.CircuitBuilder` builds.  It is the
+:class:`Circuit` is what :class:`~seprank.circuits.builder.CircuitBuilder` builds.  It is the
 batch function ``f(X, *, domain=None)`` of :func:`seprank.separation_rank` (``X`` of shape
 ``(batch, N, dim)``), with
 
@@ -15,7 +15,7 @@ batch function ``f(X, *, domain=None)`` of :func:`seprank.separation_rank` (``X`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from seprank.circuits.degrees import AbstractBackend, Bidegrees, DegreeBox, abstract_inputs
 from seprank.circuits.evaluate import backend_for, run, run_all
-from seprank.circuits.program import OPS, CircuitBuilder, Node
+from seprank.circuits.program import Node
 from seprank.core.domains import Domain, ExactDomain, FloatDomain
 from seprank.core.types import Array
 from seprank.core.validation import check_int
@@ -56,6 +56,7 @@ class Circuit:
 
     Examples
     --------
+    >>> from seprank.circuits import CircuitBuilder
     >>> b = CircuitBuilder(n_inputs=2, dim=1)
     >>> X = b.input()
     >>> f = b.build(b.einsum("n->", b.power(b.reshape(X, (2,)), 2)), name="x0^2 + x1^2")
@@ -206,42 +207,10 @@ class Circuit:
                                partition=partition, **kwargs)
 
     def to_json(self) -> dict[str, Any]:
-        """The program as JSON data: ``n_inputs``, ``dim``, ``nodes``, ``output``."""
+        """The program as JSON data: ``n_inputs``, ``dim``, ``nodes``, ``output`` (read back by
+        :func:`seprank.circuits.builder.from_json`)."""
         return {"n_inputs": self.n_inputs, "dim": self.dim,
                 "nodes": [n.to_json() for n in self.nodes], "output": self.output}
-
-    @classmethod
-    def from_json(cls, program: Mapping[str, Any], *, name: str = "circuit",
-                  source: str = "") -> Circuit:
-        """Rebuild a circuit from :meth:`to_json` (every node checked again)."""
-        if not isinstance(program, Mapping) or set(program) != {"n_inputs", "dim", "nodes",
-                                                               "output"}:
-            raise ValueError("program must be a mapping with n_inputs, dim, nodes and output")
-        b = CircuitBuilder(n_inputs=program["n_inputs"], dim=program["dim"])
-        refs: list[Any] = []
-        for k, raw in enumerate(program["nodes"]):
-            op = raw.get("op") if isinstance(raw, Mapping) else None
-            if op not in OPS:
-                raise ValueError(f"nodes[{k}]: unknown op {op!r}; known: {OPS}")
-            if op == "input":
-                refs.append(b.input())
-            elif op == "const":
-                refs.append(b.const(np.array(raw["value"], dtype=object).reshape(
-                    tuple(raw["shape"]))))
-            elif op == "einsum":
-                refs.append(b.einsum(raw["spec"], *(refs[a] for a in raw["args"])))
-            elif op == "power":
-                refs.append(b.power(refs[raw["arg"]], raw["exponent"]))
-            elif op == "add":
-                refs.append(b.add(*(refs[a] for a in raw["args"])))
-            elif op == "prod":
-                refs.append(b.prod(refs[raw["arg"]], raw["axis"]))
-            elif op == "take":
-                refs.append(b.take(refs[raw["arg"]], raw["axis"], raw["indices"]))
-            else:
-                refs.append(b.reshape(refs[raw["arg"]], raw["shape"]))
-        result: Circuit = b.build(refs[program["output"]], name=name, source=source)
-        return result
 
     def certificate_function(self) -> dict[str, Any]:
         """This circuit as a certificate's function (kind ``"circuit"``): its program, which

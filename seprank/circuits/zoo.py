@@ -33,8 +33,9 @@ from typing import Any, Literal
 import numpy as np
 
 from seprank.attention import LinearAttention
+from seprank.circuits.builder import CircuitBuilder
 from seprank.circuits.circuit import Circuit
-from seprank.circuits.program import CircuitBuilder, Ref
+from seprank.circuits.program import Ref
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import Array
 from seprank.core.validation import check_choice, check_int

@@ -15,6 +15,7 @@ from seprank.circuits import (
     Circuit,
     CircuitBuilder,
     deep_cac,
+    from_json,
     linear_attention,
     linear_ssm,
     polynomial_mlp,
@@ -82,7 +83,7 @@ def test_long_contractions_are_cut_below_the_exact_float_bound() -> None:
 @pytest.mark.parametrize("index", range(8))
 def test_json_round_trip_keeps_the_function(index: int) -> None:
     f = _zoo()[index]
-    g = Circuit.from_json(f.to_json())
+    g = from_json(f.to_json())
     X = np.random.default_rng(1).integers(-3, 4, (4, f.n_inputs, f.dim))
     assert g(X).tolist() == f(X).tolist()
 
