@@ -61,7 +61,7 @@ class CircuitBuilder:
 
     def const(self, value: npt.ArrayLike) -> Ref:
         """An integer constant tensor."""
-        arr = int_tensor(value, "a constant")
+        arr = int_tensor(value, "value (a constant)")
         return self._emit(Node("const", (), tuple(arr.shape), False, value=arr))
 
     def einsum(self, spec: str, *operands: Ref) -> Ref:
@@ -112,7 +112,9 @@ class CircuitBuilder:
         if not node.shape:
             raise ValueError("take needs a node with at least one axis")
         axis = check_int("axis", axis, 0, len(node.shape) - 1)
-        idx = tuple(check_int("index", i, 0, node.shape[axis] - 1) for i in indices)
+        if isinstance(indices, str | bytes) or not hasattr(indices, "__iter__"):
+            raise TypeError(f"indices must be a sequence of integers, got {indices!r}")
+        idx = tuple(check_int("indices entry", i, 0, node.shape[axis] - 1) for i in indices)
         if not idx:
             raise ValueError("take needs at least one index")
         shape = (*node.shape[:axis], len(idx), *node.shape[axis + 1:])

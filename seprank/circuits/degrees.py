@@ -32,7 +32,7 @@ import numpy as np
 from seprank.circuits.evaluate import Backend
 from seprank.core.types import Array
 
-__all__ = ["AbstractBackend", "Bidegrees", "DegreeBox", "abstract_inputs"]
+__all__: list[str] = []   # the machinery of Circuit.bidegrees / multidegree
 
 
 class Bidegrees:

@@ -44,7 +44,7 @@ import numpy.typing as npt
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import Array
 
-__all__ = ["OPS", "Node", "Ref", "int_tensor", "parse_spec"]
+__all__ = ["OPS", "Node", "Ref"]
 
 #: The node kinds of the language (module docstring).
 OPS = ("input", "const", "einsum", "power", "add", "prod", "take", "reshape")

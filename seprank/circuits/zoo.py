@@ -36,9 +36,10 @@ from seprank.attention import LinearAttention
 from seprank.circuits.builder import CircuitBuilder
 from seprank.circuits.circuit import Circuit
 from seprank.circuits.program import Ref
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import Array
-from seprank.core.validation import check_choice, check_int
+from seprank.core.validation import check_bool, check_choice, check_int
 from seprank.incontext.representation import InContextRepresentation
 
 __all__ = ["deep_cac", "from_incontext", "from_linear_attention", "incontext",
@@ -53,6 +54,18 @@ def _draw(rng: np.random.Generator, low: int, high: int, shape: tuple[int, ...])
         values[values >= 0] += 1
         return values
     return rng.integers(low, high + 1, shape)
+
+
+#: Nodes one constructor may emit (unrolled recurrences grow with n_inputs x depth).
+MAX_NODES = 200_000
+
+
+def _guard(weights: int, nodes: int, what: str, fix: str) -> None:
+    """Refuse before drawing: the weights (object entries) and the unrolled nodes."""
+    if nodes > MAX_NODES:
+        raise ValueError(f"{what} would unroll into about {nodes:,} nodes, above {MAX_NODES:,}; "
+                         f"{fix}")
+    guard_memory(array_bytes((weights + 1000 * nodes,), object), what=what, fix=fix)
 
 
 def _range(low: int, high: int) -> tuple[int, int]:
@@ -146,6 +159,7 @@ def linear_attention(*, depth: int, width: int, n_inputs: int, heads: int = 1,
     >>> f.degree_structure((0,), (1,)).bidegrees
     ((1, 2), (3, 0))
     """
+    residual = check_bool("residual", residual)
     net = LinearAttention.random(depth=depth, width=width, heads=heads, residual=residual,
                                  low=low, high=high, seed=seed)
     return from_linear_attention(net, n_inputs=n_inputs, position=position,
@@ -207,7 +221,10 @@ def shallow_cac(*, n_inputs: int, dim: int, channels: int, shared: bool = True,
     """
     N, d, Z = (check_int(k, v) for k, v in (("n_inputs", n_inputs), ("dim", dim),
                                             ("channels", channels)))
+    shared = check_bool("shared", shared)
     low, high = _range(low, high)
+    _guard(Z * d * (1 if shared else N) + Z, 8, f"a shallow CAC with {Z:,} channels, dim {d:,}",
+           "use fewer channels, a smaller dim or fewer inputs")
     rng = as_generator(seed)
     b = CircuitBuilder(n_inputs=N, dim=d)
     if shared:
@@ -250,12 +267,18 @@ def deep_cac(*, n_inputs: int, dim: int, channels: int | tuple[int, ...],
     if 2**L != N:
         raise ValueError(f"n_inputs must be a power of 2 (windows of 2), got {N}")
     check_choice("pooling", pooling, ("contiguous", "interleaved"))
+    if isinstance(channels, bool | np.bool_) or not isinstance(channels, int | tuple | list):
+        raise TypeError(f"channels must be an int or a tuple of ints (r_0, ..., r_{{L-1}}), got "
+                        f"{channels!r}")
     ranks = (channels,) * L if isinstance(channels, int) else tuple(channels)
     if len(ranks) != L:
         raise ValueError(f"channels must give r_0..r_{L - 1} ({L} numbers for N = {N}), got "
                          f"{channels!r}")
     ranks = tuple(check_int("channels", r) for r in ranks)
     low, high = _range(low, high)
+    _guard(ranks[0] * d + sum(a * b for a, b in zip(ranks[1:], ranks, strict=False)) + ranks[-1],
+           4 * L + 4, f"a deep CAC with channels {ranks}, dim {d:,}",
+           "use fewer channels or a smaller dim")
     rng = as_generator(seed)
     b = CircuitBuilder(n_inputs=N, dim=d)
     W0 = _draw(rng, low, high, (ranks[0], d))
@@ -300,6 +323,8 @@ def rac(*, n_inputs: int, dim: int, hidden: int, depth: int = 1, low: int = -5, 
                                             ("hidden", hidden)))
     L = check_int("depth", depth)
     low, high = _range(low, high)
+    _guard(L * (R * R + R * max(R, d)) + R, 5 * T * L + 4, f"a depth-{L:,} RAC over {T:,} steps "
+           f"with {R:,} channels", "use fewer steps (n_inputs), layers (depth) or channels")
     rng = as_generator(seed)
     b = CircuitBuilder(n_inputs=T, dim=d)
     X = b.input()
@@ -344,6 +369,8 @@ def linear_ssm(*, n_inputs: int, dim: int, state: int,
                                             ("state", state)))
     check_choice("kind", kind, ("selective", "lti"))
     low, high = _range(low, high)
+    _guard(S * S * (d + 1) + S * d + 2 * S, 5 * T + 4, f"a linear SSM over {T:,} steps with "
+           f"state {S:,}", "use fewer steps (n_inputs), a smaller state or dim")
     rng = as_generator(seed)
     b = CircuitBuilder(n_inputs=T, dim=d)
     X = b.input()
@@ -389,6 +416,9 @@ def polynomial_mlp(*, n_inputs: int, dim: int, widths: tuple[int, ...] | int,
     if not sizes:
         raise ValueError("widths must list at least one hidden layer")
     low, high = _range(low, high)
+    _guard(sum(a * b for a, b in zip(sizes, (N * d, *sizes), strict=False)) + sizes[-1],
+           3 * len(sizes) + 4, f"a polynomial MLP on {N * d:,} inputs with widths {sizes}",
+           "use fewer inputs (n_inputs, dim) or smaller widths")
     rng = as_generator(seed)
     b = CircuitBuilder(n_inputs=N, dim=d)
     h: Any = b.reshape(b.input(), (N * d,))

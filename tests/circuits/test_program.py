@@ -143,7 +143,7 @@ def test_zero_weights_drop_monomials_from_the_support() -> None:
     (lambda b: b.einsum("nk", b.input()), "explicit form"),
     (lambda b: b.const([0.5, 1.0]), "integer tensor"),
     (lambda b: b.add(b.input(), b.const([1, 2])), "one shape"),
-    (lambda b: b.take(b.input(), 0, [7]), "index"),
+    (lambda b: b.take(b.input(), 0, [7]), "indices"),
     (lambda b: b.reshape(b.input(), (5,)), "cannot reshape"),
     (lambda b: b.build(b.input(), name="x"), "scalar"),
     (lambda b: b.build(b.einsum("k->", b.const([1, 2])), name="c"), "does not depend"),
