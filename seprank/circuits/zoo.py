@@ -197,7 +197,16 @@ def from_incontext(rep: InContextRepresentation) -> Circuit:
 
 def incontext(*, depth: int, width: int, n_tokens: int = 1, heads: int = 1,
               position: int = 0, coordinate: int = 0, seed: SeedLike = None) -> Circuit:
-    """:meth:`InContextRepresentation.random` (same seed, same weights) as a circuit."""
+    """:meth:`InContextRepresentation.random` (same seed, same weights) as a circuit.
+
+    Examples
+    --------
+    >>> f = incontext(depth=1, width=2, n_tokens=1, seed=0)
+    >>> rep = InContextRepresentation.random(depth=1, width=2, n_tokens=1, seed=0)
+    >>> a, b = np.array([1, 2]), np.array([3, -1])
+    >>> bool(f(np.array([[a, b]]))[0] == rep(a, b))
+    True
+    """
     return from_incontext(InContextRepresentation.random(
         depth=depth, width=width, heads=heads, n_tokens=n_tokens, position=position,
         coordinate=coordinate, seed=seed))
