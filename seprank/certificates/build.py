@@ -48,6 +48,7 @@ __all__ = [
     "bind_subject",
     "certificate_header",
     "certify",
+    "circuit_function",
     "exact_json",
     "function_spec",
     "json_array",
@@ -314,6 +315,46 @@ def function_spec(f: Any) -> dict[str, Any]:
     if callable(spec):
         return dict(spec())
     return {"type": "opaque", "description": repr(f)[:200]}
+
+
+def circuit_function(program: Mapping[str, Any], *, name: str = "") -> dict[str, Any]:
+    """A circuit's program (:meth:`seprank.circuits.Circuit.to_json`) as a certificate's
+    function, kind ``'circuit'``: the nodes (input, const, einsum, power, add, prod, take,
+    reshape) with every constant as exact JSON numbers (:func:`exact_json`), from which the
+    independent checker's own interpreter recomputes every grid entry, bounds the cost of an
+    evaluation before it starts and proves homogeneity node by node.
+
+    Examples
+    --------
+    >>> prog = {"n_inputs": 2, "dim": 1, "output": 2, "nodes": [
+    ...     {"op": "input"}, {"op": "reshape", "arg": 0, "shape": [2]},
+    ...     {"op": "einsum", "spec": "n,n->", "args": [1, 1]}]}
+    >>> circuit_function(prog)["type"]
+    'circuit'
+    >>> circuit_function({"nodes": []})
+    Traceback (most recent call last):
+    ...
+    ValueError: program must have the keys ['dim', 'n_inputs', 'nodes', 'output'] ...
+    """
+    keys = ["dim", "n_inputs", "nodes", "output"]
+    if not isinstance(program, Mapping) or sorted(program) != keys:
+        raise ValueError(f"program must have the keys {keys} (Circuit.to_json()), got "
+                         f"{sorted(program) if isinstance(program, Mapping) else program!r}")
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {name!r}")
+    nodes = []
+    for node in program["nodes"]:
+        if not isinstance(node, Mapping):
+            raise TypeError(f"every node must be a mapping, got {node!r}")
+        node = dict(node)
+        if node.get("op") == "const":
+            node["value"] = json_array(np.asarray(node["value"], dtype=object))
+        nodes.append(node)
+    spec = {"type": "circuit", "name": name,
+            "program": {"n_inputs": program["n_inputs"], "dim": program["dim"],
+                        "nodes": nodes, "output": program["output"]}}
+    _check_json_data("function", spec)
+    return spec
 
 
 def polynomial_function(expr: Any, *, n_inputs: int, dim: int) -> dict[str, Any]:

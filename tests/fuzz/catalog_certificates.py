@@ -18,6 +18,9 @@ RANK = seprank.matrix_rank(M22, method="exact")
 NET = seprank.LinearAttention.random(depth=1, width=2, seed=0, low=-2, high=2)
 X00, X10 = sympy.symbols("x0_0 x1_0")
 FOLDER = tempfile.mkdtemp(prefix="seprank-fuzz-")
+PROGRAM = {"n_inputs": 2, "dim": 1, "output": 2, "nodes": [
+    {"op": "input"}, {"op": "reshape", "arg": 0, "shape": [2]},
+    {"op": "einsum", "spec": "n,n->", "args": [1, 1]}]}
 SAVED = CE.save_certificate(CE.matrix_certificate(M22, RANK, seed=0),
                             os.path.join(FOLDER, "cert.json"))
 
@@ -35,6 +38,8 @@ ENTRIES: list[Entry] = [
     Entry("certificates.network_spec", CE.network_spec, dict(net=NET)),
     Entry("certificates.function_spec", CE.function_spec, dict(f=NET.entry(0, 1)),
           kinds={"f": "skip"}),
+    Entry("certificates.circuit_function", CE.circuit_function,
+          dict(program=PROGRAM, name="x0^2 + x1^2"), kinds={"program": "object", "name": "skip"}),
     Entry("certificates.polynomial_function", CE.polynomial_function,
           dict(expr=(X00 * X10) ** 2, n_inputs=2, dim=1), kinds={"expr": "object"},
           accept={"expr": (3,)}, huge=("n_inputs", "dim")),

@@ -249,6 +249,7 @@ CATALOGUES = {
     "distillation": "tests.fuzz.catalog_distillation",
     "automata": "tests.fuzz.catalog_automata",
     "certificates": "tests.fuzz.catalog_certificates",
+    "circuits": "tests.fuzz.catalog_circuits",
 }
 
 

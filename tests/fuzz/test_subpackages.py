@@ -26,7 +26,7 @@ import pytest
 from tests.fuzz.harness import Entry, bad_variants, catalogue, probe, run_valid
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CATALOGUES = ("icl", "distillation", "automata", "certificates")
+CATALOGUES = ("icl", "distillation", "automata", "certificates", "circuits")
 #: The address-space limit of the child that runs the huge probes (bytes): 3.5 GiB.
 HUGE_PROBE_LIMIT = int(3.5 * 2**30)
 #: Seconds per probe before it counts as a hang.
@@ -84,6 +84,7 @@ def test_the_catalogues_cover_every_public_name() -> None:
     import identifiability.icl
     import seprank.automata
     import seprank.certificates
+    import seprank.circuits
 
     covered = set()
     for entry in ENTRIES:
@@ -91,7 +92,7 @@ def test_the_catalogues_cover_every_public_name() -> None:
         covered |= {parts[0], ".".join(parts[:2])}
     missing = []
     for mod in (identifiability.icl, identifiability.distillation, seprank.automata,
-                seprank.certificates):
+                seprank.certificates, seprank.circuits):
         for name in mod.__all__:
             obj = getattr(mod, name)
             if inspect.ismodule(obj) or not callable(obj) or name in NOT_ENTRY_POINTS:

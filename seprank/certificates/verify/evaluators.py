@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .circuit import Program, parse_program
 from .cost import Sizes, attention_cost, polynomial_cost
 from .exact import Number, Reject, Ring, integer, keys_of, num, tensor
 from .limits import Refuse, capped
@@ -23,7 +24,7 @@ from .schema import digest
 __all__ = ["Function", "evaluate_function", "homogeneous_degree", "parse_function"]
 
 #: The function types a certificate may name; ``'opaque'`` is code the checker cannot run.
-FUNCTION_TYPES = ("linear_attention", "incontext", "polynomial", "opaque")
+FUNCTION_TYPES = ("linear_attention", "incontext", "polynomial", "circuit", "opaque")
 _EXACT = Ring(None)
 
 
@@ -75,6 +76,7 @@ class Function:
     second: tuple[int, ...] = ()
     terms: tuple[tuple[Number, tuple[tuple[int, int, int], ...]], ...] = field(
         default=(), repr=False)
+    program: Program | None = field(default=None, repr=False)
 
     @property
     def opaque(self) -> bool:
@@ -96,6 +98,8 @@ class Function:
                         "second": list(self.second)})
         if self.type == "polynomial":
             out["terms"] = len(self.terms)
+        if self.program is not None:
+            out["nodes"] = len(self.program.nodes)
         return out
 
     def cost(self, prime: int | None, inputs: Sizes) -> int:
@@ -111,6 +115,8 @@ class Function:
             return capped(attention_cost(self.network, n, prime, inputs) + n * self.dim)
         if self.type == "polynomial":
             return capped(polynomial_cost(self.terms, prime, inputs))
+        if self.program is not None:
+            return self.program.cost(prime, inputs)
         return 0
 
     def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:
@@ -124,6 +130,8 @@ class Function:
             return _incontext(self, ring)
         if self.type == "polynomial":
             return _polynomial(self.terms, ring)
+        if self.program is not None:
+            return self.program.evaluator(ring)
         raise Reject("an opaque function cannot be evaluated")
 
 
@@ -156,6 +164,12 @@ def parse_function(raw: Any, n_inputs: int, dim: int) -> Function:
         keys_of(raw, "function", ("type", "terms"))
         return Function("polynomial", raw, n_inputs, dim,
                         terms=_terms(raw["terms"], n_inputs, dim))
+    if kind == "circuit":
+        keys_of(raw, "function", ("type", "program"), ("name",))
+        if type(raw.get("name", "")) is not str:
+            raise Refuse("function.name must be a string")
+        return Function(kind, raw, n_inputs, dim, program=parse_program(raw["program"],
+                                                                         n_inputs, dim))
     if kind == "linear_attention":
         keys_of(raw, "function", ("type", "network", "position", "coordinate"))
         net = parse_network(raw["network"])
@@ -364,6 +378,8 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
       12); the in-context inputs :math:`E(w)\odot a`, :math:`E(w)\odot b` are linear in
       (a, b).  With residual connections f mixes degrees 1, 3, ..., :math:`3^L`: rejected.
     * ``'polynomial'``: every term with a non-zero coefficient has the same total degree.
+    * ``'circuit'``: proved node by node from the program
+      (:meth:`~seprank.certificates.verify.circuit.Program.total_degree`).
 
     Raises :class:`Reject` for a function that is not homogeneous (or of an unknown type).
 
@@ -407,4 +423,12 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
             return None, "the zero polynomial is homogeneous of every degree"
         D = degrees.pop()
         return D, f"every term of the polynomial has total degree {D}"
+    if kind == "circuit":
+        program = spec.get("program")
+        if not isinstance(program, Mapping):
+            raise Reject("function.program must be the circuit's program")
+        n, d = program.get("n_inputs"), program.get("dim")
+        if type(n) is not int or type(d) is not int:
+            raise Reject("function.program must give n_inputs and dim as integers")
+        return parse_program(program, n, d).total_degree()
     raise Reject(f"the checker cannot establish homogeneity of a function of type {kind!r}")

@@ -1,0 +1,193 @@
+r"""Build a circuit node by node (:class:`CircuitBuilder`), or read one back from its JSON form
+(:func:`from_json`); the node kinds are those of :mod:`seprank.circuits.program`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from seprank.circuits.circuit import Circuit
+from seprank.circuits.program import OPS, Node, Ref, int_tensor, parse_spec
+from seprank.core.validation import check_int
+
+__all__ = ["CircuitBuilder", "from_json"]
+
+
+class CircuitBuilder:
+    """Emit the nodes of a circuit one by one; :meth:`build` returns the :class:`Circuit`.
+
+    Parameters
+    ----------
+    n_inputs, dim : int
+        N positions, ``dim`` features per position.
+
+    Examples
+    --------
+    >>> b = CircuitBuilder(n_inputs=2, dim=2)
+    >>> X = b.input()
+    >>> W = b.const([[1, 2], [0, 1]])
+    >>> H = b.einsum("nd,cd->nc", X, W)      # a linear map at every position
+    >>> y = b.einsum("c->", b.prod(H, axis=0))   # product pooling, then sum of channels
+    >>> f = b.build(y, name="tiny")
+    >>> int(f(np.array([[[1, 1], [2, 0]]]))[0])   # (1+2)*2 + 1*0
+    6
+    """
+
+    def __init__(self, *, n_inputs: int, dim: int) -> None:
+        self.n_inputs = check_int("n_inputs", n_inputs, 1)
+        self.dim = check_int("dim", dim, 1)
+        self.nodes: list[Node] = []
+        self._input: Ref | None = None
+
+    def _ref(self, x: Any, name: str = "operand") -> Node:
+        if not isinstance(x, Ref) or x.owner != id(self) or not 0 <= x.index < len(self.nodes):
+            raise TypeError(f"{name} must be a node of this builder (a Ref it returned), "
+                            f"got {x!r}")
+        return self.nodes[x.index]
+
+    def _emit(self, node: Node) -> Ref:
+        self.nodes.append(node)
+        return Ref(len(self.nodes) - 1, node.shape, id(self))
+
+    def input(self) -> Ref:
+        """The input X, shape ``(n_inputs, dim)`` (one node however often it is asked for)."""
+        if self._input is None:
+            self._input = self._emit(Node("input", (), (self.n_inputs, self.dim), True))
+        return self._input
+
+    def const(self, value: npt.ArrayLike) -> Ref:
+        """An integer constant tensor."""
+        arr = int_tensor(value, "value (a constant)")
+        return self._emit(Node("const", (), tuple(arr.shape), False, value=arr))
+
+    def einsum(self, spec: str, *operands: Ref) -> Ref:
+        """A contraction of one or two operands (explicit ``spec``)."""
+        nodes = [self._ref(x) for x in operands]
+        ops, out, sizes = parse_spec(spec, [n.shape for n in nodes])
+        spec = ",".join(ops) + "->" + out
+        shape = tuple(sizes[c] for c in out)
+        return self._emit(Node("einsum", tuple(x.index for x in operands), shape,
+                               any(n.batched for n in nodes), spec=spec))
+
+    def mul(self, a: Ref, b: Ref) -> Ref:
+        """Elementwise product of two nodes of one shape (an einsum)."""
+        na, nb = self._ref(a, "a"), self._ref(b, "b")
+        if na.shape != nb.shape:
+            raise ValueError(f"mul needs operands of one shape, got {na.shape} and {nb.shape}")
+        letters = "abcdefghijklmnopqrstuvwxyz"[:len(na.shape)]
+        return self.einsum(f"{letters},{letters}->{letters}", a, b)
+
+    def power(self, x: Ref, exponent: int) -> Ref:
+        """Elementwise ``x ** exponent``."""
+        node = self._ref(x)
+        e = check_int("exponent", exponent, 1)
+        return self._emit(Node("power", (x.index,), node.shape, node.batched, exponent=e))
+
+    def add(self, *operands: Ref) -> Ref:
+        """Elementwise sum of nodes of one shape."""
+        nodes = [self._ref(x) for x in operands]
+        if not nodes:
+            raise ValueError("add needs at least one operand")
+        if len({n.shape for n in nodes}) != 1:
+            raise ValueError(f"add needs operands of one shape, got {[n.shape for n in nodes]}")
+        return self._emit(Node("add", tuple(x.index for x in operands), nodes[0].shape,
+                               any(n.batched for n in nodes)))
+
+    def prod(self, x: Ref, axis: int) -> Ref:
+        """Product pooling along ``axis``."""
+        node = self._ref(x)
+        axis = check_int("axis", axis, 0, max(0, len(node.shape) - 1))
+        if not node.shape:
+            raise ValueError("prod needs a node with at least one axis")
+        shape = node.shape[:axis] + node.shape[axis + 1:]
+        return self._emit(Node("prod", (x.index,), shape, node.batched, axis=axis))
+
+    def take(self, x: Ref, axis: int, indices: Sequence[int]) -> Ref:
+        """Entries ``indices`` of ``x`` along ``axis`` (repeats allowed)."""
+        node = self._ref(x)
+        if not node.shape:
+            raise ValueError("take needs a node with at least one axis")
+        axis = check_int("axis", axis, 0, len(node.shape) - 1)
+        if isinstance(indices, str | bytes) or not hasattr(indices, "__iter__"):
+            raise TypeError(f"indices must be a sequence of integers, got {indices!r}")
+        idx = tuple(check_int("indices entry", i, 0, node.shape[axis] - 1) for i in indices)
+        if not idx:
+            raise ValueError("take needs at least one index")
+        shape = (*node.shape[:axis], len(idx), *node.shape[axis + 1:])
+        return self._emit(Node("take", (x.index,), shape, node.batched, axis=axis,
+                               indices=idx))
+
+    def entry(self, x: Ref, *index: int) -> Ref:
+        """The scalar ``x[index]`` (one take per axis)."""
+        node = self._ref(x)
+        if len(index) != len(node.shape):
+            raise ValueError(f"entry needs {len(node.shape)} indices, got {len(index)}")
+        for i in index:
+            x = self.reshape(self.take(x, 0, [i]), self._ref(x).shape[1:])
+        return x
+
+    def reshape(self, x: Ref, shape: Sequence[int]) -> Ref:
+        """The entries of ``x`` (row-major) in ``shape``."""
+        node = self._ref(x)
+        new = tuple(check_int("shape entry", s, 1) for s in shape)
+        if math.prod(new) != math.prod(node.shape):
+            raise ValueError(f"cannot reshape {node.shape} into {new}")
+        return self._emit(Node("reshape", (x.index,), new, node.batched))
+
+    def build(self, output: Ref, *, name: str, source: str = "",
+              parameters: int | None = None) -> Circuit:
+        """The circuit with this scalar ``output`` (nodes not needed by it are dropped)."""
+        node = self._ref(output, "output")
+        if node.shape != ():
+            raise ValueError(f"the output must be a scalar node (shape ()), got {node.shape}; "
+                             "use entry() or an einsum to '->'")
+        if not node.batched:
+            raise ValueError("the output does not depend on the input")
+        return Circuit.from_nodes(self.nodes, output.index, n_inputs=self.n_inputs,
+                                  dim=self.dim, name=name, source=source,
+                                  parameters=parameters)
+
+
+def from_json(program: Mapping[str, Any], *, name: str = "circuit",
+              source: str = "") -> Circuit:
+    """Rebuild a circuit from :meth:`Circuit.to_json` (every node checked again).
+
+    Examples
+    --------
+    >>> from seprank.circuits import shallow_cac
+    >>> f = shallow_cac(n_inputs=2, dim=2, channels=2, seed=0)
+    >>> X = np.ones((1, 2, 2), dtype=int)
+    >>> from_json(f.to_json())(X).tolist() == f(X).tolist()
+    True
+    """
+    if not isinstance(program, Mapping) or set(program) != {"n_inputs", "dim", "nodes",
+                                                           "output"}:
+        raise ValueError("program must be a mapping with n_inputs, dim, nodes and output")
+    b = CircuitBuilder(n_inputs=program["n_inputs"], dim=program["dim"])
+    refs: list[Any] = []
+    for k, raw in enumerate(program["nodes"]):
+        op = raw.get("op") if isinstance(raw, Mapping) else None
+        if op not in OPS:
+            raise ValueError(f"nodes[{k}]: unknown op {op!r}; known: {OPS}")
+        if op == "input":
+            refs.append(b.input())
+        elif op == "const":
+            refs.append(b.const(np.array(raw["value"], dtype=object).reshape(
+                tuple(raw["shape"]))))
+        elif op == "einsum":
+            refs.append(b.einsum(raw["spec"], *(refs[a] for a in raw["args"])))
+        elif op == "power":
+            refs.append(b.power(refs[raw["arg"]], raw["exponent"]))
+        elif op == "add":
+            refs.append(b.add(*(refs[a] for a in raw["args"])))
+        elif op == "prod":
+            refs.append(b.prod(refs[raw["arg"]], raw["axis"]))
+        elif op == "take":
+            refs.append(b.take(refs[raw["arg"]], raw["axis"], raw["indices"]))
+        else:
+            refs.append(b.reshape(refs[raw["arg"]], raw["shape"]))
+    return b.build(refs[program["output"]], name=name, source=source)
