@@ -16,6 +16,10 @@ The floors, bottom up (each imports only the ones below it):
                             Learning" (claims ``ICB-*``)
 :mod:`seprank.automata`     004 Chapter 3, B. Liu's thesis: Transformers and automata --
                             semigroups, shortcut constructions, flip-flops, Dyck (``AUT-*``)
+:mod:`seprank.circuits`     one circuit language for polynomial architectures (attention,
+                            convolutional and recurrent arithmetic circuits, state-space
+                            models, polynomial MLPs): certified ranks and certificates the
+                            checker recomputes
 ==========================  ===================================================================
 
 Each paper subpackage's ``__init__`` is its index: the paper, its notation and a statement ->

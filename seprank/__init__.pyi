@@ -2,6 +2,7 @@
 
 from . import automata as automata
 from . import certificates as certificates
+from . import circuits as circuits
 from . import core as core
 from . import d2w as d2w
 from . import incontext as incontext
