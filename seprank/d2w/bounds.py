@@ -14,10 +14,13 @@ References
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from seprank.core.errors import OutsideHypothesesError
 from seprank.core.log3 import (
@@ -40,6 +43,33 @@ Regime = Literal["depth_efficient", "depth_inefficient", "boundary"]
 Kind = Literal["upper", "lower"]
 EVERY = "every weight assignment"
 ALMOST_EVERY = "almost every weight assignment (all but a Lebesgue-null set)"
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def keyword_only(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Refuse positional arguments to a bound with a ``TypeError`` that names its keywords.
+
+    ``(width, depth)`` and ``(depth, width)`` are both natural orders, and a swapped call returns
+    a valid bound of *another* network; so the bounds take keywords only, and a positional
+    call is told the keywords (Python's own message only counts the arguments).
+    """
+    names = [name for name, parameter in inspect.signature(function).parameters.items()
+             if parameter.kind is inspect.Parameter.KEYWORD_ONLY]
+
+    @functools.wraps(function)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if args:
+            shown = ", ".join(f"{name}=..." for name in names[:len(args)] or names)
+            raise TypeError(
+                f"{function.__name__}() takes keyword arguments only "
+                f"({', '.join(names)}); got {len(args)} positional argument(s) "
+                f"{', '.join(map(repr, args))} -- write {function.__name__}({shown})")
+        return function(*args, **kwargs)
+
+    return call
 
 
 #: Largest depth the bounds accept: their exponents are :math:`3^L`-sized integers whose base-2

@@ -52,7 +52,8 @@ def d2w_thm3_frontier(perturbed: bool = False) -> ClaimResult:
     rows, slacks = [], []
     for d_x, H, L in FRONTIER:
         rank, block_bound, certifies = frontier_rank(d_x, H, L)
-        thm3, thm2 = d2w.theorem3_upper(d_x, L, H), d2w.theorem2_upper(d_x, L, H)
+        thm3 = d2w.theorem3_upper(width=d_x, depth=L, heads=H)
+        thm2 = d2w.theorem2_upper(width=d_x, depth=L, heads=H)
         slacks.append((float(thm3.log3) - math.log(rank, 3), thm3, rank))
         if thm2.in_hypotheses:
             slacks.append((float(thm2.log3) - math.log(rank, 3), thm2, rank))
