@@ -31,3 +31,63 @@ def test_other_bounds_are_keyword_only() -> None:
                  lambda: d2w.corollary2_shallow(512, 12, 2)):
         with pytest.raises(TypeError, match="keyword arguments only"):
             call()
+
+
+# -- comparisons of results with numbers and bounds ---------------------------------------------
+
+def _rank(matrix: list[list[int]]):  # type: ignore[no-untyped-def]
+    import seprank
+    return seprank.matrix_rank(matrix, method="exact")
+
+
+def test_result_compared_with_a_number_refuses_instead_of_being_silently_false() -> None:
+    r = _rank([[1, 0], [0, 1]])          # the identity: rank 2, exactly
+    for compare in (lambda: r == 2, lambda: r != 2, lambda: r <= 12, lambda: r > 1,
+                    lambda: 2 == r, lambda: 12 >= r):  # noqa: SIM300
+        with pytest.raises(TypeError, match=r"not a number.*result\.rank"):
+            compare()
+    assert r == _rank([[2, 0], [0, 3]])   # results still compare with results
+    assert int(r) == r.rank == 2
+
+
+def test_numbers_compare_with_a_bound_exactly() -> None:
+    bound = d2w.theorem3_upper(width=2, depth=2)      # (d_x + 1)^C(2) = 3^4 = 81
+    # the user's spelling, number first, is the point
+    assert 18 <= bound and 81 <= bound and not 82 <= bound  # noqa: SIM300
+    assert 82 > bound and 80 < bound  # noqa: SIM300
+    with pytest.raises(TypeError, match=r"bound\.value"):
+        _ = bound == 81
+
+
+def test_rank_result_against_a_bound_means_consistent() -> None:
+    import seprank
+    net = seprank.LinearAttention.random(depth=2, width=2, seed=0)
+    r = net.separation_rank(position=0, coordinate=0, partition=([0, 1], [2, 3]), n_inputs=4,
+                            seed=0)
+    upper = d2w.theorem3_upper(width=2, depth=2)
+    assert r.certifies == "lower_bound" and r.rank <= 81
+    assert r <= upper                                   # consistent with Theorem 3
+    assert (r <= upper) is upper.admits(r.rank)
+    with pytest.raises(TypeError, match="upper bound by '<='"):
+        _ = r >= upper
+    # a certified lower bound above an upper bound is a certain violation
+    from fractions import Fraction
+
+    from seprank.core.log3 import log3
+    tiny = d2w.Bound("toy", "upper", log3(2), (Fraction(2), 1), "every", ())
+    assert not r <= tiny
+
+
+def test_block_result_status_describes_every_block() -> None:
+    import seprank
+    net = seprank.LinearAttention.random(depth=2, width=2, seed=0)
+    r = net.separation_rank(position=0, coordinate=0, partition=([0, 1], [2, 3]), n_inputs=4,
+                            seed=0)
+    # the rank is the sum of the block ranks (block-diagonal coefficient matrix)
+    assert r.rank == sum(b.rank for b in r.blocks)
+    status = r.status
+    assert f"{len(r.blocks)} blocks" in status
+    assert " + ".join(str(b.rank) for b in r.blocks) + f" = {r.rank}" in status
+    assert f"of at most {sum(b.bound for b in r.blocks)}" in status
+    assert f"up to {max(b.n_templates for b in r.blocks)} templates" in status
+    assert status in r.summary()

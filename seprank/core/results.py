@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
+from dataclasses import fields
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
@@ -41,6 +43,31 @@ def _shown(value: Any) -> str:
     return repr(value)
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Number | np.number) and not isinstance(value, bool | np.bool_)
+
+
+def _refuse_number(result: Result, op: str, other: Any) -> TypeError:
+    head = getattr(result, "headline", None)
+    name = head() if callable(head) else None
+    attribute = name or "the field you mean"
+    what = getattr(result, "certifies", None)
+    meaning = ("" if what is None else
+               f" (it certifies {what!r}: "
+               + {"exact": "the value itself",
+                  "lower_bound": "a lower bound, so the true value may be larger",
+                  "none": "nothing, a floating-point estimate"}.get(str(what), str(what)) + ")")
+    return TypeError(
+        f"{type(result).__name__} {op} {other!r} is ambiguous: a result is not a number"
+        f"{meaning}; compare result.{attribute} {op} {other!r}, or a result with a "
+        "seprank.d2w Bound (result <= upper_bound means 'consistent with the bound')")
+
+
+def _fields_equal(a: Any, b: Any) -> bool:
+    names = [f.name for f in fields(a) if f.compare]
+    return tuple(getattr(a, n) for n in names) == tuple(getattr(b, n) for n in names)
+
+
 class Result:
     """Base of the frozen result dataclasses (declare them with ``repr=False``).
 
@@ -51,8 +78,50 @@ class Result:
 
     details: Mapping[str, Any]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # ``@dataclass`` adds an ``__eq__`` unless the class body has one; put ours there, so a
+        # result compared with a number raises instead of being silently unequal
+        if "__eq__" not in cls.__dict__:
+            cls.__eq__ = Result.__eq__  # type: ignore[method-assign]
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def headline(self) -> str | None:
+        """The name of the attribute holding the result's number (``'rank'`` for ranks)."""
+        return "rank" if hasattr(self, "rank") else None
+
+    def __eq__(self, other: object) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, "==", other)
+        if type(other) is not type(self):
+            return NotImplemented
+        return _fields_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __lt__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, "<", other)
+        return NotImplemented
+
+    def __le__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, "<=", other)
+        return NotImplemented
+
+    def __gt__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, ">", other)
+        return NotImplemented
+
+    def __ge__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, ">=", other)
+        return NotImplemented
 
     def __getstate__(self) -> dict[str, Any]:
         # a mappingproxy does not pickle: results travel to and from workers as plain dicts

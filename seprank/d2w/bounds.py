@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -186,6 +187,20 @@ class Bound:
         Hypotheses this call does not satisfy (empty inside the hypotheses).
     notes : tuple of str
         Caveats (proof scope, known misprints).
+
+    Notes
+    -----
+    Comparisons: ``rank <= bound`` (a number) is exact; ``result <= bound`` (a rank result
+    against an upper bound, ``>=`` against a lower one) is :meth:`admits`: True when the
+    measurement is consistent with the bound, False only for a certain violation (a certified
+    lower bound above an upper bound).  ``bound == 81`` raises ``TypeError`` (use ``.value``).
+
+    Examples
+    --------
+    >>> from seprank.d2w import theorem3_upper
+    >>> bound = theorem3_upper(width=2, depth=2)
+    >>> bound.value, 18 <= bound, 82 <= bound
+    (81, True, False)
     """
 
     statement: str
@@ -226,6 +241,72 @@ class Bound:
         if c is None:
             return None
         return c <= 0 if self.kind == "upper" else c >= 0
+
+    # -- comparisons ------------------------------------------------------------------------
+    # ``rank <= bound`` compares numbers exactly; ``result <= bound`` (a rank result against an
+    # upper bound, ``>=`` against a lower bound) is :meth:`admits`: True when the measurement is
+    # consistent with the bound, False only for a certain violation.  ``bound == 81`` refuses.
+
+    def _relate(self, other: Any, op: str) -> bool:
+        """``other <op> self`` for a number or a rank result (``op`` as seen by ``other``)."""
+        if isinstance(other, Bound):
+            raise TypeError(f"comparing two Bounds ({op}) is not defined; compare their "
+                            ".value or .as_log3value()")
+        if hasattr(other, "certifies") and hasattr(other, "rank"):
+            return self._relate_result(other, op)
+        if not isinstance(other, numbers.Rational) or isinstance(other, bool):
+            return NotImplemented
+        c = compare(Log3Value.of(Fraction(int(other.numerator), int(other.denominator))),
+                    self.as_log3value())
+        if c is None:
+            raise ValueError(f"{other} {op} {self!r} is undecidable: the two agree to 60 "
+                             "digits in log3 and the bound has no exact form")
+        return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
+
+    def _relate_result(self, result: Any, op: str) -> bool:
+        name = type(result).__name__
+        wanted = "<=" if self.kind == "upper" else ">="
+        if op != wanted:
+            raise TypeError(
+                f"{name} {op} {self.kind} Bound is not defined: a measured rank is compared "
+                f"with an {self.kind} bound by '{wanted}' (True when consistent with it); "
+                f"compare result.rank {op} bound for the plain numbers")
+        if result.certifies == "none":
+            raise TypeError(f"{name} certifies nothing (a floating-point estimate), so it "
+                            "cannot confirm or refute a bound; compare result.rank "
+                            f"{op} bound.value yourself")
+        if self.kind == "lower" and result.certifies != "exact":
+            raise TypeError(f"{name} certifies a lower bound on sep, which cannot refute a "
+                            "lower bound; compare result.rank >= bound for the plain numbers")
+        verdict = self.admits(result.rank)
+        if verdict is None:
+            raise ValueError(f"{name} {op} {self!r} is undecidable: rank {result.rank} ties "
+                             "the bound to 60 digits in log3")
+        return verdict
+
+    def __ge__(self, other: Any) -> bool:   # other <= self
+        return self._relate(other, "<=")
+
+    def __gt__(self, other: Any) -> bool:   # other < self
+        return self._relate(other, "<")
+
+    def __le__(self, other: Any) -> bool:   # other >= self
+        return self._relate(other, ">=")
+
+    def __lt__(self, other: Any) -> bool:   # other > self
+        return self._relate(other, ">")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Bound):
+            return (self.statement, self.kind, self.log3, self.exact, self.holds_for,
+                    self.hypotheses, self.violated, self.notes) == (
+                other.statement, other.kind, other.log3, other.exact, other.holds_for,
+                other.hypotheses, other.violated, other.notes)
+        if isinstance(other, numbers.Number) or hasattr(other, "certifies"):
+            raise TypeError(f"Bound == {other!r} is not defined (a bound is not a number); "
+                            "compare bound.value == x, or use <= / >= (exact) or "
+                            "bound.admits(rank)")
+        return NotImplemented
 
     def __repr__(self) -> str:
         shown = self.value
