@@ -91,3 +91,19 @@ def test_block_result_status_describes_every_block() -> None:
     assert f"of at most {sum(b.bound for b in r.blocks)}" in status
     assert f"up to {max(b.n_templates for b in r.blocks)} templates" in status
     assert status in r.summary()
+
+
+def test_kruskal_rank_is_named_rank_and_k_rank_is_its_alias() -> None:
+    import pickle
+
+    from identifiability.masked import kruskal_rank
+    # columns e1, e2, e1 + e2, e3: every 2 are independent, {0, 1, 2} is dependent
+    r = kruskal_rank([[1, 0, 1, 0], [0, 1, 1, 0], [0, 0, 0, 1]])
+    assert r.rank == r.k_rank == int(r) == 2 and r.witness == (0, 1, 2)
+    assert "rank=2" in repr(r) and "k_rank" not in repr(r)
+    state = {**r.__getstate__()}
+    state["k_rank"] = state.pop("rank")          # a result pickled under the old name
+    old = object.__new__(type(r))
+    old.__setstate__(state)
+    assert old.rank == 2
+    assert pickle.loads(pickle.dumps(r)) == r

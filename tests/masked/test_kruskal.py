@@ -43,11 +43,11 @@ ANCHORS = [
 @pytest.mark.parametrize("engine", ["minors", "subsets"])
 def test_anchor_cases(name, A, expected, engine) -> None:
     res = kruskal_rank(A, engine=engine, seed=0)
-    assert res.k_rank == expected and res.certifies == "exact"
+    assert res.rank == expected and res.certifies == "exact"
     mod = kruskal_rank(A, method="modular", engine=engine, seed=0)
-    assert mod.k_rank == expected
+    assert mod.rank == expected
     svd = kruskal_rank(np.asarray(A, dtype=float), method="svd", engine=engine)
-    assert svd.k_rank == expected and svd.certifies == "none"
+    assert svd.rank == expected and svd.certifies == "none"
 
 
 def test_svd_rank_impostor() -> None:
@@ -55,16 +55,16 @@ def test_svd_rank_impostor() -> None:
     A = np.array([[1, 1, 0], [0, 0, 1]])
     res = kruskal_rank(A)
     assert np.linalg.matrix_rank(A) == 2 and res.details["rank"] == 2
-    assert res.k_rank == 1 and res.witness == (0, 1) and res.spark == 2
+    assert res.rank == 1 and res.witness == (0, 1) and res.spark == 2
 
 
 def test_witness_is_dependent_and_all_smaller_sets_independent() -> None:
     A = np.array([[1, 0, 0, 1, 2], [0, 1, 0, 1, 0], [0, 0, 1, 0, 3], [0, 0, 0, 0, 0]])
     res = kruskal_rank(A, seed=3)
     M = sympy.Matrix(A.tolist())
-    assert len(res.witness) == res.k_rank + 1
+    assert len(res.witness) == res.rank + 1
     assert M[:, list(res.witness)].rank() < len(res.witness)
-    assert res.k_rank == brute_force_k_rank(A) == 2
+    assert res.rank == brute_force_k_rank(A) == 2
 
 
 def test_exact_inputs_and_float_refusal() -> None:
@@ -88,7 +88,7 @@ def test_matches_brute_force_on_structured_integer_matrices(m, n, seed) -> None:
     expected = brute_force_k_rank(A)
     for engine in ("minors", "subsets"):
         res = kruskal_rank(A, engine=engine, seed=seed)
-        assert res.k_rank == expected, (A, engine)
+        assert res.rank == expected, (A, engine)
         if res.witness is not None:
             assert sympy.Matrix(A[:, list(res.witness)].tolist()).rank() < len(res.witness)
     assert kruskal_rank(A.astype(float), method="svd").k_rank == expected
@@ -114,7 +114,7 @@ def test_invariance_under_scaling_row_operations_and_permutations(seed) -> None:
 def test_generic_matrices_have_full_k_rank(m, n) -> None:
     A = np.random.default_rng(m * n).integers(-99, 100, (m, n))
     res = kruskal_rank(A, seed=0)
-    assert res.k_rank == m and res.certifies == "exact"
+    assert res.rank == m and res.certifies == "exact"
     assert res.details["levels_checked"] == [m]  # no dependent m-subset: one level suffices
 
 
