@@ -495,17 +495,18 @@ def select(
     *,
     profile: Profile = "quick",
     paper: str | Iterable[str] | None = None,
-    id_glob: str | Iterable[str] | None = None,
+    id: str | Iterable[str] | None = None,
 ) -> list[Claim]:
-    """Claims of a profile (``full`` includes ``quick``), filtered by paper and id glob.
+    """Claims of a profile (``full`` includes ``quick``), filtered by paper and id.
 
-    ``paper`` matches a key (``"003"``), a seed stem, or a substring of the title;
-    ``id_glob`` is an :mod:`fnmatch` pattern such as ``"D2W-Thm*"``.
+    ``paper`` matches a key (``"003"``), a seed stem, or a substring of the title; ``id`` is
+    a claim id or an :mod:`fnmatch` pattern such as ``"D2W-Thm*"`` (or several), as the
+    CLI's ``--id``.
     """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     papers = _strings("paper", paper)
-    globs = _strings("id_glob", id_glob)
+    globs = _strings("id", id)
     unknown = [p for p in papers if not any(_paper_matches(c, p) for c in all_claims())]
     if unknown:
         keys = sorted({c.paper_info.key for c in all_claims()})

@@ -214,7 +214,7 @@ def run_claims_parallel(
     ``executor="serial"`` runs the same tasks in this process (the baseline of a speed-up):
 
     >>> from paper_checks.registry import select
-    >>> claims = select(profile="quick", id_glob=["FND-Hilbert-8", "D2W-Table1-1T"])
+    >>> claims = select(profile="quick", id=["FND-Hilbert-8", "D2W-Table1-1T"])
     >>> [(o.claim.id, o.result.verdict, o.has_power) for o in run_claims_parallel(
     ...     claims, executor="serial", progress=False)]
     [('D2W-Table1-1T', 'note', None), ('FND-Hilbert-8', 'holds', None)]

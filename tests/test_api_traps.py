@@ -107,3 +107,12 @@ def test_kruskal_rank_is_named_rank_and_k_rank_is_its_alias() -> None:
     old.__setstate__(state)
     assert old.rank == 2
     assert pickle.loads(pickle.dumps(r)) == r
+
+
+def test_select_takes_id_like_the_clis_option() -> None:
+    from paper_checks import select
+    chosen = select(profile="full", id="D2W-Thm*")
+    assert chosen and all(c.id.startswith("D2W-Thm") for c in chosen)
+    assert [c.id for c in select(profile="full", id=[chosen[0].id])] == [chosen[0].id]
+    with pytest.raises(TypeError, match="id_glob"):
+        select(id_glob="D2W-*")  # type: ignore[call-arg]

@@ -111,7 +111,7 @@ def test_register_select_and_duplicate(empty_registry: dict[str, registry.Claim]
     assert [c.id for c in select()] == ["T-a"]
     assert [c.id for c in select(profile="full")] == ["T-a", "T-b"]
     assert [c.id for c in select(profile="full", paper="thesis")] == ["T-b"]
-    assert [c.id for c in select(profile="full", id_glob="T-[b]")] == ["T-b"]
+    assert [c.id for c in select(profile="full", id="T-[b]")] == ["T-b"]
     assert select(paper="003")[0].id == "T-a"
 
     def other() -> ClaimResult:
