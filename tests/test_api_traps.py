@@ -116,3 +116,38 @@ def test_select_takes_id_like_the_clis_option() -> None:
     assert [c.id for c in select(profile="full", id=[chosen[0].id])] == [chosen[0].id]
     with pytest.raises(TypeError, match="id_glob"):
         select(id_glob="D2W-*")  # type: ignore[call-arg]
+
+
+# -- HMM and hmmlearn ---------------------------------------------------------------------------
+
+def test_hmm_sample_is_a_named_pair_in_hmmlearns_order() -> None:
+
+    from identifiability import HMM
+    m = HMM.random(4, 3, seed=0)
+    s = m.sample(6, n_sequences=5, seed=1)
+    x, h = s                                            # hmmlearn: X, Z = model.sample(n)
+    assert x is s.observations and h is s.states and s._fields == ("observations", "states")
+    assert x.shape == h.shape == (5, 6)
+    assert x.max() < m.d and h.max() < m.k             # tokens index O's rows, states its columns
+
+
+def test_from_hmmlearn_honours_require_and_keeps_the_start_distribution() -> None:
+    import numpy as np
+
+    from identifiability import HMM, AssumptionError
+    truth = HMM.random(4, 2, seed=0)
+    h = truth.to_hmmlearn()
+    h.startprob_ = np.array([0.7, 0.3])                 # an ordinary fit: not stationary
+    h.transmat_ = np.array([[0.8, 0.2], [0.4, 0.6]])    # row-stochastic, not doubly
+    with pytest.raises(AssumptionError, match="A5"):
+        HMM.from_hmmlearn(h)                            # A5 is required by default
+    m = HMM.from_hmmlearn(h, require=("O", "A6", "A7"))
+    assert np.array_equal(m.start, [0.7, 0.3]) and np.allclose(m.T, h.transmat_.T)
+    back = m.to_hmmlearn()
+    assert np.array_equal(back.startprob_, h.startprob_)
+    # the start law is used: P(h_1 = 0) = 0.7 within 5 standard errors
+    n = 20_000
+    _, states = m.sample(1, n_sequences=n, seed=3)
+    assert abs((states[:, 0] == 0).mean() - 0.7) < 5 * np.sqrt(0.21 / n)
+    with pytest.raises(ValueError, match="probability vector"):
+        HMM(truth.O, truth.T, start=[0.5, 0.6], require=("O", "A6", "A7"))

@@ -371,7 +371,7 @@ def estimate_hmm(
     --------
     >>> truth = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]],
     ...             0.7 * np.eye(3) + 0.1)
-    >>> _, x = truth.sample(200, n_sequences=500, seed=0)
+    >>> x, _ = truth.sample(200, n_sequences=500, seed=0)
     >>> est = estimate_hmm(x, 3, seed=1)
     >>> est.status, est.errors_against(truth)["emission"] < 5 * est.stderr["emission"]
     ('ok', True)
@@ -418,7 +418,7 @@ def estimate_ghmm(
     Examples
     --------
     >>> truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
-    >>> _, x = truth.sample(100, n_sequences=1000, seed=0)
+    >>> x, _ = truth.sample(100, n_sequences=1000, seed=0)
     >>> est = estimate_ghmm(x, 3, seed=1)
     >>> est.status, est.errors_against(truth)["emission"] < 0.1
     ('ok', True)
