@@ -151,3 +151,33 @@ def test_from_hmmlearn_honours_require_and_keeps_the_start_distribution() -> Non
     assert abs((states[:, 0] == 0).mean() - 0.7) < 5 * np.sqrt(0.21 / n)
     with pytest.raises(ValueError, match="probability vector"):
         HMM(truth.O, truth.T, start=[0.5, 0.6], require=("O", "A6", "A7"))
+
+
+def test_identifiable_names_the_deciding_theorem_and_runs_the_evidence() -> None:
+    from identifiability import HMM, GaussianHMM, identifiable
+    m = HMM.random(5, 3, seed=0)
+    r = identifiable(m, "x2*x3|x1", seed=1)
+    assert (r.identifiable, r.theorem) == (True, "Theorem 7") and bool(r)
+    # generic O (5 x 3) and T (3 x 3) have Kruskal rank k = 3 in every factor: 9 >= 2k + 2
+    assert r.kruskal is not None and r.kruskal.k_ranks == (3, 3, 3)
+    assert r.kruskal.verdict_certified            # exact ranks of the exact float parameters
+    assert r.jacobian.deficiency == 0
+    assert r.recovery_errors is not None and max(r.recovery_errors["emission"],
+                                                 r.recovery_errors["T"]) < 1e-10
+    # Theorem 4: x2|x1 sees only O T diag(phi): (k - 1)^2 flat directions of T
+    r4 = identifiable(m, "x2|x1")
+    assert (r4.identifiable, r4.theorem, r4.jacobian.deficiency) == (False, "Theorem 4", 4)
+    r6 = identifiable(m, ["x2|x1", "x1|x2", "x3|x1", "x1|x3"])
+    assert (r6.identifiable, r6.theorem, r6.jacobian.deficiency) == (False, "Theorem 6", 1)
+    g = GaussianHMM.random(4, 3, seed=1)
+    assert identifiable(g, "x2*x3|x1", seed=0).theorem == "Theorem 8"
+    assert identifiable(g, "x2|x1").theorem == "Theorem 5"
+    # outside the hypotheses (d = 2 < k = 3 breaks A7) no theorem decides
+    low = HMM([[0.5, 0.2, 0.3], [0.5, 0.8, 0.7]], [[0.5, 0.25, 0.25], [0.25, 0.5, 0.25],
+                                                    [0.25, 0.25, 0.5]], require=("O", "A5", "A6"))
+    r_low = identifiable(low, "x2*x3|x1", seed=0)
+    assert r_low.identifiable is None and "A7" in r_low.reason
+    text = r._repr_markdown_()
+    assert "Theorem 7" in text and "Kruskal" in text and len(text) < 2000
+    with pytest.raises(TypeError, match="HMM or a GaussianHMM"):
+        identifiable("model", "x2|x1")  # type: ignore[arg-type]
