@@ -109,9 +109,9 @@ class Identifiability(Result):
         rows = [("assumptions", "violated: " + ", ".join(violated) if violated else "all hold")]
         if self.kruskal is not None:
             k = self.kruskal
+            how = "certified" if k.verdict_certified else "float ranks, not certified"
             rows.append(("Kruskal (Proposition 1)",
-                         f"k-ranks {k.k_ranks}: {k.lhs} >= {k.rhs} is {k.holds} "
-                         f"({'certified' if k.verdict_certified else 'float ranks, not certified'})"))
+                         f"k-ranks {k.k_ranks}: {k.lhs} >= {k.rhs} is {k.holds} ({how})"))
         j = self.jacobian
         rows.append(("Jacobian", f"rank {j.rank} of {j.n_params} parameters, "
                                  f"deficiency {j.deficiency}"))
