@@ -181,3 +181,17 @@ def test_identifiable_names_the_deciding_theorem_and_runs_the_evidence() -> None
     assert "Theorem 7" in text and "Kruskal" in text and len(text) < 2000
     with pytest.raises(TypeError, match="HMM or a GaussianHMM"):
         identifiable("model", "x2|x1")  # type: ignore[arg-type]
+
+
+def test_fourier_coefficient_takes_d_first_like_majority_coefficient() -> None:
+    import numpy as np
+
+    from identifiability.distillation import fourier_coefficient, hypercube, majority_coefficient
+    d = 5
+    maj = np.sign(hypercube(d).astype(int).sum(axis=1))
+    for i in range(d + 1):
+        assert fourier_coefficient(d, tuple(range(i)), maj) == majority_coefficient(d, i)
+    with pytest.raises(TypeError, match=r"takes \(d, support, values\)"):
+        fourier_coefficient(maj, (0,), d)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not the function itself"):
+        fourier_coefficient(d, (0,), lambda x: x)  # type: ignore[arg-type]

@@ -247,7 +247,7 @@ def test_icl_initialize_blames_d_x_and_m_a_together() -> None:
 
 def test_fourier_coefficient_given_a_function() -> None:
     with pytest.raises(TypeError, match=r"values must be the 8 integer values .*pass values ="):
-        PD.fourier_coefficient(lambda x: x, (0,), 3)  # type: ignore[arg-type]
+        PD.fourier_coefficient(3, (0,), lambda x: x)  # type: ignore[arg-type]
 
 
 def test_estimate_ghmm_says_what_is_wrong_with_its_data() -> None:
