@@ -195,3 +195,45 @@ def test_fourier_coefficient_takes_d_first_like_majority_coefficient() -> None:
         fourier_coefficient(maj, (0,), d)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not the function itself"):
         fourier_coefficient(d, (0,), lambda x: x)  # type: ignore[arg-type]
+
+
+# -- the sweep store: script and module keys agree, notebook versions cover the library ---------
+
+def test_a_script_and_its_import_share_the_store_key(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+    import textwrap
+    (tmp_path / "t7case.py").write_text(textwrap.dedent("""
+        from seprank import d2w
+        from seprank.sweeps.run import code_version, qualified_name
+
+        def case(width):
+            return d2w.theorem3_upper(width=width, depth=2).value
+
+        if __name__ == "__main__":
+            print(qualified_name(case), code_version(case))
+    """))
+    run = [sys.executable, "-c"]
+    as_script = subprocess.run([sys.executable, "t7case.py"], cwd=tmp_path, check=True,
+                               capture_output=True, text=True).stdout.split()
+    imported = subprocess.run(
+        [*run, "import t7case; from seprank.sweeps.run import code_version, qualified_name; "
+               "print(qualified_name(t7case.case), code_version(t7case.case))"],
+        cwd=tmp_path, check=True, capture_output=True, text=True).stdout.split()
+    assert as_script == imported and as_script[0] == "t7case.case"
+
+
+def test_a_notebook_functions_version_covers_the_library_it_calls(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from seprank import d2w
+    from seprank.sweeps import run as sweep_run
+    scope: dict[str, object] = {"__name__": "__main__", "d2w": d2w}
+    exec("def helper(w):\n    return d2w.theorem3_upper(width=w, depth=2)\n"
+         "def case(w):\n    return helper(w).value\n", scope)
+    case = scope["case"]
+    monkeypatch.setattr(sweep_run.inspect, "getsource", lambda fn: "def case(w): ...")
+    monkeypatch.setattr(sweep_run, "module_name", lambda fn: "__main__")
+    before = sweep_run.code_version(case)  # type: ignore[arg-type]
+    # seprank reached through helper -> d2w: a change of seprank's source changes the version
+    assert "seprank" in sweep_run._library_versions(case)  # type: ignore[arg-type]
+    monkeypatch.setattr(sweep_run, "_package_digest", lambda top: "0" * 64)
+    assert sweep_run.code_version(case) != before  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.metadata
 import inspect
 import logging
 import os
@@ -97,21 +98,112 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+#: The packages of this project: a function calling into them is versioned by their source.
+PROJECT_PACKAGES = ("seprank", "identifiability", "paper_checks")
+
+
+def module_name(fn: Callable[..., Any]) -> str:
+    """The name of the module defining ``fn``, with ``__main__`` resolved where it can be.
+
+    A script run as ``python case.py`` or ``python -m pkg.case`` defines its functions in
+    ``__main__``; they are named after the script (``case``) or the module (``pkg.case``), the
+    names the same functions have when imported, so a store shares their results.  A notebook
+    or an interactive session keeps ``__main__``.
+    """
+    name = getattr(fn, "__module__", None) or "__main__"
+    if name != "__main__":
+        return str(name)
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and getattr(spec, "name", None) and spec.name != "__main__":
+        return str(spec.name)
+    file = getattr(main, "__file__", None)
+    if file and Path(file).suffix == ".py":
+        return Path(file).stem
+    return "__main__"
+
+
 def qualified_name(fn: Callable[..., Any]) -> str:
-    """``module.qualname`` of a function (what a store records as the function)."""
+    """``module.qualname`` of a function (what a store records as the function); a script's
+    ``__main__`` is named after the script (:func:`module_name`)."""
     qual = getattr(fn, "__qualname__", None)
     if qual is None:
         raise TypeError(f"{fn!r} has no __qualname__ (a functools.partial?); pass name=")
-    return f"{getattr(fn, '__module__', None) or '__main__'}.{qual}"
+    return f"{module_name(fn)}.{qual}"
+
+
+def _package_digest(top: str) -> str | None:
+    """SHA-256 of every ``.py`` file of the importable package ``top`` (None if not one)."""
+    package = sys.modules.get(top)
+    paths = list(getattr(package, "__path__", []))
+    if not paths:
+        return None
+    digest = hashlib.sha256()
+    for root in paths:
+        for path in sorted(Path(root).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _library_versions(fn: Callable[..., Any], seen: set[int] | None = None) -> dict[str, str]:
+    """The libraries a script or notebook function refers to, each with a version: this
+    project's packages by a digest of their source, others by their installed version.
+
+    Follows the global names of ``fn``'s code (modules, functions, classes), recursing into
+    the other ``__main__`` functions it calls."""
+    seen = set() if seen is None else seen
+    if id(fn) in seen:
+        return {}
+    seen.add(id(fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return {}
+    names: set[str] = set()
+    stack = [code]
+    while stack:   # the global names of fn and of its nested functions and comprehensions
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if inspect.iscode(k))
+    found: dict[str, str] = {}
+    scope = getattr(fn, "__globals__", {})
+    for name in sorted(names):
+        obj = scope.get(name)
+        if obj is None:
+            continue
+        origin = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+        if not isinstance(origin, str):
+            continue
+        top = origin.split(".")[0]
+        if top == "__main__":
+            if callable(obj) and obj is not fn:
+                found.update(_library_versions(obj, seen))
+            continue
+        if top in found or top in sys.stdlib_module_names or top == "builtins":
+            continue
+        if top in PROJECT_PACKAGES:
+            digest = _package_digest(top)
+            found[top] = digest[:16] if digest else "unknown"
+            continue
+        try:
+            found[top] = importlib.metadata.version(top)
+        except (importlib.metadata.PackageNotFoundError, ValueError):
+            found[top] = str(getattr(sys.modules.get(top), "__version__", "unknown"))
+    return found
 
 
 def code_version(fn: Callable[..., Any]) -> str:
     """A version of the code behind ``fn``: a digest of its whole top-level package.
 
     For a function of an installed or importable package (e.g. ``seprank``) this hashes every
-    ``.py`` file of that package, so that *any* change of the code invalidates stored results;
-    for a function defined in a script or notebook, its own source.  Pass ``version=`` to
-    :func:`sweep` to pin a version by hand instead.
+    ``.py`` file of that package, so that *any* change of the code invalidates stored results.
+    A function of a single-file module, or of a script run as ``python case.py`` (the same
+    name and version as ``import case``), hashes the file; a function defined in a notebook
+    hashes its own source.  For both, the version also covers the libraries the function
+    calls: this project's packages (``seprank``, ``identifiability``, ``paper_checks``) by a
+    digest of their source, others by their installed version -- so a library update
+    invalidates what a notebook stored.  Pass ``version=`` to :func:`sweep` to pin a version
+    by hand instead.
 
     Examples
     --------
@@ -122,23 +214,23 @@ def code_version(fn: Callable[..., Any]) -> str:
     True
     """
     module = inspect.getmodule(fn)
-    top = (module.__name__ if module else "__main__").split(".")[0]
-    package = sys.modules.get(top)
-    paths = list(getattr(package, "__path__", [])) if top != "__main__" else []
-    digest = hashlib.sha256()
+    top = module_name(fn).split(".")[0]
+    package = sys.modules.get(top) if top != "__main__" else None
+    paths = list(getattr(package, "__path__", []))
     if paths:
-        for root in paths:
-            for path in sorted(Path(root).rglob("*.py")):
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
-    elif module is not None and top != "__main__" and getattr(module, "__file__", None):
-        digest.update(Path(str(module.__file__)).read_bytes())
+        return f"{top}-{(_package_digest(top) or '')[:16]}"
+    digest = hashlib.sha256()
+    file = getattr(module, "__file__", None) if module is not None else None
+    if file and Path(str(file)).suffix == ".py" and Path(str(file)).is_file():
+        digest.update(Path(str(file)).read_bytes())
     else:
         try:
             digest.update(inspect.getsource(fn).encode())
         except (OSError, TypeError) as exc:
             raise ValueError(f"cannot read the source of {fn!r} to version its results; pass "
                              "version='...' to sweep()") from exc
+    for library, version in sorted(_library_versions(fn).items()):
+        digest.update(f"\n{library}=={version}".encode())
     return f"{top}-{digest.hexdigest()[:16]}"
 
 
