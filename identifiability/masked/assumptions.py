@@ -26,6 +26,7 @@ from seprank.core import (
     check_int,
     matrix_rank,
 )
+from seprank.core.display import markdown_table
 from seprank.core.types import FloatArray
 
 __all__ = [
@@ -78,6 +79,13 @@ class AssumptionReport:
             if c.name == name:
                 return c
         raise KeyError(name)
+
+    def _repr_markdown_(self) -> str:
+        title = f"{self.kind}: {'all assumptions hold' if self.holds else 'VIOLATED'}"
+        return markdown_table(title,
+                              [(f"{c.name} {'ok' if c.holds else 'NO'}",
+                                f"{ASSUMPTIONS[c.name]}: {c.measured}") for c in self.checks],
+                              header=("assumption", "measured"))
 
     def __str__(self) -> str:
         lines = [f"{self.kind}: {'all assumptions hold' if self.holds else 'VIOLATED'}"]

@@ -21,6 +21,7 @@ tolerance ``rank_rtol`` (the entries are floats; see :func:`seprank.matrix_rank`
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
@@ -48,6 +49,7 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.display import html_table, markdown_table, summarize
 from seprank.core.types import FloatArray
 
 __all__ = [
@@ -158,9 +160,45 @@ class _BaseHMM:
 
     def __repr__(self) -> str:
         name = "O" if self.kind == "hmm" else "M"
-        return (f"{type(self).__name__}(d={self.d}, k={self.k}, "
-                f"{name}={np.array2string(self.emission, precision=4)}, "
-                f"T={np.array2string(self.T, precision=4)})")
+        start = "uniform" if self.uniform_start else np.array2string(self.start, precision=3)
+        return (f"{type(self).__name__}(d={self.d}, k={self.k}, {name}=<{self.d}x{self.k} array>, "
+                f"T=<{self.k}x{self.k} array>, start={start})")
+
+    def summary(self) -> str:
+        """One line: the sizes, the start law and the assumptions."""
+        what = "discrete HMM" if self.kind == "hmm" else "Gaussian HMM (identity covariances)"
+        report = self.check_assumptions()
+        bad = [c.name for c in report.checks if not c.holds]
+        state = "all assumptions hold" if not bad else "violated: " + ", ".join(bad)
+        start = "uniform h_1" if self.uniform_start else "non-uniform h_1"
+        return f"{what}: d = {self.d}, k = {self.k}, {start}; {state}"
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        name = "O" if self.kind == "hmm" else "M"
+        checks = [(f"{c.name} {'ok' if c.holds else 'NO'}", c.measured)
+                  for c in self.check_assumptions().checks]
+        return [(name, self.emission), ("T", self.T), ("start", self.start),
+                ("require", self.require), *checks]
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        """The summary, the matrices as tables (when small) and the assumption checks."""
+        name = "O" if self.kind == "hmm" else "M"
+        parts = [f"<div><p><b>{html.escape(self.summary())}</b></p>"]
+        for label, matrix in ((name, self.emission), ("T", self.T)):
+            if matrix.shape[0] <= 12 and matrix.shape[1] <= 12:
+                rows = "".join("<tr>" + "".join(f"<td>{v:.4g}</td>" for v in row) + "</tr>"
+                               for row in matrix)
+                parts.append(f"<p>{label} ({matrix.shape[0]}x{matrix.shape[1]})</p>"
+                             f"<table>{rows}</table>")
+            else:
+                parts.append(f"<p>{label}: {html.escape(summarize(matrix))}</p>")
+        parts.append(html_table("assumptions", [(f"{c.name} {'ok' if c.holds else 'NO'}",
+                                                 c.measured)
+                                                for c in self.check_assumptions().checks]))
+        return "".join(parts) + "</div>"
 
     def check_assumptions(self) -> AssumptionReport:
         """Report on every assumption for this model (see :func:`check_assumptions`)."""

@@ -52,6 +52,7 @@ from seprank.core import (
     check_tolerance,
     matrix_rank,
 )
+from seprank.core.display import RichDisplay
 
 __all__ = ["KruskalCondition", "KruskalRankResult", "kruskal_condition", "kruskal_rank"]
 
@@ -334,8 +335,8 @@ def _parallel_pair_float(F: Any, rtol: float | None) -> tuple[int, int] | None:
     return (int(min(i, j)), int(max(i, j))) if S.rank < 2 else None
 
 
-@dataclass(frozen=True)
-class KruskalCondition:
+@dataclass(frozen=True, repr=False)
+class KruskalCondition(RichDisplay):
     r"""Kruskal's condition :math:`\sum_n k_n \ge 2R + N - 1` for an N-way decomposition.
 
     Attributes
@@ -364,6 +365,23 @@ class KruskalCondition:
     @property
     def k_ranks(self) -> tuple[int, ...]:
         return tuple(r.rank for r in self.ranks)
+
+    def summary(self) -> str:
+        how = ("certified" if self.verdict_certified else
+               "not certified: " + ", ".join(sorted({r.certifies for r in self.ranks})))
+        return (f"Kruskal's condition {'holds' if self.holds else 'fails'}: k-ranks "
+                f"{self.k_ranks}, {self.lhs} {'>=' if self.holds else '<'} 2R + N - 1 = "
+                f"{self.rhs} ({how})")
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        return [*((f"k-rank of factor {i}", r) for i, r in enumerate(self.ranks)),
+                ("R, N", (self.R, self.N)), ("lhs >= rhs", f"{self.lhs} >= {self.rhs}"),
+                ("holds", self.holds), ("verdict_certified", self.verdict_certified),
+                ("note", self.note)]
+
+    def __repr__(self) -> str:
+        return (f"KruskalCondition(k_ranks={self.k_ranks}, lhs={self.lhs}, rhs={self.rhs}, "
+                f"holds={self.holds}, verdict_certified={self.verdict_certified})")
 
     def __bool__(self) -> bool:
         return self.holds

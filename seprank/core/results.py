@@ -16,10 +16,13 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 from dataclasses import fields
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 import numpy as np
+
+from seprank.core.display import html_table, markdown_table, summarize
 
 __all__ = ["CERTIFICATES", "Certificate", "CertifiedResult", "Method", "RankValued", "Result",
            "SeparationMethod"]
@@ -33,14 +36,14 @@ Certificate = Literal["exact", "lower_bound", "none"]
 #: The values of :data:`Certificate`.
 CERTIFICATES: tuple[str, ...] = get_args(Certificate)
 
-_MARKDOWN_ARRAY_ITEMS = 8
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, np.ndarray) and value.size > _MARKDOWN_ARRAY_ITEMS:
-        head = np.array2string(value.ravel()[:_MARKDOWN_ARRAY_ITEMS], precision=4)
-        return f"{head} … ({value.size} values)"
-    return repr(value)
+def _bulky(value: Any) -> bool:
+    """A value whose ``repr`` would be long: arrays, big numbers, long text."""
+    return (isinstance(value, np.ndarray)
+            or (isinstance(value, Fraction) and len(str(value)) > 40)
+            or (isinstance(value, str) and len(value) > 60)
+            or (isinstance(value, int) and abs(value) > 10**24))
 
 
 def _is_number(value: Any) -> bool:
@@ -139,14 +142,20 @@ class Result:
         return ", ".join(f"{k} {v}" for k, v in self._repr_info().items())
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in self._repr_info().items())
-        return f"{type(self).__name__}({fields})"
+        shown = ", ".join(f"{k}={summarize(v, 60) if _bulky(v) else repr(v)}"
+                          for k, v in self._repr_info().items())
+        return f"{type(self).__name__}({shown})"
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        """The rows of the rich display: :meth:`_repr_info`, then ``details``."""
+        info = self._repr_info()
+        return [*info.items(), *((k, v) for k, v in self.details.items() if k not in info)]
 
     def _repr_markdown_(self) -> str:
-        lines = [f"**{self.summary()}**", "", "| field | value |", "|---|---|"]
-        lines += [f"| {k} | {_shown(v)} |" for k, v in self._repr_info().items()]
-        lines += [f"| {k} | {_shown(v)} |" for k, v in self.details.items()]
-        return "\n".join(lines)
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
 
 
 class CertifiedResult(Result):
