@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, ParamSpec, TypeVar
 
+from seprank.core.display import html_table, markdown_table
 from seprank.core.errors import OutsideHypothesesError
 from seprank.core.log3 import (
     EXACT_BITS_LIMIT,
@@ -44,6 +45,10 @@ Regime = Literal["depth_efficient", "depth_inefficient", "boundary"]
 Kind = Literal["upper", "lower"]
 EVERY = "every weight assignment"
 ALMOST_EVERY = "almost every weight assignment (all but a Lebesgue-null set)"
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 _P = ParamSpec("_P")
@@ -307,6 +312,55 @@ class Bound:
                             "compare bound.value == x, or use <= / >= (exact) or "
                             "bound.admits(rank)")
         return NotImplemented
+
+    def summary(self) -> str:
+        """The repr in words: statement, kind, value, and the hypotheses this call violates."""
+        return repr(self)[len("Bound("):-1]
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        return [("statement", self.statement), ("kind", self.kind), ("value", self.value),
+                ("log3", f"{float(self.log3):.6g}"), ("holds for", self.holds_for),
+                ("hypotheses", "; ".join(self.hypotheses)),
+                ("violated", "; ".join(self.violated) or "none"),
+                *((f"note {i + 1}", n) for i, n in enumerate(self.notes))]
+
+    def plot(self, ranks: Any = None, *, ax: Any = None) -> Any:
+        """The bound as a horizontal line, with measured ranks (numbers or rank results) as
+        points, on a log scale; returns the matplotlib Axes (a new one unless ``ax=``).
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from seprank.d2w import theorem3_upper
+        >>> ax = theorem3_upper(width=2, depth=2).plot([18, 40])
+        >>> ax.get_yscale()
+        'log'
+        """
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.2))
+        values = [] if ranks is None else [int(getattr(r, "rank", r)) for r in ranks]
+        log3 = float(self.log3)
+        level = 3 ** log3 if log3 < 600 else math.inf
+        if math.isfinite(level):
+            ax.axhline(level, color="C3", ls="--", label=f"{self.statement} ({self.kind})")
+        if values:
+            ax.plot(range(len(values)), values, "o", color="C0", label="measured rank")
+            ax.set_xticks(range(len(values)))
+            ax.set_xlabel("measurement")
+        ax.set_yscale("log")
+        ax.set_ylabel("separation rank")
+        ax.set_title(_short(self.summary(), 70), fontsize=9)
+        ax.legend(fontsize=8)
+        return ax
 
     def __repr__(self) -> str:
         shown = self.value

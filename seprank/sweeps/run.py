@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import html
 import importlib.metadata
 import inspect
 import logging
@@ -66,6 +67,7 @@ from typing import Any, Literal
 
 from tqdm import tqdm
 
+from seprank.core.display import summarize
 from seprank.core.validation import check_bool
 from seprank.sweeps.limits import (
     _clocked_run_task,
@@ -259,7 +261,7 @@ class SweepRecord:
         return {**self.params, **self.outcome.measurements(), "source": self.source}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SweepResult:
     """Every parameter set's record, in the order the parameter sets were given."""
 
@@ -307,6 +309,122 @@ class SweepResult:
                               "to_records() gives the same rows as dicts") from exc
         return pd.DataFrame.from_records(self.to_records())
 
+    def __repr__(self) -> str:
+        return (f"SweepResult(fn={self.fn!r}, tasks={len(self)}, computed={self.n_computed}, "
+                f"loaded={self.n_loaded}, failed={len(self.failures)}, "
+                f"executor={self.executor!r})")
+
+    def table(self, *, limit: int = 20) -> tuple[list[str], list[list[str]]]:
+        """Header and rows (parameters, status, value, seconds, source), values summarised;
+        at most ``limit`` rows (the first ones)."""
+        keys = list(dict.fromkeys(k for r in self.records for k in r.params))
+        header = [*keys, "status", "value", "seconds", "source"]
+        rows = [[summarize(r.params.get(k, ""), 30) for k in keys]
+                + [r.status, _cell(r.value) if r.status == "ok" else
+                   summarize(r.outcome.error, 60),
+                   "" if r.outcome.seconds is None else f"{r.outcome.seconds:.2f}", r.source]
+                for r in self.records[:limit]]
+        return header, rows
+
+    def _repr_markdown_(self) -> str:
+        header, rows = self.table()
+        lines = [f"**{self.summary().splitlines()[0]}**", "",
+                 "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(c.replace("|", "&#124;") for c in row) + " |"
+                  for row in rows]
+        if len(self) > len(rows):
+            lines.append(f"\n… {len(self) - len(rows)} more tasks")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        header, rows = self.table()
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                       for row in rows)
+        more = f"<p>… {len(self) - len(rows)} more tasks</p>" if len(self) > len(rows) else ""
+        return (f"<div><p><b>{html.escape(self.summary().splitlines()[0])}</b></p>"
+                f"<table><tr>{head}</tr>{body}</table>{more}</div>")
+
+    def plot(self, x: str | None = None, *, y: str | Callable[[Any], Any] | None = None,
+             bound: Callable[[Mapping[str, Any]], Any] | None = None, ax: Any = None) -> Any:
+        """The values against a parameter, one line per setting of the other parameters,
+        and a bound as dashed lines; returns the matplotlib Axes (a new one unless ``ax=``).
+
+        Parameters
+        ----------
+        x : str, optional
+            The parameter on the horizontal axis (default: the first that varies).
+        y : str or callable, optional, keyword-only
+            What to plot of each value: a key (of a dict value) or attribute name, or a
+            function of the value.  Default: the value itself when it is a number, else its
+            ``rank``.
+        bound : callable, optional, keyword-only
+            ``bound(params)`` -> a number or a :class:`seprank.d2w.Bound` (its ``value``),
+            drawn dashed -- e.g. ``lambda p: d2w.theorem3_upper(width=p["width"],
+            depth=p["depth"])``.
+        ax : matplotlib Axes, optional, keyword-only
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> def square(n):
+        ...     return n * n
+        >>> result = sweep(square, [{"n": n} for n in range(1, 5)], executor="serial",
+        ...                progress=False)
+        >>> ax = result.plot(bound=lambda p: 2 ** p["n"])
+        >>> [line.get_label() for line in ax.get_lines()]
+        ['square', 'bound']
+        """
+        import matplotlib.pyplot as plt
+
+        ok = [r for r in self.records if r.status == "ok"]
+        keys = list(dict.fromkeys(k for r in ok for k in r.params))
+        varying = [k for k in keys if len({repr(r.params.get(k)) for r in ok}) > 1]
+        if x is None:
+            x = varying[0] if varying else (keys[0] if keys else None)
+        if x is None or x not in keys:
+            raise ValueError(f"x must name a parameter of this sweep, one of {keys}; got {x!r}")
+        others = [k for k in varying if k != x]
+
+        def value_of(v: Any) -> float:
+            if callable(y):
+                got = y(v)
+            elif isinstance(y, str):
+                got = v[y] if isinstance(v, Mapping) else getattr(v, y)
+            elif isinstance(v, int | float) and not isinstance(v, bool):
+                got = v
+            elif hasattr(v, "rank"):
+                got = v.rank
+            else:
+                raise TypeError(f"cannot plot a {type(v).__name__} value; pass y= (a key, an "
+                                "attribute name or a function of the value)")
+            return float(getattr(got, "value", got))
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.5, 3.5))
+        groups: dict[tuple[Any, ...], list[SweepRecord]] = {}
+        for r in ok:
+            groups.setdefault(tuple(r.params.get(k) for k in others), []).append(r)
+        for i, (setting, records) in enumerate(groups.items()):
+            records = sorted(records, key=lambda r: r.params[x])
+            xs = [r.params[x] for r in records]
+            label = ", ".join(f"{k}={v}" for k, v in zip(others, setting, strict=True))
+            ax.plot(xs, [value_of(r.value) for r in records], "o-", color=f"C{i % 10}",
+                    label=label or self.fn.rsplit(".", 1)[-1])
+            if bound is not None:
+                ax.plot(xs, [float(getattr(bound(r.params), "value", bound(r.params)))
+                             for r in records], "--",
+                        color=f"C{i % 10}", label=f"bound{', ' + label if label else ''}")
+        if all(isinstance(r.params[x], int) for r in ok):
+            ax.xaxis.get_major_locator().set_params(integer=True)
+        if ok and all(value_of(r.value) > 0 for r in ok):
+            ax.set_yscale("log")
+        ax.set_xlabel(x)
+        ax.set_ylabel(y if isinstance(y, str) else "value")
+        ax.legend(fontsize=8)
+        return ax
+
     def summary(self) -> str:
         task_time = sum(r.outcome.seconds or 0.0 for r in self.records if r.source == "computed")
         text = (f"{self.fn}: {len(self)} tasks ({self.n_computed} computed, {self.n_loaded} "
@@ -318,6 +436,13 @@ class SweepResult:
             text += (f"\n  SKIPPED stored {row.key.params} (seed {row.key.seed}): "
                      f"{row.reason}; recomputed")
         return text
+
+
+def _cell(value: Any) -> str:
+    """A sweep value in a table cell: a rank result by its rank and what it certifies."""
+    if hasattr(value, "rank") and hasattr(value, "certifies"):
+        return f"{value.rank} ({value.certifies})"
+    return summarize(value, 60)
 
 
 def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
