@@ -157,20 +157,26 @@ class ClaimOutcome:
         r = self.result
         if r is None:
             raise ValueError(f"{self.claim.id} raised; there is no measurement to plot")
-        points = _numeric_pairs(r.measured, r.reference_value)
-        if not points and r.margin is None:
+        series = _numeric_series(r.measured, r.reference_value)
+        if not series and r.margin is None:
             raise ValueError(f"{self.claim.id} measured nothing numeric against a number "
                              f"(measured {summarize(r.measured, 60)}) and has no margin")
         if ax is None:
             _, ax = plt.subplots(figsize=(5.5, 3.2))
-        if points:
-            labels = [label for label, _, _ in points]
-            xs = range(len(points))
-            ax.plot(xs, [m for _, m, _ in points], "o", color="C0", label="measured")
-            ax.plot(xs, [b for _, _, b in points], "_", color="C3", markersize=20,
-                    mew=2, label="printed / reference")
-            ax.set_xticks(list(xs), labels, rotation=30, ha="right", fontsize=7)
-            if all(v > 0 for _, m, b in points for v in (m, b)):
+        if series:
+            labels = list(dict.fromkeys(label for points in series.values()
+                                        for label, _ in points))
+            where = {label: i for i, label in enumerate(labels)}
+            styles = iter(["o", "_", "x", "s", "^", "v", "d"])
+            values = []
+            for i, (name, points) in enumerate(series.items()):
+                marker = next(styles, "o")
+                ax.plot([where[label] for label, _ in points], [v for _, v in points], marker,
+                        ls="none", color=f"C{i}", markersize=14 if marker == "_" else 6,
+                        mew=2, label=name)
+                values += [v for _, v in points]
+            ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
+            if values and all(v > 0 for v in values):
                 ax.set_yscale("log")
             ax.legend(fontsize=8)
         else:
@@ -204,24 +210,34 @@ def _number(value: Any) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def _numeric_pairs(measured: Any, reference: Any) -> list[tuple[str, float, float]]:
-    """(label, measured, reference) for a number against a number, or for the keys two
-    mappings share (a table of settings), numbers only."""
+def _numeric_series(measured: Any, reference: Any) -> dict[str, list[tuple[str, float]]]:
+    """Named series of (label, number) to draw: the measurement and the reference when both
+    are numbers; for a table of settings (a mapping), one series per numeric inner field
+    (e.g. the measured value, the printed and the corrected one), or the two sides of rows
+    written as ``"3 <= 4: True"``; at most 40 settings."""
     m, b = _number(measured), _number(reference)
-    if m is not None and b is not None:
-        return [("", m, b)]
-    if isinstance(measured, Mapping) and all(isinstance(v, str) for v in measured.values()):
-        # rows written as "3 <= 4: True": the measurement and the bound it is compared with
-        found = [(str(k), _COMPARISON.match(v)) for k, v in measured.items()]
-        return [(k, float(g[1]), float(g[2])) for k, g in found if g is not None][:40]
-    if isinstance(measured, Mapping) and isinstance(reference, Mapping):
-        pairs = [(str(k), _number(measured[k]), _number(reference[k]))
-                 for k in measured if k in reference]
-        return [(k, x, y) for k, x, y in pairs if x is not None and y is not None][:40]
-    if isinstance(measured, Mapping) and b is not None:
-        pairs2 = [(str(k), _number(v), b) for k, v in measured.items()]
-        return [(k, x, y) for k, x, y in pairs2 if x is not None][:40]
-    return []
+    if m is not None:
+        return {"measured": [("", m)], **({"printed / reference": [("", b)]}
+                                          if b is not None else {})}
+    if not isinstance(measured, Mapping):
+        return {}
+    rows = list(measured.items())[:40]
+    series: dict[str, list[tuple[str, float]]] = {}
+    for key, row in rows:
+        if isinstance(row, str) and (g := _COMPARISON.match(row)):
+            series.setdefault("measured", []).append((str(key), float(g[1])))
+            series.setdefault("bound", []).append((str(key), float(g[2])))
+        elif isinstance(row, Mapping):
+            for field, value in row.items():
+                x = _number(value)
+                if x is not None:
+                    series.setdefault(str(field), []).append((str(key), x))
+        elif (x := _number(row)) is not None:
+            series.setdefault("measured", []).append((str(key), x))
+            ref = _number(reference.get(key)) if isinstance(reference, Mapping) else b
+            if ref is not None:
+                series.setdefault("printed / reference", []).append((str(key), ref))
+    return {name: points for name, points in list(series.items())[:6]}
 
 
 def _wants_power(claim: Claim, result: ClaimResult | None) -> bool:
