@@ -71,7 +71,13 @@ def to_jsonable(value: Any) -> Any:
 
 
 def plain_value(value: Any, width: int = _MAX_CELL) -> str:
-    """A short one-line rendering for a terminal: no Markdown escapes."""
+    """A short one-line rendering for a terminal: no Markdown escapes.
+
+    Examples
+    --------
+    >>> plain_value({"|T|": 8}), plain_value("a long text", width=6)
+    ("{'|T|': 8}", 'a lon…')
+    """
     if isinstance(value, float | np.floating):
         text = f"{float(value):.6g}"
     elif isinstance(value, np.ndarray):
