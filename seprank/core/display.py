@@ -171,6 +171,9 @@ class RichDisplay:
     def _repr_html_(self) -> str:
         return html_table(self.summary(), self._display_fields())
 
+    def __repr__(self) -> str:
+        return self._short_repr(width=40)
+
     def _short_repr(self, keys: tuple[str, ...] | None = None, width: int = 60) -> str:
         """``Name(field=short value, ...)`` over ``keys`` (default: all display fields)."""
         items = [(k, v) for k, v in self._display_fields() if keys is None or k in keys]
