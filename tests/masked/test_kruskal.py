@@ -69,7 +69,7 @@ def test_witness_is_dependent_and_all_smaller_sets_independent() -> None:
 
 def test_exact_inputs_and_float_refusal() -> None:
     A = [[Fraction(1, 3), Fraction(2, 3), 1], [Fraction(1, 2), 1, Fraction(3, 2)]]
-    assert kruskal_rank(A).k_rank == 1  # column 2 = 2 x column 1 (after scaling)
+    assert kruskal_rank(A).rank == 1  # column 2 = 2 x column 1 (after scaling)
     with pytest.raises(TypeError, match="float"):
         kruskal_rank(np.eye(3))
     with pytest.raises(ValueError, match="rtol"):
@@ -91,8 +91,8 @@ def test_matches_brute_force_on_structured_integer_matrices(m, n, seed) -> None:
         assert res.rank == expected, (A, engine)
         if res.witness is not None:
             assert sympy.Matrix(A[:, list(res.witness)].tolist()).rank() < len(res.witness)
-    assert kruskal_rank(A.astype(float), method="svd").k_rank == expected
-    assert kruskal_rank(A, method="modular", seed=seed).k_rank <= expected
+    assert kruskal_rank(A.astype(float), method="svd").rank == expected
+    assert kruskal_rank(A, method="modular", seed=seed).rank <= expected
 
 
 @settings(max_examples=30, deadline=None)
@@ -101,13 +101,13 @@ def test_invariance_under_scaling_row_operations_and_permutations(seed) -> None:
     rng = np.random.default_rng(seed)
     A = rng.integers(-3, 4, (4, 7))
     A[:, 6] = A[:, 2] + A[:, 3]
-    k = kruskal_rank(A, seed=1).k_rank
+    k = kruskal_rank(A, seed=1).rank
     scales = rng.choice([-3, -2, -1, 1, 2, 5], size=7)
     G = np.triu(rng.integers(-2, 3, (4, 4)), 1) + np.eye(4, dtype=np.int64)  # unimodular
     perm = rng.permutation(7)
-    assert kruskal_rank(A * scales, seed=2).k_rank == k
-    assert kruskal_rank(G @ A, seed=3).k_rank == k
-    assert kruskal_rank(A[:, perm], seed=4).k_rank == k
+    assert kruskal_rank(A * scales, seed=2).rank == k
+    assert kruskal_rank(G @ A, seed=3).rank == k
+    assert kruskal_rank(A[:, perm], seed=4).rank == k
 
 
 @pytest.mark.parametrize(("m", "n"), [(3, 7), (6, 12), (8, 11)])
@@ -121,17 +121,17 @@ def test_generic_matrices_have_full_k_rank(m, n) -> None:
 def test_big_integers_and_early_exit() -> None:
     big = 2**70
     A = np.array([[big, 1, big + 1, 3], [1, big, big + 1, 5]], dtype=object)
-    assert kruskal_rank(A).k_rank == 2
+    assert kruskal_rank(A).rank == 2
     A2 = np.random.default_rng(0).integers(-9, 10, (6, 14))
     A2[:, 5] = 0
-    assert kruskal_rank(A2).k_rank == 0
+    assert kruskal_rank(A2).rank == 0
 
 
 def test_float_tolerance_is_relative_and_reported() -> None:
     A = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1e-9]])  # columns 1 and 3 nearly parallel
-    assert kruskal_rank(A, method="svd").k_rank == 2
-    assert kruskal_rank(A, method="svd", rtol=1e-6).k_rank == 1
-    assert kruskal_rank(1e-8 * A, method="svd", rtol=1e-6).k_rank == 1  # scale-invariant
+    assert kruskal_rank(A, method="svd").rank == 2
+    assert kruskal_rank(A, method="svd", rtol=1e-6).rank == 1
+    assert kruskal_rank(1e-8 * A, method="svd", rtol=1e-6).rank == 1  # scale-invariant
 
 
 def test_max_subsets_guard() -> None:
