@@ -10,7 +10,8 @@ Convention: a network is given as ``(width, depth, heads)`` -- :math:`(d_x, L, H
 order, everywhere; the bounds take them as keywords only (``theorem3_upper(width=2,
 depth=2)``: a positional call raises a ``TypeError`` naming the keywords).  Bounds are
 :class:`~seprank.d2w.bounds.Bound` objects (60-digit base-3 logarithms, exact values when
-small); calls outside a statement's hypotheses are evaluated and flagged in ``violated`` (or refused with ``strict=True``), constructions refuse.
+small); calls outside a statement's hypotheses are evaluated and flagged in ``violated``
+(or refused with ``strict=True``), constructions refuse.
 
 """
 
