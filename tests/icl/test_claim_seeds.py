@@ -10,11 +10,12 @@ from paper_checks.claims.icl.common import STABILITY_SEEDS, training_seed
 from paper_checks.registry import select
 
 TRAINED_CLAIMS = [c for c in select(profile="quick", id="ICL-*")
-                  if c.module.rsplit(".", 1)[-1] in ("generalization", "mechanism", "pruning")]
+                  if c.module.rsplit(".", 1)[-1] in ("generalization", "mechanism", "pruning",
+                                                          "lemmas")]
 
 
 def test_the_trained_claims_are_all_covered() -> None:
-    assert len(TRAINED_CLAIMS) == 13
+    assert len(TRAINED_CLAIMS) == 20
 
 
 @pytest.mark.slow

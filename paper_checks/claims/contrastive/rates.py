@@ -31,6 +31,7 @@ from identifiability.contrastive.metrics import (
 )
 from identifiability.contrastive.processes import OrnsteinUhlenbeck
 from identifiability.contrastive.task import make_contrastive_task
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank.core import split_seed
 
@@ -39,7 +40,6 @@ QUICK_HORIZONS = (250.0, 1000.0, 4000.0)
 FULL_HORIZONS = (250.0, 1000.0, 4000.0, 16000.0)
 N_SEEDS = 20
 KL_SLOPE_RANGE = (-1.4, -0.7)
-ABS_SLOPE_RANGE = (-0.7, -0.35)
 ABS_RATIO_16X = 2.5
 
 
@@ -127,9 +127,9 @@ def _kl_decay(eta: float, loss: str, horizons: tuple[float, ...], shift: float =
                 "slope": round(slope, 3), "monotone": monotone}, slope
 
 
-KL_STATEMENT = ("With T = Omega(B^2 K^3 (log 1/delta)^{3/2}/(delta^2 Delta_gen^3)) the "
-                "contrastive classifier's kernel has E_pi KL(p_*||p^eta) <= 2(1+c_q)^5 "
-                "eps_tr/Delta_min^2, so the KL decreases to 0 as T grows")
+KL_STATEMENT = ("End-to-end consequence of Theorems 1-2 on OU data: the contrastive "
+                "classifier's kernel has E_pi KL(p_*||p^eta) decreasing to 0 as T grows (Theorem "
+                "2's bound 2(1+c_q)^5 eps_tr/Delta_min^2 itself is infinite here)")
 
 
 @claim_quick_full(id="CL-9-KL-decay",
@@ -138,13 +138,14 @@ KL_STATEMENT = ("With T = Omega(B^2 K^3 (log 1/delta)^{3/2}/(delta^2 Delta_gen^3
                                        for loss in ("cross_entropy", "l2")),
                         "horizons": FULL_HORIZONS},
                   paper=PAPER, reference="§2.1.1.4 Theorems 1–2 (eq. 2.14)",
-                  statement=KL_STATEMENT,
-                  perturbation="KL ~ T^-2 (the slope window shifted by -1)")
+                  statement=KL_STATEMENT, category="consistency",
+                  perturbation=Perturbed("KL ~ T^-2 (the slope window shifted by -1)",
+                                         slope_shift=-1.0))
 def cl_9_kl_decay(cells: tuple[tuple[float, str], ...], horizons: tuple[float, ...],
-                  perturbed: bool = False) -> ClaimResult:
+                  slope_shift: float = 0.0) -> ClaimResult:
     rows, ok_all, margins = [], True, []
     for eta, loss in cells:
-        ok, row, slope = _kl_decay(eta, loss, horizons, -1.0 if perturbed else 0.0)
+        ok, row, slope = _kl_decay(eta, loss, horizons, slope_shift)
         ok_all &= ok
         rows.append(row)
         margins.append(_slope_margin(slope, *KL_SLOPE_RANGE, horizons,
@@ -155,16 +156,20 @@ def cl_9_kl_decay(cells: tuple[tuple[float, str], ...], horizons: tuple[float, .
         verdict=judge(ok_all), margin=Margin.tightest(margins),
         details={"setting": f"OU rho=1, q=pi, Gaussian-kernel family, T in {horizons}, "
                  f"{N_SEEDS} seeds, medians, (eta, loss) in {cells}",
-                 "note": "Theorem 2 itself cannot be evaluated on R: c_q and Delta_min are "
-                 "infinite for Gaussian kernels (see CL-6 for the finite-state check); this is "
-                 "the end-to-end consequence"})
+                 "why consistency": "the printed bound (2.14) is never evaluated here: on R, c_q "
+                 "and Delta_min are infinite for Gaussian kernels, so the bound is vacuous (CL-6 "
+                 "checks (2.14) itself on finite-state kernels). The KL decay is this project's "
+                 "observation of the end-to-end consequence, not a verdict on a printed "
+                 "statement (issue 23: re-filed from paper)"})
 
 
 @claim(id="CL-10-Thm3-OU", paper=PAPER, reference="§2.1.1.4 Theorem 3 (eq. 2.15), eq. 2.32",
        statement="E_{z~pi, z'~p_*}|p^eta(z,z') - p_*^eta(z,z')| <= sqrt(2 eps_tr) "
        "O(sqrt(pi(z_*)) (1/(rho eta^2))^{d/4})",
-       expected_verdict="holds", perturbation="abs error ~ T^-1 (as fast as the excess risk)")
-def cl_10_thm3_ou(perturbed: bool = False) -> ClaimResult:
+       expected_verdict="holds",
+       perturbation=Perturbed("the square root dropped: |p - p_*| ~ eps_tr ~ T^-1 (as fast as "
+                              "the excess risk)", abs_exponent=1.0))
+def cl_10_thm3_ou(abs_exponent: float = 0.5) -> ClaimResult:
     eta = 0.5
     res = end_to_end(eta, "local", ("abs", "excess", "factor"))
     med_abs = np.median(res["abs"], axis=1)
@@ -174,7 +179,8 @@ def cl_10_thm3_ou(perturbed: bool = False) -> ClaimResult:
     chain_ok = bool(np.all(ratio <= 1))
     s_abs, s_exc = _slope(QUICK_HORIZONS, med_abs), _slope(QUICK_HORIZONS, med_exc)
     drop = float(med_abs[0] / med_abs[2])
-    abs_range = KL_SLOPE_RANGE if perturbed else ABS_SLOPE_RANGE
+    # |p - p_*| <= sqrt(2 eps_tr) O(1): a decay like excess^abs_exponent, the window scaled
+    abs_range = (KL_SLOPE_RANGE[0] * abs_exponent, KL_SLOPE_RANGE[1] * abs_exponent)
     rates_ok = (abs_range[0] <= s_abs <= abs_range[1]
                 and KL_SLOPE_RANGE[0] <= s_exc <= KL_SLOPE_RANGE[1] and drop >= ABS_RATIO_16X)
     return ClaimResult(
@@ -186,14 +192,14 @@ def cl_10_thm3_ou(perturbed: bool = False) -> ClaimResult:
         verdict=judge(chain_ok and rates_ok),
         margin=Margin.tightest([
             Margin(-math.log10(float(ratio.max())), "max abs / (sqrt(2 eps_tr) sqrt(factor))"),
-            _slope_margin(s_abs, *ABS_SLOPE_RANGE, QUICK_HORIZONS, "abs-error slope window"),
+            _slope_margin(s_abs, *abs_range, QUICK_HORIZONS, "abs-error slope window"),
             _slope_margin(s_exc, *KL_SLOPE_RANGE, QUICK_HORIZONS, "excess slope window")]),
         details={"setting": f"OU rho=1, eta={eta}, conditional q(.|z) = N(z, 2 eta) (with q = pi "
                  "the factor is infinite, CL-8), Gaussian-kernel family, cross-entropy, "
                  f"T in {QUICK_HORIZONS}, {N_SEEDS} seeds",
                  "chain": "the printed inequality with its O(.) replaced by the measured factor "
                  f"E(max{{p,p_*}}+q)^4/q^2 held for all {ratio.size} fits: {chain_ok}",
-                 "rates": f"abs-error slope {s_abs:.2f} (tolerance {ABS_SLOPE_RANGE}), excess "
+                 "rates": f"abs-error slope {s_abs:.2f} (tolerance {abs_range}), excess "
                  f"slope {s_exc:.2f} (tolerance {KL_SLOPE_RANGE}), drop {drop:.2f} >= "
                  f"{ABS_RATIO_16X}"})
 
@@ -201,20 +207,22 @@ def cl_10_thm3_ou(perturbed: bool = False) -> ClaimResult:
 @claim(id="CL-11-Thm1-rate", paper=PAPER, reference="§2.1.1.4 Theorem 1, §2.1.3.1",
        statement="If T = Omega(B^2 K_eta^3 (log 1/delta)^{3/2} / (delta^2 Delta_gen^3)) then with "
        "probability 1-delta the generalization gap is at most Delta_gen",
-       expected_verdict="holds", perturbation="a decay at least as fast as T^-2")
-def cl_11_thm1_rate(perturbed: bool = False) -> ClaimResult:
+       expected_verdict="holds",
+       perturbation=Perturbed("T = Omega(Delta_gen^-1/2), i.e. Delta_gen ~ T^-2 (the exponent 3 "
+                              "of 1/Delta_gen replaced by 1/2)", gen_exponent=0.5))
+def cl_11_thm1_rate(gen_exponent: float = 3.0) -> ClaimResult:
     res = end_to_end(0.5, "local", ("excess",))
     med_exc = np.median(res["excess"], axis=1)
     slope = _slope(QUICK_HORIZONS, med_exc)
     monotone = bool(np.all(np.diff(med_exc) < 0))
-    target = -2.0 if perturbed else -1 / 3
+    target = -1 / gen_exponent              # T ~ Delta_gen^-gen_exponent
     ok = monotone and slope <= target
     return ClaimResult(
         measured={"median_excess": _fmt(med_exc), "slope": round(slope, 3)},
         reference_value="decay at least as fast as the bound's shape T^(-1/3)",
         verdict=judge(ok),
-        margin=Margin((-1 / 3 - slope) * math.log10(QUICK_HORIZONS[-1] / QUICK_HORIZONS[0]),
-                      "slope below -1/3, times the T range",
+        margin=Margin((target - slope) * math.log10(QUICK_HORIZONS[-1] / QUICK_HORIZONS[0]),
+                      "slope below -1/exponent, times the T range",
                       "Theorem 1 is a worst-case sample-complexity bound with unspecified "
                       "constants: only its shape T^(-1/3) is testable, and a parametric fit's "
                       "excess risk decays like 1/T, far faster"),

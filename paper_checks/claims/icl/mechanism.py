@@ -3,10 +3,14 @@ concentration), Proposition 4.1 (projections of W_Q, W_K), Proposition 4.5 (neur
 the support and rank of the updates (Lemmas B.5-B.7) and the magnitude dichotomy of
 Theorem 3.7 -- notes PC-07..PC-11.
 
-The statements carry Theta/O rates with unspecified constants at the paper's M_1 = 6, so the
-checks assert the thresholds calibrated in the notes (with margins) and report the raw
-measurements.  Each holds check registers the same perturbation: the statement evaluated on the
-untrained weights Psi^(0) (the measurement must tell training apart from initialization).
+Corollary 4.3 and Proposition 4.1 (17) are evaluated at their printed bounds with the Theta/Omega
+constant 1 (1 - 1/M1; sqrt(log M1)), in domain and out of domain in Figure 2's setting (a = b =
+0.64, the printed K' = 5); each perturbed statement moves the statement to a wrong domain (the
+IDI patterns in place of the query's IDR/ODR pattern).  Proposition 4.5 is perturbed by the
+wrong sign of the label part, Lemmas B.5-B.7 by the IDI directions.  The magnitude dichotomy
+(eq. 14) carries no evaluable bound (its small side's subscript was lost in extraction, and no
+rate has a constant): it is recorded as an observation of the toolkit's model, and Theorem
+3.7's pruning statements are checked in ``pruning``.
 """
 
 from __future__ import annotations
@@ -20,16 +24,20 @@ import numpy as np
 from identifiability.icl import (
     attention_concentration,
     attention_projections,
+    forward,
     label_feature_basis,
     neuron_alignment,
     update_spectrum,
 )
 from paper_checks.claims.icl.common import (
-    CONFIG,
+    ALPHA_TEST,
+    K_PRIME,
+    L_TEST,
     M1,
     OOD,
     OOD_TASKS,
     PAPER,
+    PARAMETERS,
     PATTERNS,
     TRAINING_TASKS,
     UNSEEN,
@@ -37,11 +45,11 @@ from paper_checks.claims.icl.common import (
     prompts,
     rounded,
     seeds,
+    small_neurons,
     trained,
 )
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, judge
-
-AT_INIT = "the statement evaluated on the untrained weights Psi^(0)"
 
 
 def _margin(pairs: list[tuple[float, float]], what: str) -> Margin:
@@ -49,117 +57,155 @@ def _margin(pairs: list[tuple[float, float]], what: str) -> Margin:
     return Margin(min(math.log10(max(m, 1e-12) / t) for m, t in pairs), what)
 
 
+def _domains(seed: int) -> list[tuple[str, Any, Any, float]]:
+    """(name, patterns, tasks, noise): in domain on the unseen tasks (K), out of domain with
+    Figure 2's patterns a = b = 0.64 and the printed K' = 5."""
+    return [("ID", PATTERNS, UNSEEN, PARAMETERS.value("K")), ("OOD", OOD, OOD_TASKS, K_PRIME)]
+
+
+def _irrelevant_index(P: np.ndarray, patterns: Any) -> np.ndarray:
+    """The IDI/ODI pattern of every token (n, l+1), read off the prompts: the irrelevant
+    direction with the largest component (the relevant patterns are orthogonal to it)."""
+    comp = np.einsum("kd,ndl->nlk", patterns.irrelevant, P[:, :patterns.d_x, :])
+    return np.asarray(np.abs(comp).argmax(axis=-1))
+
+
 @cache
-def attention(seed: int, initial: bool = False) -> dict[str, Any]:
-    model = trained(seed)
-    params = model.initial if initial else model.params
+def attention(seed: int) -> dict[str, Any]:
+    params = trained(seed).params
     out = {}
-    for dom, pats, tasks in (("ID", PATTERNS, UNSEEN), ("OOD", OOD, OOD_TASKS)):
-        c = attention_concentration(params, prompts(pats, tasks, 2000, 20, 0.8, seed, 7))
-        out[dom] = {"same": c.mean_same, "same+self": c.mean_same_or_self, "self": c.mean_self}
+    for dom, pats, tasks, noise in _domains(seed):
+        b = prompts(pats, tasks, 2000, L_TEST, ALPHA_TEST, seed, 7, noise=noise)
+        c = attention_concentration(params, b)
+        A = np.real(forward(params, b.P).A)
+        idx = _irrelevant_index(b.P, pats)
+        out[dom] = {"IDR": c.same + c.self_,                    # N of (54): query included
+                    "IDI": (A * (idx == idx[:, -1:])).sum(axis=1),   # the sets of (55)
+                    "query column": c.self_}
     return out
 
 
-@claim(id="ICL-Cor43-attention", paper=PAPER, reference="Corollary 4.3 (eq. 20), Figure 2B",
+@claim(id="ICL-Cor43-attention", paper=PAPER, reference="Corollary 4.3 (eq. 20), (54), "
+       "Figure 2B",
        statement="after training, the attention weights concentrate on the contexts that share "
-       "the query's IDR/ODR pattern: sum over N of attn >= 1 - Theta(M1^-C)",
-       perturbation=AT_INIT)
-def icl_cor43_attention(perturbed: bool = False) -> ClaimResult:
-    m = attention(active_seed(), initial=perturbed)
-    init = attention(active_seed(), initial=True)
-    rise = m["ID"]["same"][0] - init["ID"]["same"][0]
-    pairs = [(m["ID"]["same"][0], 0.8), (m["ID"]["same+self"][0], 0.95),
-             (m["OOD"]["same"][0], 0.75), (m["OOD"]["same+self"][0], 0.9)]
-    ok = all(v >= t for v, t in pairs) and (perturbed or rise >= 0.3)
+       "the query's IDR/ODR pattern: sum over N of attn >= 1 - Theta(M1^-C) for any constant "
+       "C > 1",
+       perturbation=Perturbed("the same for the tokens that share the query's IDI pattern "
+                              "(the sets of (55) in place of N: a wrong domain)",
+                              grouping="IDI"))
+def icl_cor43_attention(grouping: str = "IDR") -> ClaimResult:
+    m = attention(active_seed())
+    bound = 1 - 1 / M1
+    rows, pairs = {}, []
+    for dom, d in m.items():
+        mass = d[grouping]
+        share = float(np.mean(mass >= bound))
+        pairs += [(float(mass.mean()), bound), (share, bound)]
+        rows[dom] = {"mean mass": rounded(float(mass.mean())),
+                     f"share of prompts with mass >= {bound:.3f}": rounded(share),
+                     "of which on the query column": rounded(float(d["query column"].mean()))}
     return ClaimResult(
-        measured={dom: {k: f"{v[0]:.4f} +- {v[1]:.4f}" for k, v in d.items()}
-                  for dom, d in m.items()},
-        reference_value={"ID": "same >= 0.8, same+self >= 0.95, rise >= 0.3",
-                         "OOD": "same >= 0.75, same+self >= 0.9"},
-        verdict=judge(ok), margin=_margin(pairs, "min log10(mass / threshold)"),
-        details={"at initialization": {dom: round(d["same"][0], 4) for dom, d in init.items()},
-                 "reading": "the attention also sums over the query column (l+1 tokens, as the "
-                 "proofs write it); the query shares its own pattern, so 'same+self' is the mass "
-                 "on tokens with the query's pattern; M1^-C with M1 = 6 fixes no number, the "
-                 "thresholds are the notes' (PC-07)",
-                 "setting": "2000 prompts, alpha' = 0.8, l = 20; ID: unseen tasks; OOD: §5",
+        measured={f"attention on the tokens sharing the query's {grouping} pattern": rows},
+        reference_value=f"mean mass >= 1 - 1/M1 = {bound:.4f}, and on a share >= 1 - 1/M1 of "
+        "the prompts (ID and OOD)",
+        verdict=judge(all(v >= t for v, t in pairs)),
+        margin=_margin(pairs, "min log10(measured / (1 - 1/M1))"),
+        details={"reading": "N as (54) defines it: the tokens s in [l+1] with the query's "
+                 "IDR/ODR pattern, the query column included (the attention runs over l+1 "
+                 "columns, PARAMETERS['attention_columns']); 1 - Theta(M1^-C) read with "
+                 "constant 1 at C -> 1, the weakest member of the family 'for any C > 1', and "
+                 "'with high probability' (1 - M1^-C, e.g. (69)) the same way; the bound is "
+                 "the statement's, not fitted to a seed",
+                 "setting": f"2000 prompts, alpha' = {ALPHA_TEST}, l = {L_TEST}; ID: unseen "
+                 f"tasks, K = {PARAMETERS.value('K')}; OOD: Figure 2B's a = b = 0.64 with the "
+                 f"printed K' = {K_PRIME}",
                  "seeds": seeds(active_seed(), 7)})
 
 
 @cache
-def projections(seed: int, initial: bool = False) -> dict[str, Any]:
-    model = trained(seed)
-    params = model.initial if initial else model.params
-    pi = attention_projections(params, PATTERNS, prompts(PATTERNS, UNSEEN, 1000, 20, 0.8, seed, 8))
-    po = attention_projections(params, OOD, prompts(OOD, OOD_TASKS, 1000, 20, 0.8, seed, 8))
+def projections(seed: int) -> dict[str, Any]:
+    params = trained(seed).params
+    out: dict[str, Any] = {}
+    for dom, pats, tasks, noise in _domains(seed):
+        out[dom] = attention_projections(params, pats, prompts(pats, tasks, 1000, L_TEST,
+                                                                ALPHA_TEST, seed, 8,
+                                                                noise=noise))
+    G = out["ID"].G_query
     partners = {(a, b) for a, b in TRAINING_TASKS} | {(b, a) for a, b in TRAINING_TASKS}
-    G = pi.G_query
-    non_partner = max(abs(G[j, k]) for j in range(M1) for k in range(M1)
-                      if j != k and (j, k) not in partners)
-    partner = [float(G[j, k]) for j, k in sorted(partners)]
-    irr_change = float(np.abs(pi.I_query - CONFIG.delta * np.eye(PATTERNS.M2)).max())
-    return {"pi": pi, "po": po, "diag": float(np.diag(G).min()), "non_partner": non_partner,
-            "partner": (min(partner), max(partner)), "irr_change": irr_change}
+    out["non-partner"] = max(abs(G[j, k]) for j in range(M1) for k in range(M1)
+                             if j != k and (j, k) not in partners)
+    out["partner"] = [float(G[j, k]) for j, k in sorted(partners)]
+    out["diag"] = float(np.diag(G).min())
+    return out
 
 
 @claim(id="ICL-Prop41-projections", paper=PAPER,
        reference="Proposition 4.1 (eqs. 17-19), Remark 4.2, Figure 2A",
-       statement="W_Q p_query and W_K p_s project mainly onto the token's own IDR/ODR pattern, "
-       "enlarged from O(1) to Theta(sqrt(log M1)); other IDR and IDI components stay small",
-       perturbation=AT_INIT)
-def icl_prop41_projections(perturbed: bool = False) -> ClaimResult:
-    m = projections(active_seed(), initial=perturbed)
-    pi, po = m["pi"], m["po"]
-    start = CONFIG.delta * PATTERNS.beta                  # delta beta at initialization
-    pairs = [(pi.query_own, 2.5 * start), (pi.key_own, 2.5 * start),
-             (pi.query_own / pi.query_norm, 0.85), (pi.key_own / pi.key_norm, 0.85),
-             (po.query_own / po.query_norm, 0.85),
-             (0.1 * m["diag"], max(m["non_partner"], 1e-12)), (0.05, max(m["irr_change"], 1e-12)),
-             (projections(active_seed(), initial=True)["pi"].query_irrelevant + 0.05,
-              max(pi.query_irrelevant, 1e-12))]
-    ok = all(v >= t for v, t in pairs)
+       statement="||[XDR(p)^T, 0^T] W p|| >= Omega(sqrt(log M1)) for (p, W) = (p_query, "
+       "W_Q^(T)) and (p_s, W_K^(T)); the components along other IDR/ODR and along IDI/ODI "
+       "patterns are O(sqrt(log M1) (1/M1 + 1/M2))",
+       perturbation=Perturbed("(17) for the largest IDI/ODI component in place of the token's "
+                              "own XDR pattern (a wrong domain: (19)'s patterns)",
+                              component="irrelevant"))
+def icl_prop41_projections(component: str = "own") -> ClaimResult:
+    m = projections(active_seed())
+    beta = PATTERNS.beta
+    bound17 = math.sqrt(math.log(M1))
+    bound18 = bound17 * (1 / M1 + 1 / PATTERNS.M2)
+    rows, pairs, implied = {}, [], {}
+    for dom in ("ID", "OOD"):
+        p = m[dom]
+        for who in ("query", "key"):
+            value = beta * getattr(p, f"{who}_{component}")       # ||[pattern^T, 0^T] W p||
+            pairs.append((value, bound17))
+            rows[f"{dom} {who}"] = rounded(value)
+            implied[f"{dom} {who}"] = {
+                "other IDR/ODR (18)": rounded(beta * getattr(p, f"{who}_other_relevant")
+                                              / bound18),
+                "IDI/ODI (19)": rounded(beta * getattr(p, f"{who}_irrelevant") / bound18)}
     return ClaimResult(
-        measured={"own component / beta (query, key)": (rounded(pi.query_own),
-                                                         rounded(pi.key_own)),
-                  "own / ||Wp|| (ID query, ID key, OOD query)":
-                  (rounded(pi.query_own / pi.query_norm), rounded(pi.key_own / pi.key_norm),
-                   rounded(po.query_own / po.query_norm)),
-                  "largest other-IDR / IDI component (query)":
-                  (rounded(pi.query_other_relevant), rounded(pi.query_irrelevant)),
-                  "diag G (min), non-partner |G| (max)": (rounded(m["diag"]),
-                                                          rounded(m["non_partner"])),
-                  "IDI block change (max)": rounded(m["irr_change"])},
-        reference_value={"own": f">= 2.5 delta beta = {2.5 * start:.2f}", "fraction": ">= 0.85",
-                         "non-partner": "<= 0.1 diag", "IDI": "change <= 0.05"},
-        verdict=judge(ok), margin=_margin(pairs, "min log10(measured / threshold)"),
-        details={"training partners": "G = mu W_Q mu^T / beta^2 has diagonal >= "
-                 f"{m['diag']:.2f} and entries between {m['partner'][0]:.2f} and "
-                 f"{m['partner'][1]:.2f} on the cyclic training partners (j, j+-1): attention "
-                 "also suppresses the partner pattern, whose "
-                 "contexts carry the opposite label; relative to the own component that is "
-                 "about 0.35, i.e. (18)'s O(1/M1 + 1/M2) with constant ~1.7 -- not asserted",
-                 "setting": "1000 prompts, alpha' = 0.8, l = 20", "seeds": seeds(active_seed(), 8)})
+        measured={f"||[{component} pattern^T, 0^T] W p|| (mean)": rows},
+        reference_value=f">= sqrt(log M1) = {bound17:.4f} (constant 1), W_Q p_query and "
+        "W_K p_s, ID and OOD",
+        verdict=judge(all(v >= t for v, t in pairs)),
+        margin=_margin(pairs, "min log10(component / sqrt(log M1))"),
+        details={"reading": "(17) with Omega's constant 1 and the pattern of norm beta as "
+                 "printed (Figure 2A divides by beta: the components there are these / "
+                 f"{beta:g}); natural logarithm",
+                 "(18)-(19) not asserted": "O(.) without a constant at the one M1 = 6: the "
+                 "measured components divided by sqrt(log M1)(1/M1 + 1/M2) = "
+                 f"{bound18:.3f} (the constant they would need) are {implied}. The largest "
+                 "'other IDR' component is the cyclic training partner's (G = mu W_Q mu^T / "
+                 f"beta^2: diagonal >= {m['diag']:.2f}, partners {min(m['partner']):.2f}.."
+                 f"{max(m['partner']):.2f}, non-partners <= {m['non-partner']:.3f}): attention "
+                 "suppresses the partner pattern, whose contexts carry the opposite label; out "
+                 "of domain the printed K' = 5 makes the ODI components large",
+                 "setting": f"1000 prompts, alpha' = {ALPHA_TEST}, l = {L_TEST}; ID: unseen "
+                 f"tasks, K = {PARAMETERS.value('K')}; OOD: Figure 2A's a = b = 0.64, printed "
+                 f"K' = {K_PRIME}", "seeds": seeds(active_seed(), 8)})
 
 
 @claim(id="ICL-Prop45-alignment", paper=PAPER, reference="Proposition 4.5 (eqs. 21-22), "
        "Remark 4.6, Figure 2C-D",
        statement="for the large neurons i in L, cos(r_i,X, mean IDR pattern) >= 1 - Theta(1)/M1 "
-       "and cos(r_i,Y, sign(a_i) q) >= 1 - Theta(1)/M1", perturbation=AT_INIT)
-def icl_prop45_alignment(perturbed: bool = False) -> ClaimResult:
-    model = trained()
-    al = neuron_alignment(model.initial if perturbed else model.params, PATTERNS)
+       "and cos(r_i,Y, sign(a_i) q) >= 1 - Theta(1)/M1",
+       perturbation=Perturbed("(22) with the opposite sign: cos(r_i,Y, -sign(a_i) q) >= 1 - "
+                              "Theta(1)/M1 (P2 reversed)", label_sign=-1))
+def icl_prop45_alignment(label_sign: int = 1) -> ClaimResult:
+    al = neuron_alignment(trained().params, PATTERNS)
     top = al.top(0.5)
     bound = 1 - 1 / M1
+    cos_y = label_sign * al.cos_label[top]
     frac_x = float(np.mean(al.cos_feature[top] >= bound))
-    frac_y = float(np.mean(al.cos_label[top] >= bound))
+    frac_y = float(np.mean(cos_y >= bound))
     pairs = [(frac_x, 0.9), (frac_y, 0.9)]
     return ClaimResult(
         measured={"fraction of top half with cos_X >= 1 - 1/M1": frac_x,
                   "fraction with cos_Y >= 1 - 1/M1": frac_y,
                   "median cos_X, cos_Y (top half)": (rounded(np.median(al.cos_feature[top])),
-                                                     rounded(np.median(al.cos_label[top]))),
+                                                     rounded(np.median(cos_y))),
                   "min cos_X, cos_Y (top half)": (rounded(al.cos_feature[top].min()),
-                                                  rounded(al.cos_label[top].min()))},
+                                                  rounded(cos_y.min()))},
         reference_value="at least 90% of the top half above 1 - 1/M1 = 0.833 (Theta(1) = 1)",
         verdict=judge(all(v >= t for v, t in pairs)),
         margin=_margin(pairs, "log10(fraction / 0.9)"),
@@ -188,10 +234,11 @@ def updates(seed: int) -> dict[str, Any]:
 @claim(id="ICL-LemB5-update-support", paper=PAPER, reference="Lemmas B.5-B.7 (notes C7, PC-10)",
        statement="the SGD updates of W_Q, W_K lie (up to small terms) in the IDR directions and "
        "those of W_V in the IDR and label directions, the IDI directions getting O(1/M2)",
-       perturbation="the same with the IDI directions in place of IDR and label directions")
-def icl_lemb5_update_support(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("the same with the IDI directions in place of IDR and label "
+                              "directions (a wrong domain)", directions="IDI"))
+def icl_lemb5_update_support(directions: str = "IDR and label") -> ClaimResult:
     u = updates(active_seed())
-    key = "energy IDI" if perturbed else "energy"
+    key = "energy IDI" if directions == "IDI" else "energy"
     pairs = [(u[n][key], 0.95) for n in ("WQ", "WK", "WV")]
     ranks_ok = all(u[n]["eps-rank"][1] <= M1 for n in ("WQ", "WK")) and u["WV"]["s3/s1"] <= 0.1
     return ClaimResult(
@@ -210,19 +257,31 @@ def icl_lemb5_update_support(perturbed: bool = False) -> ClaimResult:
 
 
 @claim(id="ICL-Thm37-dichotomy", paper=PAPER, reference="Theorem 3.7 (eq. 14), Figure 5A bars",
-       statement="there is L with |L| = Omega(m) and ||r_i|| >= Omega(1) on L, while ||r_i|| <= "
-       "O(1/sqrt(M)) off L", perturbation=AT_INIT)
-def icl_thm37_dichotomy(perturbed: bool = False) -> ClaimResult:
-    model = trained()
-    mags = (model.initial if perturbed else model.params).neuron_magnitudes()
+       statement="observation (the toolkit's trained model, not a verdict on 002): the ||r_i|| "
+       "spectrum splits in two, at least half of the neurons with ||r_i|| >= 1 and a small "
+       "group below, as eq. 14's dichotomy describes", category="consistency")
+def icl_thm37_dichotomy() -> ClaimResult:
+    mags = trained().params.neuron_magnitudes()
     frac = float(np.mean(mags >= 1.0))
-    q10, q50 = (float(np.quantile(mags, q)) for q in (0.1, 0.5))
-    pairs = [(frac, 0.5), (0.5, q10 / q50)]
+    small = small_neurons(mags)
+    gap = float(mags[~small].min() / mags[small].max())
+    pairs = [(frac, 0.5), (gap, 1.0)]
     return ClaimResult(
-        measured={"fraction with ||r_i|| >= 1": rounded(frac), "q10": rounded(q10),
-                  "q50": rounded(q50), "smallest five": np.sort(mags)[:5].round(3).tolist()},
-        reference_value="fraction >= 0.5 (|L| = Omega(m)); q10/q50 <= 0.5 (a small tail)",
-        verdict=judge(all(v >= t for v, t in pairs)), margin=_margin(pairs, "min log10 ratio"),
-        details={"not asserted": "the O(1/sqrt(M)) size of L^c has no constant: 1/sqrt(M1 + M2) "
-                 f"= {1 / math.sqrt(30):.3f}, while the smallest ||r_i|| is "
-                 f"{mags.min():.3f}", "seeds": seeds(active_seed())})
+        measured={"fraction with ||r_i|| >= 1": rounded(frac),
+                  "small group (two-means split of log ||r_i||)": int(small.sum()),
+                  "small group: max ||r_i||; large group: min, median": (
+                      rounded(float(mags[small].max())), rounded(float(mags[~small].min())),
+                      rounded(float(np.median(mags[~small]))))},
+        reference_value="fraction >= 0.5 and the two groups separated (min large > max small)",
+        verdict=judge(all(v > t if t == 1.0 else v >= t for v, t in pairs)),
+        margin=_margin(pairs, "min log10 ratio"),
+        details={"why an observation": "eq. 14 prints |L| = Omega(m), ||r_i|| >= Omega(1) on L "
+                 "and ||r_i|| <= O(1/sqrt(M)) off L: no constant, and the subscript of M was "
+                 "lost in extraction ((127) suggests sqrt(1/M1 + 1/M2)); at one size (m = 64, "
+                 "M1 = 6) none of the three can be evaluated, and the small group's "
+                 f"||r_i|| ({float(np.median(mags[small])):.2f} median) is a property of the "
+                 "toolkit's unprinted m, eta, T. The pruning statements built on eq. 14 are "
+                 "verdicts: ICL-Thm37-eq15-prune-small, ICL-Fig5A-small-neurons",
+                 "reclassified": "issue 23: registered before as a paper claim whose perturbation "
+                 "(the untrained weights) showed only that training happened",
+                 "seeds": seeds(active_seed())})

@@ -37,6 +37,7 @@ from identifiability.masked import (
 )
 from identifiability.masked.moments import empirical_moments
 from paper_checks.compare import ratio_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, claim_quick_full
 from seprank.core import split_seed
 
@@ -89,11 +90,10 @@ def _pairwise_p(a: Any, b: Any) -> tuple[float, list[float]]:
     paper=PAPER, reference="Theorems 4 and 6, with data (N independent windows per model)",
     statement="(O, T) and (OR, R^T T R), R orthogonal with R1 = 1, have the same optimal "
               "predictors for x2|x1, x1|x2, x3|x1 and x1|x3",
-    perturbation="the second model moved as far (max |ΔO|) but not by a rotation: the "
-                 "pairwise test must reject")
-def mp_18(n: int, theta: float, perturbed: bool = False) -> ClaimResult:
+    perturbation=Perturbed("the second model moved as far (max |ΔO|) but not by a rotation: "
+                           "the pairwise test must reject", other="non_twin"))
+def mp_18(n: int, theta: float, other: str = "twin") -> ClaimResult:
     s = _samples(n, theta)
-    other = "non_twin" if perturbed else "twin"
     p, ps = _pairwise_p(s["moments"]["model"], s["moments"][other])
     holds = p >= ALPHA
     return ratio_result(
@@ -123,10 +123,10 @@ def _z(a: Any, b: Any) -> float:
     paper=PAPER, reference="Theorem 7 (x2⊗x3|x1 identifies (O, T)), with data",
     statement="The optimal predictor for x2⊗x3|x1 determines (O, T) up to a permutation "
               "under Assumptions 5-7",
-    perturbation="both samples from the same model: the estimator must not separate them")
-def mp_19(n: int, theta: float, perturbed: bool = False) -> ClaimResult:
+    perturbation=Perturbed("both samples from the same model: the estimator must not separate "
+                           "them", other="model_again"))
+def mp_19(n: int, theta: float, other: str = "twin") -> ClaimResult:
     s = _samples(n, theta)
-    other = "model_again" if perturbed else "twin"
     est = {name: estimate_hmm(s["moments"][name], 3, seed=ALGO_SEED, check="report")
            for name in ("model", other)}
     z = _z(est["model"], est[other])

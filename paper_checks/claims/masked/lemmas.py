@@ -21,6 +21,7 @@ import sympy as sp
 
 from identifiability import GaussianHMM, gaussian_posterior
 from paper_checks.compare import exact_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, claim
 
 PAPER = "004"
@@ -36,12 +37,12 @@ def _jacobian_formula(M: np.ndarray, x: np.ndarray) -> np.ndarray:
 @claim(id="MP-Lemma8", paper=PAPER, reference="Lemma 8 and its proof, (2.63)-(2.67)",
        statement="If a non-singular R satisfies phi(x) = R phi~(x) for all x, R is a permutation "
                  "(via grad phi = (diag(phi) - phi phi^T)(M - [x..x])^T and phi(c mu_i) -> e_i)",
-       perturbation="the limit phi(c mu_i) -> e_i for means of unequal norms (A9 dropped)")
-def mp_lemma8(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("the limit phi(c mu_i) -> e_i for means of unequal norms (A9 "
+                              "dropped: mu_2 stretched to norm 3)", norm_2=3.0))
+def mp_lemma8(norm_2: float = 1.0) -> ClaimResult:
     g = GaussianHMM.random(4, 3, seed=8)
     M = g.M.copy()
-    if perturbed:                       # stretch mu_2 so that mu_1^T (mu_1 - mu_2) < 0
-        M[:, 1] *= 3.0
+    M[:, 1] *= norm_2                   # A9: unit norms; 3 makes mu_1^T (mu_1 - mu_2) < 0
     rng = np.random.default_rng(8)
     jac_err = 0.0
     for _ in range(5):
@@ -105,13 +106,14 @@ def _recover(p: np.ndarray, q: np.ndarray, k: int, l: int) -> np.ndarray:
 @claim(id="MP-Lemma9", paper=PAPER, reference="Lemma 9 (Lindsay and Basak 1993, Prop. 4.3)",
        statement="If some coordinate l of the means {xi_j} has distinct values, the means of the "
                  "Gaussian mixture Q_k can be recovered from its moments",
-       perturbation="the same route through a coordinate with a repeated value")
-def mp_lemma9(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("the same route through a coordinate with a repeated value (the "
+                              "hypothesis 'distinct values' dropped)", distinct=False))
+def mp_lemma9(distinct: bool = True) -> ClaimResult:
     errors = {}
     for d, k, seed in ((3, 3, 0), (4, 3, 1), (4, 4, 2)):
         xi = GaussianHMM.random(d, k, seed=seed).M.T.copy()      # rows = unit means
         l = 0
-        if perturbed:                    # two means share coordinate l (distinct elsewhere)
+        if not distinct:                 # two means share coordinate l (distinct elsewhere)
             xi[1, l] = xi[0, l]
         p, q = _moments(xi, l, 2 * k)
         try:

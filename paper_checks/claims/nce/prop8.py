@@ -26,6 +26,8 @@ import numpy as np
 from scipy import integrate
 
 from identifiability.nce import GaussianMeanNCE
+from paper_checks.claims.nce.common import attack
+from paper_checks.defence import Defence
 from paper_checks.registry import ClaimResult, Independent, Margin, claim_quick_full, judge
 
 PAPER = "004"
@@ -93,6 +95,27 @@ def _printed_sweep(n_angles: int) -> dict[str, tuple[float, float]]:
     return rows
 
 
+def _defence() -> Defence:
+    return Defence(
+        version="004 is a single document; Proposition 8 is stated once (§4.1.3.1) and used by "
+                "the lower bounds of §4.1.3.2.",
+        regime="The proposition fixes delta in (0, 1) and lets R >> 1. There the gap grows like "
+               "e^{R delta/4} times R e^{-R^2/8} delta^2 (measured ratio 2.4 at R = 32, delta = "
+               "0.9; far above 1 at R = 64): Taylor's theorem with the Hessian at tau_* (the "
+               "proof's route) holds only while R delta = O(1). With delta <= 1/R, the range "
+               "Corollary 2 uses, the bound holds up to R = 10^5.",
+        convention="'=' is read in its most favourable sense, as '<=' (the Taylor upper bound "
+                   "the proof derives); as an equality it fails at every R because the gap "
+                   "depends on the direction.",
+        definitions="L is Definition 19's loss, tau_* the NCE optimum, ||.|| Euclidean in tau = "
+                    "[b, c]; delta is the proposition's own 'delta in (0, 1)'.",
+        parameters="No experimental parameter; R up to 64 in float64 and up to 10^5 in mpmath.",
+        extraction="The accusation does not rest on a lost symbol: even if '=' were a lost "
+                   "'<=' or '<~' (a relation extraction can flatten), the upper-bound reading "
+                   "fails for R >> 1 at fixed delta, which is what the verdict says.",
+        attack=attack("NCE-Prop8-quadratic"))
+
+
 @claim_quick_full(
     id="NCE-Prop8-quadratic",
     quick={"sizes": (128.0, 10000.0), "fractions": (1.0,), "spread": (0.0,), "n_angles": 8},
@@ -101,7 +124,7 @@ def _printed_sweep(n_angles: int) -> dict[str, tuple[float, float]]:
           "n_angles": 72},
     paper=PAPER, reference="§4.1.3.1 Proposition 8",
     statement="If ||tau - tau_*|| <= delta < 1 then L(tau) - L(tau_*) = R exp(-R^2/8) delta^2",
-    expected_verdict="erratum")
+    expected_verdict="erratum", defence=_defence())
 def nce_prop8_quadratic(sizes: tuple[float, ...], fractions: tuple[float, ...],
                         spread: tuple[float, ...], n_angles: int) -> ClaimResult:
     printed = _printed_sweep(n_angles)
