@@ -113,9 +113,9 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
                               budget=Budget(max_seconds=None, max_bytes=20 * GIB))
         out = {"time": _since(t), "d_x": d_x, "H": H, "L": L, "rank": r.rank,
                "block_bound": getattr(r.engine, "block_bound", None), "certifies": r.certifies,
-               "thm3": str(theorem3_upper(d_x, L, H).value),
-               "log3_thm2_upper": float(theorem2_upper(d_x, L, H).log3),
-               "log3_thm2_lower": float(theorem2_lower(d_x, L, H).log3)}
+               "thm3": str(theorem3_upper(width=d_x, depth=L, heads=H).value),
+               "log3_thm2_upper": float(theorem2_upper(width=d_x, depth=L, heads=H).log3),
+               "log3_thm2_lower": float(theorem2_lower(width=d_x, depth=L, heads=H).log3)}
     elif name == "project":
         out = _project(int(args[0]), int(args[1]))
     elif name == "evaluator":

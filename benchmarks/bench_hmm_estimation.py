@@ -105,7 +105,7 @@ def _em_default(kind: str, X: np.ndarray, lengths: list[int], truth: HMM | Gauss
 def run_case(kind: str, d: int, k: int, cond: str, truth: HMM | GaussianHMM, n: int,
              restarts: int, n_iter: int, em: bool = True) -> dict[str, Any]:
     load0 = os.getloadavg()[0]
-    _, x = truth.sample(LENGTH, n_sequences=max(1, n // LENGTH), seed=n + 7 * d + k)
+    x, _ = truth.sample(LENGTH, n_sequences=max(1, n // LENGTH), seed=n + 7 * d + k)
 
     def estimate() -> Any:
         if kind == "hmm":

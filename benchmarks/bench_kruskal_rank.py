@@ -56,7 +56,7 @@ def _per_subset(A: np.ndarray, r: int, fn: Any, limit: int | None) -> tuple[floa
 def measure(m: int, n: int, quick: bool, repeat: int) -> list[object]:
     A = np.random.default_rng(m).integers(-99, 100, (m, n))
     t_exact, res = median_time(lambda: kruskal_rank(A, method="exact", seed=1), repeat)
-    assert res.k_rank == m and res.certifies == "exact"
+    assert res.rank == m and res.certifies == "exact"
     t_svd, res_svd = median_time(lambda: kruskal_rank(A.astype(float), method="svd"), 1)
     limit = SAMPLE if quick or math.comb(n, m) > FULL_LIMIT else None
     t_sub, ok_sub, s_sub = _per_subset(A, m, lambda S: matrix_rank(S, method="exact").rank, limit)
@@ -67,9 +67,9 @@ def measure(m: int, n: int, quick: bool, repeat: int) -> list[object]:
     def label(t: float, sampled: bool) -> str:
         return fmt_seconds(t) + (" (extrapolated)" if sampled else "")
 
-    return [f"{m} x {n}", f"{math.comb(n, m):,}", res.k_rank, fmt_seconds(t_exact),
+    return [f"{m} x {n}", f"{math.comb(n, m):,}", res.rank, fmt_seconds(t_exact),
             "yes" if t_exact <= TARGET_SECONDS else "**no**", res.details["false_alarms"],
-            fmt_seconds(t_svd), res_svd.k_rank, label(t_sub, s_sub), label(t_naive, s_naive),
+            fmt_seconds(t_svd), res_svd.rank, label(t_sub, s_sub), label(t_naive, s_naive),
             f"{t_naive / t_exact:.0f}x", f"{t_sub / t_exact:.0f}x",
             "yes" if ok_naive and ok_sub else "(sampled subsets all independent)"
             if s_naive else "no"]

@@ -56,6 +56,7 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.display import RichDisplay
 from seprank.core.index import PaperIndex
 
 __all__ = [
@@ -98,8 +99,8 @@ def bhattacharyya_coefficient(theta1: float, theta2: float) -> float:
     return math.exp(-((theta1 - theta2) ** 2) / 8)
 
 
-@dataclass(frozen=True)
-class GaussianMeanNCE:
+@dataclass(frozen=True, repr=False)
+class GaussianMeanNCE(RichDisplay):
     """NCE/eNCE for estimating the mean of :math:`\\mathcal N(\\theta_*, 1)` against
     :math:`Q = \\mathcal N(\\theta_q, 1)` with :math:`p_\\tau = e^{-x^2/2 + bx - c}`.
 
@@ -298,8 +299,8 @@ def _as_tau(tau: npt.ArrayLike, name: str = "tau") -> tuple[float, float]:
     return float(t[0]), float(t[1])
 
 
-@dataclass(frozen=True)
-class OptimizationTrace:
+@dataclass(frozen=True, repr=False)
+class OptimizationTrace(RichDisplay):
     """Iterates of (normalised) gradient descent on a population loss.
 
     Attributes

@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    claims = select(profile=args.profile, paper=args.paper, id_glob=args.ids)
+    claims = select(profile=args.profile, paper=args.paper, id=args.ids)
     if not claims:
         print("paper-checks: no claim matches the selection", file=sys.stderr)
         return 2

@@ -38,6 +38,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from seprank.core.display import html_table, markdown_table, summarize
 from seprank.core.validation import check_bool
 
 __all__ = [
@@ -195,7 +196,7 @@ class Margin:
         return min(found, key=lambda m: m.log10_slack)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ClaimResult:
     """What a check measured and its verdict.
 
@@ -287,6 +288,51 @@ class ClaimResult:
                              "refuted proof step does not make the statement false)")
         if self.verdict in ("holds", "skipped") and self.kind is not None:
             raise ValueError(f"a {self.verdict!r} verdict has no kind")
+
+    def __repr__(self) -> str:
+        kind = f", kind={self.kind!r}" if self.kind else ""
+        return (f"ClaimResult(verdict={self.verdict!r}{kind}, "
+                f"measured={summarize(self.measured, 50)}, "
+                f"reference_value={summarize(self.reference_value, 50)})")
+
+    def summary(self) -> str:
+        """One line: the verdict and kind, then printed -> corrected (errata) or the margin."""
+        head = self.verdict + (f" ({self.kind})" if self.kind else "")
+        if "printed" in self.details and ("corrected" in self.details
+                                          or "reading" in self.details):
+            fixed = self.details.get("corrected", self.details.get("reading"))
+            return (f"{head}: printed {summarize(self.details['printed'], 60)} -> "
+                    f"{summarize(fixed, 60)}")
+        if self.margin is not None:
+            return f"{head}: {self.margin.what}, log10 slack {self.margin.log10_slack:.3g}"
+        if self.verdict == "skipped":
+            return f"{head}: {summarize(self.details.get('reason'), 100)}"
+        return f"{head}: measured {summarize(self.measured, 60)}"
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        first = [k for k in ("printed", "corrected", "reading", "reason") if k in self.details]
+        rows: list[tuple[str, Any]] = [(k, self.details[k]) for k in first]
+        rows += [("measured", self.measured), ("reference", self.reference_value)]
+        if self.margin is not None:
+            rows.append(("margin", f"{self.margin.what}: log10 slack "
+                                   f"{self.margin.log10_slack:.3g}"
+                                   f"{' (weak)' if self.margin.weak else ''} {self.margin.note}"))
+        if self.independent is not None:
+            agrees = "agrees" if self.independent.agrees else "DISAGREES"
+            rows.append(("independent", f"{self.independent.method}: "
+                                        f"{summarize(self.independent.value, 60)} ({agrees})"))
+        rows += [(k, v) for k, v in self.details.items() if k not in first]
+        if self.certificates:
+            rows.append(("certificates", f"{len(self.certificates)}: "
+                                         + ", ".join(list(self.certificates)[:5])
+                                         + (", …" if len(self.certificates) > 5 else "")))
+        return rows
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
 
 
 def judge(printed_holds: bool, corrected_holds: bool | None = None) -> Verdict:

@@ -71,6 +71,7 @@ from paper_checks.ledger import (
     perturbed_run,
 )
 from paper_checks.perturbation import Perturbed
+from seprank.core.display import html_table, markdown_table
 
 __all__ = [
     "KINDS",
@@ -152,7 +153,7 @@ PAPERS: Mapping[str, Paper] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Claim:
     """A registered check of one printed statement."""
 
@@ -173,6 +174,28 @@ class Claim:
     @property
     def paper_info(self) -> Paper:
         return PAPERS[self.paper]
+
+    def __repr__(self) -> str:
+        return (f"Claim(id={self.id!r}, paper={self.paper!r}, reference={self.reference!r}, "
+                f"expected_verdict={self.expected_verdict!r}, profile={self.profile!r})")
+
+    def summary(self) -> str:
+        """One line: the id, where the statement is printed, and what is expected of it."""
+        return (f"{self.id} ({self.paper}, {self.reference}): expected {self.expected_verdict}"
+                f"{'' if self.category == 'paper' else ' (consistency check)'}")
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        return [("statement", self.statement), ("paper", self.paper),
+                ("reference", self.reference), ("expected verdict", self.expected_verdict),
+                ("profile", self.profile), ("category", self.category),
+                ("perturbed statement", self.perturbation_text or "none"),
+                ("certifies", self.certifies), ("check", f"{self.module}.{self.func.__name__}")]
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
 
     @property
     def perturbable(self) -> bool:
@@ -495,17 +518,18 @@ def select(
     *,
     profile: Profile = "quick",
     paper: str | Iterable[str] | None = None,
-    id_glob: str | Iterable[str] | None = None,
+    id: str | Iterable[str] | None = None,
 ) -> list[Claim]:
-    """Claims of a profile (``full`` includes ``quick``), filtered by paper and id glob.
+    """Claims of a profile (``full`` includes ``quick``), filtered by paper and id.
 
-    ``paper`` matches a key (``"003"``), a seed stem, or a substring of the title;
-    ``id_glob`` is an :mod:`fnmatch` pattern such as ``"D2W-Thm*"``.
+    ``paper`` matches a key (``"003"``), a seed stem, or a substring of the title; ``id`` is
+    a claim id or an :mod:`fnmatch` pattern such as ``"D2W-Thm*"`` (or several), as the
+    CLI's ``--id``.
     """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     papers = _strings("paper", paper)
-    globs = _strings("id_glob", id_glob)
+    globs = _strings("id", id)
     unknown = [p for p in papers if not any(_paper_matches(c, p) for c in all_claims())]
     if unknown:
         keys = sorted({c.paper_info.key for c in all_claims()})

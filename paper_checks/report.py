@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from tabulate import tabulate
 
 from paper_checks.certificates import supports_verdict
 from paper_checks.defence import ASPECT_TITLES
@@ -25,8 +27,8 @@ from paper_checks.ledger import KINDS, NOTE_KINDS, Margin
 from paper_checks.registry import PAPERS
 from paper_checks.runner import ClaimOutcome
 
-__all__ = ["format_value", "json_report", "kind_counts", "markdown_report", "summary_table",
-           "to_jsonable"]
+__all__ = ["format_value", "json_report", "kind_counts", "markdown_report", "plain_value",
+           "summary_table", "to_jsonable"]
 
 _MAX_CELL = 90
 #: How each kind reads in the report: paper errors first, then slips and readings.
@@ -68,15 +70,27 @@ def to_jsonable(value: Any) -> Any:
     return str(value)
 
 
-def format_value(value: Any, width: int = _MAX_CELL) -> str:
-    """A short one-line rendering for tables."""
+def plain_value(value: Any, width: int = _MAX_CELL) -> str:
+    """A short one-line rendering for a terminal: no Markdown escapes.
+
+    Examples
+    --------
+    >>> plain_value({"|T|": 8}), plain_value("a long text", width=6)
+    ("{'|T|': 8}", 'a lon…')
+    """
     if isinstance(value, float | np.floating):
         text = f"{float(value):.6g}"
     elif isinstance(value, np.ndarray):
         text = np.array2string(value, precision=4, threshold=8, separator=", ")
     else:
         text = str(value)
-    text = " ".join(text.split()).replace("|", "\\|")
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def format_value(value: Any, width: int = _MAX_CELL) -> str:
+    """A short one-line rendering for Markdown tables (``|`` escaped)."""
+    text = plain_value(value, width).replace("|", "\\|")
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -156,22 +170,49 @@ def _counts_line(outcomes: Sequence[ClaimOutcome]) -> str:
     return line
 
 
-def summary_table(outcomes: Sequence[ClaimOutcome]) -> str:
-    """Plain-text table: one line per claim, then verdict counts by kind."""
-    rows = [("id", "verdict", "kind", "expected", "ok", "margin", "time", "measured")]
+#: Width of the terminal table (``paper-checks``' standard output).
+TABLE_WIDTH = 100
+
+
+def summary_table(outcomes: Sequence[ClaimOutcome], *, width: int = TABLE_WIDTH) -> str:
+    """Plain-text table that fits ``width`` columns: one line per claim, then verdict counts
+    by kind.  Cells are plain text (no Markdown escapes); long ids and measured values are cut
+    with an ellipsis, and a claim whose verdict differs from the registered one says which was
+    expected."""
+    headers = ("id", "verdict", "kind", "ok", "margin", "time", "measured")
+    rows = []
     for o in outcomes:
-        measured = "" if o.result is None else format_value(o.result.measured, 40)
         verdict = o.verdict if o.is_paper_verdict else f"{o.verdict} (cons.)"
-        rows.append((o.claim.id, verdict, o.kind or "", o.claim.expected_verdict,
-                     "yes" if o.as_expected else "NO", format_margin(_margin(o)),
-                     f"{o.seconds:.2f}s", measured))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+        ok = "yes" if o.as_expected else f"NO, expected {o.claim.expected_verdict}"
+        rows.append([o.claim.id, verdict, o.kind or "", ok, format_margin(_margin(o)),
+                     f"{o.seconds:.2f}s", "" if o.result is None else o.result.measured])
+    gaps = 2 * (len(headers) - 1)
+    id_width = min(max([len(headers[0]), *(len(r[0]) for r in rows)]), 28)
+    fixed = [max([len(headers[i]), *(len(str(r[i])) for r in rows)]) for i in range(1, 6)]
+    room = max(width - gaps - id_width - sum(fixed), len(headers[-1]))
+    while True:   # tabulate pads short headers; shrink the last column until the table fits
+        cells = [[plain_value(r[0], id_width), *r[1:6], plain_value(r[6], room)] for r in rows]
+        body = tabulate(cells, headers=headers, tablefmt="simple", disable_numparse=True)
+        lines = [line.rstrip() for line in body.splitlines()]
+        excess = max(len(line) for line in lines) - width
+        if excess <= 0 or room <= len(headers[-1]):
+            break
+        room = max(room - excess, len(headers[-1]))
     unexpected = sum(not o.as_expected for o in outcomes)
-    lines += ["", f"{len(outcomes)} claims; " + _counts_line(outcomes),
+    lines += ["", *_pack(f"{len(outcomes)} claims; " + _counts_line(outcomes), width),
               f"{unexpected} differ from the registered expectation"]
     return "\n".join(lines)
+
+
+def _pack(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken after ``'; '`` where it can."""
+    lines: list[str] = []
+    for part in text.split("; "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += "; " + part
+        else:
+            lines.append(part)
+    return [piece for line in lines for piece in (textwrap.wrap(line, width) or [""])]
 
 
 def _kind_table(outcomes: Sequence[ClaimOutcome]) -> list[str]:

@@ -10,8 +10,10 @@ timings and memory of the run.  A :class:`ClaimOutcome` is that outcome beside i
 from __future__ import annotations
 
 import dataclasses
+import math
+import numbers
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,12 +21,13 @@ from typing import Any
 from tqdm import tqdm
 
 from paper_checks.registry import Claim, ClaimResult
+from seprank.core.display import html_table, markdown_table, summarize
 from seprank.sweeps.measure import TaskOutcome, run_task
 
 __all__ = ["ClaimOutcome", "run_claim", "run_claims", "run_claims_parallel"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ClaimOutcome:
     """A claim and the outcome of running its check.
 
@@ -104,6 +107,87 @@ class ClaimOutcome:
         """The perturbed statement's result (None when it was not run or raised)."""
         return None if self.power is None or not self.power.ok else self.power.value
 
+    def __repr__(self) -> str:
+        kind = f", kind={self.kind!r}" if self.kind else ""
+        return (f"ClaimOutcome(id={self.claim.id!r}, verdict={self.verdict!r}{kind}, "
+                f"as_expected={self.as_expected}, seconds={self.seconds:.2f})")
+
+    def summary(self) -> str:
+        """One line: the claim, where it is printed, and what its check found."""
+        found = (self.result.summary() if self.result is not None else
+                 "error: " + summarize((self.error or "").strip().splitlines()[-1:] or "", 80))
+        expected = "" if self.as_expected else f" [expected {self.claim.expected_verdict}]"
+        return f"{self.claim.id} ({self.claim.paper}, {self.claim.reference}): {found}{expected}"
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        rows: list[tuple[str, Any]] = [("statement", self.claim.statement)]
+        if self.result is not None:
+            rows += self.result._display_fields()
+        else:
+            rows.append(("error", (self.error or "").strip().splitlines()[-1:]))
+        rows += [("expected verdict", self.claim.expected_verdict),
+                 ("seconds", f"{self.seconds:.2f}")]
+        if self.power is not None:
+            r = self.perturbed_result
+            rows.append(("perturbed statement", f"{self.claim.perturbation_text}: "
+                         + ("error" if r is None else r.verdict)))
+        if self.certificates:
+            verified = sum(bool(getattr(rec, "verified", False)) for rec in self.certificates)
+            rows.append(("certificates checked", f"{verified} of {len(self.certificates)} "
+                                                 "verified by the independent checker"))
+        return rows
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
+
+    def plot(self, *, ax: Any = None) -> Any:
+        """The measurement against the printed bound or value (log scale when both are
+        positive), or the margin's log10 slack; returns the matplotlib Axes.
+
+        Raises
+        ------
+        ValueError
+            When the check raised, or measured nothing numeric and has no margin.
+        """
+        import matplotlib.pyplot as plt
+
+        r = self.result
+        if r is None:
+            raise ValueError(f"{self.claim.id} raised; there is no measurement to plot")
+        series = _numeric_series(r.measured, r.reference_value)
+        if not series and r.margin is None:
+            raise ValueError(f"{self.claim.id} measured nothing numeric against a number "
+                             f"(measured {summarize(r.measured, 60)}) and has no margin")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.5, 3.2))
+        if series:
+            labels = list(dict.fromkeys(label for points in series.values()
+                                        for label, _ in points))
+            where = {label: i for i, label in enumerate(labels)}
+            styles = iter(["o", "_", "x", "s", "^", "v", "d"])
+            values = []
+            for i, (name, points) in enumerate(series.items()):
+                marker = next(styles, "o")
+                ax.plot([where[label] for label, _ in points], [v for _, v in points], marker,
+                        ls="none", color=f"C{i}", markersize=14 if marker == "_" else 6,
+                        mew=2, label=name)
+                values += [v for _, v in points]
+            ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=7)
+            if values and all(v > 0 for v in values):
+                ax.set_yscale("log")
+            ax.legend(fontsize=8)
+        else:
+            assert r.margin is not None
+            ax.barh([r.margin.what], [r.margin.log10_slack], color="C2")
+            ax.axvline(0, color="k", lw=0.8)
+            ax.set_xlabel("log10 slack (room to the printed bound)")
+        ax.set_title(summarize(self.summary(), 80), fontsize=8)
+        ax.figure.tight_layout()
+        return ax
+
     @property
     def has_power(self) -> bool | None:
         """Whether the check told the perturbed statement from the printed one (its verdict is
@@ -112,6 +196,48 @@ class ClaimOutcome:
             return None
         r = self.perturbed_result
         return r is not None and r.verdict != "holds"
+
+
+_COMPARISON = re.compile(r"^\s*([-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?)\s*(?:<=|>=|<|>|==|=)\s*"
+                         r"([-+]?\d+(?:\.\d*)?(?:e[-+]?\d+)?)\b")
+
+
+def _number(value: Any) -> float | None:
+    value = getattr(value, "value", value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    x = float(value)
+    return x if math.isfinite(x) else None
+
+
+def _numeric_series(measured: Any, reference: Any) -> dict[str, list[tuple[str, float]]]:
+    """Named series of (label, number) to draw: the measurement and the reference when both
+    are numbers; for a table of settings (a mapping), one series per numeric inner field
+    (e.g. the measured value, the printed and the corrected one), or the two sides of rows
+    written as ``"3 <= 4: True"``; at most 40 settings."""
+    m, b = _number(measured), _number(reference)
+    if m is not None:
+        return {"measured": [("", m)], **({"printed / reference": [("", b)]}
+                                          if b is not None else {})}
+    if not isinstance(measured, Mapping):
+        return {}
+    rows = list(measured.items())[:40]
+    series: dict[str, list[tuple[str, float]]] = {}
+    for key, row in rows:
+        if isinstance(row, str) and (g := _COMPARISON.match(row)):
+            series.setdefault("measured", []).append((str(key), float(g[1])))
+            series.setdefault("bound", []).append((str(key), float(g[2])))
+        elif isinstance(row, Mapping):
+            for field, value in row.items():
+                x = _number(value)
+                if x is not None:
+                    series.setdefault(str(field), []).append((str(key), x))
+        elif (x := _number(row)) is not None:
+            series.setdefault("measured", []).append((str(key), x))
+            ref = _number(reference.get(key)) if isinstance(reference, Mapping) else b
+            if ref is not None:
+                series.setdefault("printed / reference", []).append((str(key), ref))
+    return {name: points for name, points in list(series.items())[:6]}
 
 
 def _wants_power(claim: Claim, result: ClaimResult | None) -> bool:
@@ -214,7 +340,7 @@ def run_claims_parallel(
     ``executor="serial"`` runs the same tasks in this process (the baseline of a speed-up):
 
     >>> from paper_checks.registry import select
-    >>> claims = select(profile="quick", id_glob=["FND-Hilbert-8", "D2W-Table1-1T"])
+    >>> claims = select(profile="quick", id=["FND-Hilbert-8", "D2W-Table1-1T"])
     >>> [(o.claim.id, o.result.verdict, o.has_power) for o in run_claims_parallel(
     ...     claims, executor="serial", progress=False)]
     [('D2W-Table1-1T', 'note', None), ('FND-Hilbert-8', 'holds', None)]

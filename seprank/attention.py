@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.display import markdown_table
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
@@ -259,6 +260,21 @@ class LinearAttention:
         batch = f"batch={self.batch_shape}, " if self.batch_shape else ""
         return (f"LinearAttention({batch}L={self.depth}, d_x={self.width}, H={self.heads}, "
                 f"d_a={self.head_dim}, residual={self.residual}, weights={self.weight_kind})")
+
+    def summary(self) -> str:
+        """One line: the architecture of 003 (eq. 3) this network instantiates."""
+        batch = f"{self.batch_shape} batch of " if self.batch_shape else ""
+        res = "residual " if self.residual else ""
+        return (f"{batch}{res}linear self-attention: depth L = {self.depth}, width d_x = "
+                f"{self.width}, H = {self.heads} heads of d_a = {self.head_dim}, "
+                f"{self.weight_kind} weights")
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), [
+            ("query", self.query), ("key", self.key), ("value", self.value),
+            ("output", self.output),
+            ("depth L", self.depth), ("width d_x", self.width), ("heads H", self.heads),
+            ("residual", self.residual), ("weights", self.weight_kind)])
 
     def _one_network(self, what: str) -> None:
         if self.batch_shape:

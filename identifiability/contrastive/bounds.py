@@ -38,6 +38,7 @@ from identifiability.contrastive.kernels import (
 )
 from identifiability.contrastive.processes import FiniteStateChain, OrnsteinUhlenbeck
 from seprank.core import check_array, check_instance, check_int, validated
+from seprank.core.display import RichDisplay
 
 __all__ = [
     "Theorem2Chain",
@@ -103,8 +104,8 @@ def _finite_inputs(P_star: npt.ArrayLike, P_hat: npt.ArrayLike, q: npt.ArrayLike
     return chain.P, Ph, Q, chain.stationary
 
 
-@dataclass(frozen=True)
-class Theorem2Chain:
+@dataclass(frozen=True, repr=False)
+class Theorem2Chain(RichDisplay):
     """Both sides of Theorem 2 and of its intermediate steps, for finite-state kernels.
 
     ``excess`` is
@@ -158,8 +159,8 @@ def theorem2_chain(P_star: npt.ArrayLike, P_hat: npt.ArrayLike, q: npt.ArrayLike
                          excess_step_bound=r_min / 4 * e_d2)
 
 
-@dataclass(frozen=True)
-class Theorem3Chain:
+@dataclass(frozen=True, repr=False)
+class Theorem3Chain(RichDisplay):
     """Sides of Theorem 3's chain (eqs. 2.30–2.32) for finite-state kernels.
 
     ``abs_error`` = :math:`\\mathbb E_{\\pi,p_*}|p - p_*|`; ``mean_dr_sq`` =

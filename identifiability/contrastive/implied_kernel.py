@@ -45,6 +45,7 @@ from identifiability.contrastive.kernels import (
     gauss_hermite_rule,
 )
 from seprank.core import check_array, check_callable, check_choice
+from seprank.core.display import RichDisplay
 
 __all__ = [
     "ZERO_DENSITY_MESSAGE",
@@ -85,8 +86,8 @@ def bayes_classifier(p_star: npt.ArrayLike, q: npt.ArrayLike) -> FloatArray:
                                 where=tot > 0), dtype=float)
 
 
-@dataclass(frozen=True)
-class ImpliedKernel:
+@dataclass(frozen=True, repr=False)
+class ImpliedKernel(RichDisplay):
     """The kernel (2.12) implied by a classifier, :math:`\\log p^\\eta = \\log q + \\operatorname
     {logit} h`, optionally normalised per z.
 

@@ -43,6 +43,7 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.display import RichDisplay
 from seprank.core.types import FloatArray
 
 __all__ = [
@@ -101,8 +102,8 @@ def _spd(S_in: npt.ArrayLike, what: str, *, rtol: float = 1e-10) -> FloatArray:
     return S
 
 
-@dataclass(frozen=True, init=False)
-class GaussianKernel:
+@dataclass(frozen=True, init=False, repr=False)
+class GaussianKernel(RichDisplay):
     """The conditional Gaussian law :math:`k(z'\\mid z) = \\mathcal N(Mz + c, S)`.
 
     Parameters

@@ -39,6 +39,7 @@ from scipy.optimize import minimize, minimize_scalar
 from identifiability.contrastive.kernels import FloatArray, GaussianKernel
 from identifiability.contrastive.processes import OrnsteinUhlenbeck, check_eta
 from seprank.core import check_array, check_choice
+from seprank.core.display import RichDisplay
 
 __all__ = ["OUMLEResult", "fit_gaussian_ar", "fit_ou_mle"]
 
@@ -96,8 +97,8 @@ def fit_gaussian_ar(observations: npt.ArrayLike, eta: float, *,
     return GaussianKernel(M, c, S)
 
 
-@dataclass(frozen=True)
-class OUMLEResult:
+@dataclass(frozen=True, repr=False)
+class OUMLEResult(RichDisplay):
     """The OU maximum-likelihood fit.
 
     Attributes

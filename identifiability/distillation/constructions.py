@@ -42,6 +42,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.display import RichDisplay
 from seprank.core.types import FloatArray
 from seprank.core.validation import (
     check_array,
@@ -71,8 +72,8 @@ MAX_VERIFY_DIMENSION = 16
 SecondBias = Literal["corrected", "printed"]
 
 
-@dataclass(frozen=True)
-class ReluMLP:
+@dataclass(frozen=True, repr=False)
+class ReluMLP(RichDisplay):
     """:math:`x\\mapsto W_L\\sigma(\\cdots\\sigma(W_1x + b_1)\\cdots) + b_L` (σ = ReLU)."""
 
     weights: tuple[FloatArray, ...]
@@ -217,8 +218,8 @@ def interpolation_mlp(points: npt.ArrayLike, values: Sequence[float], *,
     return ReluMLP((w1, w2, w3), (b1, b2, np.zeros(1)))
 
 
-@dataclass(frozen=True)
-class ParityTransformer:
+@dataclass(frozen=True, repr=False)
+class ParityTransformer(RichDisplay):
     """One attention layer read at the last position, then an MLP.
 
     ``embedding[z, i]`` is the D-vector of token z at position i (additive embeddings are the

@@ -45,6 +45,7 @@ import numpy.typing as npt
 
 from identifiability.distillation.fourier import hypercube, majority_coefficient
 from identifiability.distillation.one_step import OneStep
+from seprank.core.display import RichDisplay
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.validation import (
     check_array,
@@ -175,8 +176,8 @@ def exact_degree_one(step: OneStep) -> npt.NDArray[np.float64]:
     return np.asarray((signs * j_values).sum(axis=0) / m)
 
 
-@dataclass(frozen=True)
-class MonteCarloCorrelations:
+@dataclass(frozen=True, repr=False)
+class MonteCarloCorrelations(RichDisplay):
     """Monte Carlo estimates (each with a standard error) of the teacher's correlations.
 
     Attributes

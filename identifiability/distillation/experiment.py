@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from identifiability.distillation.mlp import Segment, TwoLayerReLU, sigmoid, train_online
+from seprank.core.display import RichDisplay
 from seprank.core.random import as_generator, split_seed
 from seprank.core.validation import check_array, check_float, check_instance, check_int
 
@@ -189,8 +190,8 @@ def train_teacher(cfg: DistillationConfig, *, init_seed: np.random.Generator,
     return run
 
 
-@dataclass(frozen=True)
-class SeedResult:
+@dataclass(frozen=True, repr=False)
+class SeedResult(RichDisplay):
     """One seed: the teacher, its plateau exit, and steps to 100 % for each student method."""
 
     seed: int
@@ -271,8 +272,8 @@ def run_progressive_distillation(cfg: DistillationConfig, seeds: Sequence[int]
     return results
 
 
-@dataclass(frozen=True)
-class MethodSummary:
+@dataclass(frozen=True, repr=False)
+class MethodSummary(RichDisplay):
     """Mean and standard error of steps to 100 % over seeds (``stopped_short`` runs counted
     at ``max_steps``, which biases the mean down: the count is reported)."""
 

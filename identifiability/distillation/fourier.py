@@ -121,17 +121,40 @@ def parity(x: npt.ArrayLike, support: Iterable[int]) -> npt.NDArray[np.int64]:
     return np.prod(arr[:, idx], axis=1) if idx else np.ones(arr.shape[0], dtype=np.int64)
 
 
-def fourier_coefficient(values: npt.ArrayLike, support: Iterable[int], d: int) -> Fraction:
+def fourier_coefficient(d: int, support: Iterable[int], values: npt.ArrayLike) -> Fraction:
     """:math:`\\hat f(S) = 2^{-d}\\sum_x f(x)\\chi_S(x)` exactly, from the integer values of f
     on :func:`hypercube` (d) in its row order.
+
+    The arguments come in the order of :func:`majority_coefficient` ``(d, i)``: the dimension,
+    which coefficient, then the function's values.
+
+    Parameters
+    ----------
+    d : int
+        The dimension of the hypercube :math:`\\{-1, 1\\}^d`.
+    support : iterable of int
+        The set S (0-based coordinates).
+    values : array_like of int, shape (2**d,)
+        f on ``hypercube(d)``, row by row -- values, not the function: pass
+        ``f(hypercube(d))``.
+
+    Raises
+    ------
+    TypeError
+        When ``values`` is a function, or the arguments come in the old order
+        ``(values, support, d)``.
 
     Examples
     --------
     >>> x = hypercube(3)
     >>> maj = np.sign(x.astype(int).sum(axis=1))
-    >>> fourier_coefficient(maj, (0,), 3), fourier_coefficient(maj, (0, 1, 2), 3)
+    >>> fourier_coefficient(3, (0,), maj), fourier_coefficient(3, (0, 1, 2), maj)
     (Fraction(1, 2), Fraction(-1, 2))
     """
+    if np.ndim(d) > 0 and np.ndim(values) == 0 and not callable(values):
+        raise TypeError("fourier_coefficient takes (d, support, values) -- the order of "
+                        "majority_coefficient(d, i) -- but got the values first and an "
+                        f"integer last; call fourier_coefficient({values!r}, support, values)")
     d = check_int("d", d, minimum=1, maximum=MAX_CUBE_DIMENSION)
     if callable(values):
         raise TypeError(f"values must be the {2**d} integer values of f on hypercube({d}), not "

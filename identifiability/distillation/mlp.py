@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.display import RichDisplay
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray
@@ -77,8 +78,8 @@ def _sigmoid(t: FloatArray) -> FloatArray:
     return np.asarray(0.5 * (1.0 + np.tanh(0.5 * t)))
 
 
-@dataclass
-class TwoLayerReLU:
+@dataclass(repr=False)
+class TwoLayerReLU(RichDisplay):
     """:math:`f(x) = a^\\top\\sigma(Wx + b)` with mutable parameters (trained in place).
 
     Examples

@@ -24,6 +24,7 @@ import numpy as np
 from identifiability.icl._checks import check_int, check_object, check_positive
 from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.prompts import PromptBatch
+from seprank.core.display import RichDisplay
 from seprank.core.types import FloatArray
 
 __all__ = ["BASELINES", "BaselineResult", "baseline_error", "knn_predict", "sklearn_predict"]
@@ -115,8 +116,8 @@ def sklearn_predict(prompts: PromptBatch, method: Baseline,
     return out
 
 
-@dataclass(frozen=True)
-class BaselineResult:
+@dataclass(frozen=True, repr=False)
+class BaselineResult(RichDisplay):
     """Error of a baseline on a batch: ``error`` with standard error ``error_se``."""
 
     method: str

@@ -46,6 +46,7 @@ from identifiability.icl.data import Patterns
 from identifiability.icl.model import ICLParams, forward
 from identifiability.icl.prompts import PromptBatch
 from seprank.core import EpsRankResult, RankResult, eps_rank, matrix_rank
+from seprank.core.display import RichDisplay
 from seprank.core.types import FloatArray
 from seprank.core.validation import check_bool
 
@@ -214,8 +215,8 @@ def attention_projections(params: ICLParams, patterns: Patterns, prompts: Prompt
                                 block(WK, patterns.irrelevant))
 
 
-@dataclass(frozen=True)
-class NeuronAlignment:
+@dataclass(frozen=True, repr=False)
+class NeuronAlignment(RichDisplay):
     """Proposition 4.5 per neuron.
 
     Attributes
@@ -293,8 +294,8 @@ def label_feature_basis(patterns: Patterns) -> FloatArray:
     return np.asarray(Q.T)
 
 
-@dataclass(frozen=True)
-class UpdateSpectrum:
+@dataclass(frozen=True, repr=False)
+class UpdateSpectrum(RichDisplay):
     """Rank and support of an update :math:`\\Delta W`.
 
     Attributes

@@ -59,6 +59,7 @@ import numpy.typing as npt
 
 from identifiability.icl._checks import check_fraction, check_int, check_object
 from identifiability.icl._threads import single_blas_threaded
+from seprank.core.display import RichDisplay
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import Array
@@ -79,8 +80,8 @@ __all__ = [
 GRADIENT_NAMES = ("WQ", "WK", "WV", "WO")
 
 
-@dataclass(frozen=True)
-class ICLParams:
+@dataclass(frozen=True, repr=False)
+class ICLParams(RichDisplay):
     """The weights :math:`\\Psi = \\{W_Q, W_K, W_V, W_O, a\\}` and the pruning ``mask`` (0/1 per
     neuron; 1 = kept).  Arrays are not copied: use :meth:`copy` before mutating."""
 

@@ -32,6 +32,7 @@ import numpy as np
 from identifiability.icl._checks import check_fraction, check_int, check_object
 from identifiability.icl.model import ICLParams, forward
 from identifiability.icl.prompts import PromptBatch
+from seprank.core.display import RichDisplay
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, as_generator
 from seprank.core.types import FloatArray
@@ -84,8 +85,8 @@ def prune_mask(params: ICLParams, n_pruned: int, *, order: Order = "smallest",
     return mask
 
 
-@dataclass(frozen=True)
-class PruningCurve:
+@dataclass(frozen=True, repr=False)
+class PruningCurve(RichDisplay):
     """Hinge loss and classification error against the pruning rate, per order.
 
     Attributes

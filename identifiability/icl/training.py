@@ -44,6 +44,7 @@ from identifiability.icl.model import (
 )
 from identifiability.icl.prompts import PromptBatch, sample_prompts
 from identifiability.icl.tasks import Task, _check_tasks, cyclic_tasks
+from seprank.core.display import RichDisplay
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.random import SeedLike, split_seed
 from seprank.core.types import FloatArray
@@ -118,8 +119,8 @@ class TrainingConfig:
                                   M1))
 
 
-@dataclass(frozen=True)
-class TrainedModel:
+@dataclass(frozen=True, repr=False)
+class TrainedModel(RichDisplay):
     """The output of :func:`train`.
 
     Attributes
@@ -226,8 +227,8 @@ def _sgd(params: ICLParams, patterns: Patterns, tasks: tuple[Task, ...],
     return step, False
 
 
-@dataclass(frozen=True)
-class Evaluation:
+@dataclass(frozen=True, repr=False)
+class Evaluation(RichDisplay):
     """Generalization on a batch of prompts.
 
     Attributes

@@ -21,6 +21,7 @@ from identifiability.masked.cp import *
 from identifiability.masked.em import *
 from identifiability.masked.estimation import *
 from identifiability.masked.hmm import *
+from identifiability.masked.identifiable import *
 from identifiability.masked.kruskal import *
 from identifiability.masked.kruskal_certificates import *
 from identifiability.masked.kruskal_screen import *
@@ -54,6 +55,7 @@ INDEX = PaperIndex(
         ("Assumptions 5-9", check_assumptions),
         ("(2.35), masked prediction task", Task),
         ("(2.35), optimal predictor", optimal_predictor),
+        ("Theorems 4-8: which task identifies which model", identifiable),
         ("Proposition 1 (Kruskal)", kruskal_condition),
         ("Kruskal rank", kruskal_rank),
         ("Kruskal rank, its certificate", kruskal_certificate),
@@ -87,6 +89,7 @@ if not TYPE_CHECKING:
         "em",
         "estimation",
         "hmm",
+        "identifiable",
         "kruskal",
         "kruskal_certificates",
         "kruskal_screen",

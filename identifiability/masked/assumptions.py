@@ -26,6 +26,7 @@ from seprank.core import (
     check_int,
     matrix_rank,
 )
+from seprank.core.display import html_table, markdown_table
 from seprank.core.types import FloatArray
 
 __all__ = [
@@ -62,7 +63,7 @@ class AssumptionCheck:
     measured: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class AssumptionReport:
     """The outcome of every assumption check (see :func:`check_assumptions`)."""
 
@@ -78,6 +79,26 @@ class AssumptionReport:
             if c.name == name:
                 return c
         raise KeyError(name)
+
+    def summary(self) -> str:
+        """One line: which assumptions fail (or that all hold)."""
+        bad = [c.name for c in self.checks if not c.holds]
+        return f"{self.kind}: " + ("all assumptions hold" if not bad else
+                                   "VIOLATED " + ", ".join(bad))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{c.name}={'ok' if c.holds else 'NO'}" for c in self.checks)
+        return f"AssumptionReport(kind={self.kind!r}, {shown})"
+
+    def _rows(self) -> list[tuple[str, str]]:
+        return [(f"{c.name} {'ok' if c.holds else 'NO'}", f"{ASSUMPTIONS[c.name]}: {c.measured}")
+                for c in self.checks]
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._rows(), header=("assumption", "measured"))
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._rows(), header=("assumption", "measured"))
 
     def __str__(self) -> str:
         lines = [f"{self.kind}: {'all assumptions hold' if self.holds else 'VIOLATED'}"]

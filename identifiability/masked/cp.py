@@ -42,7 +42,7 @@ __all__ = ["CPResult", "als_parafac", "cp_reconstruct", "jennrich"]
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CPResult(Result):
     """Factors ``(A, B, C)`` with ``W ≈ einsum('ir,jr,kr->ijk', A, B, C)``.
 
@@ -67,6 +67,14 @@ class CPResult(Result):
     @property
     def rank(self) -> int:
         return int(self.factors[0].shape[1])
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "method": self.method, "rel_error": self.rel_error,
+                "shapes": tuple(F.shape for F in self.factors)}
+
+    def summary(self) -> str:
+        return (f"rank-{self.rank} CP decomposition ({self.method}), relative error "
+                f"{self.rel_error:.2g}")
 
 
 def cp_reconstruct(factors: tuple[Any, Any, Any]) -> FloatArray:

@@ -158,7 +158,7 @@ def refine_em(
     --------
     >>> truth = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]],
     ...             0.7 * np.eye(3) + 0.1)
-    >>> _, x = truth.sample(100, n_sequences=100, seed=0)
+    >>> x, _ = truth.sample(100, n_sequences=100, seed=0)
     >>> from identifiability.masked.estimation import estimate_hmm
     >>> em = refine_em(estimate_hmm(x, 3, seed=1, check="report"), x, n_iter=20)
     >>> em.model.k, em.errors_against(truth)["emission"] < 0.1

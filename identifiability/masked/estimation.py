@@ -38,7 +38,7 @@ exactly.  Here the same tensor is estimated from samples and inverted robustly:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,6 +148,77 @@ class MomentEstimate(Result):
         p = m.perm
         return {"perm": p.tolist(), "emission": m.max_abs_error,
                 "T": float(np.max(np.abs(self.model.T[np.ix_(p, p)] - truth.T)))}
+
+    def plot(self, truth: HMM | GaussianHMM | None = None, *, ax: Any = None) -> Any:
+        """Estimated entries of the emission matrix and T with their jackknife standard errors,
+        against the true ones when ``truth`` is given (after matching the states), else in
+        entry order; returns the matplotlib Axes.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> truth = HMM.random(4, 2, seed=0)
+        >>> x, _ = truth.sample(50, n_sequences=400, seed=1)
+        >>> est = estimate_hmm(x, 2, seed=2, check="report")
+        >>> est.plot(truth).get_xlabel()
+        'true entry'
+        """
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(4.5, 4))
+        E, T = self.model.emission, self.model.T
+        se_E = np.broadcast_to(np.asarray(self.stderr.get("emission_entries",
+                                                         self.stderr["emission"])), E.shape)
+        se_T = np.broadcast_to(np.asarray(self.stderr.get("T_entries", self.stderr["T"])),
+                               T.shape)
+        name = "O" if self.model.kind == "hmm" else "M"
+        if truth is not None:
+            perm = match_permutation(E, truth.emission).perm
+            E, se_E = E[:, perm], se_E[:, perm]
+            T, se_T = T[np.ix_(perm, perm)], se_T[np.ix_(perm, perm)]
+            xs_E, xs_T = truth.emission.ravel(), truth.T.ravel()
+            lo = min(xs_E.min(), xs_T.min(), E.min(), T.min())
+            hi = max(xs_E.max(), xs_T.max(), E.max(), T.max())
+            ax.plot([lo, hi], [lo, hi], color="0.6", lw=0.8)
+            ax.set_xlabel("true entry")
+        else:
+            xs_E = np.arange(E.size, dtype=float)
+            xs_T = np.arange(E.size, E.size + T.size, dtype=float)
+            ax.set_xlabel("entry")
+        ax.errorbar(xs_E, E.ravel(), yerr=se_E.ravel(), fmt="o", ms=3, label=f"{name} ± stderr")
+        ax.errorbar(xs_T, T.ravel(), yerr=se_T.ravel(), fmt="s", ms=3, label="T ± stderr")
+        ax.set_ylabel("estimated entry")
+        ax.set_title(f"{self.n_windows:,} windows: {self.status}", fontsize=9)
+        ax.legend(fontsize=8)
+        return ax
+
+    @staticmethod
+    def plot_errors(estimates: Sequence[MomentEstimate], truth: HMM | GaussianHMM, *,
+                    ax: Any = None) -> Any:
+        """Max errors against ``truth`` and the reported standard errors, against the number
+        of windows, on log-log axes; returns the matplotlib Axes."""
+        import matplotlib.pyplot as plt
+
+        if not estimates:
+            raise ValueError("estimates: give at least one MomentEstimate")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.5))
+        ordered = sorted(estimates, key=lambda e: e.n_windows)
+        n = [e.n_windows for e in ordered]
+        errors = [e.errors_against(truth) for e in ordered]
+        name = "O" if truth.kind == "hmm" else "M"
+        ax.loglog(n, [err["emission"] for err in errors], "o-", label=f"max error {name}")
+        ax.loglog(n, [err["T"] for err in errors], "s-", label="max error T")
+        ax.loglog(n, [float(e.stderr["emission"]) for e in ordered], "o--", color="C0",
+                  alpha=0.6, label=f"stderr {name}")
+        ax.loglog(n, [float(e.stderr["T"]) for e in ordered], "s--", color="C1", alpha=0.6,
+                  label="stderr T")
+        ax.set_xlabel("windows n")
+        ax.set_ylabel("max abs error")
+        ax.legend(fontsize=8)
+        return ax
 
 
 def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contractions: int,
@@ -371,7 +442,7 @@ def estimate_hmm(
     --------
     >>> truth = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]],
     ...             0.7 * np.eye(3) + 0.1)
-    >>> _, x = truth.sample(200, n_sequences=500, seed=0)
+    >>> x, _ = truth.sample(200, n_sequences=500, seed=0)
     >>> est = estimate_hmm(x, 3, seed=1)
     >>> est.status, est.errors_against(truth)["emission"] < 5 * est.stderr["emission"]
     ('ok', True)
@@ -418,7 +489,7 @@ def estimate_ghmm(
     Examples
     --------
     >>> truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
-    >>> _, x = truth.sample(100, n_sequences=1000, seed=0)
+    >>> x, _ = truth.sample(100, n_sequences=1000, seed=0)
     >>> est = estimate_ghmm(x, 3, seed=1)
     >>> est.status, est.errors_against(truth)["emission"] < 0.1
     ('ok', True)

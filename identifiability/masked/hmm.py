@@ -21,9 +21,10 @@ tolerance ``rank_rtol`` (the entries are floats; see :func:`seprank.matrix_rank`
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +49,7 @@ from seprank.core import (
     check_int,
     guard_memory,
 )
+from seprank.core.display import html_table, markdown_table, summarize
 from seprank.core.types import FloatArray
 
 __all__ = [
@@ -57,11 +59,27 @@ __all__ = [
     "AssumptionError",
     "AssumptionReport",
     "GaussianHMM",
+    "Sample",
     "check_assumptions",
     "gaussian_posterior",
     "sinkhorn",
 ]
 
+
+class Sample(NamedTuple):
+    """What :meth:`HMM.sample` returns, in hmmlearn's order ``(X, Z)``.
+
+    Attributes
+    ----------
+    observations : numpy.ndarray
+        ``(n_sequences, n_steps)`` token indices (HMM) or ``(n_sequences, n_steps, d)``
+        vectors (G-HMM).
+    states : numpy.ndarray
+        ``(n_sequences, n_steps)`` hidden states.
+    """
+
+    observations: npt.NDArray[Any]
+    states: npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -70,12 +88,13 @@ class _BaseHMM:
     atol: float = field(default=DEFAULT_ATOL, kw_only=True)
     rank_rtol: float = field(default=DEFAULT_RANK_RTOL, kw_only=True)
     require: tuple[str, ...] = field(default=(), kw_only=True)
+    start: FloatArray = field(default_factory=lambda: np.zeros(0), kw_only=True)
 
     kind: ClassVar[str]
     _required: ClassVar[tuple[str, ...]]
 
     def _setup(self, emission_name: str, emission: Any, T: Any, atol: float, rank_rtol: float,
-               require: Iterable[str] | None) -> None:
+               require: Iterable[str] | None, start: Any = None) -> None:
         """Shared constructor body: store validated float matrices, then check assumptions."""
         object.__setattr__(self, emission_name, _as_real_matrix(emission, emission_name))
         object.__setattr__(self, "T", _as_real_matrix(T, "T"))
@@ -83,7 +102,28 @@ class _BaseHMM:
                                                      hint=" (a tolerance)"))
         object.__setattr__(self, "rank_rtol", check_float("rank_rtol", rank_rtol, minimum=0,
                                                           hint=" (a tolerance)"))
+        object.__setattr__(self, "start", self._check_start(start))
         self._validate(require)
+
+    def _check_start(self, start: Any) -> FloatArray:
+        """The law of :math:`h_1` (uniform when None): a probability vector of length k."""
+        k = int(self.T.shape[0])
+        if start is None:
+            return np.full(k, 1.0 / k)
+        law = check_array("start", start, ndim=1)
+        if law.shape != (k,):
+            raise ValueError(f"start (the law of h_1) must have k = {k} entries (one per hidden "
+                             f"state), got shape {law.shape}")
+        if np.any(law < -self.atol) or abs(float(law.sum()) - 1.0) > self.atol:
+            raise ValueError(f"start (the law of h_1) must be a probability vector: entries >= 0 "
+                             f"summing to 1 within atol = {self.atol:g}, got {law} (sum "
+                             f"{float(law.sum())!r}); nothing is renormalised")
+        return np.asarray(law, dtype=float)
+
+    @property
+    def uniform_start(self) -> bool:
+        """True when :math:`h_1` is uniform (within ``atol``), as A5 requires."""
+        return bool(np.max(np.abs(self.start - 1.0 / self.start.size)) <= self.atol)
 
     @property
     def emission(self) -> FloatArray:  # pragma: no cover - overridden
@@ -112,31 +152,88 @@ class _BaseHMM:
                                       "renormalised), or pass require=... without it to "
                                       "explore a model that violates it.",
                                       description=ASSUMPTIONS[name])
+        if "A5" in req and not self.uniform_start:
+            raise AssumptionError("A5", f"start = {self.start} is not the uniform stationary "
+                                  "law of a doubly stochastic T (A5 makes h_1 stationary). Pass "
+                                  "require=... without 'A5' to keep this start distribution.",
+                                  description=ASSUMPTIONS["A5"])
 
     def __repr__(self) -> str:
         name = "O" if self.kind == "hmm" else "M"
-        return (f"{type(self).__name__}(d={self.d}, k={self.k}, "
-                f"{name}={np.array2string(self.emission, precision=4)}, "
-                f"T={np.array2string(self.T, precision=4)})")
+        start = "uniform" if self.uniform_start else np.array2string(self.start, precision=3)
+        return (f"{type(self).__name__}(d={self.d}, k={self.k}, {name}=<{self.d}x{self.k} array>, "
+                f"T=<{self.k}x{self.k} array>, start={start})")
+
+    def summary(self) -> str:
+        """One line: the sizes, the start law and the assumptions."""
+        what = "discrete HMM" if self.kind == "hmm" else "Gaussian HMM (identity covariances)"
+        report = self.check_assumptions()
+        bad = [c.name for c in report.checks if not c.holds]
+        state = "all assumptions hold" if not bad else "violated: " + ", ".join(bad)
+        start = "uniform h_1" if self.uniform_start else "non-uniform h_1"
+        return f"{what}: d = {self.d}, k = {self.k}, {start}; {state}"
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        name = "O" if self.kind == "hmm" else "M"
+        checks = [(f"{c.name} {'ok' if c.holds else 'NO'}", c.measured)
+                  for c in self.check_assumptions().checks]
+        return [(name, self.emission), ("T", self.T), ("start", self.start),
+                ("require", self.require), *checks]
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        """The summary, the matrices as tables (when small) and the assumption checks."""
+        name = "O" if self.kind == "hmm" else "M"
+        parts = [f"<div><p><b>{html.escape(self.summary())}</b></p>"]
+        for label, matrix in ((name, self.emission), ("T", self.T)):
+            if matrix.shape[0] <= 12 and matrix.shape[1] <= 12:
+                rows = "".join("<tr>" + "".join(f"<td>{v:.4g}</td>" for v in row) + "</tr>"
+                               for row in matrix)
+                parts.append(f"<p>{label} ({matrix.shape[0]}x{matrix.shape[1]})</p>"
+                             f"<table>{rows}</table>")
+            else:
+                parts.append(f"<p>{label}: {html.escape(summarize(matrix))}</p>")
+        parts.append(html_table("assumptions", [(f"{c.name} {'ok' if c.holds else 'NO'}",
+                                                 c.measured)
+                                                for c in self.check_assumptions().checks]))
+        return "".join(parts) + "</div>"
 
     def check_assumptions(self) -> AssumptionReport:
         """Report on every assumption for this model (see :func:`check_assumptions`)."""
         return check_assumptions(self.emission, self.T, kind=self.kind, atol=self.atol,
                                  rank_rtol=self.rank_rtol)
 
-    def sample(
-        self, n_steps: int, *, n_sequences: int = 1, seed: SeedLike
-        = None,
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any]]:
-        r"""Exact samples: :math:`h_1` uniform (stationary by A5), :math:`h_{t+1} \sim T_{:,h_t}`.
+    def sample(self, n_steps: int, *, n_sequences: int = 1, seed: SeedLike = None) -> Sample:
+        r"""Exact samples: :math:`h_1 \sim` ``start`` (uniform, stationary by A5),
+        :math:`h_{t+1} \sim T_{:,h_t}`.
 
-        Returns ``(states, observations)`` of shapes ``(n_sequences, n_steps)`` and
-        ``(n_sequences, n_steps)`` (HMM token indices) or ``(n_sequences, n_steps, d)``
-        (G-HMM vectors).  Categorical draws use inverse-CDF sampling on uniforms from ``seed``.
+        Returns
+        -------
+        Sample
+            The named pair ``(observations, states)`` -- hmmlearn's order ``(X, Z)`` -- of
+            shapes ``(n_sequences, n_steps)`` (HMM token indices) or
+            ``(n_sequences, n_steps, d)`` (G-HMM vectors), and ``(n_sequences, n_steps)``.
+            Categorical draws use inverse-CDF sampling on uniforms from ``seed``.
+
+        Raises
+        ------
+        AssumptionError
+            A5, when ``T`` is not column-stochastic (the chain is undefined); a model built
+            without A5 samples from its own ``start`` when ``T`` is stochastic.
+
+        Examples
+        --------
+        >>> x, h = HMM.random(4, 3, seed=0).sample(5, n_sequences=2, seed=1)
+        >>> x.shape, h.shape
+        ((2, 5), (2, 5))
         """
         if "A5" not in self.require:
-            raise AssumptionError("A5", "sampling from a stationary uniform h_1 needs A5",
-                                  description=ASSUMPTIONS["A5"])
+            cols = self.T.sum(axis=0)
+            if np.any(-self.atol > self.T) or np.max(np.abs(cols - 1.0)) > self.atol:
+                raise AssumptionError("A5", "sampling needs a column-stochastic T (its columns "
+                                      f"sum to {cols})", description=ASSUMPTIONS["A5"])
         n_steps = check_int("n_steps", n_steps)
         n_sequences = check_int("n_sequences", n_sequences)
         per_step = 32 + 17 * self.d  # states, uniforms, observations and the inverse-CDF temps
@@ -147,13 +244,17 @@ class _BaseHMM:
         rng = as_generator(seed)
         k = self.k
         states = np.empty((n_sequences, n_steps), dtype=np.int64)
-        states[:, 0] = rng.integers(0, k, n_sequences)
+        if self.uniform_start:
+            states[:, 0] = rng.integers(0, k, n_sequences)
+        else:
+            u0 = rng.random(n_sequences)
+            states[:, 0] = np.minimum((u0[:, None] > np.cumsum(self.start)).sum(axis=1), k - 1)
         cdf_T = np.cumsum(self.T, axis=0)
         for t in range(1, n_steps):
             u = rng.random(n_sequences)
             cols = cdf_T[:, states[:, t - 1]]
             states[:, t] = np.minimum((u[None, :] > cols).sum(axis=0), k - 1)
-        return states, self._emit(states, rng)
+        return Sample(self._emit(states, rng), states)
 
     def _emit(self, states: npt.NDArray[np.int64], rng: np.random.Generator) -> npt.NDArray[Any]:
         raise NotImplementedError  # pragma: no cover
@@ -175,6 +276,9 @@ class HMM(_BaseHMM):
     require : iterable of {'O', 'A5', 'A6', 'A7'}, keyword-only
         Assumptions enforced (default all).  Dropping one is an explicit request to explore a
         violating model; :meth:`check_assumptions` still reports it.
+    start : array_like of shape (k,), optional, keyword-only
+        The law of :math:`h_1` (default uniform).  A5 makes it the uniform stationary law, so
+        a non-uniform ``start`` needs ``require=`` without ``'A5'``.
 
     Raises
     ------
@@ -204,8 +308,8 @@ class HMM(_BaseHMM):
 
     def __init__(self, O: Any, T: Any, *, atol: float = DEFAULT_ATOL,
                  rank_rtol: float = DEFAULT_RANK_RTOL,
-                 require: Iterable[str] | None = None) -> None:
-        self._setup("O", O, T, atol, rank_rtol, require)
+                 require: Iterable[str] | None = None, start: Any = None) -> None:
+        self._setup("O", O, T, atol, rank_rtol, require, start)
 
     @property
     def emission(self) -> FloatArray:
@@ -254,20 +358,33 @@ class HMM(_BaseHMM):
 
         h = CategoricalHMM(n_components=self.k, n_features=self.d, init_params="",
                            params="")
-        h.startprob_ = np.full(self.k, 1.0 / self.k)
+        h.startprob_ = np.array(self.start)
         h.transmat_ = np.array(self.T.T)
         h.emissionprob_ = np.array(self.O.T)
         return h
 
     @classmethod
-    def from_hmmlearn(cls, h: Any, **kwargs: Any) -> HMM:
-        """From a fitted ``CategoricalHMM``; A5 needs a uniform ``startprob_``."""
-        start = np.asarray(h.startprob_, dtype=float)
-        if np.max(np.abs(start - 1.0 / start.size)) > kwargs.get("atol", DEFAULT_ATOL):
-            raise AssumptionError("A5", f"startprob_ = {start} is not the uniform stationary "
-                                  "law of a doubly stochastic T",
-                                  description=ASSUMPTIONS["A5"])
-        return cls(np.asarray(h.emissionprob_).T, np.asarray(h.transmat_).T, **kwargs)
+    def from_hmmlearn(cls, h: Any, *, atol: float = DEFAULT_ATOL,
+                      rank_rtol: float = DEFAULT_RANK_RTOL,
+                      require: Iterable[str] | None = None) -> HMM:
+        """From a fitted ``CategoricalHMM``, with its ``startprob_`` as ``start``.
+
+        A5 (the default ``require``) needs a uniform ``startprob_`` and a doubly stochastic
+        ``transmat_``; an ordinary fit has neither, so pass e.g. ``require=("O", "A6", "A7")``
+        to bring it back (``errors_against`` and the converters then work on it).
+
+        Examples
+        --------
+        >>> from hmmlearn.hmm import CategoricalHMM
+        >>> h = HMM.random(4, 2, seed=0).to_hmmlearn()
+        >>> h.startprob_ = np.array([0.7, 0.3])
+        >>> m = HMM.from_hmmlearn(h, require=("O", "A6", "A7"))
+        >>> m.start
+        array([0.7, 0.3])
+        """
+        return cls(np.asarray(h.emissionprob_).T, np.asarray(h.transmat_).T, atol=atol,
+                   rank_rtol=rank_rtol, require=require,
+                   start=np.asarray(h.startprob_, dtype=float))
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -278,7 +395,7 @@ class GaussianHMM(_BaseHMM):
     ----------
     M, T : array_like
         Means (columns) and the doubly stochastic transition matrix (column convention).
-    atol, rank_rtol, require
+    atol, rank_rtol, require, start
         As for :class:`HMM`; ``require`` is a subset of ``('A5', 'A8', 'A9')``.
 
     References
@@ -302,8 +419,8 @@ class GaussianHMM(_BaseHMM):
 
     def __init__(self, M: Any, T: Any, *, atol: float = DEFAULT_ATOL,
                  rank_rtol: float = DEFAULT_RANK_RTOL,
-                 require: Iterable[str] | None = None) -> None:
-        self._setup("M", M, T, atol, rank_rtol, require)
+                 require: Iterable[str] | None = None, start: Any = None) -> None:
+        self._setup("M", M, T, atol, rank_rtol, require, start)
 
     @property
     def emission(self) -> FloatArray:
@@ -335,20 +452,18 @@ class GaussianHMM(_BaseHMM):
 
         h = _G(n_components=self.k, covariance_type="spherical", init_params="", params="")
         h.n_features = self.d
-        h.startprob_ = np.full(self.k, 1.0 / self.k)
+        h.startprob_ = np.array(self.start)
         h.transmat_ = np.array(self.T.T)
         h.means_ = np.array(self.M.T)
         h.covars_ = np.ones(self.k)
         return h
 
     @classmethod
-    def from_hmmlearn(cls, h: Any, **kwargs: Any) -> GaussianHMM:
-        """From an ``hmmlearn`` GaussianHMM; the covariances must be the identity."""
-        atol = kwargs.get("atol", DEFAULT_ATOL)
-        start = np.asarray(h.startprob_, dtype=float)
-        if np.max(np.abs(start - 1.0 / start.size)) > atol:
-            raise AssumptionError("A5", f"startprob_ = {start} is not uniform",
-                                  description=ASSUMPTIONS["A5"])
+    def from_hmmlearn(cls, h: Any, *, atol: float = DEFAULT_ATOL,
+                      rank_rtol: float = DEFAULT_RANK_RTOL,
+                      require: Iterable[str] | None = None) -> GaussianHMM:
+        """From an ``hmmlearn`` GaussianHMM (identity covariances), ``startprob_`` as
+        ``start``; a non-uniform ``startprob_`` needs ``require`` without ``'A5'``."""
         means = np.asarray(h.means_, dtype=float)
         from hmmlearn.utils import fill_covars
 
@@ -358,7 +473,8 @@ class GaussianHMM(_BaseHMM):
         if np.max(np.abs(covs - eye)) > atol:
             raise ValueError("the G-HMM of seed 004 has identity covariances; this hmmlearn "
                              f"model has max |Sigma - I| = {np.max(np.abs(covs - eye)):.3g}")
-        return cls(means.T, np.asarray(h.transmat_).T, **kwargs)
+        return cls(means.T, np.asarray(h.transmat_).T, atol=atol, rank_rtol=rank_rtol,
+                   require=require, start=np.asarray(h.startprob_, dtype=float))
 
 
 def gaussian_posterior(M: Any, x: Any) -> FloatArray:

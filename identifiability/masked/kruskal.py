@@ -52,6 +52,7 @@ from seprank.core import (
     check_tolerance,
     matrix_rank,
 )
+from seprank.core.display import RichDisplay
 
 __all__ = ["KruskalCondition", "KruskalRankResult", "kruskal_condition", "kruskal_rank"]
 
@@ -60,41 +61,57 @@ DEFAULT_MAX_SUBSETS = 50_000_000
 _SVD_CHUNK = 20_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class KruskalRankResult(CertifiedResult):
     """A Kruskal rank with what it certifies and a dependent witness set.
 
     Attributes
     ----------
-    k_rank : int
-        Largest r such that every r columns are independent.
+    rank : int
+        The Kruskal rank: the largest r such that every r columns are independent (``.rank``
+        as on every rank result; ``.k_rank`` is an alias).
     method : {'exact', 'modular', 'svd'}
     certifies : {'exact', 'lower_bound', 'none'}
-        ``exact``: proved; ``lower_bound``: every ``k_rank`` columns are proved independent but
+        ``exact``: proved; ``lower_bound``: every ``rank`` columns are proved independent but
         the witness's dependence is only probable (modular); ``none``: float ranks with the
         tolerance in ``details``.
     witness : tuple of int or None
-        A dependent column set of size ``k_rank + 1`` (None when all columns are independent).
+        A dependent column set of size ``rank + 1`` (None when all columns are independent).
     details : Mapping
-        ``rank``, ``levels_checked``, ``subsets_screened``, ``false_alarms``, tolerances.
+        ``rank`` (the ordinary rank), ``levels_checked``, ``subsets_screened``,
+        ``false_alarms``, tolerances.
     """
 
-    k_rank: int
+    rank: int
     method: Method
     certifies: Certificate
     witness: tuple[int, ...] | None
     details: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def k_rank(self) -> int:
+        """Alias of :attr:`rank` (the name used in 004 and in Kruskal's theorem)."""
+        return self.rank
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "k_rank" in state:   # pickled before the field was named ``rank``
+            state = {**state, "rank": state.pop("k_rank")}
+        super().__setstate__(state)
+
     def __int__(self) -> int:
-        return self.k_rank
+        return self.rank
 
     def __index__(self) -> int:
-        return self.k_rank
+        return self.rank
+
+    def _repr_info(self) -> dict[str, Any]:
+        return {"rank": self.rank, "method": self.method, "certifies": self.certifies,
+                "witness": self.witness}
 
     @property
     def spark(self) -> float:
         """Size of the smallest dependent column set (inf if there is none)."""
-        return math.inf if self.witness is None else self.k_rank + 1
+        return math.inf if self.witness is None else self.rank + 1
 
     def certificate(self, *, matrix: Any, seed: SeedLike = None) -> dict[str, Any]:
         """The certificate of this k-rank of ``matrix`` (both sides; see
@@ -105,7 +122,7 @@ class KruskalRankResult(CertifiedResult):
 
     def summary(self) -> str:
         w = "all columns independent" if self.witness is None else f"dependent {self.witness}"
-        return f"k-rank {self.k_rank} ({self.method}, certifies {self.certifies}; {w})"
+        return f"k-rank {self.rank} ({self.method}, certifies {self.certifies}; {w})"
 
 
 def kruskal_rank(
@@ -126,7 +143,7 @@ def kruskal_rank(
         rationals); floats are refused as in :func:`seprank.matrix_rank`.
     method : {'exact', 'modular', 'svd'}, keyword-only
         ``'exact'`` certifies the k-rank.  ``'modular'`` certifies the independence of every
-        ``k_rank`` columns (a lower bound) and finds the witness modulo primes.  ``'svd'`` uses
+        ``rank`` columns (a lower bound) and finds the witness modulo primes.  ``'svd'`` uses
         float ranks of column-normalised subsets with the rule of
         :func:`seprank.matrix_rank` (``tol = rtol * sigma_max`` of the subset, numpy's default
         when ``rtol`` is None); it certifies nothing.
@@ -157,12 +174,12 @@ def kruskal_rank(
 
     Examples
     --------
-    >>> kruskal_rank([[1, 0, 1, 0], [0, 1, 1, 0], [0, 0, 0, 1]]).k_rank   # [e1, e2, e1+e2, e3]
+    >>> kruskal_rank([[1, 0, 1, 0], [0, 1, 1, 0], [0, 0, 0, 1]]).rank     # [e1, e2, e1+e2, e3]
     2
     >>> r = kruskal_rank([[1, 1, 0], [0, 0, 1]])                           # [e1, e1, e2]
-    >>> r.k_rank, r.witness, r.details["rank"]
+    >>> r.rank, r.witness, r.details["rank"]
     (1, (0, 1), 2)
-    >>> kruskal_rank([[1, 2, 3, 5], [2, 7, 1, 1], [4, 1, 8, 3]]).k_rank    # generic 3 x 4
+    >>> kruskal_rank([[1, 2, 3, 5], [2, 7, 1, 1], [4, 1, 8, 3]]).rank      # generic 3 x 4
     3
     """
     if method not in ("exact", "modular", "svd"):
@@ -318,8 +335,8 @@ def _parallel_pair_float(F: Any, rtol: float | None) -> tuple[int, int] | None:
     return (int(min(i, j)), int(max(i, j))) if S.rank < 2 else None
 
 
-@dataclass(frozen=True)
-class KruskalCondition:
+@dataclass(frozen=True, repr=False)
+class KruskalCondition(RichDisplay):
     r"""Kruskal's condition :math:`\sum_n k_n \ge 2R + N - 1` for an N-way decomposition.
 
     Attributes
@@ -347,7 +364,24 @@ class KruskalCondition:
 
     @property
     def k_ranks(self) -> tuple[int, ...]:
-        return tuple(r.k_rank for r in self.ranks)
+        return tuple(r.rank for r in self.ranks)
+
+    def summary(self) -> str:
+        how = ("certified" if self.verdict_certified else
+               "not certified: " + ", ".join(sorted({r.certifies for r in self.ranks})))
+        return (f"Kruskal's condition {'holds' if self.holds else 'fails'}: k-ranks "
+                f"{self.k_ranks}, {self.lhs} {'>=' if self.holds else '<'} 2R + N - 1 = "
+                f"{self.rhs} ({how})")
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        return [*((f"k-rank of factor {i}", r) for i, r in enumerate(self.ranks)),
+                ("R, N", (self.R, self.N)), ("lhs >= rhs", f"{self.lhs} >= {self.rhs}"),
+                ("holds", self.holds), ("verdict_certified", self.verdict_certified),
+                ("note", self.note)]
+
+    def __repr__(self) -> str:
+        return (f"KruskalCondition(k_ranks={self.k_ranks}, lhs={self.lhs}, rhs={self.rhs}, "
+                f"holds={self.holds}, verdict_certified={self.verdict_certified})")
 
     def __bool__(self) -> bool:
         return self.holds
@@ -396,7 +430,7 @@ def kruskal_condition(
     rng = as_generator(seed)
     ranks = tuple(kruskal_rank(F, method=method, rtol=rtol, seed=rng, engine=engine)
                   for F in mats)
-    lhs = sum(r.k_rank for r in ranks)
+    lhs = sum(r.rank for r in ranks)
     rhs = 2 * R + len(mats) - 1
     holds = lhs >= rhs
     certs = {r.certifies for r in ranks}

@@ -58,7 +58,7 @@ def kruskal_certificate(A: Any, result: Any, *, seed: SeedLike = None) -> dict[s
     >>> cert["claim"]["value"], cert["upper"]["cols"], verify(cert).ok
     (2, [0, 1, 2], True)
     """
-    if not all(hasattr(result, a) for a in ("k_rank", "witness", "certifies", "details")):
+    if not all(hasattr(result, a) for a in ("rank", "witness", "certifies", "details")):
         raise TypeError(f"result must be a KruskalRankResult (from kruskal_rank), got "
                         f"{type(result).__name__}")
     if result.certifies == "none":
@@ -68,7 +68,7 @@ def kruskal_certificate(A: Any, result: Any, *, seed: SeedLike = None) -> dict[s
     if (m, n) != tuple(result.details.get("shape", (m, n))):
         raise ValueError(f"A has shape {(m, n)}, the result is of a {result.details['shape']} "
                          "matrix")
-    k = result.k_rank
+    k = result.rank
     if math.comb(n, k) > MAX_CERTIFIED_SUBSETS:
         raise ValueError(f"the lower side has C({n}, {k}) = {math.comb(n, k):.3g} column sets "
                          f"for the verifier to check (> {MAX_CERTIFIED_SUBSETS})")

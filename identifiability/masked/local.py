@@ -37,6 +37,7 @@ from seprank.core import (
     guard_memory,
     matrix_rank,
 )
+from seprank.core.display import RichDisplay
 
 __all__ = ["JacobianDeficiency", "jacobian_deficiency"]
 
@@ -47,8 +48,8 @@ _DEFAULT_POINTS = 40
 _MAX_DOUBLINGS = 4
 
 
-@dataclass(frozen=True)
-class JacobianDeficiency:
+@dataclass(frozen=True, repr=False)
+class JacobianDeficiency(RichDisplay):
     """Result of :func:`jacobian_deficiency`.
 
     Attributes
@@ -72,6 +73,17 @@ class JacobianDeficiency:
     rtol: float
     tasks: tuple[Task, ...]
     n_points: int | None = None
+
+    def summary(self) -> str:
+        tasks = ", ".join(map(str, self.tasks))
+        gap = "" if self.gap is None else f", singular-value gap {self.gap:.3g}"
+        verdict = ("locally identifiable" if self.deficiency == 0 else
+                   f"{self.deficiency} first-order flat direction(s)")
+        return (f"{verdict}: Jacobian rank {self.rank} of {self.n_params} parameters for "
+                f"{tasks}{gap}")
+
+    def __repr__(self) -> str:
+        return self._short_repr(("n_params", "rank", "deficiency", "gap", "tasks"))
 
 
 def _orth_complement(v: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -100,7 +100,7 @@ def match_permutation(estimate: Any, truth: Any) -> Matching:
                     float(np.max(np.abs(E[:, perm] - Tr))))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RecoveredModel(Result):
     """Parameters recovered from a predictor, in the CP's arbitrary state order.
 
@@ -132,6 +132,18 @@ class RecoveredModel(Result):
     def valid(self) -> bool:
         """True when the recovered model passed every check (``problems`` is empty)."""
         return not self.problems
+
+    def _repr_info(self) -> dict[str, Any]:
+        name = "O" if self.kind == "hmm" else "M"
+        return {"kind": self.kind, "valid": self.valid, name: self.emission, "T": self.T,
+                "problems": self.problems, "cp": self.cp}
+
+    def summary(self) -> str:
+        d, k = self.emission.shape
+        what = "valid" if self.valid else f"INVALID ({'; '.join(self.problems)})"
+        residual = self.details.get("predictor_residual")
+        tail = "" if residual is None else f", predictor residual {residual:.2g}"
+        return f"recovered {self.kind.upper()} with d = {d}, k = {k}: {what}{tail}"
 
 
     def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:

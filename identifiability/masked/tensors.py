@@ -36,12 +36,13 @@ import numpy.typing as npt
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.tasks import Task, optimal_predictor
 from seprank.core import check_array
+from seprank.core.display import RichDisplay
 
 __all__ = ["MaskedTensor", "hmm_tensor_factors", "masked_prediction_tensor", "tensor_factors"]
 
 
-@dataclass(frozen=True)
-class MaskedTensor:
+@dataclass(frozen=True, repr=False)
+class MaskedTensor(RichDisplay):
     """``W`` built from the predictor, and its CP factors from the closed forms.
 
     Attributes
@@ -65,6 +66,15 @@ class MaskedTensor:
     task: Task
     case: int
     points: npt.NDArray[np.float64]
+
+    def summary(self) -> str:
+        shape = "x".join(map(str, self.W.shape))
+        return (f"W ({shape}) of task {self.task} (case {self.case}) = [[A, B, C]] with "
+                f"A = {self.factor_names[0]}, B = {self.factor_names[1]}, "
+                f"C = {self.factor_names[2]}")
+
+    def __repr__(self) -> str:
+        return self._short_repr(("W", "factor_names", "task", "case"))
 
     def reconstruct(self) -> npt.NDArray[np.float64]:
         """``einsum('ir,jr,kr->ijk', A, B, C)`` in floats."""

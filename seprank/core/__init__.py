@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from seprank.core.display import *
 from seprank.core.domains import *
 from seprank.core.eps_rank import *
 from seprank.core.gaussian_rationals import *
@@ -51,6 +52,7 @@ from seprank.core.validation import *
 # at run time.
 if not TYPE_CHECKING:
     __all__ = reexport(__name__, [
+        "display",
         "domains",
         "eps_rank",
         "gaussian_rationals",

@@ -13,11 +13,16 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
+from dataclasses import fields
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 import numpy as np
+
+from seprank.core.display import html_table, markdown_table, summarize
 
 __all__ = ["CERTIFICATES", "Certificate", "CertifiedResult", "Method", "RankValued", "Result",
            "SeparationMethod"]
@@ -31,14 +36,39 @@ Certificate = Literal["exact", "lower_bound", "none"]
 #: The values of :data:`Certificate`.
 CERTIFICATES: tuple[str, ...] = get_args(Certificate)
 
-_MARKDOWN_ARRAY_ITEMS = 8
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, np.ndarray) and value.size > _MARKDOWN_ARRAY_ITEMS:
-        head = np.array2string(value.ravel()[:_MARKDOWN_ARRAY_ITEMS], precision=4)
-        return f"{head} … ({value.size} values)"
-    return repr(value)
+def _bulky(value: Any) -> bool:
+    """A value whose ``repr`` would be long: arrays, big numbers, long text."""
+    return (isinstance(value, np.ndarray)
+            or (isinstance(value, Fraction) and len(str(value)) > 40)
+            or (isinstance(value, str) and len(value) > 60)
+            or (isinstance(value, int) and abs(value) > 10**24))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Number | np.number) and not isinstance(value, bool | np.bool_)
+
+
+def _refuse_number(result: Result, op: str, other: Any) -> TypeError:
+    head = getattr(result, "headline", None)
+    name = head() if callable(head) else None
+    attribute = name or "the field you mean"
+    what = getattr(result, "certifies", None)
+    meaning = ("" if what is None else
+               f" (it certifies {what!r}: "
+               + {"exact": "the value itself",
+                  "lower_bound": "a lower bound, so the true value may be larger",
+                  "none": "nothing, a floating-point estimate"}.get(str(what), str(what)) + ")")
+    return TypeError(
+        f"{type(result).__name__} {op} {other!r} is ambiguous: a result is not a number"
+        f"{meaning}; compare result.{attribute} {op} {other!r}, or a result with a "
+        "seprank.d2w Bound (result <= upper_bound means 'consistent with the bound')")
+
+
+def _fields_equal(a: Any, b: Any) -> bool:
+    names = [f.name for f in fields(a) if f.compare]
+    return tuple(getattr(a, n) for n in names) == tuple(getattr(b, n) for n in names)
 
 
 class Result:
@@ -51,8 +81,50 @@ class Result:
 
     details: Mapping[str, Any]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # ``@dataclass`` adds an ``__eq__`` unless the class body has one; put ours there, so a
+        # result compared with a number raises instead of being silently unequal
+        if "__eq__" not in cls.__dict__:
+            cls.__eq__ = Result.__eq__  # type: ignore[method-assign]
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
+
+    def headline(self) -> str | None:
+        """The name of the attribute holding the result's number (``'rank'`` for ranks)."""
+        return "rank" if hasattr(self, "rank") else None
+
+    def __eq__(self, other: object) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, "==", other)
+        if type(other) is not type(self):
+            return NotImplemented
+        return _fields_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __lt__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, "<", other)
+        return NotImplemented
+
+    def __le__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, "<=", other)
+        return NotImplemented
+
+    def __gt__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, ">", other)
+        return NotImplemented
+
+    def __ge__(self, other: Any) -> bool:
+        if _is_number(other):
+            raise _refuse_number(self, ">=", other)
+        return NotImplemented
 
     def __getstate__(self) -> dict[str, Any]:
         # a mappingproxy does not pickle: results travel to and from workers as plain dicts
@@ -70,14 +142,20 @@ class Result:
         return ", ".join(f"{k} {v}" for k, v in self._repr_info().items())
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in self._repr_info().items())
-        return f"{type(self).__name__}({fields})"
+        shown = ", ".join(f"{k}={summarize(v, 60) if _bulky(v) else repr(v)}"
+                          for k, v in self._repr_info().items())
+        return f"{type(self).__name__}({shown})"
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        """The rows of the rich display: :meth:`_repr_info`, then ``details``."""
+        info = self._repr_info()
+        return [*info.items(), *((k, v) for k, v in self.details.items() if k not in info)]
 
     def _repr_markdown_(self) -> str:
-        lines = [f"**{self.summary()}**", "", "| field | value |", "|---|---|"]
-        lines += [f"| {k} | {_shown(v)} |" for k, v in self._repr_info().items()]
-        lines += [f"| {k} | {_shown(v)} |" for k, v in self.details.items()]
-        return "\n".join(lines)
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
 
 
 class CertifiedResult(Result):

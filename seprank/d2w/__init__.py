@@ -7,9 +7,11 @@ Hadamard-power rank argument of App. B.2, and the empirical depth-to-width law o
 paper's tables.
 
 Convention: a network is given as ``(width, depth, heads)`` -- :math:`(d_x, L, H)` -- in that
-order, everywhere.  Bounds are :class:`~seprank.d2w.bounds.Bound` objects (60-digit base-3
-logarithms, exact values when small); calls outside a statement's hypotheses are evaluated and
-flagged in ``violated`` (or refused with ``strict=True``), constructions refuse.
+order, everywhere; the bounds take them as keywords only (``theorem3_upper(width=2,
+depth=2)``: a positional call raises a ``TypeError`` naming the keywords).  Bounds are
+:class:`~seprank.d2w.bounds.Bound` objects (60-digit base-3 logarithms, exact values when
+small); calls outside a statement's hypotheses are evaluated and flagged in ``violated``
+(or refused with ``strict=True``), constructions refuse.
 
 """
 

@@ -14,11 +14,16 @@ References
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
+from seprank.core.display import html_table, markdown_table
 from seprank.core.errors import OutsideHypothesesError
 from seprank.core.log3 import (
     EXACT_BITS_LIMIT,
@@ -40,6 +45,37 @@ Regime = Literal["depth_efficient", "depth_inefficient", "boundary"]
 Kind = Literal["upper", "lower"]
 EVERY = "every weight assignment"
 ALMOST_EVERY = "almost every weight assignment (all but a Lebesgue-null set)"
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def keyword_only(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Refuse positional arguments to a bound with a ``TypeError`` that names its keywords.
+
+    ``(width, depth)`` and ``(depth, width)`` are both natural orders, and a swapped call returns
+    a valid bound of *another* network; so the bounds take keywords only, and a positional
+    call is told the keywords (Python's own message only counts the arguments).
+    """
+    names = [name for name, parameter in inspect.signature(function).parameters.items()
+             if parameter.kind is inspect.Parameter.KEYWORD_ONLY]
+
+    @functools.wraps(function)
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if args:
+            shown = ", ".join(f"{name}=..." for name in names[:len(args)] or names)
+            raise TypeError(
+                f"{function.__name__}() takes keyword arguments only "
+                f"({', '.join(names)}); got {len(args)} positional argument(s) "
+                f"{', '.join(map(repr, args))} -- write {function.__name__}({shown})")
+        return function(*args, **kwargs)
+
+    return call
 
 
 #: Largest depth the bounds accept: their exponents are :math:`3^L`-sized integers whose base-2
@@ -156,6 +192,20 @@ class Bound:
         Hypotheses this call does not satisfy (empty inside the hypotheses).
     notes : tuple of str
         Caveats (proof scope, known misprints).
+
+    Notes
+    -----
+    Comparisons: ``rank <= bound`` (a number) is exact; ``result <= bound`` (a rank result
+    against an upper bound, ``>=`` against a lower one) is :meth:`admits`: True when the
+    measurement is consistent with the bound, False only for a certain violation (a certified
+    lower bound above an upper bound).  ``bound == 81`` raises ``TypeError`` (use ``.value``).
+
+    Examples
+    --------
+    >>> from seprank.d2w import theorem3_upper
+    >>> bound = theorem3_upper(width=2, depth=2)
+    >>> bound.value, 18 <= bound, 82 <= bound
+    (81, True, False)
     """
 
     statement: str
@@ -196,6 +246,121 @@ class Bound:
         if c is None:
             return None
         return c <= 0 if self.kind == "upper" else c >= 0
+
+    # -- comparisons ------------------------------------------------------------------------
+    # ``rank <= bound`` compares numbers exactly; ``result <= bound`` (a rank result against an
+    # upper bound, ``>=`` against a lower bound) is :meth:`admits`: True when the measurement is
+    # consistent with the bound, False only for a certain violation.  ``bound == 81`` refuses.
+
+    def _relate(self, other: Any, op: str) -> bool:
+        """``other <op> self`` for a number or a rank result (``op`` as seen by ``other``)."""
+        if isinstance(other, Bound):
+            raise TypeError(f"comparing two Bounds ({op}) is not defined; compare their "
+                            ".value or .as_log3value()")
+        if hasattr(other, "certifies") and hasattr(other, "rank"):
+            return self._relate_result(other, op)
+        if not isinstance(other, numbers.Rational) or isinstance(other, bool):
+            return NotImplemented
+        c = compare(Log3Value.of(Fraction(int(other.numerator), int(other.denominator))),
+                    self.as_log3value())
+        if c is None:
+            raise ValueError(f"{other} {op} {self!r} is undecidable: the two agree to 60 "
+                             "digits in log3 and the bound has no exact form")
+        return {"<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}[op]
+
+    def _relate_result(self, result: Any, op: str) -> bool:
+        name = type(result).__name__
+        wanted = "<=" if self.kind == "upper" else ">="
+        if op != wanted:
+            raise TypeError(
+                f"{name} {op} {self.kind} Bound is not defined: a measured rank is compared "
+                f"with an {self.kind} bound by '{wanted}' (True when consistent with it); "
+                f"compare result.rank {op} bound for the plain numbers")
+        if result.certifies == "none":
+            raise TypeError(f"{name} certifies nothing (a floating-point estimate), so it "
+                            "cannot confirm or refute a bound; compare result.rank "
+                            f"{op} bound.value yourself")
+        if self.kind == "lower" and result.certifies != "exact":
+            raise TypeError(f"{name} certifies a lower bound on sep, which cannot refute a "
+                            "lower bound; compare result.rank >= bound for the plain numbers")
+        verdict = self.admits(result.rank)
+        if verdict is None:
+            raise ValueError(f"{name} {op} {self!r} is undecidable: rank {result.rank} ties "
+                             "the bound to 60 digits in log3")
+        return verdict
+
+    def __ge__(self, other: Any) -> bool:   # other <= self
+        return self._relate(other, "<=")
+
+    def __gt__(self, other: Any) -> bool:   # other < self
+        return self._relate(other, "<")
+
+    def __le__(self, other: Any) -> bool:   # other >= self
+        return self._relate(other, ">=")
+
+    def __lt__(self, other: Any) -> bool:   # other > self
+        return self._relate(other, ">")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Bound):
+            return (self.statement, self.kind, self.log3, self.exact, self.holds_for,
+                    self.hypotheses, self.violated, self.notes) == (
+                other.statement, other.kind, other.log3, other.exact, other.holds_for,
+                other.hypotheses, other.violated, other.notes)
+        if isinstance(other, numbers.Number) or hasattr(other, "certifies"):
+            raise TypeError(f"Bound == {other!r} is not defined (a bound is not a number); "
+                            "compare bound.value == x, or use <= / >= (exact) or "
+                            "bound.admits(rank)")
+        return NotImplemented
+
+    def summary(self) -> str:
+        """The repr in words: statement, kind, value, and the hypotheses this call violates."""
+        return repr(self)[len("Bound("):-1]
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        return [("statement", self.statement), ("kind", self.kind), ("value", self.value),
+                ("log3", f"{float(self.log3):.6g}"), ("holds for", self.holds_for),
+                ("hypotheses", "; ".join(self.hypotheses)),
+                ("violated", "; ".join(self.violated) or "none"),
+                *((f"note {i + 1}", n) for i, n in enumerate(self.notes))]
+
+    def plot(self, ranks: Any = None, *, ax: Any = None) -> Any:
+        """The bound as a horizontal line, with measured ranks (numbers or rank results) as
+        points, on a log scale; returns the matplotlib Axes (a new one unless ``ax=``).
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from seprank.d2w import theorem3_upper
+        >>> ax = theorem3_upper(width=2, depth=2).plot([18, 40])
+        >>> ax.get_yscale()
+        'log'
+        """
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.2))
+        values = [] if ranks is None else [int(getattr(r, "rank", r)) for r in ranks]
+        log3 = float(self.log3)
+        level = 3 ** log3 if log3 < 600 else math.inf
+        if math.isfinite(level):
+            ax.axhline(level, color="C3", ls="--", label=f"{self.statement} ({self.kind})")
+        if values:
+            ax.plot(range(len(values)), values, "o", color="C0", label="measured rank")
+            ax.set_xticks(range(len(values)))
+            ax.set_xlabel("measurement")
+        ax.set_yscale("log")
+        ax.set_ylabel("separation rank")
+        ax.set_title(_short(self.summary(), 70), fontsize=9)
+        ax.legend(fontsize=8)
+        return ax
 
     def __repr__(self) -> str:
         shown = self.value

@@ -22,7 +22,7 @@ from typing import Any
 
 from seprank.core.log3 import log3, log3_real, to_mpf
 from seprank.core.validation import check_float, check_int
-from seprank.d2w.bounds import mixing_units, network_shape, regime
+from seprank.d2w.bounds import keyword_only, mixing_units, network_shape, regime
 from seprank.d2w.theorems import lemma6_lower_bound, theorem1_lower, theorem2_upper
 
 __all__ = [
@@ -59,7 +59,8 @@ class Corollary1Result:
             return math.inf
 
 
-def corollary1_min_widening(width_deep: int, depth_deep: int, depth_ratio: int,
+@keyword_only
+def corollary1_min_widening(*, width_deep: int, depth_deep: int, depth_ratio: int,
                             heads: int = 1) -> Corollary1Result:
     r"""Corollary 1: a network of depth :math:`L^{deep}/d` and width :math:`w\,d_x^{deep}`
     can match a random deep network (:math:`d_x^{deep} > 3^{L^{deep}}`) only if its Theorem-3
@@ -77,7 +78,7 @@ def corollary1_min_widening(width_deep: int, depth_deep: int, depth_ratio: int,
 
     Examples
     --------
-    >>> r = corollary1_min_widening(1000, 6, 2)
+    >>> r = corollary1_min_widening(width_deep=1000, depth_deep=6, depth_ratio=2)
     >>> r.shallow_depth, round(float(r.log3_deep_lower), 1), math.ceil(r.widening)
     (3, 134.1, 84)
     """
@@ -90,7 +91,7 @@ def corollary1_min_widening(width_deep: int, depth_deep: int, depth_ratio: int,
     if L % d:
         violated.append(f"L^deep / d = {L}/{d} is not an integer (shallow depth rounded down)")
     L_s = max(1, L // d)
-    lower = theorem1_lower(d_x, L, H).log3
+    lower = theorem1_lower(width=d_x, depth=L, heads=H).log3
     need = lower / mixing_units(L_s)          # log3(w d_x + H) >= need
     w_times = 3**need - H if need < 10**6 else None
     if w_times is not None and w_times > 0:
@@ -116,7 +117,8 @@ class Corollary2Result:
     violated: tuple[str, ...]
 
 
-def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
+@keyword_only
+def corollary2_shallow(*, width_deep: int, depth_deep: int, heads: int = 1,
                        step: Fraction | int = Fraction(1, 2),
                        max_beta2: int = 64) -> Corollary2Result:
     r"""Corollary 2 (eq. 9) made concrete: the smallest :math:`\beta_2` (a multiple of
@@ -134,7 +136,7 @@ def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
 
     Examples
     --------
-    >>> r = corollary2_shallow(512, 12, 2)
+    >>> r = corollary2_shallow(width_deep=512, depth_deep=12, heads=2)
     >>> float(r.beta2), r.shallow_depth, r.shallow_width
     (3.5, 10, 23946)
     """
@@ -147,7 +149,7 @@ def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
     if regime(d_x, L) != "depth_inefficient":
         violated.append(f"L^deep > log3(d_x^deep) fails: 3^{L} = {3**L} vs d_x = {d_x}")
     beta1 = log3(d_x) / L
-    upper = theorem2_upper(d_x, L, H).log3
+    upper = theorem2_upper(width=d_x, depth=L, heads=H).log3
     beta2 = step
     while beta2 <= max_beta2:
         L_s = math.ceil(beta1 * L + to_mpf(beta2))
@@ -155,7 +157,7 @@ def corollary2_shallow(width_deep: int, depth_deep: int, heads: int = 1, *,
         width = math.ceil(target / H) * H
         while (width // H) % 2 == 0 or width // H < 3:
             width += H
-        cert = lemma6_lower_bound(width, L_s, H)
+        cert = lemma6_lower_bound(width=width, depth=L_s, heads=H)
         if cert.in_hypotheses and cert.log3 > upper:
             return Corollary2Result(L, d_x, H, beta1, beta2, L_s, width, cert.log3, upper,
                                     tuple(violated))

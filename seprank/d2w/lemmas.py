@@ -42,7 +42,7 @@ from seprank.core.log3 import (
 )
 from seprank.core.memory import guard_memory
 from seprank.core.validation import check_instance, check_int
-from seprank.d2w.bounds import Bound, multiset_coefficient, network_shape
+from seprank.d2w.bounds import Bound, keyword_only, multiset_coefficient, network_shape
 from seprank.separation.result import SeparationRankResult
 
 __all__ = [
@@ -184,7 +184,8 @@ def proposition1(
 # --- Lemma 2 ---------------------------------------------------------------------------------
 
 
-def lemma2_layer_upper(width: int, heads: int, n_inputs: int, input_sep: int = 1) -> Bound:
+@keyword_only
+def lemma2_layer_upper(*, width: int, heads: int, n_inputs: int, input_sep: int = 1) -> Bound:
     r"""Lemma 2 (App. A.4): if every entry of every input :math:`g^j` of one eq.-3 layer has
     separation rank at most K, then :math:`\operatorname{Sep}(y_p^i) \le \frac{N d_x^4}{H} K^3`
     (every Θ).
@@ -195,7 +196,7 @@ def lemma2_layer_upper(width: int, heads: int, n_inputs: int, input_sep: int = 1
 
     Examples
     --------
-    >>> lemma2_layer_upper(4, 2, 3).value
+    >>> lemma2_layer_upper(width=4, heads=2, n_inputs=3).value
     384
     """
     d_x, _, H = network_shape(width, 1, heads)

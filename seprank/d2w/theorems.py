@@ -45,6 +45,7 @@ from seprank.d2w.bounds import (
     Bound,
     OutsideHypothesesError,
     fits_exactly,
+    keyword_only,
     make_bound,
     mixing_units,
     multiset_coefficient,
@@ -65,7 +66,8 @@ __all__ = [
 ]
 
 
-def theorem1_lower(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
+@keyword_only
+def theorem1_lower(*, width: int, depth: int, heads: int = 1, strict: bool = False) -> Bound:
     r"""Theorem 1, lower bound (eq. 7): for :math:`L < \log_3 d_x`, almost everywhere,
 
     .. math::  \log_3 \operatorname{sep} \ge 3^{L-2}\left(\log_3(d_x - H) + a\right),
@@ -83,10 +85,10 @@ def theorem1_lower(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Examples
     --------
-    >>> b = theorem1_lower(29, 3)
+    >>> b = theorem1_lower(width=29, depth=3)
     >>> round(float(b.log3), 3), b.in_hypotheses
     (4.207, True)
-    >>> theorem1_lower(9, 2).violated
+    >>> theorem1_lower(width=9, depth=2).violated
     ('L < log3(d_x) fails: 3^L = 9 = d_x = 9',)
     """
     d_x, L, H = network_shape(width, depth, heads)
@@ -111,7 +113,8 @@ def theorem1_lower(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
                  ("L < log3(d_x)",), violated, notes, strict)
 
 
-def theorem1_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
+@keyword_only
+def theorem1_upper(*, width: int, depth: int, heads: int = 1, strict: bool = False) -> Bound:
     r"""Theorem 1, upper bound (eq. 7 / eq. 18): for :math:`L < \log_3 d_x`,
 
     .. math::  \log_3 \operatorname{sep} \le \frac{3^L - 1}{2}\log_3(d_x + H),
@@ -125,7 +128,7 @@ def theorem1_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Examples
     --------
-    >>> theorem1_upper(29, 3).value == 30**13
+    >>> theorem1_upper(width=29, depth=3).value == 30**13
     True
     """
     d_x, L, H = network_shape(width, depth, heads)
@@ -136,7 +139,8 @@ def theorem1_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
                  ["equal to Theorem 3's bound, which holds for every L"], strict)
 
 
-def theorem2_lower(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
+@keyword_only
+def theorem2_lower(*, width: int, depth: int, heads: int = 1, strict: bool = False) -> Bound:
     r"""Theorem 2, lower bound (eq. 8): for :math:`L > \log_3 d_x`, almost everywhere,
 
     .. math::  \log_3 \operatorname{sep} \ge \tfrac12 d_x L + b_1 + b_2,\quad
@@ -152,7 +156,7 @@ def theorem2_lower(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Examples
     --------
-    >>> round(float(theorem2_lower(5, 2).log3), 3)
+    >>> round(float(theorem2_lower(width=5, depth=2).log3), 3)
     -4.577
     """
     d_x, L, H = network_shape(width, depth, heads)
@@ -174,7 +178,8 @@ def theorem2_lower(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
                  ("L > log3(d_x)",), violated, notes, strict)
 
 
-def theorem2_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
+@keyword_only
+def theorem2_upper(*, width: int, depth: int, heads: int = 1, strict: bool = False) -> Bound:
     r"""Theorem 2, upper bound (eq. 8, derived from Theorem 4 through eq. 20):
 
     .. math::  \log_3 \operatorname{sep} \le 2 d_x L + c_1 + c_2,\quad c_1 = L,\quad
@@ -190,7 +195,7 @@ def theorem2_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Examples
     --------
-    >>> round(float(theorem2_upper(7, 3).log3), 3)
+    >>> round(float(theorem2_upper(width=7, depth=3).log3), 3)
     41.595
     """
     d_x, L, _H = network_shape(width, depth, heads)
@@ -203,7 +208,8 @@ def theorem2_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
                   "hypothesis"], strict)
 
 
-def theorem3_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
+@keyword_only
+def theorem3_upper(*, width: int, depth: int, heads: int = 1, strict: bool = False) -> Bound:
     r"""Theorem 3 (App. A.2): for any L >= 1, N > 1, **any** partition (P, Q), any i, p and
     **every** Θ,
 
@@ -216,7 +222,7 @@ def theorem3_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Examples
     --------
-    >>> theorem3_upper(2, 2).value, theorem3_upper(4, 1, heads=2).value
+    >>> theorem3_upper(width=2, depth=2).value, theorem3_upper(width=4, depth=1, heads=2).value
     (81, 6)
     """
     d_x, L, H = network_shape(width, depth, heads)
@@ -239,7 +245,8 @@ def _theorem4_parts(d_x: int, C: int) -> tuple[Any, tuple[Fraction, int] | None]
     return log_value, (X, 1)
 
 
-def theorem4_upper(width: int, depth: int, heads: int = 1, *, strict: bool = False) -> Bound:
+@keyword_only
+def theorem4_upper(*, width: int, depth: int, heads: int = 1, strict: bool = False) -> Bound:
     r"""Theorem 4 (eq. 19): for any L >= 1, N > 1, any partition, any i, p and every Θ,
 
     .. math::  \operatorname{sep} \le d_x\,(C(L)+1)\,(\!(d_x\ \ 2C(L))\!)
@@ -255,7 +262,7 @@ def theorem4_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
 
     Examples
     --------
-    >>> theorem4_upper(5, 2).value == Fraction(25 * 495 * 13**5, 5**5)
+    >>> theorem4_upper(width=5, depth=2).value == Fraction(25 * 495 * 13**5, 5**5)
     True
     """
     d_x, L, _H = network_shape(width, depth, heads)
@@ -265,7 +272,8 @@ def theorem4_upper(width: int, depth: int, heads: int = 1, *, strict: bool = Fal
                  ["proof's monomial grouping is not literally an identity (notes §7.9)"], strict)
 
 
-def theorem6_residual_upper(width: int, depth: int, heads: int = 1, *,
+@keyword_only
+def theorem6_residual_upper(*, width: int, depth: int, heads: int = 1,
                             strict: bool = False) -> Bound:
     r"""Theorem 6 (App. A.4), residual network: for any partition and every Θ,
 
@@ -280,7 +288,8 @@ def theorem6_residual_upper(width: int, depth: int, heads: int = 1, *,
 
     Examples
     --------
-    >>> theorem6_residual_upper(2, 1).value == 2 * theorem4_upper(2, 1).value   # C(1) + 1 = 2
+    >>> t4 = theorem4_upper(width=2, depth=1)
+    >>> theorem6_residual_upper(width=2, depth=1).value == 2 * t4.value   # C(1) + 1 = 2
     True
     """
     d_x, L, _H = network_shape(width, depth, heads)
@@ -294,7 +303,8 @@ def theorem6_residual_upper(width: int, depth: int, heads: int = 1, *,
 Theorem5Form = Literal["stated", "proof_product", "recursion"]
 
 
-def theorem5_residual_upper(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
+@keyword_only
+def theorem5_residual_upper(*, width: int, depth: int, heads: int = 1, n_inputs: int = 2,
                             form: Theorem5Form = "stated", strict: bool = False) -> Bound:
     r"""Theorem 5 (App. A.4), residual network, with :math:`c = N d_x^4 / H` (Lemma 2):
 
@@ -316,7 +326,8 @@ def theorem5_residual_upper(width: int, depth: int, heads: int = 1, n_inputs: in
 
     Examples
     --------
-    >>> [round(float(theorem5_residual_upper(4, 4, 1, 4, form=f).log3), 1)
+    >>> [round(float(theorem5_residual_upper(width=4, depth=4, heads=1, n_inputs=4,
+    ...                                      form=f).log3), 1)
     ...  for f in ("stated", "proof_product", "recursion")]
     [257.4, 256.7, 283.7]
     """
@@ -349,7 +360,8 @@ def theorem5_residual_upper(width: int, depth: int, heads: int = 1, n_inputs: in
                  ("residual network of Fig. 5", "N inputs"), [], notes, strict)
 
 
-def lemma6_lower_bound(width: int, depth: int, heads: int = 1, *,
+@keyword_only
+def lemma6_lower_bound(*, width: int, depth: int, heads: int = 1,
                        strict: bool = False) -> Bound:
     r"""The certified lower bound behind Theorems 1-2: :math:`(\!(d\ \lambda)\!)` with
     :math:`d = (d_x - H)/2`, :math:`\lambda = 3^{L-2}` (App. B.2 with Lemma 6).
@@ -367,7 +379,8 @@ def lemma6_lower_bound(width: int, depth: int, heads: int = 1, *,
 
     Examples
     --------
-    >>> lemma6_lower_bound(29, 3).value, lemma6_lower_bound(9, 3, heads=3).value
+    >>> (lemma6_lower_bound(width=29, depth=3).value,
+    ...  lemma6_lower_bound(width=9, depth=3, heads=3).value)
     (560, 10)
     """
     d_x, L, H = network_shape(width, depth, heads)

@@ -219,8 +219,10 @@ def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds
     """
     return Corollary1Bounds(
         width=width, heads=heads, depth=depth,
-        thm2_upper=theorem2_upper(width, depth, heads),
-        thm3=theorem3_upper(width, depth, heads), thm4=theorem4_upper(width, depth, heads),
+        thm2_upper=theorem2_upper(width=width, depth=depth, heads=heads),
+        thm3=theorem3_upper(width=width, depth=depth,
+                            heads=heads), thm4=theorem4_upper(width=width, depth=depth,
+                                                              heads=heads),
         bidegree=bidegree_bound(width, depth),
     )
 

@@ -196,7 +196,7 @@ def theorem3_bound(
         log3_trivial_count=float(log3(trivial_sequential_count(d_x, L, N))),
         log3_sequential_ceiling=float(log3(sequential_ceiling(d_x, L))),
         log3_in_context_pb=float(log3(bidegree_bound(d_x, L))),
-        log3_levine_thm4=float(theorem4_upper(d_x, L).log3),
+        log3_levine_thm4=float(theorem4_upper(width=d_x, depth=L).log3),
     )
 
 

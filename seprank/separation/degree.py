@@ -53,11 +53,15 @@ from seprank.core.rank import RankResult
 from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.separation.result import (
+    SATURATED_STOPS,
     GridEvidence,
     RoundRecord,
     SeparationRankResult,
     StopReason,
 )
+
+#: How a block's stop reads in the whole result's status.
+STOP_WORDS = {"saturated": "saturated", "upper_bound": "reached their size bound"}
 
 __all__ = ["CHECK_POINTS", "BlockSeparationRankResult", "DegreeBlock", "DegreeStructure",
            "DegreeStructureError"]
@@ -303,6 +307,27 @@ class BlockSeparationRankResult(SeparationRankResult):
     def block_bound(self) -> int:
         """The sum of the block size bounds: sep(f) when every block reaches its bound."""
         return sum(b.bound for b in self.blocks)
+
+    @property
+    def status(self) -> str:
+        """The whole result in words: how many blocks saturated (or reached their size bound),
+        which did not and why, the sum of block ranks and the largest grid."""
+        if not self.blocks:
+            return super().status
+        stops: dict[str, int] = {}
+        for b in self.blocks:
+            stops[b.stop_reason] = stops.get(b.stop_reason, 0) + 1
+        unsaturated = [b for b in self.blocks if b.stop_reason not in SATURATED_STOPS]
+        head = ("saturated" if not unsaturated else
+                "not saturated: block(s) " + ", ".join(
+                    f"({b.a_degree}, {b.b_degree}) stopped by {b.stop_reason}"
+                    for b in unsaturated))
+        counts = ", ".join(f"{n} {STOP_WORDS.get(stop, stop)}" for stop, n in stops.items())
+        ranks = " + ".join(str(b.rank) for b in self.blocks)
+        rows, cols = max(b.matrix_shape for b in self.blocks)
+        return (f"{head}; {len(self.blocks)} blocks ({counts}), rank {ranks} = {self.rank} "
+                f"of at most {self.block_bound}, up to {max(b.n_templates for b in self.blocks)}"
+                f" templates, largest matrix {rows}x{cols}")
 
     def table(self) -> list[dict[str, Any]]:
         """One row per block: bidegree, bound, certified rank."""

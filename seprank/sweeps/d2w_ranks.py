@@ -153,7 +153,7 @@ def bound_entry(bound: Bound, rank: int | None, *, applies: bool) -> dict[str, A
     Theorem 3's upper bound for :math:`d_x = 2`, L = 1 is :math:`(d_x + H)^{C(1)} = 3`:
 
     >>> from seprank.d2w import theorem3_upper
-    >>> [bound_entry(theorem3_upper(2, 1), r, applies=True)["verdict"] for r in (3, 4)]
+    >>> [bound_entry(theorem3_upper(width=2, depth=1), r, applies=True)["verdict"] for r in (3, 4)]
     ['consistent', 'VIOLATED']
     """
     value = bound.value
@@ -179,12 +179,12 @@ def bound_entry(bound: Bound, rank: int | None, *, applies: bool) -> dict[str, A
 
 def _bounds(width: int, heads: int, depth: int, n_inputs: int, residual: bool,
             rank: int | None) -> dict[str, dict[str, Any]]:
-    t2 = theorem2_lower(width, depth, heads)
-    lemma6 = lemma6_lower_bound(width, depth, heads)
+    t2 = theorem2_lower(width=width, depth=depth, heads=heads)
+    lemma6 = lemma6_lower_bound(width=width, depth=depth, heads=heads)
     out = {
-        "theorem3": bound_entry(theorem3_upper(width, depth, heads), rank,
+        "theorem3": bound_entry(theorem3_upper(width=width, depth=depth, heads=heads), rank,
                                 applies=not residual),
-        "theorem2_upper": bound_entry(theorem2_upper(width, depth, heads), rank,
+        "theorem2_upper": bound_entry(theorem2_upper(width=width, depth=depth, heads=heads), rank,
                                       applies=not residual and t2.in_hypotheses),
         "theorem2_lower": bound_entry(t2, rank, applies=not residual and t2.in_hypotheses),
         "lemma6": bound_entry(lemma6, rank, applies=not residual and lemma6.in_hypotheses),
@@ -193,7 +193,8 @@ def _bounds(width: int, heads: int, depth: int, n_inputs: int, residual: bool,
         "stated", "proof_product", "recursion")
     for form in forms:
         out[f"theorem5_{form}"] = bound_entry(
-            theorem5_residual_upper(width, depth, heads, n_inputs, form=form),
+            theorem5_residual_upper(width=width, depth=depth, heads=heads, n_inputs=n_inputs,
+                                    form=form),
             rank, applies=residual)
     return out
 

@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import html
+import importlib.metadata
 import inspect
 import logging
 import os
@@ -65,6 +67,7 @@ from typing import Any, Literal
 
 from tqdm import tqdm
 
+from seprank.core.display import summarize
 from seprank.core.validation import check_bool
 from seprank.sweeps.limits import (
     _clocked_run_task,
@@ -97,21 +100,112 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+#: The packages of this project: a function calling into them is versioned by their source.
+PROJECT_PACKAGES = ("seprank", "identifiability", "paper_checks")
+
+
+def module_name(fn: Callable[..., Any]) -> str:
+    """The name of the module defining ``fn``, with ``__main__`` resolved where it can be.
+
+    A script run as ``python case.py`` or ``python -m pkg.case`` defines its functions in
+    ``__main__``; they are named after the script (``case``) or the module (``pkg.case``), the
+    names the same functions have when imported, so a store shares their results.  A notebook
+    or an interactive session keeps ``__main__``.
+    """
+    name = getattr(fn, "__module__", None) or "__main__"
+    if name != "__main__":
+        return str(name)
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and getattr(spec, "name", None) and spec.name != "__main__":
+        return str(spec.name)
+    file = getattr(main, "__file__", None)
+    if file and Path(file).suffix == ".py":
+        return Path(file).stem
+    return "__main__"
+
+
 def qualified_name(fn: Callable[..., Any]) -> str:
-    """``module.qualname`` of a function (what a store records as the function)."""
+    """``module.qualname`` of a function (what a store records as the function); a script's
+    ``__main__`` is named after the script (:func:`module_name`)."""
     qual = getattr(fn, "__qualname__", None)
     if qual is None:
         raise TypeError(f"{fn!r} has no __qualname__ (a functools.partial?); pass name=")
-    return f"{getattr(fn, '__module__', None) or '__main__'}.{qual}"
+    return f"{module_name(fn)}.{qual}"
+
+
+def _package_digest(top: str) -> str | None:
+    """SHA-256 of every ``.py`` file of the importable package ``top`` (None if not one)."""
+    package = sys.modules.get(top)
+    paths = list(getattr(package, "__path__", []))
+    if not paths:
+        return None
+    digest = hashlib.sha256()
+    for root in paths:
+        for path in sorted(Path(root).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _library_versions(fn: Callable[..., Any], seen: set[int] | None = None) -> dict[str, str]:
+    """The libraries a script or notebook function refers to, each with a version: this
+    project's packages by a digest of their source, others by their installed version.
+
+    Follows the global names of ``fn``'s code (modules, functions, classes), recursing into
+    the other ``__main__`` functions it calls."""
+    seen = set() if seen is None else seen
+    if id(fn) in seen:
+        return {}
+    seen.add(id(fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return {}
+    names: set[str] = set()
+    stack = [code]
+    while stack:   # the global names of fn and of its nested functions and comprehensions
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if inspect.iscode(k))
+    found: dict[str, str] = {}
+    scope = getattr(fn, "__globals__", {})
+    for name in sorted(names):
+        obj = scope.get(name)
+        if obj is None:
+            continue
+        origin = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+        if not isinstance(origin, str):
+            continue
+        top = origin.split(".")[0]
+        if top == "__main__":
+            if callable(obj) and obj is not fn:
+                found.update(_library_versions(obj, seen))
+            continue
+        if top in found or top in sys.stdlib_module_names or top == "builtins":
+            continue
+        if top in PROJECT_PACKAGES:
+            digest = _package_digest(top)
+            found[top] = digest[:16] if digest else "unknown"
+            continue
+        try:
+            found[top] = importlib.metadata.version(top)
+        except (importlib.metadata.PackageNotFoundError, ValueError):
+            found[top] = str(getattr(sys.modules.get(top), "__version__", "unknown"))
+    return found
 
 
 def code_version(fn: Callable[..., Any]) -> str:
     """A version of the code behind ``fn``: a digest of its whole top-level package.
 
     For a function of an installed or importable package (e.g. ``seprank``) this hashes every
-    ``.py`` file of that package, so that *any* change of the code invalidates stored results;
-    for a function defined in a script or notebook, its own source.  Pass ``version=`` to
-    :func:`sweep` to pin a version by hand instead.
+    ``.py`` file of that package, so that *any* change of the code invalidates stored results.
+    A function of a single-file module, or of a script run as ``python case.py`` (the same
+    name and version as ``import case``), hashes the file; a function defined in a notebook
+    hashes its own source.  For both, the version also covers the libraries the function
+    calls: this project's packages (``seprank``, ``identifiability``, ``paper_checks``) by a
+    digest of their source, others by their installed version -- so a library update
+    invalidates what a notebook stored.  Pass ``version=`` to :func:`sweep` to pin a version
+    by hand instead.
 
     Examples
     --------
@@ -122,23 +216,23 @@ def code_version(fn: Callable[..., Any]) -> str:
     True
     """
     module = inspect.getmodule(fn)
-    top = (module.__name__ if module else "__main__").split(".")[0]
-    package = sys.modules.get(top)
-    paths = list(getattr(package, "__path__", [])) if top != "__main__" else []
-    digest = hashlib.sha256()
+    top = module_name(fn).split(".")[0]
+    package = sys.modules.get(top) if top != "__main__" else None
+    paths = list(getattr(package, "__path__", []))
     if paths:
-        for root in paths:
-            for path in sorted(Path(root).rglob("*.py")):
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
-    elif module is not None and top != "__main__" and getattr(module, "__file__", None):
-        digest.update(Path(str(module.__file__)).read_bytes())
+        return f"{top}-{(_package_digest(top) or '')[:16]}"
+    digest = hashlib.sha256()
+    file = getattr(module, "__file__", None) if module is not None else None
+    if file and Path(str(file)).suffix == ".py" and Path(str(file)).is_file():
+        digest.update(Path(str(file)).read_bytes())
     else:
         try:
             digest.update(inspect.getsource(fn).encode())
         except (OSError, TypeError) as exc:
             raise ValueError(f"cannot read the source of {fn!r} to version its results; pass "
                              "version='...' to sweep()") from exc
+    for library, version in sorted(_library_versions(fn).items()):
+        digest.update(f"\n{library}=={version}".encode())
     return f"{top}-{digest.hexdigest()[:16]}"
 
 
@@ -167,7 +261,7 @@ class SweepRecord:
         return {**self.params, **self.outcome.measurements(), "source": self.source}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SweepResult:
     """Every parameter set's record, in the order the parameter sets were given."""
 
@@ -215,6 +309,122 @@ class SweepResult:
                               "to_records() gives the same rows as dicts") from exc
         return pd.DataFrame.from_records(self.to_records())
 
+    def __repr__(self) -> str:
+        return (f"SweepResult(fn={self.fn!r}, tasks={len(self)}, computed={self.n_computed}, "
+                f"loaded={self.n_loaded}, failed={len(self.failures)}, "
+                f"executor={self.executor!r})")
+
+    def table(self, *, limit: int = 20) -> tuple[list[str], list[list[str]]]:
+        """Header and rows (parameters, status, value, seconds, source), values summarised;
+        at most ``limit`` rows (the first ones)."""
+        keys = list(dict.fromkeys(k for r in self.records for k in r.params))
+        header = [*keys, "status", "value", "seconds", "source"]
+        rows = [[summarize(r.params.get(k, ""), 30) for k in keys]
+                + [r.status, _cell(r.value) if r.status == "ok" else
+                   summarize(r.outcome.error, 60),
+                   "" if r.outcome.seconds is None else f"{r.outcome.seconds:.2f}", r.source]
+                for r in self.records[:limit]]
+        return header, rows
+
+    def _repr_markdown_(self) -> str:
+        header, rows = self.table()
+        lines = [f"**{self.summary().splitlines()[0]}**", "",
+                 "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(c.replace("|", "&#124;") for c in row) + " |"
+                  for row in rows]
+        if len(self) > len(rows):
+            lines.append(f"\n… {len(self) - len(rows)} more tasks")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        header, rows = self.table()
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                       for row in rows)
+        more = f"<p>… {len(self) - len(rows)} more tasks</p>" if len(self) > len(rows) else ""
+        return (f"<div><p><b>{html.escape(self.summary().splitlines()[0])}</b></p>"
+                f"<table><tr>{head}</tr>{body}</table>{more}</div>")
+
+    def plot(self, x: str | None = None, *, y: str | Callable[[Any], Any] | None = None,
+             bound: Callable[[Mapping[str, Any]], Any] | None = None, ax: Any = None) -> Any:
+        """The values against a parameter, one line per setting of the other parameters,
+        and a bound as dashed lines; returns the matplotlib Axes (a new one unless ``ax=``).
+
+        Parameters
+        ----------
+        x : str, optional
+            The parameter on the horizontal axis (default: the first that varies).
+        y : str or callable, optional, keyword-only
+            What to plot of each value: a key (of a dict value) or attribute name, or a
+            function of the value.  Default: the value itself when it is a number, else its
+            ``rank``.
+        bound : callable, optional, keyword-only
+            ``bound(params)`` -> a number or a :class:`seprank.d2w.Bound` (its ``value``),
+            drawn dashed -- e.g. ``lambda p: d2w.theorem3_upper(width=p["width"],
+            depth=p["depth"])``.
+        ax : matplotlib Axes, optional, keyword-only
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> def square(n):
+        ...     return n * n
+        >>> result = sweep(square, [{"n": n} for n in range(1, 5)], executor="serial",
+        ...                progress=False)
+        >>> ax = result.plot(bound=lambda p: 2 ** p["n"])
+        >>> [line.get_label() for line in ax.get_lines()]
+        ['square', 'bound']
+        """
+        import matplotlib.pyplot as plt
+
+        ok = [r for r in self.records if r.status == "ok"]
+        keys = list(dict.fromkeys(k for r in ok for k in r.params))
+        varying = [k for k in keys if len({repr(r.params.get(k)) for r in ok}) > 1]
+        if x is None:
+            x = varying[0] if varying else (keys[0] if keys else None)
+        if x is None or x not in keys:
+            raise ValueError(f"x must name a parameter of this sweep, one of {keys}; got {x!r}")
+        others = [k for k in varying if k != x]
+
+        def value_of(v: Any) -> float:
+            if callable(y):
+                got = y(v)
+            elif isinstance(y, str):
+                got = v[y] if isinstance(v, Mapping) else getattr(v, y)
+            elif isinstance(v, int | float) and not isinstance(v, bool):
+                got = v
+            elif hasattr(v, "rank"):
+                got = v.rank
+            else:
+                raise TypeError(f"cannot plot a {type(v).__name__} value; pass y= (a key, an "
+                                "attribute name or a function of the value)")
+            return float(getattr(got, "value", got))
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.5, 3.5))
+        groups: dict[tuple[Any, ...], list[SweepRecord]] = {}
+        for r in ok:
+            groups.setdefault(tuple(r.params.get(k) for k in others), []).append(r)
+        for i, (setting, records) in enumerate(groups.items()):
+            records = sorted(records, key=lambda r: r.params[x])
+            xs = [r.params[x] for r in records]
+            label = ", ".join(f"{k}={v}" for k, v in zip(others, setting, strict=True))
+            ax.plot(xs, [value_of(r.value) for r in records], "o-", color=f"C{i % 10}",
+                    label=label or self.fn.rsplit(".", 1)[-1])
+            if bound is not None:
+                ax.plot(xs, [float(getattr(bound(r.params), "value", bound(r.params)))
+                             for r in records], "--",
+                        color=f"C{i % 10}", label=f"bound{', ' + label if label else ''}")
+        if all(isinstance(r.params[x], int) for r in ok):
+            ax.xaxis.get_major_locator().set_params(integer=True)
+        if ok and all(value_of(r.value) > 0 for r in ok):
+            ax.set_yscale("log")
+        ax.set_xlabel(x)
+        ax.set_ylabel(y if isinstance(y, str) else "value")
+        ax.legend(fontsize=8)
+        return ax
+
     def summary(self) -> str:
         task_time = sum(r.outcome.seconds or 0.0 for r in self.records if r.source == "computed")
         text = (f"{self.fn}: {len(self)} tasks ({self.n_computed} computed, {self.n_loaded} "
@@ -226,6 +436,13 @@ class SweepResult:
             text += (f"\n  SKIPPED stored {row.key.params} (seed {row.key.seed}): "
                      f"{row.reason}; recomputed")
         return text
+
+
+def _cell(value: Any) -> str:
+    """A sweep value in a table cell: a rank result by its rank and what it certifies."""
+    if hasattr(value, "rank") and hasattr(value, "certifies"):
+        return f"{value.rank} ({value.certifies})"
+    return summarize(value, 60)
 
 
 def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

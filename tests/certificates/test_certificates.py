@@ -269,7 +269,7 @@ def test_the_int64_overflow_example_is_rejected() -> None:
     ([[Fraction(1, 2), 1, 0], [1, Fraction(1, 3), 1]], 2)])
 def test_kruskal_certificates_verify(A: list, k: int) -> None:
     r = kruskal_rank(A)
-    assert r.k_rank == k
+    assert r.rank == k
     cert = certify(r, matrix=A, seed=1)
     v = verify(cert)
     assert v.ok and v.claim == f"k-rank(M) = {k}", v.reason

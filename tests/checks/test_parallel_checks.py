@@ -25,7 +25,7 @@ def _without_times(outcomes: list[ClaimOutcome]) -> list[ClaimOutcome]:
 
 
 def test_parallel_report_is_the_serial_report(dask_client: Any, tmp_path: Path) -> None:
-    claims = select(profile="quick", id_glob=CLAIM_GLOBS)
+    claims = select(profile="quick", id=CLAIM_GLOBS)
     assert len(claims) >= 6
     plots = str(tmp_path / "plots")
     serial = run_claims(claims, plots_dir=plots, progress=False)

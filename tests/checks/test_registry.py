@@ -111,7 +111,7 @@ def test_register_select_and_duplicate(empty_registry: dict[str, registry.Claim]
     assert [c.id for c in select()] == ["T-a"]
     assert [c.id for c in select(profile="full")] == ["T-a", "T-b"]
     assert [c.id for c in select(profile="full", paper="thesis")] == ["T-b"]
-    assert [c.id for c in select(profile="full", id_glob="T-[b]")] == ["T-b"]
+    assert [c.id for c in select(profile="full", id="T-[b]")] == ["T-b"]
     assert select(paper="003")[0].id == "T-a"
 
     def other() -> ClaimResult:
@@ -269,3 +269,21 @@ def test_reports_group_verdicts_by_kind_and_show_margins_and_consistency_apart(
     table = summary_table(outcomes)
     assert "1 erratum (1 typo)" in table and "1 fails (1 statement)" in table
     assert "consistency checks: 1" in table
+
+
+def test_terminal_table_fits_100_columns_without_markdown_escapes(
+    empty_registry: dict[str, registry.Claim],
+) -> None:
+    @claim(id="T-a-very-long-claim-identifier-that-goes-on-and-on", paper="003", reference="r",
+           statement="s")
+    def t_a_very_long_claim_identifier_that_goes_on_and_on() -> ClaimResult:
+        return ClaimResult({"|T| = 2^d": list(range(60)), "q": "a | b"}, 1, "holds")
+
+    @claim(id="T-ok", paper="003", reference="r", statement="s", expected_verdict="erratum")
+    def t_ok() -> ClaimResult:
+        return ClaimResult(1, 1, "holds")
+
+    table = summary_table(run_claims(select(), progress=False))
+    assert max(len(line) for line in table.splitlines()) <= 100
+    assert "\\|" not in table and "{'|T|" in table and "T-a-very-long-claim-identif…" in table
+    assert "NO, expected erratum" in table

@@ -68,8 +68,8 @@ def test_log3_multiset_huge_k_matches_sum_of_logs(n: int, k: int) -> None:
 def test_float_lgamma_would_give_false_violations_but_log3_does_not() -> None:
     """At L = 2, T1LB == log3 ((d 1)) exactly: the comparison must say 'equal', never '>'."""
     for d_a in range(3, 200, 2):
-        t1 = d2w.theorem1_lower(d_a, 2)
-        cert = d2w.lemma6_lower_bound(d_a, 2)
+        t1 = d2w.theorem1_lower(width=d_a, depth=2)
+        cert = d2w.lemma6_lower_bound(width=d_a, depth=2)
         assert compare(t1.as_log3value(), cert.as_log3value()) == 0
     lam = 3**35
     n = 50
@@ -102,9 +102,11 @@ NOTES_TABLE = [  # (L, d_x, H, T1LB, T1UB, T2LB, T2UB, log3 Thm4), notes §6 (in
 @pytest.mark.parametrize("row", NOTES_TABLE, ids=[str(r[:3]) for r in NOTES_TABLE])
 def test_bound_values_match_the_notes_table(row: tuple[float, ...]) -> None:
     L, d, H = (int(x) for x in row[:3])
-    got = [d2w.theorem1_lower(d, L, H), d2w.theorem1_upper(d, L, H),
-           d2w.theorem2_lower(d, L, H), d2w.theorem2_upper(d, L, H),
-           d2w.theorem4_upper(d, L, H)]
+    got = [d2w.theorem1_lower(width=d, depth=L, heads=H), d2w.theorem1_upper(width=d, depth=L,
+                                                                             heads=H),
+           d2w.theorem2_lower(width=d, depth=L, heads=H), d2w.theorem2_upper(width=d, depth=L,
+                                                                             heads=H),
+           d2w.theorem4_upper(width=d, depth=L, heads=H)]
     for b, expected in zip(got, row[3:], strict=True):
         assert round(float(b.log3), TABLE_DIGITS) == pytest.approx(expected, abs=1e-3)
 
@@ -113,9 +115,9 @@ def test_bound_values_match_the_notes_table(row: tuple[float, ...]) -> None:
 @given(st.integers(1, 12), st.integers(1, 8), st.integers(1, 6))
 def test_theorem3_exact_and_equal_to_theorem1_upper(d_a: int, H: int, L: int) -> None:
     d_x = d_a * H
-    t3 = d2w.theorem3_upper(d_x, L, H)
+    t3 = d2w.theorem3_upper(width=d_x, depth=L, heads=H)
     assert t3.value == (H * (d_a + 1)) ** mixing_units(L)
-    assert t3.exact == d2w.theorem1_upper(d_x, L, H).exact
+    assert t3.exact == d2w.theorem1_upper(width=d_x, depth=L, heads=H).exact
     assert abs(t3.log3 - mixing_units(L) * log3(d_x + H)) < 1e-50
 
 
@@ -125,9 +127,9 @@ def test_theorem4_and_6_exact_values(d_x: int, L: int) -> None:
     C = mixing_units(L)
     expected = Fraction(d_x * (C + 1) * math.comb(d_x + 2 * C - 1, 2 * C)
                         * (2 * C + d_x) ** d_x, d_x**d_x)
-    assert d2w.theorem4_upper(d_x, L).value == expected
-    assert d2w.theorem6_residual_upper(d_x, L).value == (C + 1) * expected
-    assert abs(d2w.theorem4_upper(d_x, L).log3 - log3(expected)) < 1e-45
+    assert d2w.theorem4_upper(width=d_x, depth=L).value == expected
+    assert d2w.theorem6_residual_upper(width=d_x, depth=L).value == (C + 1) * expected
+    assert abs(d2w.theorem4_upper(width=d_x, depth=L).log3 - log3(expected)) < 1e-45
 
 
 @settings(max_examples=30, deadline=None)
@@ -138,45 +140,48 @@ def test_theorem5_forms(L: int, d_a: int, H: int, N: int) -> None:
     S = c
     for l in range(2, L + 1):           # the proof's recursion, iterated literally
         S = c * (l * S) ** 3
-    rec = d2w.theorem5_residual_upper(d_x, L, H, N, form="recursion")
+    rec = d2w.theorem5_residual_upper(width=d_x, depth=L, heads=H, n_inputs=N, form="recursion")
     assert rec.exact is not None and rec.exact[0] == (L + 1) * S
     product = math.prod(Fraction(l + 1) * c ** (3 ** (l - 1)) for l in range(1, L + 1))
-    assert d2w.theorem5_residual_upper(d_x, L, H, N, form="proof_product").value == product
-    stated = d2w.theorem5_residual_upper(d_x, L, H, N).value
+    assert d2w.theorem5_residual_upper(width=d_x, depth=L, heads=H, n_inputs=N,
+                                       form="proof_product").value == product
+    stated = d2w.theorem5_residual_upper(width=d_x, depth=L, heads=H, n_inputs=N).value
     assert stated == Fraction(L) ** L * c ** mixing_units(L)
 
 
 def test_theorem5_notes_example() -> None:
-    vals = [round(float(d2w.theorem5_residual_upper(4, 4, 1, 4, form=f).log3), 1)
+    vals = [round(float(d2w.theorem5_residual_upper(width=4, depth=4, heads=1, n_inputs=4,
+                                                    form=f).log3), 1)
             for f in ("stated", "proof_product", "recursion")]
     assert vals == [257.4, 256.7, 283.7]
 
 
 def test_theorem1_lower_closed_form_and_theorem2_square() -> None:
-    b = d2w.theorem1_lower(29, 3)
+    b = d2w.theorem1_lower(width=29, depth=3)
     assert b.exact == (Fraction(28, 2 * 3) ** 3, 1)          # ((d_x - H)/(2 * 3^(L-2)))^lambda
-    b1 = d2w.theorem1_lower(5, 1)
+    b1 = d2w.theorem1_lower(width=5, depth=1)
     assert b1.exact == (Fraction(3 * 4, 2), 3)                # L = 1: lambda = 1/3, cube
-    t2 = d2w.theorem2_lower(7, 3)
+    t2 = d2w.theorem2_lower(width=7, depth=3)
     X, q = t2.exact  # type: ignore[misc]
     assert q == 2 and abs(float(log3(X)) / 2 - float(t2.log3)) < 1e-12
 
 
 def test_hypotheses_are_flagged_or_refused_consistently() -> None:
-    inside = d2w.theorem1_lower(29, 3)
+    inside = d2w.theorem1_lower(width=29, depth=3)
     assert inside.in_hypotheses and not inside.violated
-    outside = d2w.theorem1_lower(9, 2)
+    outside = d2w.theorem1_lower(width=9, depth=2)
     assert not outside.in_hypotheses and "3^L = 9 = d_x = 9" in outside.violated[0]
-    assert not d2w.theorem2_upper(243, 3, 3).in_hypotheses
-    assert float(d2w.theorem2_upper(243, 3, 3).log3) < 0     # why the hypothesis matters
+    assert not d2w.theorem2_upper(width=243, depth=3, heads=3).in_hypotheses
+    assert float(d2w.theorem2_upper(width=243, depth=3,
+                                    heads=3).log3) < 0     # why the hypothesis matters
     with pytest.raises(OutsideHypothesesError, match="L > log3"):
-        d2w.theorem2_lower(29, 3, strict=True)
+        d2w.theorem2_lower(width=29, depth=3, strict=True)
     with pytest.raises(OutsideHypothesesError, match="L >= 2"):
-        d2w.lemma6_lower_bound(29, 1, strict=True)
-    assert d2w.lemma6_lower_bound(29, 1).value == 1
-    assert "padded" in d2w.lemma6_lower_bound(8, 3, 2).notes[0]   # d_a = 4 -> 3
-    assert d2w.lemma6_lower_bound(8, 3, 2).value == multiset_coefficient(2, 3)
-    d_a1 = d2w.theorem1_lower(27, 2, 27)
+        d2w.lemma6_lower_bound(width=29, depth=1, strict=True)
+    assert d2w.lemma6_lower_bound(width=29, depth=1).value == 1
+    assert "padded" in d2w.lemma6_lower_bound(width=8, depth=3, heads=2).notes[0]   # d_a = 4 -> 3
+    assert d2w.lemma6_lower_bound(width=8, depth=3, heads=2).value == multiset_coefficient(2, 3)
+    d_a1 = d2w.theorem1_lower(width=27, depth=2, heads=27)
     assert d_a1.log3 == -mpmath.inf and not d_a1.in_hypotheses
 
 
@@ -186,24 +191,24 @@ def test_hypotheses_are_flagged_or_refused_consistently() -> None:
                                   d2w.theorem6_residual_upper, d2w.lemma6_lower_bound])
 def test_bad_input_is_refused(func) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match="not divisible"):
-        func(10, 2, 3)
+        func(width=10, depth=2, heads=3)
     with pytest.raises(ValueError, match="depth L"):
-        func(10, 0, 1)
+        func(width=10, depth=0, heads=1)
     with pytest.raises(ValueError, match="width d_x"):
-        func(2.5, 2, 1)
+        func(width=2.5, depth=2, heads=1)
     with pytest.raises(ValueError, match="heads H"):
-        func(10, 2, True)
+        func(width=10, depth=2, heads=True)
 
 
 def test_admits_and_ties() -> None:
-    t3 = d2w.theorem3_upper(2, 2)          # 81
+    t3 = d2w.theorem3_upper(width=2, depth=2)          # 81
     assert t3.admits(81) is True and t3.admits(82) is False
-    cert = d2w.lemma6_lower_bound(29, 3)   # 560
+    cert = d2w.lemma6_lower_bound(width=29, depth=3)   # 560
     assert cert.admits(560) is True and cert.admits(559) is False
     tie = Log3Value(log3(4) / 2)              # sqrt(4) without an exact form
     assert compare(Log3Value.of(2), tie) is None
     assert compare(Log3Value.of(2), Log3Value(log3(4) / 2, (Fraction(4), 2))) == 0
-    huge = d2w.theorem3_upper(1024, 48, 2)
+    huge = d2w.theorem3_upper(width=1024, depth=48, heads=2)
     assert huge.exact is None and huge.admits(10**100) is True
 
 
@@ -232,7 +237,8 @@ def test_lemma2_counts() -> None:
         brute = sum(1 for _ in itertools.product(range(H), range(d // H), range(d), range(N),
                                                  range(d), range(d // H), range(d)))
         assert lemma2_summed_terms(d, H, N) == brute == N * d**5 // H
-        assert lemma2_layer_upper(d, H, N, 2).value == Fraction(N * d**4, H) * 8
+        assert lemma2_layer_upper(width=d, heads=H, n_inputs=N,
+                                  input_sep=2).value == Fraction(N * d**4, H) * 8
 
 
 def test_lemma8_brute_force_and_refusals() -> None:
@@ -259,19 +265,23 @@ def test_balanced_partitions_and_proposition1() -> None:
 
 
 def test_corollaries_match_the_notes() -> None:
-    assert math.ceil(corollary1_min_widening(1000, 6, 2).widening) == 84
-    assert corollary1_min_widening(7000, 8, 2).widening == pytest.approx(3.7e8, rel=0.02)
-    assert float(corollary1_min_widening(7000, 8, 4).log3_widening) == pytest.approx(
+    assert math.ceil(corollary1_min_widening(width_deep=1000, depth_deep=6,
+                                             depth_ratio=2).widening) == 84
+    assert corollary1_min_widening(width_deep=7000, depth_deep=8,
+                                   depth_ratio=2).widening == pytest.approx(3.7e8, rel=0.02)
+    assert float(corollary1_min_widening(width_deep=7000, depth_deep=8,
+                                         depth_ratio=4).log3_widening) == pytest.approx(
         math.log(2e120, 3), rel=1e-3)
-    assert corollary1_min_widening(700, 6, 2).violated          # 700 < 3^6: outside
-    r = corollary2_shallow(512, 12, 2)
+    assert corollary1_min_widening(width_deep=700, depth_deep=6,
+                                   depth_ratio=2).violated          # 700 < 3^6: outside
+    r = corollary2_shallow(width_deep=512, depth_deep=12, heads=2)
     assert (float(r.beta2), r.shallow_depth, r.shallow_width) == (3.5, 10, 23946)
     assert round(float(r.log3_shallow_certified)) == 10958
-    assert (float(corollary2_shallow(1024, 24, 2).beta2),
-            corollary2_shallow(1024, 24, 2).shallow_depth) == (4.5, 11)
-    assert corollary2_shallow(1024, 48, 2).shallow_depth == 12
+    assert (float(corollary2_shallow(width_deep=1024, depth_deep=24, heads=2).beta2),
+            corollary2_shallow(width_deep=1024, depth_deep=24, heads=2).shallow_depth) == (4.5, 11)
+    assert corollary2_shallow(width_deep=1024, depth_deep=48, heads=2).shallow_depth == 12
     with pytest.raises(ValueError, match="depth_ratio"):
-        corollary1_min_widening(1000, 6, 1)
+        corollary1_min_widening(width_deep=1000, depth_deep=6, depth_ratio=1)
 
 
 def test_proposition1_refuses_non_partitions() -> None:

@@ -38,7 +38,7 @@ def test_every_level_matches_brute_force_enumeration(d: int) -> None:
     spectrum = majority_spectrum(d)
     for i in range(d + 1):
         for s in itertools.islice(itertools.combinations(range(d), i), 3):
-            assert fourier_coefficient(maj, s, d) == spectrum[i]
+            assert fourier_coefficient(d, s, maj) == spectrum[i]
 
 
 @pytest.mark.parametrize("d", [11, 51, 101, 201])

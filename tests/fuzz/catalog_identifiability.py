@@ -25,8 +25,8 @@ X_OU = OU.simulate(200, 0.5, seed=0)
 PROB = NCE.GaussianMeanNCE(theta_star=4.0)
 W3 = np.einsum("ir,jr,kr->ijk", *np.random.default_rng(0).random((3, 4, 2)))
 P3 = np.array([[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.3, 0.3, 0.4]])
-SEQ_HMM = HMM1.sample(20, n_sequences=4, seed=0)[1]
-SEQ_GHMM = GHMM.sample(20, n_sequences=4, seed=0)[1]
+SEQ_HMM = HMM1.sample(20, n_sequences=4, seed=0).observations
+SEQ_GHMM = GHMM.sample(20, n_sequences=4, seed=0).observations
 W4 = np.einsum("ir,jr,kr->ijk", *np.random.default_rng(1).random((3, 4, 2)))
 P3h = np.array([[0.7, 0.2, 0.1], [0.2, 0.6, 0.2], [0.3, 0.3, 0.4]])
 

@@ -224,6 +224,6 @@ def test_kruskal_limits_and_shortcuts() -> None:
         ID.kruskal_rank(rng.integers(-9, 9, (3, 70)))
     dup = np.hstack([np.eye(3, dtype=int)] * 30)          # columns 0 and 3 are equal
     r = ID.kruskal_rank(dup)
-    assert (r.k_rank, r.certifies) == (1, "exact")
+    assert (r.rank, r.certifies) == (1, "exact")
     i, j = r.witness  # type: ignore[misc]
     assert np.array_equal(dup[:, i], dup[:, j])

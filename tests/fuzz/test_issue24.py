@@ -247,17 +247,17 @@ def test_icl_initialize_blames_d_x_and_m_a_together() -> None:
 
 def test_fourier_coefficient_given_a_function() -> None:
     with pytest.raises(TypeError, match=r"values must be the 8 integer values .*pass values ="):
-        PD.fourier_coefficient(lambda x: x, (0,), 3)  # type: ignore[arg-type]
+        PD.fourier_coefficient(3, (0,), lambda x: x)  # type: ignore[arg-type]
 
 
 def test_estimate_ghmm_says_what_is_wrong_with_its_data() -> None:
     with pytest.raises(ValueError, match=r"pair moments .* have rank 1 < k = 3"):
         MP.estimate_ghmm(np.ones((20, 50, 4)), 3, seed=0)
-    tokens = MP.HMM.random(4, 3, seed=0).sample(50, n_sequences=20, seed=0)[1]
+    tokens = MP.HMM.random(4, 3, seed=0).sample(50, n_sequences=20, seed=0).observations
     with pytest.raises(TypeError, match=r"integer tokens .* use estimate_hmm"):
         MP.estimate_ghmm(tokens, 3, seed=0)
     truth = MP.GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
-    x = truth.sample(100, n_sequences=1000, seed=0)[1]
+    x = truth.sample(100, n_sequences=1000, seed=0).observations
     with pytest.raises(MP.UnreliableEstimateError, match="k is probably too small; try k = 3"):
         MP.estimate_ghmm(x, 2, seed=1)
 

@@ -135,7 +135,7 @@ def test_kruskal_rank_agrees_with_the_definition(rows, duplicate, zero) -> None:
         else:
             break
     for engine in ("minors", "subsets"):
-        assert ID.kruskal_rank(A, engine=engine).k_rank == truth
+        assert ID.kruskal_rank(A, engine=engine).rank == truth
 
 
 @SETTINGS

@@ -9,7 +9,7 @@ import pytest
 from paper_checks.claims.icl.common import STABILITY_SEEDS, training_seed
 from paper_checks.registry import select
 
-TRAINED_CLAIMS = [c for c in select(profile="quick", id_glob="ICL-*")
+TRAINED_CLAIMS = [c for c in select(profile="quick", id="ICL-*")
                   if c.module.rsplit(".", 1)[-1] in ("generalization", "mechanism", "pruning",
                                                           "lemmas")]
 

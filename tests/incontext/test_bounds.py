@@ -76,12 +76,15 @@ def test_c_and_ceiling() -> None:
 
 def test_levine_bounds_hand_values() -> None:
     """Seed 003's Theorems 2-4 (seprank.d2w.bounds; arguments width, depth, heads) by hand."""
-    assert [theorem3_upper(2, 2, 1).value, theorem3_upper(3, 2, 1).value,
-            theorem3_upper(4, 2, 2).value, theorem3_upper(6, 2, 1).value,
-            theorem3_upper(10, 2, 1).value] == [81, 256, 1296, 2401, 14641]
-    assert theorem4_upper(2, 2).value == 2250
-    assert float(theorem4_upper(3, 2).value) == pytest.approx(15 * 45 * (11 / 3) ** 3)
-    lo, hi = theorem2_lower(2, 2, 1).log3, theorem2_upper(2, 2, 1).log3
+    assert [theorem3_upper(width=2, depth=2, heads=1).value, theorem3_upper(width=3, depth=2,
+                                                                            heads=1).value,
+            theorem3_upper(width=4, depth=2, heads=2).value, theorem3_upper(width=6, depth=2,
+                                                                            heads=1).value,
+            theorem3_upper(width=10, depth=2, heads=1).value] == [81, 256, 1296, 2401, 14641]
+    assert theorem4_upper(width=2, depth=2).value == 2250
+    assert float(theorem4_upper(width=3, depth=2).value) == pytest.approx(15 * 45 * (11 / 3) ** 3)
+    lo, hi = theorem2_lower(width=2, depth=2, heads=1).log3, theorem2_upper(width=2, depth=2,
+                                                                            heads=1).log3
     c2 = -4 * math.log(2 / (2 * math.sqrt(2 * math.e)), 3) + math.log(2, 3)
     assert float(hi) == pytest.approx(8 + 2 + c2)
     assert lo < hi

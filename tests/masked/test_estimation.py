@@ -37,7 +37,7 @@ WELL = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]], 0.7 * np.eye(3) 
 # --- streamed statistics -------------------------------------------------------------------
 
 def test_window_counts_match_a_brute_force_count() -> None:
-    _, x = HMM.random(4, 3, seed=0).sample(9, n_sequences=7, seed=1)
+    x, _ = HMM.random(4, 3, seed=0).sample(9, n_sequences=7, seed=1)
     mom = empirical_moments(x, 4, n_groups=3)
     brute = np.zeros((4, 4, 4))
     pairs = np.zeros((3, 4, 4))
@@ -55,7 +55,7 @@ def test_window_counts_match_a_brute_force_count() -> None:
 
 
 def test_streaming_is_invariant_to_batching_and_one_sequence_is_cut_in_blocks() -> None:
-    _, x = HMM.random(5, 3, seed=2).sample(50, n_sequences=40, seed=3)
+    x, _ = HMM.random(5, 3, seed=2).sample(50, n_sequences=40, seed=3)
     whole = empirical_moments(x, 5)
     streamed = empirical_moments((x[i:i + 7] for i in range(0, 40, 7)), 5)
     assert np.array_equal(whole.triples, streamed.triples)
@@ -73,7 +73,7 @@ def test_ragged_lists_of_sequences_are_streamed_one_by_one() -> None:
 
 def test_gaussian_window_moments_match_einsum() -> None:
     TOL = 1e-12
-    _, x = GaussianHMM.random(3, 2, seed=0).sample(6, n_sequences=5, seed=1)
+    x, _ = GaussianHMM.random(3, 2, seed=0).sample(6, n_sequences=5, seed=1)
     mom = empirical_moments(x, 3, kind="ghmm", n_groups=2)
     w = [x[:, t:t + 3] for t in range(4)]
     brute = sum(np.einsum("ni,nj,nk->ijk", v[:, 0], v[:, 1], v[:, 2]) for v in w)
@@ -83,7 +83,7 @@ def test_gaussian_window_moments_match_einsum() -> None:
 _STREAMING_PEAKS = """
 import tracemalloc
 from identifiability.masked import HMM, empirical_moments
-batch = HMM.random(6, 3, seed=0).sample(100, n_sequences=50, seed=0)[1]
+batch = HMM.random(6, 3, seed=0).sample(100, n_sequences=50, seed=0).observations
 for n_batches in (4, 40):
     tracemalloc.start()
     empirical_moments((batch for _ in range(n_batches)), 6)
@@ -160,7 +160,7 @@ def test_population_moments_give_the_exact_ghmm(task: str) -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_samples_give_an_estimate_within_its_error_bar(seed: int) -> None:
     Z = 5.0  # errors within 5 jackknife standard errors (max over entries)
-    _, x = WELL.sample(100, n_sequences=1000, seed=seed)
+    x, _ = WELL.sample(100, n_sequences=1000, seed=seed)
     est = estimate_hmm(x, 3, seed=100 + seed)
     err = est.errors_against(WELL)
     assert est.meaningful and est.valid
@@ -176,14 +176,14 @@ def test_error_shrinks_like_one_over_root_n() -> None:
     """16x more data: the error shrinks by ~4 (between 2 and 8 over a seeded pair)."""
     errs = []
     for n_seq in (250, 4000):
-        _, x = WELL.sample(100, n_sequences=n_seq, seed=5)
+        x, _ = WELL.sample(100, n_sequences=n_seq, seed=5)
         est = estimate_hmm(x, 3, seed=6, check="report")
         errs.append(max(est.errors_against(WELL)["emission"], est.errors_against(WELL)["T"]))
     assert 2 < errs[0] / errs[1] < 8
 
 
 def test_a_tiny_sample_is_flagged_and_raises_by_default() -> None:
-    _, x = HMM.random(5, 3, seed=3).sample(20, n_sequences=10, seed=0)
+    x, _ = HMM.random(5, 3, seed=3).sample(20, n_sequences=10, seed=0)
     est = estimate_hmm(x, 3, seed=1, check="report")
     assert est.status == "too_few_samples" and est.problems
     with pytest.raises(UnreliableEstimateError, match="too_few_samples") as info:
@@ -192,7 +192,7 @@ def test_a_tiny_sample_is_flagged_and_raises_by_default() -> None:
 
 
 def test_pairwise_tasks_are_refused_with_the_theorem() -> None:
-    _, x = WELL.sample(10, n_sequences=5, seed=0)
+    x, _ = WELL.sample(10, n_sequences=5, seed=0)
     with pytest.raises(ValueError, match="Theorems 4 and 6"):
         estimate_hmm(x, 3, task="x2|x1")
     with pytest.raises(ValueError, match="k = 4 exceeds d = 3"):
@@ -202,7 +202,7 @@ def test_pairwise_tasks_are_refused_with_the_theorem() -> None:
 def test_the_ghmm_estimator_on_samples() -> None:
     TOL = 0.1
     truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
-    _, x = truth.sample(100, n_sequences=2000, seed=0)
+    x, _ = truth.sample(100, n_sequences=2000, seed=0)
     est = estimate_ghmm(x, 3, seed=1)
     assert est.meaningful
     assert np.allclose(np.linalg.norm(est.model.M, axis=0), 1)
@@ -260,7 +260,7 @@ def test_birkhoff_projection_is_the_nearest_doubly_stochastic_matrix(seed: int) 
 # --- EM ------------------------------------------------------------------------------------
 
 def test_refine_em_increases_the_likelihood_and_returns_the_model_class() -> None:
-    _, x = HMM.random(5, 3, seed=3).sample(100, n_sequences=200, seed=1)
+    x, _ = HMM.random(5, 3, seed=3).sample(100, n_sequences=200, seed=1)
     est = estimate_hmm(x, 3, seed=2, check="report")
     em = refine_em(est, x, n_iter=30, seed=0)
     X, lengths = hmmlearn_data(x, "hmm", 5, k=3)
@@ -275,7 +275,7 @@ def test_refine_em_increases_the_likelihood_and_returns_the_model_class() -> Non
 
 def test_refine_em_for_the_gaussian_model_keeps_unit_means() -> None:
     truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
-    _, x = truth.sample(50, n_sequences=100, seed=0)
+    x, _ = truth.sample(50, n_sequences=100, seed=0)
     em = refine_em(truth, x, n_iter=5)
     assert np.allclose(np.linalg.norm(em.model.M, axis=0), 1)
     assert em.n_iter <= 5 and isinstance(em.converged, bool)

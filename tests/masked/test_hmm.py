@@ -154,7 +154,7 @@ def test_posteriors_match_bayes_rule() -> None:
 def test_hmm_sampling_pair_frequencies() -> None:
     m = HMM.random(3, 2, seed=4)
     n = 100_000
-    _, x = m.sample(2, n_sequences=n, seed=11)
+    x, _ = m.sample(2, n_sequences=n, seed=11)
     counts = np.zeros((3, 3))
     np.add.at(counts, (x[:, 1], x[:, 0]), 1)
     exact = m.O @ m.T @ np.diag(np.full(2, 0.5)) @ m.O.T   # P(x2 = a, x1 = b)
@@ -165,7 +165,7 @@ def test_hmm_sampling_pair_frequencies() -> None:
 def test_state_sampling_is_a_markov_chain_with_T() -> None:
     m = HMM.random(3, 3, seed=5)
     n = 60_000
-    h, _ = m.sample(3, n_sequences=n, seed=12)
+    _, h = m.sample(3, n_sequences=n, seed=12)
     trans = np.zeros((3, 3))
     np.add.at(trans, (h[:, 2], h[:, 1]), 1)
     emp = trans / trans.sum(0)
@@ -178,7 +178,7 @@ def test_state_sampling_is_a_markov_chain_with_T() -> None:
 def test_ghmm_sampling_moments() -> None:
     g = GaussianHMM.random(3, 2, seed=6)
     n = 80_000
-    h, x = g.sample(1, n_sequences=n, seed=13)
+    x, h = g.sample(1, n_sequences=n, seed=13)
     resid = x[:, 0] - g.M.T[h[:, 0]]
     assert np.all(np.abs(resid.mean(0)) <= SAMPLING_SIGMAS / np.sqrt(n))
     assert np.allclose(np.cov(resid.T), np.eye(3), atol=SAMPLING_SIGMAS * np.sqrt(2 / n))

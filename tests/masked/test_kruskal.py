@@ -43,11 +43,11 @@ ANCHORS = [
 @pytest.mark.parametrize("engine", ["minors", "subsets"])
 def test_anchor_cases(name, A, expected, engine) -> None:
     res = kruskal_rank(A, engine=engine, seed=0)
-    assert res.k_rank == expected and res.certifies == "exact"
+    assert res.rank == expected and res.certifies == "exact"
     mod = kruskal_rank(A, method="modular", engine=engine, seed=0)
-    assert mod.k_rank == expected
+    assert mod.rank == expected
     svd = kruskal_rank(np.asarray(A, dtype=float), method="svd", engine=engine)
-    assert svd.k_rank == expected and svd.certifies == "none"
+    assert svd.rank == expected and svd.certifies == "none"
 
 
 def test_svd_rank_impostor() -> None:
@@ -55,21 +55,21 @@ def test_svd_rank_impostor() -> None:
     A = np.array([[1, 1, 0], [0, 0, 1]])
     res = kruskal_rank(A)
     assert np.linalg.matrix_rank(A) == 2 and res.details["rank"] == 2
-    assert res.k_rank == 1 and res.witness == (0, 1) and res.spark == 2
+    assert res.rank == 1 and res.witness == (0, 1) and res.spark == 2
 
 
 def test_witness_is_dependent_and_all_smaller_sets_independent() -> None:
     A = np.array([[1, 0, 0, 1, 2], [0, 1, 0, 1, 0], [0, 0, 1, 0, 3], [0, 0, 0, 0, 0]])
     res = kruskal_rank(A, seed=3)
     M = sympy.Matrix(A.tolist())
-    assert len(res.witness) == res.k_rank + 1
+    assert len(res.witness) == res.rank + 1
     assert M[:, list(res.witness)].rank() < len(res.witness)
-    assert res.k_rank == brute_force_k_rank(A) == 2
+    assert res.rank == brute_force_k_rank(A) == 2
 
 
 def test_exact_inputs_and_float_refusal() -> None:
     A = [[Fraction(1, 3), Fraction(2, 3), 1], [Fraction(1, 2), 1, Fraction(3, 2)]]
-    assert kruskal_rank(A).k_rank == 1  # column 2 = 2 x column 1 (after scaling)
+    assert kruskal_rank(A).rank == 1  # column 2 = 2 x column 1 (after scaling)
     with pytest.raises(TypeError, match="float"):
         kruskal_rank(np.eye(3))
     with pytest.raises(ValueError, match="rtol"):
@@ -88,11 +88,11 @@ def test_matches_brute_force_on_structured_integer_matrices(m, n, seed) -> None:
     expected = brute_force_k_rank(A)
     for engine in ("minors", "subsets"):
         res = kruskal_rank(A, engine=engine, seed=seed)
-        assert res.k_rank == expected, (A, engine)
+        assert res.rank == expected, (A, engine)
         if res.witness is not None:
             assert sympy.Matrix(A[:, list(res.witness)].tolist()).rank() < len(res.witness)
-    assert kruskal_rank(A.astype(float), method="svd").k_rank == expected
-    assert kruskal_rank(A, method="modular", seed=seed).k_rank <= expected
+    assert kruskal_rank(A.astype(float), method="svd").rank == expected
+    assert kruskal_rank(A, method="modular", seed=seed).rank <= expected
 
 
 @settings(max_examples=30, deadline=None)
@@ -101,37 +101,37 @@ def test_invariance_under_scaling_row_operations_and_permutations(seed) -> None:
     rng = np.random.default_rng(seed)
     A = rng.integers(-3, 4, (4, 7))
     A[:, 6] = A[:, 2] + A[:, 3]
-    k = kruskal_rank(A, seed=1).k_rank
+    k = kruskal_rank(A, seed=1).rank
     scales = rng.choice([-3, -2, -1, 1, 2, 5], size=7)
     G = np.triu(rng.integers(-2, 3, (4, 4)), 1) + np.eye(4, dtype=np.int64)  # unimodular
     perm = rng.permutation(7)
-    assert kruskal_rank(A * scales, seed=2).k_rank == k
-    assert kruskal_rank(G @ A, seed=3).k_rank == k
-    assert kruskal_rank(A[:, perm], seed=4).k_rank == k
+    assert kruskal_rank(A * scales, seed=2).rank == k
+    assert kruskal_rank(G @ A, seed=3).rank == k
+    assert kruskal_rank(A[:, perm], seed=4).rank == k
 
 
 @pytest.mark.parametrize(("m", "n"), [(3, 7), (6, 12), (8, 11)])
 def test_generic_matrices_have_full_k_rank(m, n) -> None:
     A = np.random.default_rng(m * n).integers(-99, 100, (m, n))
     res = kruskal_rank(A, seed=0)
-    assert res.k_rank == m and res.certifies == "exact"
+    assert res.rank == m and res.certifies == "exact"
     assert res.details["levels_checked"] == [m]  # no dependent m-subset: one level suffices
 
 
 def test_big_integers_and_early_exit() -> None:
     big = 2**70
     A = np.array([[big, 1, big + 1, 3], [1, big, big + 1, 5]], dtype=object)
-    assert kruskal_rank(A).k_rank == 2
+    assert kruskal_rank(A).rank == 2
     A2 = np.random.default_rng(0).integers(-9, 10, (6, 14))
     A2[:, 5] = 0
-    assert kruskal_rank(A2).k_rank == 0
+    assert kruskal_rank(A2).rank == 0
 
 
 def test_float_tolerance_is_relative_and_reported() -> None:
     A = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1e-9]])  # columns 1 and 3 nearly parallel
-    assert kruskal_rank(A, method="svd").k_rank == 2
-    assert kruskal_rank(A, method="svd", rtol=1e-6).k_rank == 1
-    assert kruskal_rank(1e-8 * A, method="svd", rtol=1e-6).k_rank == 1  # scale-invariant
+    assert kruskal_rank(A, method="svd").rank == 2
+    assert kruskal_rank(A, method="svd", rtol=1e-6).rank == 1
+    assert kruskal_rank(1e-8 * A, method="svd", rtol=1e-6).rank == 1  # scale-invariant
 
 
 def test_max_subsets_guard() -> None:

@@ -25,6 +25,6 @@ def test_estimates_are_results_that_certify_nothing(cls: type) -> None:
 def test_the_kruskal_rank_is_certified_and_pickles() -> None:
     assert issubclass(KruskalRankResult, CertifiedResult)
     r = kruskal_rank([[1, 1, 0], [0, 0, 1]])           # [e1, e1, e2]: k-rank 1, witness (0, 1)
-    assert (r.k_rank, r.witness, r.certifies) == (1, (0, 1), "exact")
+    assert (r.rank, r.witness, r.certifies) == (1, (0, 1), "exact")
     back = pickle.loads(pickle.dumps(r))
     assert back == r and dict(back.details) == dict(r.details)

@@ -51,10 +51,10 @@ def test_partitions_in_one_symmetry_class_have_one_rank() -> None:
 
 
 def test_bound_verdicts_can_fail() -> None:
-    upper = theorem3_upper(2, 1)                       # (d_x + H)^C(1) = 3
+    upper = theorem3_upper(width=2, depth=1)                       # (d_x + H)^C(1) = 3
     assert bound_entry(upper, 3, applies=True)["verdict"] == "consistent"
     assert bound_entry(upper, 4, applies=True)["verdict"] == "VIOLATED"
-    lower = theorem2_lower(5, 8)                       # 3^1.42... > 1
+    lower = theorem2_lower(width=5, depth=8)                       # 3^1.42... > 1
     big = int(3 ** float(lower.log3)) + 2
     assert bound_entry(lower, big, applies=True)["verdict"] == "consistent"
     assert bound_entry(lower, 1, applies=True)["verdict"] == "not_confirmed"

@@ -171,12 +171,13 @@ def upper_bound_at_depth(which: UpperBound, width: int, depth: int, heads: int =
     """
     if depth >= 1:
         if which == "theorem3":
-            return d2w.theorem3_upper(width, depth, heads)
+            return d2w.theorem3_upper(width=width, depth=depth, heads=heads)
         if which == "theorem4":
-            return d2w.theorem4_upper(width, depth, heads)
+            return d2w.theorem4_upper(width=width, depth=depth, heads=heads)
         if which == "theorem6":
-            return d2w.theorem6_residual_upper(width, depth, heads)
-        return d2w.theorem5_residual_upper(width, depth, heads, n_inputs, form="stated")
+            return d2w.theorem6_residual_upper(width=width, depth=depth, heads=heads)
+        return d2w.theorem5_residual_upper(width=width, depth=depth, heads=heads,
+                                           n_inputs=n_inputs, form="stated")
     if depth != 0:
         raise ValueError(f"depth must be >= 0, got {depth}")
     value = width if which in ("theorem4", "theorem6") else 1

@@ -56,7 +56,7 @@ def d2w_thm3_frontier(depth_shift: int = 0) -> ClaimResult:
     for d_x, H, L in FRONTIER:
         rank, block_bound, certifies = frontier_rank(d_x, H, L)
         thm3 = upper_bound_at_depth("theorem3", d_x, L + depth_shift, H)
-        thm2 = d2w.theorem2_upper(d_x, L + depth_shift, H)
+        thm2 = d2w.theorem2_upper(width=d_x, depth=L + depth_shift, heads=H)
         slacks.append((float(thm3.log3) - math.log(rank, 3), thm3, rank))
         if thm2.in_hypotheses:
             slacks.append((float(thm2.log3) - math.log(rank, 3), thm2, rank))

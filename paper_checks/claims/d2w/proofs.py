@@ -99,7 +99,8 @@ def d2w_thm4_proof() -> ClaimResult:
     rows, slacks = {}, []
     for L, d, H, N in ((2, 2, 1, 4), (2, 2, 1, 6), (2, 3, 1, 4)):
         rank = generic_rank(L, d, H, N).rank
-        t2, t4 = d2w.theorem2_upper(d, L, H), d2w.theorem4_upper(d, L, H)
+        t2 = d2w.theorem2_upper(width=d, depth=L, heads=H)
+        t4 = d2w.theorem4_upper(width=d, depth=L, heads=H)
         slacks.append(float(t4.log3) - math.log(rank, 3))
         rows[f"(L={L}, d_x={d}, N={N})"] = {"certified rank": rank,
                                              "Theorem 4": f"{float(t4.value):.4g}",
@@ -150,12 +151,14 @@ def _thm5_rows() -> dict[str, dict[str, float]]:
                 S = c * (l * S) ** 3
             recursion = (L + 1) * S
             stated = mpmath.mpf(L) * mpmath.log(L, 3) + mpmath.log(c, 3) * (3**L - 1) / 2
-            closed = d2w.theorem5_residual_upper(d, L, H, N, form="recursion")
+            closed = d2w.theorem5_residual_upper(width=d, depth=L, heads=H, n_inputs=N,
+                                                 form="recursion")
             rows[f"(L={L}, d_x={d}, H={H}, N={N})"] = {
                 "log3 recursion (exact iteration)": float(mpmath.log(recursion, 3)),
                 "log3 library recursion": float(closed.log3),
                 "log3 stated": float(stated),
-                "log3 library stated": float(d2w.theorem5_residual_upper(d, L, H, N).log3)}
+                "log3 library stated": float(d2w.theorem5_residual_upper(width=d, depth=L, heads=H,
+                                                                         n_inputs=N).log3)}
     return rows
 
 
@@ -261,7 +264,7 @@ def d2w_lemma2_count() -> ClaimResult:
         ranges = (H, d // H, d, N, d, d // H, d)
         enumerated = sum(1 for _ in itertools.product(*(range(r) for r in ranges)))
         agree &= enumerated == count
-        stated = lemma2_layer_upper(d, H, N).value
+        stated = lemma2_layer_upper(width=d, heads=H, n_inputs=N).value
         merged = N * d**3   # W^O W^V and (W^K)^T W^Q merged into d_x x d_x matrices
         rank = generic_rank(1, d, H, N).rank
         printed_ok &= count == stated

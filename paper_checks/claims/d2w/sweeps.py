@@ -35,9 +35,9 @@ def _lower_sweep(which: str, heads: tuple[int, ...], head_dims: tuple[int, ...],
     cases: list[tuple[float, int, int, int, bool]] = []
     for H, d_a, L in itertools.product(heads, head_dims, DEPTHS):
         d_x = H * d_a
-        expr = (d2w.theorem1_lower(d_x, L, H) if which == "T1" else
-                d2w.theorem2_lower(d_x, L, H))
-        cert = d2w.lemma6_lower_bound(d_x, L, H)
+        expr = (d2w.theorem1_lower(width=d_x, depth=L, heads=H) if which == "T1" else
+                d2w.theorem2_lower(width=d_x, depth=L, heads=H))
+        cert = d2w.lemma6_lower_bound(width=d_x, depth=L, heads=H)
         extra = raise_log3[0] * 3 ** (L - 2) + raise_log3[1] * L
         if extra == 0:
             c = expr.as_log3value().compare(cert.as_log3value())
@@ -99,13 +99,13 @@ def d2w_t2ub_sweep(max_width: int, max_depth: int, require_hypothesis: bool = Tr
                    ) -> ClaimResult:
     cases, outside_negative = [], []
     for d_x, L in itertools.product(range(2, max_width + 1), range(1, max_depth + 1)):
-        t2 = d2w.theorem2_upper(d_x, L)
+        t2 = d2w.theorem2_upper(width=d_x, depth=L)
         if not t2.in_hypotheses:
             if L <= 5 and t2.log3 < 0:
                 outside_negative.append((L, d_x))
             if require_hypothesis:
                 continue
-        t4 = d2w.theorem4_upper(d_x, L)
+        t4 = d2w.theorem4_upper(width=d_x, depth=L)
         c = t4.as_log3value().compare(t2.as_log3value())
         cases.append((0.0 if c is None else float(t2.log3 - t4.log3), L, d_x,
                       c is not None and c > 0))
@@ -174,7 +174,7 @@ def d2w_thm1_positivity(a_shift: int = 0) -> ClaimResult:
 def d2w_cor1(growth_base: int = 3) -> ClaimResult:
     examples = {}
     for L, d_x, d in [(6, 1000, 2), (8, 7000, 2), (8, 7000, 4)]:
-        r = corollary1_min_widening(d_x, L, d)
+        r = corollary1_min_widening(width_deep=d_x, depth_deep=L, depth_ratio=d)
         examples[f"(L={L}, d_x={d_x}, d={d})"] = {"log3 w_min": round(float(r.log3_widening), 2),
                                                  "w_min": f"{r.widening:.3g}"}
     # at fixed shallow depth L_s the deep depth is L = d L_s (d_x = 3^(L+1) > 3^L): the
@@ -184,7 +184,8 @@ def d2w_cor1(growth_base: int = 3) -> ClaimResult:
     for L_s, ds in ((1, (2, 3, 4, 5)), (2, (2, 3, 4))):
         need, logw = [], []
         for d in ds:
-            r = corollary1_min_widening(3 ** (d * L_s + 1), d * L_s, d)
+            r = corollary1_min_widening(width_deep=3 ** (d * L_s + 1), depth_deep=d * L_s,
+                                        depth_ratio=d)
             need.append(float(r.log3_required_width))
             logw.append(float(r.log3_widening))
         ratios = [need[i + 1] / need[i] for i in range(len(need) - 1)]
@@ -217,11 +218,11 @@ def d2w_cor1(growth_base: int = 3) -> ClaimResult:
 def d2w_cor2(widen: bool = True) -> ClaimResult:
     rows, gaps = {}, []
     for L, d_x, H in [(12, 512, 2), (24, 1024, 2), (48, 1024, 2)]:
-        r = corollary2_shallow(d_x, L, H)
+        r = corollary2_shallow(width_deep=d_x, depth_deep=L, heads=H)
         width = r.shallow_width
         if not widen:                   # narrowest valid width >= d_x (odd d_a, as the witness)
             width = d_x + H if (d_x // H) % 2 == 0 else d_x
-        cert = d2w.lemma6_lower_bound(width, r.shallow_depth, H).log3
+        cert = d2w.lemma6_lower_bound(width=width, depth=r.shallow_depth, heads=H).log3
         gaps.append(float(cert - r.log3_deep_upper) if r.shallow_depth < L else -1.0)
         rows[f"(L={L}, d_x={d_x}, H={H})"] = {
             "beta2": float(r.beta2), "shallow depth": r.shallow_depth, "shallow width": width,

@@ -115,7 +115,7 @@ def d2w_thm2_upper(configs: tuple[Config, ...], require_hypothesis: bool = True
     rows, slacks, outside = {}, [], {}
     for L, d, H, N in configs + THEOREM2_OUTSIDE:
         rank = generic_rank(L, d, H, N).rank
-        b = d2w.theorem2_upper(d, L, H)
+        b = d2w.theorem2_upper(width=d, depth=L, heads=H)
         key = f"(L={L}, d_x={d}, H={H}, N={N})"
         if require_hypothesis and not b.in_hypotheses:
             outside[key] = f"rank {rank}, log3 expression {float(b.log3):.3f} (not judged)"
@@ -164,7 +164,8 @@ def d2w_thm1_upper_eq18() -> ClaimResult:
     bad = []
     for d_x, L in itertools.product(range(1, 60), range(1, 8)):
         for H in (h for h in range(1, d_x + 1) if d_x % h == 0):
-            t3, t1 = d2w.theorem3_upper(d_x, L, H), d2w.theorem1_upper(d_x, L, H)
+            t3 = d2w.theorem3_upper(width=d_x, depth=L, heads=H)
+            t1 = d2w.theorem1_upper(width=d_x, depth=L, heads=H)
             if t3.exact != t1.exact or abs(t3.log3 - t1.log3) > 1e-40:
                 bad.append((d_x, L, H))
     return exact_result(measured=len(bad), reference_value=0, what="exact integers, 60-digit logs",
@@ -260,9 +261,9 @@ def d2w_lower_vs_measured(configs: tuple[Config, ...], almost_everywhere: bool =
             continue
         rank = generic_rank(L, d, H, N).rank
         reg = regime(d, L)
-        lower = (d2w.theorem1_lower(d, L, H) if reg == "depth_efficient"
-                 else d2w.theorem2_lower(d, L, H))
-        cert = d2w.lemma6_lower_bound(d, L, H)
+        lower = (d2w.theorem1_lower(width=d, depth=L, heads=H) if reg == "depth_efficient"
+                 else d2w.theorem2_lower(width=d, depth=L, heads=H))
+        cert = d2w.lemma6_lower_bound(width=d, depth=L, heads=H)
         ok &= lower.admits(rank) is not False and cert.admits(rank) is not False
         gaps.append((math.log(rank, 3) - float(cert.log3), rank, float(cert.log3)))
         rows[f"(L={L}, d_x={d}, H={H}, N={N})"] = (

@@ -175,7 +175,8 @@ def _imported_bounds(d_x: int, H: int, L: int) -> tuple[Bound, ...]:
     if L >= 1:
         b = corollary1_bounds(d_x, heads=H, depth=L)
         return (b.thm2_upper, b.thm3, b.thm4)
-    c2 = theorem2_upper(d_x, 1, H).log3 - 2 * d_x - 1        # 2 d_x L + L + c_2 at L = 1
+    c2 = theorem2_upper(width=d_x, depth=1,
+                        heads=H).log3 - 2 * d_x - 1        # 2 d_x L + L + c_2 at L = 1
     return (Bound("Theorem 2 upper at L = 0", "upper", c2, None, "every weight assignment", ()),
             Bound("Theorem 3 at C(0) = 0", "upper", log3(1), (Fraction(1), 1),
                   "every weight assignment", ()),
@@ -252,7 +253,7 @@ def icb_prop1(strict: bool = False) -> ClaimResult:
         ratios.append(classical / seq[0])
         # 003's Theorem 3 bounds the classical sep from above: where it equals seq-sep, sep is
         # known exactly and the strict statement is certainly false
-        upper = theorem3_upper(d_x, L).value
+        upper = theorem3_upper(width=d_x, depth=L).value
         rows.append({"d_x": d_x, "L": L, "N": N, "seq-sep (exact)": seq[0],
                      "classical sep >= (certified)": classical,
                      "classical sep <= (003 Theorem 3)": upper})

@@ -263,7 +263,7 @@ def _deficit_sweep() -> tuple[tuple[tuple[int, int, int, str], float, float, flo
             for L in range(first, first + 3):
                 for N in sorted({1, d_x // 2, d_x - 1}):
                     explicit = theorem3_log3_bound(d_x, L, N, float(eta))
-                    thm4 = float(theorem4_upper(d_x, L).log3)
+                    thm4 = float(theorem4_upper(width=d_x, depth=L).log3)
                     # PB (our sharper in-context bound) is a sum over C(L) terms: small d_x only
                     ctx = min(thm4, float(log3(bidegree_bound(d_x, L)))) if d_x <= 16 else thm4
                     rows.append(((d_x, L, N, eta), explicit, ctx,

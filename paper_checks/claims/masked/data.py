@@ -55,7 +55,7 @@ def _base() -> HMM:
 
 def _stream(model: HMM, n: int, seed: Any) -> Any:
     for i, rng in enumerate(split_seed(seed, -(-n // BATCH))):
-        yield model.sample(3, n_sequences=min(BATCH, n - i * BATCH), seed=rng)[1]
+        yield model.sample(3, n_sequences=min(BATCH, n - i * BATCH), seed=rng).observations
 
 
 @functools.cache

@@ -34,7 +34,7 @@ STATUSES: tuple[str, ...] = ("verified", "rejected", "unchecked", "refused")
 _CLAIM_FIELDS = (("relation", "value", "subject"), ("quantity", "statement", "label"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Verification:
     """The outcome of :func:`verify`.
 
@@ -115,6 +115,24 @@ class Verification:
             return f"{head}: {self.verified}"
         return f"{head}: {self.reason}"
 
+    def __repr__(self) -> str:
+        claim = self.claim if len(self.claim) <= 60 else self.claim[:59] + "…"
+        extra = "" if self.ok else f", reason={_cut(str(self.reason), 60)!r}"
+        return (f"Verification(status={self.status!r}, kind={self.kind!r}, claim={claim!r}, "
+                f"seconds={self.seconds:.3g}, recomputed={self.recomputed}{extra})")
+
+    def _repr_markdown_(self) -> str:
+        """The summary, then the steps checked and what was not (standard library only)."""
+        rows = [("status", self.status), ("kind", self.kind), ("claim", self.claim),
+                ("recomputed", str(self.recomputed)), ("seconds", f"{self.seconds:.3g}")]
+        rows += [(f"check {i + 1}", step) for i, step in enumerate(self.checks[:12])]
+        if len(self.checks) > 12:
+            rows.append(("…", f"{len(self.checks) - 12} more checks"))
+        rows += [("reason", str(self.reason))] if self.reason else []
+        rows += [("not checked", step) for step in self.not_checked[:6]]
+        cells = "\n".join(f"| {k} | {_cut(v, 200).replace('|', '&#124;')} |" for k, v in rows)
+        return f"**{_cut(self.summary(), 400)}**\n\n| field | value |\n|---|---|\n{cells}"
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
         return {"status": self.status, "ok": self.ok, "kind": self.kind, "claim": self.claim,
@@ -123,6 +141,11 @@ class Verification:
                 "reason": self.reason, "not_checked": list(self.not_checked),
                 "proves": None if self.proves is None else dict(self.proves),
                 "estimate": self.estimate}
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def verify(certificate: Any, *, budget: VerifyBudget | None = None,

@@ -1,0 +1,181 @@
+"""How results and models show themselves: short reprs and Jupyter's rich display.
+
+Arrays are summarised (shape, dtype, a few entries), huge exact numbers are shown by size and
+a float view, long texts are cut -- so no display dumps a whole array or a 300-digit
+fraction.  :class:`RichDisplay` gives a class ``_repr_markdown_`` and ``_repr_html_`` from two
+hooks: a headline (``summary()``) and the fields to tabulate (``_display_fields()``).
+
+Examples
+--------
+>>> import numpy as np
+>>> summarize(np.arange(100.0).reshape(10, 10))
+'array(10x10 float64: [0. 1. 2. 3. 4. 5. …])'
+>>> summarize(np.eye(2))
+'[[1. 0.] [0. 1.]]'
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+__all__ = ["MAX_CELL", "MAX_DISPLAY", "RichDisplay", "html_table", "markdown_table",
+           "summarize"]
+
+#: Longest cell of a display table (characters).
+MAX_CELL = 120
+#: Most rows of a display table; the rest are counted.
+MAX_ROWS = 24
+#: A rich display never exceeds this many characters.
+MAX_DISPLAY = 8000
+_ARRAY_ITEMS = 6
+_SMALL_ARRAY = 9
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def summarize(value: Any, width: int = MAX_CELL) -> str:
+    """One short line for any value: small arrays in full, larger ones by shape, dtype and the
+    first entries; big exact integers and fractions by size and a float view; containers by
+    length; long text cut with an ellipsis.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> summarize(Fraction(3**400, 2**700))
+    'Fraction ≈ 1.34e-20 (191-digit numerator / 211-digit denominator)'
+    >>> summarize(list(range(100)), width=30)
+    '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9…'
+    """
+    if isinstance(value, np.ndarray):
+        if value.size <= _SMALL_ARRAY and value.dtype != object:
+            return _cut(np.array2string(value, precision=4, separator=" "), width)
+        head = np.array2string(value.ravel()[:_ARRAY_ITEMS], precision=4,
+                               separator=" ").rstrip("]")
+        shape = "x".join(map(str, value.shape))
+        return _cut(f"array({shape} {value.dtype}: {head} …])", width)
+    if isinstance(value, Fraction) and value.denominator != 1:
+        n, d = len(str(abs(value.numerator))), len(str(value.denominator))
+        if n + d > 24:
+            return _cut(f"Fraction ≈ {_float_view(value)} ({n}-digit numerator / "
+                        f"{d}-digit denominator)", width)
+        return str(value)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        digits = len(str(abs(int(value))))
+        if digits > 24:
+            return f"≈ {_float_view(value)} ({digits}-digit integer)"
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        return f"{float(value):.6g}"
+    if isinstance(value, str):
+        return _cut(value, width)
+    if isinstance(value, tuple | list) and any(isinstance(v, np.ndarray) for v in value):
+        each = max(width // max(len(value), 1) - 2, 12)
+        inner = ", ".join(summarize(v, each) for v in value[:8])
+        return _cut(f"({inner}{', …' if len(value) > 8 else ''})", width)
+    if isinstance(value, Mapping) and len(value) > 8:
+        return _cut(f"{{{len(value)} entries: {', '.join(map(str, list(value)[:6]))}, …}}",
+                    width)
+    if hasattr(value, "summary") and callable(value.summary) and not isinstance(value, type):
+        try:
+            return _cut(f"{type(value).__name__}: {value.summary()}", width)
+        except Exception:
+            pass
+    return _cut(repr(value), width)
+
+
+def _float_view(x: numbers.Rational) -> str:
+    try:
+        return f"{float(x):.3g}"
+    except OverflowError:
+        sign = "-" if x < 0 else ""
+        num, den = abs(int(x.numerator)), int(x.denominator)
+        log10 = (math.log10(num) if num else -math.inf) - math.log10(den)
+        return f"{sign}10^{log10:.2f}"
+
+
+def _rows(rows: Mapping[str, Any] | list[tuple[str, Any]]) -> tuple[list[tuple[str, str]], int]:
+    items = list(rows.items()) if isinstance(rows, Mapping) else list(rows)
+    shown = [(str(k), summarize(v)) for k, v in items[:MAX_ROWS]]
+    return shown, len(items) - len(shown)
+
+
+def markdown_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
+                   header: tuple[str, str] = ("field", "value")) -> str:
+    """``**title**`` then a two-column Markdown table of summarised values (``|`` escaped).
+
+    Examples
+    --------
+    >>> print(markdown_table("a result", {"rank": 3, "note": "a | b"}))
+    **a result**
+    <BLANKLINE>
+    | field | value |
+    |---|---|
+    | rank | 3 |
+    | note | a &#124; b |
+    """
+    shown, more = _rows(rows)
+    lines = [f"**{_cut(title, 4 * MAX_CELL)}**", "", f"| {header[0]} | {header[1]} |", "|---|---|"]
+    lines += [f"| {k} | {v.replace('|', '&#124;')} |" for k, v in shown]
+    if more:
+        lines.append(f"| … | {more} more |")
+    return "\n".join(lines)[:MAX_DISPLAY]
+
+
+def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
+               header: tuple[str, str] = ("field", "value")) -> str:
+    """The same table as :func:`markdown_table`, in HTML (escaped).
+
+    Examples
+    --------
+    >>> html_table("r", {"x": "<b>"}).count("<tr>")
+    2
+    """
+    shown, more = _rows(rows)
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>"
+                   for k, v in shown)
+    if more:
+        body += f"<tr><td>…</td><td>{more} more</td></tr>"
+    return (f"<div><p><b>{html.escape(_cut(title, 4 * MAX_CELL))}</b></p><table>"
+            f"<tr><th>{header[0]}</th><th>{header[1]}</th></tr>{body}</table></div>"
+            )[:MAX_DISPLAY]
+
+
+class RichDisplay:
+    """Mixin: Jupyter's ``_repr_markdown_`` and ``_repr_html_`` from :meth:`summary` and
+    :meth:`_display_fields` (default: the dataclass fields, arrays summarised), and a short
+    :meth:`_short_repr` for ``__repr__``."""
+
+    def summary(self) -> str:
+        """One line in words (default: the class name)."""
+        return type(self).__name__
+
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        if is_dataclass(self):
+            return [(f.name, getattr(self, f.name)) for f in fields(self) if f.repr]
+        return []
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.summary(), self._display_fields())
+
+    def _repr_html_(self) -> str:
+        return html_table(self.summary(), self._display_fields())
+
+    def __repr__(self) -> str:
+        return self._short_repr(width=40)
+
+    def _short_repr(self, keys: tuple[str, ...] | None = None, width: int = 60) -> str:
+        """``Name(field=short value, ...)`` over ``keys`` (default: all display fields)."""
+        items = [(k, v) for k, v in self._display_fields() if keys is None or k in keys]
+        inner = ", ".join(f"{k}={summarize(v, width)}" for k, v in items)
+        return f"{type(self).__name__}({inner})"
