@@ -166,30 +166,45 @@ def write_papers(w: Writer, modules: list[PublicModule], members: dict[str, list
 # -- truth ledger ---------------------------------------------------------------------------
 
 def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[Entry]) -> str:
-    head = f"{key} — {rst_escape(title)}"
+    """A paper's ledger page: per group (what is wrong by kind first, the notes apart), a
+    summary table with one line per claim, then the group's cards; consistency checks last."""
+    head = f"{rst_escape(title)} ({key})"
     out = [f".. _ledger-paper-{key}:", "", heading(head, "=")]
-    counts = ledger.verdict_counts(verdicts)
+    counts = ledger.group_counts(verdicts)
+    words = {"error": "checks that raised", "statement": "false statements",
+             "constant": "wrong constants", "hypothesis": "missing hypotheses",
+             "proof": "invalid proofs", "typo": "typos", "ungraded": "ungraded errors",
+             "holds": "hold", "note": "notes (not errors)", "skipped": "skipped",
+             "not run": "not run"}
     out += [("Verdicts on the printed statements of this paper: "
-             + ", ".join(f"**{n} {v}**" for v, n in counts.items()) + "."
+             + ", ".join(f"**{n} {words.get(k, k)}**" for k, n in counts.items()) + "."
              if counts else "No verdict on a printed statement of this paper yet."),
-            "Listed with what is wrong first (checks that raised, ``fails``, ``erratum``, "
-            "``unproven``; within each, a false statement before a wrong hypothesis, constant, "
-            "proof step, typo or convention, and the largest violation first), then ``holds`` "
-            "from the tightest margin to the loosest.", "",
-            ".. ledger-summary::", f"   :paper: {key}", "   :category: paper", ""]
-    for title_text, group in (("Verdicts on printed statements", verdicts),
-                              ("Consistency checks", consistency)):
-        if not group:
-            continue
-        out += [heading(title_text, "-")]
-        if group is consistency:
-            out += ["These hold by construction (the library compared with itself, or a family "
-                    "that satisfies the statement automatically): not verdicts on the paper.", "",
-                    ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
-        for e in group:
-            label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
-            out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
+            "What is wrong comes first, by kind (false statements, wrong constants, missing "
+            "hypotheses, invalid proofs, typos; within each the largest violation first), then "
+            "what holds (tightest margin first), then the notes -- conventions and notation, "
+            "which are not errors.  Each table row says in one line what is wrong and what "
+            "holds instead; the card under it has the full text, the measurement, the "
+            "independent recomputation and the defence.", ""]
+    for group_key, group_title, group in ledger.grouped(verdicts):
+        out += [heading(f"{group_title} ({len(group)})", "-"),
+                ".. ledger-summary::", f"   :paper: {key}", "   :category: paper",
+                f"   :group: {group_key}", ""]
+        out += _cards(group)
+    if consistency:
+        out += [heading(f"Consistency checks ({len(consistency)})", "-"),
+                "These hold by construction (the library compared with itself, or a family "
+                "that satisfies the statement automatically): not verdicts on the paper.", "",
+                ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
+        out += _cards(consistency)
     return "\n".join(out)
+
+
+def _cards(group: list[Entry]) -> list[str]:
+    out = []
+    for e in group:
+        label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
+        out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
+    return out
 
 
 def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object],
@@ -218,9 +233,10 @@ def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object]
         "Generated from ``paper-checks --json``.", "",
         "Verdicts: ``holds`` (measured, holds; its margin says by how much), ``erratum`` (the "
         "printed statement fails and a corrected one holds), ``fails``, ``unproven`` (a step "
-        "of the proof is refuted, not the statement), ``skipped``, ``not run`` (not in this "
-        "build's profile).  Kinds: ``statement``, ``hypothesis``, ``constant``, ``proof``, "
-        "``typo``, ``convention``.", "",
+        "of the proof is refuted, not the statement), ``note`` (a convention or notation: a "
+        "different legitimate reading, not an error), ``skipped``, ``not run`` (not in this "
+        "build's profile).  What is wrong is split by kind, the most serious first: false "
+        "statements, wrong constants or rates, missing hypotheses, invalid proofs, typos.", "",
         ".. ledger-overview::", "",
         ".. toctree::", "   :maxdepth: 1", "", *(f"   {k}" for k in order), ""]))
     return figures
@@ -250,6 +266,21 @@ def _title_and_blurb(nb: dict, fallback: str) -> tuple[str, str]:
     return fallback, ""
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def without_progress_bars(nb: dict) -> dict:
+    """The notebook without its progress-bar widgets (tqdm's, shown live in Jupyter) and the
+    widget state saved with them: a bar is not a result, and a widget needs a script the
+    offline site does not load."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = [o for o in cell.get("outputs", [])
+                               if WIDGET_VIEW not in o.get("data", {})]
+    nb.get("metadata", {}).pop("widgets", None)
+    return nb
+
+
 def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]:
     """Copy the executed notebooks (the source where none) and write the gallery index.
 
@@ -259,7 +290,7 @@ def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]
     for source in notebooks:
         copy = executed / source.name
         nb_path = copy if copy.is_file() else source
-        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb = without_progress_bars(json.loads(nb_path.read_text(encoding="utf-8")))
         if nb_path is source:
             unexecuted.append(source.stem)
             nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": [
