@@ -85,7 +85,9 @@ def math_text(text: str) -> list[nodes.Node]:
 
 
 def _short(value: Any, limit: int = SUMMARY_SIDE) -> str:
-    """One line of at most ``limit`` characters, cut at a word."""
+    """One line of at most ``limit`` characters, cut at a word (a mapping as ``k: v; ...``)."""
+    if isinstance(value, Mapping):
+        value = "; ".join(f"{k}: {_text(v)}" for k, v in value.items())
     text = " ".join(_text(value).split())
     if len(text) <= limit:
         return text

@@ -33,7 +33,8 @@ GREEK = frozenset({
 #: ASCII spellings of other symbols.
 WORD_SYMBOLS = {"eps": r"\varepsilon", "inf": r"\infty", "infinity": r"\infty",
                 "in": r"\in", "notin": r"\notin", "cdot": r"\cdot", "times": r"\times",
-                "sum": r"\sum", "prod": r"\prod", "nabla": r"\nabla", "partial": r"\partial"}
+                "sum": r"\sum", "odot": r"\odot", "prod": r"\prod", "nabla": r"\nabla",
+                "partial": r"\partial"}
 #: Words typeset as TeX's operator names.
 FUNCTIONS = frozenset({"log", "ln", "exp", "sin", "cos", "tan", "max", "min", "sup", "det",
                        "lim", "arg", "deg", "dim", "ker", "Pr", "gcd"})
@@ -41,7 +42,7 @@ FUNCTIONS = frozenset({"log", "ln", "exp", "sin", "cos", "tan", "max", "min", "s
 KNOWN_MACROS = (GREEK | FUNCTIONS | {v[1:] for v in WORD_SYMBOLS.values()}
                 | {"le", "ge", "ne", "to", "sim", "binom", "sqrt", "mathrm", "setminus",
                    "backslash", "approx", "otimes", "oplus", "circ", "ldots", "perp", "mid",
-                   "lfloor", "rfloor", "lceil", "rceil", "top", "bot", "lbrace", "rbrace"})
+                   "lfloor", "rfloor", "tilde", "lceil", "rceil", "top", "bot", "lbrace", "rbrace"})
 _SIGNS = re.compile(r"[\^_={}<>|\\~]")
 _OPERATOR_BETWEEN = re.compile(r"[A-Za-z0-9)\]}][+*/][A-Za-z0-9(\[{]")
 _NEUTRAL = re.compile(r"^[-+*/=()\[\].,0-9]+$")
@@ -181,7 +182,10 @@ def well_formed(tex: str) -> bool:
             return False
     if depth != 0 or re.search(r"[\^_]\s*($|[\^_}])", plain) or tex.rstrip().endswith("\\"):
         return False
-    if re.search(r"_[^{}\s]*_|\^[^{}\s]*\^", re.sub(r"\{[^{}]*\}", "", plain)):
+    grouped = plain
+    while (ungrouped := re.sub(r"\{[^{}]*\}", "G", grouped)) != grouped:
+        grouped = ungrouped
+    if re.search(r"([_^])(G|\\[A-Za-z]+|[A-Za-z0-9*'])\1", grouped):
         return False  # a_b_c, x^2^3: double scripts
     if re.search(r"\^(\{(?:[^{}]|\{[^{}]*\})*\}|[^{\s\\])'", plain):
         return False  # x^2': a prime after a superscript
@@ -213,6 +217,7 @@ def to_tex(text: str) -> str:
     for raw, esc in (("%", r"\%"), ("#", r"\#"), ("&", r"\&"), ("$", r"\$")):
         tex = tex.replace(raw, esc)
     tex = re.sub(r"\\(?![A-Za-z{}%#&$|])", r"\\backslash ", tex)
+    tex = re.sub(r"([A-Za-z]+)~(?=[^A-Za-z\s]|$)", r"\\tilde{\1}", tex)  # v~, Theta~(..)
     tex = _calls(tex, "binom", _binom)
     tex = _calls(tex, "sqrt", lambda inner: "\\sqrt{" + inner + "}")
     tex = _group(_group(tex, "_"), "^")

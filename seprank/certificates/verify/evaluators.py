@@ -99,8 +99,8 @@ class Function:
         return out
 
     def cost(self, prime: int | None, inputs: Sizes) -> int:
-        """Estimated operations (:mod:`.limits`) of one evaluation over GF(prime), or over Q
-        (``prime`` None) at inputs of the given sizes."""
+        """Estimated operations (:mod:`seprank.certificates.verify.limits`) of one evaluation
+        over GF(prime), or over Q (``prime`` None) at inputs of the given sizes."""
         if self.network is not None:
             n = self.n_inputs
             if self.type == "incontext":
