@@ -59,6 +59,13 @@ autodoc_default_options = {"show-inheritance": True, "undoc-members": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
+# Short signatures: the project's aliases by name, not expanded (numpy's ArrayLike is a
+# 300-character union), and type names without their module.
+autodoc_type_aliases = {
+    "npt.ArrayLike": "ArrayLike", "ArrayLike": "ArrayLike", "SeedLike": "SeedLike",
+    "FloatArray": "FloatArray", "IntArray": "IntArray", "Array": "Array",
+}
+python_use_unqualified_type_names = True
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_attributes_as_param_list = True

@@ -10,7 +10,7 @@ import base64
 import json
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from seprank_docs import ledger
@@ -84,9 +84,29 @@ def _tour(name: str, tours: Path) -> list[str]:
     return [".. toctree::", "   :maxdepth: 1", "", f"   Tour of {name} </tours/{name}>", ""]
 
 
-def api_page(module: PublicModule, members: list[str], tours: Path) -> str:
-    return "\n".join([heading(f"``{module.name}``", "="), *_tour(module.name, tours),
-                      *_automodule(module.name, members)])
+def _summary(module: PublicModule) -> str:
+    """The first sentence of a module's docstring, escaped for reST."""
+    doc = (module.module.__doc__ or "").strip().split("\n\n")[0]
+    line = " ".join(doc.split())
+    line = re.sub(r":[\w:]+:`~?([^`<]+?)(?: <[^`]*>)?`", r"\1", line).replace("``", "")
+    cut = line.find(". ")
+    return rst_escape(line[: cut + 1] if 0 < cut < 160 else line[:160])
+
+
+def api_page(module: PublicModule, members: list[str], tours: Path,
+             children: Sequence[PublicModule] = ()) -> str:
+    """A module's page; a package's also lists its modules (the sidebar nests them)."""
+    out = [heading(f"``{module.name}``", "="), *_tour(module.name, tours),
+           *_automodule(module.name, members)]
+    if children:
+        out += [heading("Modules", "-"), ".. list-table::", "   :widths: 30 70", ""]
+        for c in children:
+            target = (f"../papers/{c.name}" if c.is_paper else c.name)
+            out += [f"   * - :doc:`{c.name} <{target}>`",
+                    f"     - {_summary(c) or ' '}"]
+        own = [c for c in children if not c.is_paper]
+        out += ["", ".. toctree::", "   :hidden:", "", *(f"   {c.name}" for c in own), ""]
+    return "\n".join(out)
 
 
 def _children(module: PublicModule, modules: list[PublicModule]) -> list[PublicModule]:
@@ -105,9 +125,14 @@ def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[st
             rows.append(f"* :doc:`{m.name} <../papers/{m.name}>` -- its paper page (index, "
                         "tour, verdicts, modules)")
             continue
-        w.text(f"api/{m.name}.rst", api_page(m, members[m.name], tours))
+        # a package outside the paper subpackages lists (and nests) its direct modules
+        children = [c for c in modules if paper is None and m.is_package
+                    and c.name != m.name and c.name.rsplit(".", 1)[0] == m.name
+                    and (c.is_paper or owner(c.name, papers) is None)]
+        w.text(f"api/{m.name}.rst", api_page(m, members[m.name], tours, children))
         if paper is None:
-            own.append(m.name)
+            if "." not in m.name:
+                own.append(m.name)  # the sidebar: the top packages, their modules nested
             rows.append(f"* :doc:`{m.name}`")
         else:
             rows.append(f"* :doc:`{m.name}` (paper subpackage :doc:`{paper.name} "
@@ -117,7 +142,8 @@ def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[st
         "Every public module, one page each, generated from its docstrings (numpydoc).  Each "
         "function and class is documented once, in the module that defines it; the names a "
         "package re-exports (``seprank.matrix_rank``) link there.  A paper subpackage's own "
-        "page carries its index; its modules are listed there too.", "",
+        "page carries its index; its modules are listed there too.  The sidebar nests each "
+        "module under its package.", "",
         *rows, "", ".. toctree::", "   :hidden:", "", *(f"   {n}" for n in own), ""]))
 
 
