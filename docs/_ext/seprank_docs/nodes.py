@@ -45,13 +45,18 @@ def value_node(value: Any) -> nodes.Element:
     """Text as text, a number inline, a structure inline when short, else as a JSON block."""
     if isinstance(value, str):
         if "\n" in value:
-            return nodes.literal_block(value, value)
+            return _block(value)
         return nodes.paragraph(value, value)
     text = _text(value)
     if len(text) > _INLINE_LIMIT:
         block = json.dumps(value, indent=2, ensure_ascii=False)
-        return nodes.literal_block(block, block)
+        return _block(block)
     return nodes.paragraph("", "", nodes.literal(text, text))
+
+
+def _block(raw: str, text: str | None = None) -> nodes.literal_block:
+    """A preformatted block shown as plain text (no syntax colouring splitting it up)."""
+    return nodes.literal_block(raw, raw if text is None else text, language="text")
 
 
 def _badge(verdict: str) -> nodes.inline:
@@ -305,7 +310,7 @@ class LedgerClaim(SphinxDirective):
             fields += _field("Perturbed statement (power)", _para(power))
         if entry.error:
             fields += _field("The check raised",
-                             nodes.literal_block(entry.error, ledger.scrub_paths(entry.error)))
+                             _block(entry.error, ledger.scrub_paths(entry.error)))
         out: list[nodes.Node] = [head, fields]
         if entry.defence:
             out += self._defence(entry.defence)
@@ -325,10 +330,10 @@ class LedgerClaim(SphinxDirective):
             more.append(_para(f"Time: {entry.seconds:.2f} s ({entry.profile} profile)."))
         more += [_para(nodes.strong("Statement as printed (ASCII TeX)",
                                     "Statement as printed (ASCII TeX)")),
-                 nodes.literal_block(entry.statement, entry.statement)]
+                 _block(entry.statement)]
         raw = json.dumps(_raw_record(entry), indent=1, ensure_ascii=False, default=str)
         more += [_para(nodes.strong("Raw record", "Raw record")),
-                 nodes.literal_block(raw, ledger.scrub_paths(raw))]
+                 _block(raw, ledger.scrub_paths(raw))]
         out += _details_block("Details, statement source and raw record", *more)
         for path in entry.figures:
             uri = os.path.relpath(os.path.join(FIGURE_DIR, FIGURES[path]),
@@ -385,4 +390,4 @@ def _value(value: Any, what: str) -> nodes.Element:
         return value_node(value)
     block = json.dumps(value, indent=2, ensure_ascii=False)
     return nodes.container("", *_details_block(f"the {what} ({len(text)} characters of JSON)",
-                                               nodes.literal_block(block, block)))
+                                               _block(block)))
