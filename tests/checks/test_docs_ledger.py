@@ -197,3 +197,10 @@ def test_the_gallery_drops_progress_bar_widgets_and_their_state() -> None:
                     {"cell_type": "markdown", "source": ["# t"]}]}
     out = pages.without_progress_bars(nb)
     assert out["cells"][0]["outputs"] == [figure] and "widgets" not in out["metadata"]
+
+
+def test_counts_read_in_the_singular_and_the_plural() -> None:
+    assert ledger.count_words("typo", 1) == "1 typo"
+    assert ledger.count_words("hypothesis", 2) == "2 missing hypotheses"
+    assert ledger.count_words("holds", 40) == "40 hold"
+    assert set(ledger.GROUP_WORDS) == {key for key, _ in ledger.GROUPS}

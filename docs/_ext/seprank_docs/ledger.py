@@ -159,6 +159,28 @@ def severity_key(entry: Entry) -> tuple[int, int, float, str]:
     return group, verdict, math.inf if slack is None else slack, entry.id
 
 
+#: How a count of each group reads: (one, many).
+GROUP_WORDS = {
+    "error": ("check that raised", "checks that raised"),
+    "statement": ("false statement", "false statements"),
+    "constant": ("wrong constant", "wrong constants"),
+    "hypothesis": ("missing hypothesis", "missing hypotheses"),
+    "proof": ("invalid proof", "invalid proofs"),
+    "typo": ("typo", "typos"),
+    "ungraded": ("ungraded error", "ungraded errors"),
+    "holds": ("holds", "hold"),
+    "note": ("note (not an error)", "notes (not errors)"),
+    "skipped": ("skipped", "skipped"),
+    "not run": ("not run", "not run"),
+}
+
+
+def count_words(key: str, n: int) -> str:
+    """``1 typo``, ``3 typos``, ``2 missing hypotheses``."""
+    one, many = GROUP_WORDS.get(key, (key, key))
+    return f"{n} {one if n == 1 else many}"
+
+
 def grouped(entries: Iterable[Entry]) -> list[tuple[str, str, list[Entry]]]:
     """``(key, title, entries)`` of each non-empty group, in page order (each sorted)."""
     chosen = sorted(entries, key=severity_key)

@@ -202,15 +202,6 @@ class LedgerSummary(SphinxDirective):
                                 classes=["ledger-summaries"])]
 
 
-def group_counts_text(entries: Iterable[Entry]) -> str:
-    """``4 false statements, 2 wrong constants, ..., 40 hold, 2 notes``."""
-    words = {"error": "raised", "statement": "false statements", "constant":
-             "wrong constants", "hypothesis": "missing hypotheses", "proof": "invalid proofs",
-             "typo": "typos", "ungraded": "ungraded errors", "holds": "hold", "note": "notes",
-             "skipped": "skipped", "not run": "not run"}
-    return ", ".join(f"{n} {words.get(k, k)}" for k, n in ledger.group_counts(entries).items())
-
-
 class LedgerOverview(SphinxDirective):
     """``.. ledger-overview::`` -- per paper, what is wrong by kind, linked to its page."""
 
@@ -231,7 +222,7 @@ class LedgerOverview(SphinxDirective):
             counts = ledger.group_counts(verdicts)
             errors = [(k, counts[k]) for k in ("error", *ledger.KIND_ORDER[:5], "ungraded")
                       if k in counts]
-            wrong = ", ".join(f"{n} {_GROUP_WORDS[k]}" for k, n in errors) or "nothing found"
+            wrong = ", ".join(ledger.count_words(k, n) for k, n in errors) or "nothing found"
             rows.append((_para(ref, f" ({key})"), wrong, str(counts.get("holds", 0)),
                          str(counts.get("note", 0)),
                          str(counts.get("not run", 0) + counts.get("skipped", 0)),
@@ -241,9 +232,6 @@ class LedgerOverview(SphinxDirective):
                        (30, 34, 8, 10, 8, 10), classes=["ledger-overview"])]
 
 
-_GROUP_WORDS = {"error": "checks raised", "statement": "false statements",
-                "constant": "wrong constants", "hypothesis": "missing hypotheses",
-                "proof": "invalid proofs", "typo": "typos", "ungraded": "ungraded"}
 #: Accusation verdicts: the card shows their defence (or says it is not recorded yet).
 _ACCUSED = ("erratum", "fails", "unproven", "note")
 

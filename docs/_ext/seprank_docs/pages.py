@@ -197,13 +197,8 @@ def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[E
     head = f"{rst_escape(title)} ({key})"
     out = [f".. _ledger-paper-{key}:", "", heading(head, "=")]
     counts = ledger.group_counts(verdicts)
-    words = {"error": "checks that raised", "statement": "false statements",
-             "constant": "wrong constants", "hypothesis": "missing hypotheses",
-             "proof": "invalid proofs", "typo": "typos", "ungraded": "ungraded errors",
-             "holds": "hold", "note": "notes (not errors)", "skipped": "skipped",
-             "not run": "not run"}
     out += [("Verdicts on the printed statements of this paper: "
-             + ", ".join(f"**{n} {words.get(k, k)}**" for k, n in counts.items()) + "."
+             + ", ".join(f"**{ledger.count_words(k, n)}**" for k, n in counts.items()) + "."
              if counts else "No verdict on a printed statement of this paper yet."),
             "What is wrong comes first, by kind (false statements, wrong constants, missing "
             "hypotheses, invalid proofs, typos; within each the largest violation first), then "
