@@ -33,6 +33,8 @@ copyright = "the seprank + identifiability authors"
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.mathjax",
+    # MathJax 3 shipped with the site (into _static/mathjax): math renders offline, no CDN
+    "sphinx-mathjax-offline",
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_nb",
@@ -47,6 +49,9 @@ templates_path: list[str] = []
 # numpydoc turns a References section into citations; one cited nowhere in the text is fine.
 suppress_warnings = ["ref.citation"]
 
+# -- math: MathJax from _static (the sphinx-mathjax-offline package of the docs extra) -------
+mathjax_path = "mathjax/tex-chtml.js"
+
 # -- autodoc / numpydoc ---------------------------------------------------------------------
 # Members are listed per page (docs/_ext/seprank_docs/discover.py: each name once, where it is
 # defined); undocumented module-level functions are listed too, undocumented class members not.
@@ -54,6 +59,13 @@ autodoc_default_options = {"show-inheritance": True, "undoc-members": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
+# Short signatures: the project's aliases by name, not expanded (numpy's ArrayLike is a
+# 300-character union), and type names without their module.
+autodoc_type_aliases = {
+    "npt.ArrayLike": "ArrayLike", "ArrayLike": "ArrayLike", "SeedLike": "SeedLike",
+    "FloatArray": "FloatArray", "IntArray": "IntArray", "Array": "Array",
+}
+python_use_unqualified_type_names = True
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_attributes_as_param_list = True
@@ -65,6 +77,9 @@ myst_heading_anchors = 3
 # Notebooks arrive executed (seprank_docs executes them, or takes the test suite's runs).
 nb_execution_mode = "off"
 nb_merge_streams = True
+# No widget manager from a CDN: the site is read offline.  (The gallery drops the notebooks'
+# progress-bar widgets: a bar is not a result -- seprank_docs.pages.write_gallery.)
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 
 # -- HTML -----------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
@@ -72,6 +87,9 @@ html_title = "seprank + identifiability"
 html_static_path = ["_static"]
 html_css_files = ["ledger.css"]
 html_show_sourcelink = False
+# The ledger pages are wide tables and cards: no section navigation beside them (the page's
+# own table of contents, on the right, lists every claim).
+html_sidebars = {"generated/ledger/*": []}
 html_theme_options = {
     "navigation_depth": 3,
     "show_toc_level": 2,

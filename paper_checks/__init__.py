@@ -1,4 +1,4 @@
-"""paper_checks: one registered, executable check per checkable claim of the seed papers.
+"""paper_checks: one registered, executable check per checkable claim of the papers.
 
 Run them with the ``paper-checks`` command or from Python::
 

@@ -34,12 +34,12 @@ __all__ = ["main"]
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="paper-checks",
-        description="Run the executable checks of the seed papers' claims and report verdicts "
+        description="Run the executable checks of the papers' claims and report verdicts "
         "(holds / erratum / fails / unproven / skipped), how each non-holds statement is wrong "
         "(kind), each holds' margin, and the consistency checks apart.",
     )
     p.add_argument("--paper", action="append", metavar="KEY",
-                   help=f"only claims of this paper (key, seed stem or title words); keys: "
+                   help=f"only claims of this paper (key, source-file stem or title words); keys: "
                         f"{', '.join(PAPERS)}. Repeatable.")
     p.add_argument("--id", action="append", dest="ids", metavar="GLOB",
                    help="only claims whose id matches this glob, e.g. 'D2W-Thm*'. Repeatable.")

@@ -334,7 +334,7 @@ def markdown_report(
             by_paper.setdefault(o.claim.paper, []).append(o)
     for key, group in by_paper.items():
         info = PAPERS[key]
-        out += [f"## {info.title}", "", f"Seed: `{info.stem}`", "",
+        out += [f"## {info.title}", "", f"Paper `{key}` (source document `{info.stem}`)", "",
                 "| id | reference | printed statement | verdict | kind | margin | perturbed "
                 "statement | measured | time |", "|---|---|---|---|---|---|---|---|---|"]
         for o in group:

@@ -1,11 +1,15 @@
-"""Open the built site in a real headless browser: the landing page, the verdict page of a paper
-and a gallery page render -- styles applied, tables laid out, every figure decoded.
+"""Open the built site in a real headless browser at 1280 px, offline: the landing page, the
+ledger's index and every paper's ledger page, the gallery and every gallery page render --
+styles applied, tables laid out within their column, every figure decoded, every math node
+typeset by the MathJax shipped with the site (none left as raw ``\\( ... \\)``, none in
+error), no warning text (``TqdmWarning: ...``) and no machine path (``/home/...``) anywhere.
 
 Chromium is Debian's package (``/usr/bin/chromium``, installed by ``.ci/run``), driven by
 Playwright's Python package (no browser download).  The site is served on 127.0.0.1; every
-request elsewhere is refused and recorded.  Full-page screenshots go to the test's output
-folder (``tmp_path``) and their paths are printed.  Without Chromium the test is skipped, except
-in CI (``CI`` set), where it fails.
+request elsewhere is refused and recorded -- and fails the test: the site must read offline.
+Full-page screenshots and each page's height (``heights.json``) go to the test's output folder
+(``tmp_path``) and their paths are printed.  Without Chromium the test is skipped, except in
+CI (``CI`` set), where it fails.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,6 +34,12 @@ LAUNCH_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
                 "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic"]
 PAGE_TIMEOUT_MS = 60_000
+#: The reader's screen: tables must fit their column at this width.
+VIEWPORT = {"width": 1280, "height": 900}
+#: A warning as Python prints it (``TqdmWarning: IProgress not found``, ``FutureWarning: ...``).
+WARNING_TEXT = re.compile(r"\b[A-Z][A-Za-z]*Warning: ")
+#: A machine's absolute path in the text of a page.
+MACHINE_PATH = re.compile(r"(?<![\w.~/])/(?:home|root|tmp|work|usr|opt|var|srv|mnt|Users)/\S")
 #: Verdict badges must carry the ledger's colours (rgb of ledger.css).
 BADGE_COLOURS = {"holds": "rgb(26, 127, 55)", "erratum": "rgb(191, 135, 0)",
                  "fails": "rgb(207, 34, 46)"}
@@ -39,6 +50,37 @@ _IMAGES = """() => Array.from(document.images).map(i => ({
 _TABLES = """(selector) => Array.from(document.querySelectorAll(selector)).map(t => ({
     rows: t.querySelectorAll('tbody tr').length,
     width: t.getBoundingClientRect().width, height: t.getBoundingClientRect().height}))"""
+#: Math nodes (Sphinx: span/div.math; myst-nb the same), whether MathJax typeset each, errors.
+_MATH = """async () => {
+    const nodes = Array.from(document.querySelectorAll('.math'));
+    if (nodes.length && !window.MathJax) return {nodes: nodes.length, loaded: false};
+    if (window.MathJax && window.MathJax.startup) await window.MathJax.startup.promise;
+    const raw = nodes.filter(n => !n.querySelector('mjx-container'));
+    return {nodes: nodes.length, loaded: !!window.MathJax,
+            raw: raw.slice(0, 5).map(n => n.textContent.slice(0, 80)), n_raw: raw.length,
+            errors: Array.from(document.querySelectorAll('mjx-merror')).slice(0, 5)
+                .map(e => e.closest('.math') ? e.closest('.math').textContent.slice(0, 120)
+                                             : e.textContent)};
+}"""
+#: Tables wider than their column (they would be clipped or scroll sideways).
+_OVERFLOWING = """() => Array.from(document.querySelectorAll('article table')).map(t => {
+    const box = t.parentElement.getBoundingClientRect();
+    const scroller = t.closest('.pst-scrollable-table-container') || t.parentElement;
+    return {cls: t.className, width: Math.round(t.getBoundingClientRect().width),
+            column: Math.round(box.width),
+            overflow: Math.max(t.getBoundingClientRect().right - box.right,
+                               scroller.scrollWidth - scroller.clientWidth)};
+}).filter(t => t.overflow > 1)"""
+#: The text of the page, including collapsed <details>, without scripts and styles.
+_TEXT = """() => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const parts = [];
+    while (walker.nextNode()) {
+        const p = walker.currentNode.parentElement;
+        if (p && !p.closest('script, style, mjx-container')) parts.push(walker.currentNode.data);
+    }
+    return parts.join(' ');
+}"""
 _BADGES = """() => Array.from(document.querySelectorAll('table .ledger-verdict')).map(b => ({
     text: b.textContent.trim(), colour: getComputedStyle(b).backgroundColor}))"""
 
@@ -85,7 +127,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserSession
     with sync_api.sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
             str(profile), executable_path=str(CHROMIUM), headless=True, args=LAUNCH_FLAGS,
-            viewport={"width": 1400, "height": 1000})
+            viewport=VIEWPORT)
         context.set_default_timeout(PAGE_TIMEOUT_MS)
         refused: list[str] = []
 
@@ -111,8 +153,33 @@ def _open(page: Any, url: str, shot: Path) -> None:
     response = page.goto(url, wait_until="load")
     assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
     page.wait_for_load_state("networkidle")
+    page.evaluate(_MATH)  # typesetting done before the picture
     page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
+
+
+def page_problems(page: Any) -> list[str]:
+    """What a reader should not see on the open page: math left raw or in error, a table
+    wider than its column at 1280 px, a warning's text, a machine path."""
+    problems = []
+    math = page.evaluate(_MATH)
+    if math["nodes"] and not math["loaded"]:
+        problems.append(f"{math['nodes']} math nodes and no MathJax loaded")
+    elif math.get("n_raw"):
+        problems.append(f"{math['n_raw']} of {math['nodes']} math nodes not typeset, e.g. "
+                        f"{math['raw']}")
+    if math.get("errors"):
+        problems.append(f"math in error: {math['errors']}")
+    for table in page.evaluate(_OVERFLOWING):
+        problems.append(f"table {table['cls']!r} {table['width']} px in a "
+                        f"{table['column']} px column (overflow {table['overflow']:.0f} px)")
+    text = page.evaluate(_TEXT)
+    for pattern, what in ((WARNING_TEXT, "warning text"), (MACHINE_PATH, "machine path")):
+        found = sorted({text[max(0, m.start() - 40): m.end() + 60]
+                        for m in pattern.finditer(text)})
+        if found:
+            problems.append(f"{what}: {found[:3]}")
+    return problems
 
 
 def _assert_images_render(page: Any, where: str, minimum: int) -> None:
@@ -162,11 +229,11 @@ def test_verdict_page_renders_tables_badges_and_figures(served: str, browser: Br
     key, counts, n_figures = _verdict_page(docs_site.ledger_json)
     page = browser.page
     _open(page, f"{served}/generated/ledger/{key}.html", tmp_path / f"ledger-{key}.png")
-    tables = page.evaluate(_TABLES, "table.ledger-table")
-    assert tables, "no ledger table"
-    summary = tables[0]
-    assert summary["rows"] >= sum(counts.values()), (summary, counts)
-    assert summary["width"] > 400 and summary["height"] > 30 * summary["rows"], summary
+    tables = page.evaluate(_TABLES, "table.ledger-summary")
+    assert tables, "no ledger summary table"
+    assert sum(t["rows"] for t in tables) >= sum(counts.values()), (tables, counts)
+    for summary in tables:  # laid out: as wide as the column, a line or more per row
+        assert summary["width"] > 400 and summary["height"] > 20 * summary["rows"], summary
     badges = page.evaluate(_BADGES)
     for verdict, colour in BADGE_COLOURS.items():
         shown = {b["colour"] for b in badges if b["text"] == verdict}
@@ -190,3 +257,35 @@ def test_gallery_page_shows_the_notebook_figures(served: str, browser: BrowserSe
     _assert_images_render(page, rendered[0].name, 1)
     assert not browser.errors, browser.errors
     print(f"requests refused (not on 127.0.0.1): {sorted(set(browser.refused))}")
+
+
+def _site_pages(html: Path) -> list[str]:
+    """The landing page, the ledger (index and every paper) and the gallery (index and every
+    notebook), as paths under the site root."""
+    ledger = sorted(p.name for p in (html / "generated" / "ledger").glob("*.html"))
+    gallery = sorted(p.name for p in (html / "generated" / "gallery").glob("*.html"))
+    return (["index.html"] + [f"generated/ledger/{n}" for n in ledger]
+            + [f"generated/gallery/{n}" for n in gallery])
+
+
+def test_every_page_renders_its_math_fits_and_shows_no_warning_or_path(
+        served: str, browser: BrowserSession, docs_site: DocsSite, tmp_path: Path) -> None:
+    pages = _site_pages(docs_site.html)
+    assert len([p for p in pages if "/ledger/" in p]) >= 3, pages
+    page = browser.page
+    problems: dict[str, list[str]] = {}
+    heights: dict[str, int] = {}
+    typeset = 0
+    for path in pages:
+        _open(page, f"{served}/{path}", tmp_path / (path.replace("/", "__") + ".png"))
+        heights[path] = page.evaluate("() => document.documentElement.scrollHeight")
+        typeset += page.evaluate(_MATH)["nodes"]
+        found = page_problems(page)
+        if found:
+            problems[path] = found
+    (tmp_path / "heights.json").write_text(json.dumps(heights, indent=1), encoding="utf-8")
+    print(f"page heights at {VIEWPORT['width']} px: {heights}")
+    assert typeset > 0, "no math node on any page: the check would pass vacuously"
+    assert not problems, "\n".join(f"{p}: {'; '.join(v)}" for p, v in problems.items())
+    assert not browser.refused, f"requests outside the site: {sorted(set(browser.refused))}"
+    assert not browser.errors, browser.errors

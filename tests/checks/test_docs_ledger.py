@@ -1,6 +1,7 @@
 """The ledger pages' data layer (``docs/_ext/seprank_docs/ledger.py``): reports with or
 without the graded fields, every registered claim placed, and the order a reader is promised
--- what is wrong first, and how wrong."""
+-- what is wrong first, by kind as the ``paper-checks`` report splits it, and how wrong; the
+notes apart; no machine path from a traceback."""
 
 from __future__ import annotations
 
@@ -81,9 +82,44 @@ def test_order_is_what_is_wrong_first_and_how_wrong() -> None:
                                        registered=[_claim("never")])
     verdicts, consistency = ledger.by_paper(entries)["003"]
     assert consistency == []
+    # by kind (false statements, constants, hypotheses, proofs, typos), then how wrong
     assert [e.id for e in verdicts] == [
-        "boom", "stmt", "hyp", "const-far", "const-near", "typo", "proof",
+        "boom", "stmt", "const-far", "const-near", "hyp", "proof", "typo",
         "h-tight", "h-loose", "h-none", "skip", "never"]
+    assert [key for key, _, _ in ledger.grouped(verdicts)] == [
+        "error", "statement", "constant", "hypothesis", "proof", "typo", "holds", "skipped",
+        "not run"]
+
+
+def test_the_kinds_are_grouped_as_the_paper_checks_report_groups_them() -> None:
+    from paper_checks.ledger import KINDS, NOTE_KINDS
+    from paper_checks.report import REPORT_ORDER
+
+    assert (*REPORT_ORDER, *NOTE_KINDS) == ledger.KIND_ORDER
+    assert set(ledger.KIND_ORDER) == set(KINDS)
+
+
+def test_notes_are_apart_from_the_errata_after_what_holds() -> None:
+    records = [_record("n", "note", kind="convention"), _record("h", "holds"),
+               _record("t", "erratum", kind="typo")]
+    verdicts, _ = ledger.by_paper(ledger.entries_from_json(records, base=Path("."),
+                                                           papers=PAPERS))["003"]
+    assert [(key, [e.id for e in group]) for key, _, group in ledger.grouped(verdicts)] == [
+        ("typo", ["t"]), ("holds", ["h"]), ("note", ["n"])]
+    assert ledger.group_counts(verdicts) == {"typo": 1, "holds": 1, "note": 1}
+
+
+def test_machine_paths_leave_tracebacks_and_details() -> None:
+    trace = ('Traceback (most recent call last):\n  File "/home/u/venv/lib/python3.11/'
+             'site-packages/numpy/core.py", line 3\n  File "/srv/build/x/paper_checks/ledger.py"'
+             ', line 9\nValueError: 1/2 of x/y')
+    (entry,) = ledger.entries_from_json(
+        [_record("D2W-a", "error", error=trace, details={"log": "saved /tmp/a/b.png"})],
+        base=Path("."), papers=PAPERS)
+    assert entry.error is not None and "/home/" not in entry.error
+    assert "/srv/" not in entry.error and "site-packages/numpy/core.py" in entry.error
+    assert "ledger.py" in entry.error and "1/2 of x/y" in entry.error
+    assert entry.details == {"log": "saved b.png"}
 
 
 def test_consistency_checks_are_listed_apart() -> None:
@@ -129,3 +165,42 @@ def test_a_ledger_page_lists_consistency_checks_apart_with_their_own_summary() -
         < text.index("Consistency checks") < text.index(":category: consistency") \
         < text.index(".. _ledger-D2W-a:")
     assert "Depth \\*to\\* width" in text and "``D2W-b`` — erratum, constant" in text
+    # the paper by its title, then its key; each group under its own heading and summary
+    assert text.index("Depth \\*to\\* width (003)") < text.index("Wrong constants or rates (1)")
+    assert ":group: constant" in text
+
+
+def test_the_summary_line_says_what_is_wrong_and_what_holds_instead() -> None:
+    from seprank_docs import nodes
+
+    long = "the bound " + "x " * 200 + "fails"
+    (entry,) = ledger.entries_from_json(
+        [_record("D2W-a", "erratum", kind="constant",
+                 details={"printed": long, "corrected": "rank <= 3^L holds"})],
+        base=Path("."), papers=PAPERS)
+    line = nodes.summary_line(entry)
+    assert line.startswith("the bound x") and line.endswith("→ rank <= 3^L holds")
+    assert "\n" not in line and len(line) < 2 * nodes.SUMMARY_SIDE + 10
+    (note,) = ledger.entries_from_json(
+        [_record("D2W-n", "note", kind="convention",
+                 details={"printed": "degree 2C", "reading": "the summed positions"})],
+        base=Path("."), papers=PAPERS)
+    assert nodes.summary_line(note) == "degree 2C → reading: the summed positions"
+
+
+def test_the_gallery_drops_progress_bar_widgets_and_their_state() -> None:
+    bar = {"output_type": "display_data",
+           "data": {pages.WIDGET_VIEW: {"model_id": "m"}, "text/plain": ["50%|#####"]}}
+    figure = {"output_type": "display_data", "data": {"image/png": "AAAA"}}
+    nb = {"metadata": {"widgets": {"state": {}}},
+          "cells": [{"cell_type": "code", "outputs": [bar, figure]},
+                    {"cell_type": "markdown", "source": ["# t"]}]}
+    out = pages.without_progress_bars(nb)
+    assert out["cells"][0]["outputs"] == [figure] and "widgets" not in out["metadata"]
+
+
+def test_counts_read_in_the_singular_and_the_plural() -> None:
+    assert ledger.count_words("typo", 1) == "1 typo"
+    assert ledger.count_words("hypothesis", 2) == "2 missing hypotheses"
+    assert ledger.count_words("holds", 40) == "40 hold"
+    assert set(ledger.GROUP_WORDS) == {key for key, _ in ledger.GROUPS}

@@ -130,7 +130,19 @@ def skip_undocumented_class_members(app: Sphinx, what: str, name: str, obj: Any,
     return None
 
 
+def _short_type_aliases() -> None:
+    """Show an ``autodoc_type_aliases`` alias by its name also inside a union
+    (``ArrayLike | None``): Sphinx 9 writes ``TypeAliasForwardRef('ArrayLike') | None``
+    there, because ``typing.Union`` prints its members' ``repr``."""
+    from sphinx.util import inspect as sphinx_inspect
+
+    alias = getattr(sphinx_inspect, "TypeAliasForwardRef", None)
+    if alias is not None:
+        alias.__repr__ = lambda self: str(self.name)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    _short_type_aliases()
     app.add_config_value("seprank_ledger_json", "", "env", types=[str])
     app.add_config_value("seprank_ledger_profile", "quick", "env", types=[str])
     app.add_config_value("seprank_executed_notebooks", "", "env", types=[str])

@@ -6,12 +6,14 @@ present and left empty when a report predates them (``category`` and ``perturbat
 from the registry).  Registered claims that the run did not include (full-profile claims in a
 quick run) get an entry with verdict ``not run``, so every claim has its place on the site.
 
-Order within a paper (:func:`severity_key`): what is wrong first -- checks that raised, then
-``fails``, ``erratum``, ``unproven`` -- and within a verdict the most serious kind of error
-first (a false statement before a wrong hypothesis, a wrong constant, a broken proof, a typo, a
-convention), then by how far the measurement is from the printed statement (most negative
-margin first); then ``holds`` from the tightest margin to the loosest, then ``skipped`` and
-``not run``.  Consistency checks (true by construction) are listed apart.
+Order within a paper (:func:`severity_key`): what is wrong first, grouped by kind as the
+``paper-checks`` report groups it (:func:`group_of`) -- checks that raised, then false
+statements, wrong constants, missing hypotheses, invalid proofs (``unproven``), typos -- and
+within a group ``fails`` before ``erratum`` before ``unproven``, then by how far the measurement
+is from the printed statement (most negative margin first); then ``holds`` from the tightest
+margin to the loosest; then the notes (conventions and notation: not errors, apart from the
+errata); then ``skipped`` and ``not run``.  Consistency checks (true by construction) are
+listed apart.
 """
 
 from __future__ import annotations
@@ -27,11 +29,60 @@ from typing import Any
 #: Verdict order on a page: what is wrong first.
 #: Notes (conventions, notation) are not errors: they come after the holds, apart from errata.
 VERDICT_ORDER = ("error", "fails", "erratum", "unproven", "holds", "note", "skipped", "not run")
-#: Kind order within a non-holds verdict: the most serious first.
-KIND_ORDER = ("statement", "hypothesis", "constant", "proof", "typo", "convention", "notation")
+#: Kind order of the errors, as the ``paper-checks`` report groups them: the most serious first.
+KIND_ORDER = ("statement", "constant", "hypothesis", "proof", "typo", "convention", "notation")
+#: The groups of a ledger page, in order: (key, title).  Error kinds first, notes apart.
+GROUPS = (
+    ("error", "Checks that raised"),
+    ("statement", "False statements"),
+    ("constant", "Wrong constants or rates"),
+    ("hypothesis", "Missing hypotheses"),
+    ("proof", "Invalid proofs (statement not refuted)"),
+    ("typo", "Typos (the intended statement holds)"),
+    ("ungraded", "Wrong, kind not given"),
+    ("holds", "Statements that hold"),
+    ("note", "Notes: conventions and notation (not errors)"),
+    ("skipped", "Skipped"),
+    ("not run", "Not run in this build"),
+)
+_GROUP_KEYS = tuple(key for key, _ in GROUPS)
 #: Above this many decades of room a ``holds`` is weak (the registry's WEAK_SLACK_LOG10).
 WEAK_SLACK_LOG10 = 2.0
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+#: An absolute directory prefix in a traceback or message (``/home/u/x/`` of ``/home/u/x/f.py``).
+_ABSOLUTE_DIR = re.compile(r"(?<![\w.~])/(?:[^\s/\"':,()<>]+/)+")
+_REPO = str(Path(__file__).resolve().parents[3]) + "/"
+
+
+def scrub_paths(text: str) -> str:
+    """A message without the build machine's folders: files of this repository relative to
+    it, installed packages from ``site-packages/``, any other file by its name alone.
+
+    >>> scrub_paths('File "/opt/venv/lib/python3.11/site-packages/tqdm/std.py", line 3')
+    'File "site-packages/tqdm/std.py", line 3'
+    >>> scrub_paths("wrote /tmp/x/y/plot.png")
+    'wrote plot.png'
+    """
+    text = text.replace(_REPO, "")
+
+    def short(m: re.Match[str]) -> str:
+        folder = m.group(0)
+        if "site-packages/" in folder:
+            return "site-packages/" + folder.split("site-packages/", 1)[1]
+        return ""
+
+    return _ABSOLUTE_DIR.sub(short, text)
+
+
+def _scrubbed(value: Any) -> Any:
+    """``value`` with :func:`scrub_paths` applied to every string in it."""
+    if isinstance(value, str):
+        return scrub_paths(value)
+    if isinstance(value, Mapping):
+        return {k: _scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrubbed(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -91,12 +142,55 @@ def _rank(value: str | None, order: tuple[str, ...]) -> int:
     return order.index(value) if value in order else len(order)
 
 
+def group_of(entry: Entry) -> str:
+    """The page group of an entry: its error kind, or its verdict (``holds``, ``note``, ...)."""
+    if entry.verdict in ("fails", "erratum", "unproven"):
+        return entry.kind if entry.kind in KIND_ORDER[:5] else "ungraded"
+    if entry.verdict == "note" or entry.kind in ("convention", "notation"):
+        return "note"
+    return entry.verdict if entry.verdict in _GROUP_KEYS else "error"
+
+
 def severity_key(entry: Entry) -> tuple[int, int, float, str]:
-    """Sort key: what is wrong first, and how wrong (see the module docstring)."""
+    """Sort key: what is wrong first, by kind, and how wrong (see the module docstring)."""
+    group = _GROUP_KEYS.index(group_of(entry))
     verdict = _rank(entry.verdict, VERDICT_ORDER)
-    kind = _rank(entry.kind, KIND_ORDER) if entry.verdict != "holds" else 0
     slack = entry.slack
-    return verdict, kind, math.inf if slack is None else slack, entry.id
+    return group, verdict, math.inf if slack is None else slack, entry.id
+
+
+#: How a count of each group reads: (one, many).
+GROUP_WORDS = {
+    "error": ("check that raised", "checks that raised"),
+    "statement": ("false statement", "false statements"),
+    "constant": ("wrong constant", "wrong constants"),
+    "hypothesis": ("missing hypothesis", "missing hypotheses"),
+    "proof": ("invalid proof", "invalid proofs"),
+    "typo": ("typo", "typos"),
+    "ungraded": ("ungraded error", "ungraded errors"),
+    "holds": ("holds", "hold"),
+    "note": ("note (not an error)", "notes (not errors)"),
+    "skipped": ("skipped", "skipped"),
+    "not run": ("not run", "not run"),
+}
+
+
+def count_words(key: str, n: int) -> str:
+    """``1 typo``, ``3 typos``, ``2 missing hypotheses``."""
+    one, many = GROUP_WORDS.get(key, (key, key))
+    return f"{n} {one if n == 1 else many}"
+
+
+def grouped(entries: Iterable[Entry]) -> list[tuple[str, str, list[Entry]]]:
+    """``(key, title, entries)`` of each non-empty group, in page order (each sorted)."""
+    chosen = sorted(entries, key=severity_key)
+    return [(key, title, [e for e in chosen if group_of(e) == key]) for key, title in GROUPS
+            if any(group_of(e) == key for e in chosen)]
+
+
+def group_counts(entries: Iterable[Entry]) -> dict[str, int]:
+    """How many entries each group has, in page order (empty groups left out)."""
+    return {key: len(group) for key, _, group in grouped(entries)}
 
 
 def paper_key(name: str, papers: Mapping[str, Any]) -> str:
@@ -148,7 +242,7 @@ def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
             as_expected=r.get("as_expected"),
             category=str(r.get("category") or getattr(registered_claim, "category", "paper")),
             kind=r.get("kind"),
-            measured=r.get("measured"),
+            measured=_scrubbed(r.get("measured")),
             reference_value=r.get("reference_value"),
             independent=r.get("independent"),
             margin=r.get("margin"),
@@ -156,8 +250,8 @@ def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
             perturbed=r.get("perturbed"),
             defence=r.get("defence"),
             certificates=r.get("certificates"),
-            details=r.get("details") or {},
-            error=r.get("error"),
+            details=_scrubbed(r.get("details") or {}),
+            error=None if r.get("error") is None else scrub_paths(str(r["error"])),
             figures=_figures(r.get("figures") or (), base),
             profile=r.get("profile"),
             seconds=r.get("seconds"),

@@ -10,7 +10,7 @@ import base64
 import json
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from seprank_docs import ledger
@@ -84,9 +84,29 @@ def _tour(name: str, tours: Path) -> list[str]:
     return [".. toctree::", "   :maxdepth: 1", "", f"   Tour of {name} </tours/{name}>", ""]
 
 
-def api_page(module: PublicModule, members: list[str], tours: Path) -> str:
-    return "\n".join([heading(f"``{module.name}``", "="), *_tour(module.name, tours),
-                      *_automodule(module.name, members)])
+def _summary(module: PublicModule) -> str:
+    """The first sentence of a module's docstring, escaped for reST."""
+    doc = (module.module.__doc__ or "").strip().split("\n\n")[0]
+    line = " ".join(doc.split())
+    line = re.sub(r":[\w:]+:`~?([^`<]+?)(?: <[^`]*>)?`", r"\1", line).replace("``", "")
+    cut = line.find(". ")
+    return rst_escape(line[: cut + 1] if 0 < cut < 160 else line[:160])
+
+
+def api_page(module: PublicModule, members: list[str], tours: Path,
+             children: Sequence[PublicModule] = ()) -> str:
+    """A module's page; a package's also lists its modules (the sidebar nests them)."""
+    out = [heading(f"``{module.name}``", "="), *_tour(module.name, tours),
+           *_automodule(module.name, members)]
+    if children:
+        out += [heading("Modules", "-"), ".. list-table::", "   :widths: 30 70", ""]
+        for c in children:
+            target = (f"../papers/{c.name}" if c.is_paper else c.name)
+            out += [f"   * - :doc:`{c.name} <{target}>`",
+                    f"     - {_summary(c) or ' '}"]
+        own = [c for c in children if not c.is_paper]
+        out += ["", ".. toctree::", "   :hidden:", "", *(f"   {c.name}" for c in own), ""]
+    return "\n".join(out)
 
 
 def _children(module: PublicModule, modules: list[PublicModule]) -> list[PublicModule]:
@@ -105,9 +125,14 @@ def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[st
             rows.append(f"* :doc:`{m.name} <../papers/{m.name}>` -- its paper page (index, "
                         "tour, verdicts, modules)")
             continue
-        w.text(f"api/{m.name}.rst", api_page(m, members[m.name], tours))
+        # a package outside the paper subpackages lists (and nests) its direct modules
+        children = [c for c in modules if paper is None and m.is_package
+                    and c.name != m.name and c.name.rsplit(".", 1)[0] == m.name
+                    and (c.is_paper or owner(c.name, papers) is None)]
+        w.text(f"api/{m.name}.rst", api_page(m, members[m.name], tours, children))
         if paper is None:
-            own.append(m.name)
+            if "." not in m.name:
+                own.append(m.name)  # the sidebar: the top packages, their modules nested
             rows.append(f"* :doc:`{m.name}`")
         else:
             rows.append(f"* :doc:`{m.name}` (paper subpackage :doc:`{paper.name} "
@@ -117,7 +142,8 @@ def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[st
         "Every public module, one page each, generated from its docstrings (numpydoc).  Each "
         "function and class is documented once, in the module that defines it; the names a "
         "package re-exports (``seprank.matrix_rank``) link there.  A paper subpackage's own "
-        "page carries its index; its modules are listed there too.", "",
+        "page carries its index; its modules are listed there too.  The sidebar nests each "
+        "module under its package.", "",
         *rows, "", ".. toctree::", "   :hidden:", "", *(f"   {n}" for n in own), ""]))
 
 
@@ -166,30 +192,40 @@ def write_papers(w: Writer, modules: list[PublicModule], members: dict[str, list
 # -- truth ledger ---------------------------------------------------------------------------
 
 def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[Entry]) -> str:
-    head = f"{key} — {rst_escape(title)}"
+    """A paper's ledger page: per group (what is wrong by kind first, the notes apart), a
+    summary table with one line per claim, then the group's cards; consistency checks last."""
+    head = f"{rst_escape(title)} ({key})"
     out = [f".. _ledger-paper-{key}:", "", heading(head, "=")]
-    counts = ledger.verdict_counts(verdicts)
+    counts = ledger.group_counts(verdicts)
     out += [("Verdicts on the printed statements of this paper: "
-             + ", ".join(f"**{n} {v}**" for v, n in counts.items()) + "."
+             + ", ".join(f"**{ledger.count_words(k, n)}**" for k, n in counts.items()) + "."
              if counts else "No verdict on a printed statement of this paper yet."),
-            "Listed with what is wrong first (checks that raised, ``fails``, ``erratum``, "
-            "``unproven``; within each, a false statement before a wrong hypothesis, constant, "
-            "proof step, typo or convention, and the largest violation first), then ``holds`` "
-            "from the tightest margin to the loosest.", "",
-            ".. ledger-summary::", f"   :paper: {key}", "   :category: paper", ""]
-    for title_text, group in (("Verdicts on printed statements", verdicts),
-                              ("Consistency checks", consistency)):
-        if not group:
-            continue
-        out += [heading(title_text, "-")]
-        if group is consistency:
-            out += ["These hold by construction (the library compared with itself, or a family "
-                    "that satisfies the statement automatically): not verdicts on the paper.", "",
-                    ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
-        for e in group:
-            label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
-            out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
+            "What is wrong comes first, by kind (false statements, wrong constants, missing "
+            "hypotheses, invalid proofs, typos; within each the largest violation first), then "
+            "what holds (tightest margin first), then the notes -- conventions and notation, "
+            "which are not errors.  Each table row says in one line what is wrong and what "
+            "holds instead; the card under it has the full text, the measurement, the "
+            "independent recomputation and the defence.", ""]
+    for group_key, group_title, group in ledger.grouped(verdicts):
+        out += [heading(f"{group_title} ({len(group)})", "-"),
+                ".. ledger-summary::", f"   :paper: {key}", "   :category: paper",
+                f"   :group: {group_key}", ""]
+        out += _cards(group)
+    if consistency:
+        out += [heading(f"Consistency checks ({len(consistency)})", "-"),
+                "These hold by construction (the library compared with itself, or a family "
+                "that satisfies the statement automatically): not verdicts on the paper.", "",
+                ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
+        out += _cards(consistency)
     return "\n".join(out)
+
+
+def _cards(group: list[Entry]) -> list[str]:
+    out = []
+    for e in group:
+        label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
+        out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
+    return out
 
 
 def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object],
@@ -218,9 +254,10 @@ def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object]
         "Generated from ``paper-checks --json``.", "",
         "Verdicts: ``holds`` (measured, holds; its margin says by how much), ``erratum`` (the "
         "printed statement fails and a corrected one holds), ``fails``, ``unproven`` (a step "
-        "of the proof is refuted, not the statement), ``skipped``, ``not run`` (not in this "
-        "build's profile).  Kinds: ``statement``, ``hypothesis``, ``constant``, ``proof``, "
-        "``typo``, ``convention``.", "",
+        "of the proof is refuted, not the statement), ``note`` (a convention or notation: a "
+        "different legitimate reading, not an error), ``skipped``, ``not run`` (not in this "
+        "build's profile).  What is wrong is split by kind, the most serious first: false "
+        "statements, wrong constants or rates, missing hypotheses, invalid proofs, typos.", "",
         ".. ledger-overview::", "",
         ".. toctree::", "   :maxdepth: 1", "", *(f"   {k}" for k in order), ""]))
     return figures
@@ -250,6 +287,21 @@ def _title_and_blurb(nb: dict, fallback: str) -> tuple[str, str]:
     return fallback, ""
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def without_progress_bars(nb: dict) -> dict:
+    """The notebook without its progress-bar widgets (tqdm's, shown live in Jupyter) and the
+    widget state saved with them: a bar is not a result, and a widget needs a script the
+    offline site does not load."""
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = [o for o in cell.get("outputs", [])
+                               if WIDGET_VIEW not in o.get("data", {})]
+    nb.get("metadata", {}).pop("widgets", None)
+    return nb
+
+
 def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]:
     """Copy the executed notebooks (the source where none) and write the gallery index.
 
@@ -259,7 +311,7 @@ def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]
     for source in notebooks:
         copy = executed / source.name
         nb_path = copy if copy.is_file() else source
-        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb = without_progress_bars(json.loads(nb_path.read_text(encoding="utf-8")))
         if nb_path is source:
             unexecuted.append(source.stem)
             nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": [
