@@ -40,6 +40,7 @@ PACKAGES = ("seprank", "identifiability")
 COVERED: tuple[str, ...] = (
     "seprank.core.domains",
     "seprank.core.rank",
+    "seprank.certificates",
     "seprank.d2w",
     "seprank.separation",
 )
