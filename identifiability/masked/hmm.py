@@ -217,6 +217,24 @@ class HMM(_BaseHMM):
         r"""Random HMM: columns of ``O`` ~ Dirichlet(concentration * 1_d); ``T`` = Sinkhorn
         balancing of :math:`\exp(s Z)`, :math:`Z_{ij} \sim N(0,1)`, ``s = transition_scale``.
 
+        Parameters
+        ----------
+        d : int
+            Vocabulary size.
+        k : int
+            Number of hidden states.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the draw.
+        concentration : float, keyword-only
+            Dirichlet concentration of the emission columns (default 1).
+        transition_scale : float, keyword-only
+            Scale s of the log-transition Gaussians (default 1).
+
+        Returns
+        -------
+        HMM
+            The model.
+
         Examples
         --------
         >>> HMM.random(5, 3, seed=0).O.shape
@@ -237,7 +255,18 @@ class HMM(_BaseHMM):
         return np.minimum((u[None] > cdf).sum(axis=0), self.d - 1).astype(np.int64)
 
     def posterior(self, x: Any) -> FloatArray:
-        r""":math:`\phi(x) = O^\top x / \|O^\top x\|_1` for token indices or one-hot rows."""
+        r""":math:`\phi(x) = O^\top x / \|O^\top x\|_1` for token indices or one-hot rows.
+
+        Parameters
+        ----------
+        x : array_like
+            Token indices (n,) or one-hot rows (n, d).
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\phi(x)`, shape (n, k).
+        """
         X = _tokens_to_onehot(x, self.d)
         num = X @ self.O
         total = num.sum(axis=-1, keepdims=True)
@@ -249,7 +278,13 @@ class HMM(_BaseHMM):
         return np.asarray(num / total)
 
     def to_hmmlearn(self) -> Any:
-        """An ``hmmlearn.hmm.CategoricalHMM`` (row convention: ``transmat_ = T.T``)."""
+        """An ``hmmlearn.hmm.CategoricalHMM`` (row convention: ``transmat_ = T.T``).
+
+        Returns
+        -------
+        hmmlearn.hmm.CategoricalHMM
+            The same model in hmmlearn's row convention.
+        """
         from hmmlearn.hmm import CategoricalHMM
 
         h = CategoricalHMM(n_components=self.k, n_features=self.d, init_params="",
@@ -261,7 +296,20 @@ class HMM(_BaseHMM):
 
     @classmethod
     def from_hmmlearn(cls, h: Any, **kwargs: Any) -> HMM:
-        """From a fitted ``CategoricalHMM``; A5 needs a uniform ``startprob_``."""
+        """From a fitted ``CategoricalHMM``; A5 needs a uniform ``startprob_``.
+
+        Parameters
+        ----------
+        h : hmmlearn.hmm.CategoricalHMM
+            A fitted model.
+        **kwargs
+            Passed to :class:`HMM` (``atol``, ``rank_rtol``, ``require``).
+
+        Returns
+        -------
+        HMM
+            The model, column convention.
+        """
         start = np.asarray(h.startprob_, dtype=float)
         if np.max(np.abs(start - 1.0 / start.size)) > kwargs.get("atol", DEFAULT_ATOL):
             raise AssumptionError("A5", f"startprob_ = {start} is not the uniform stationary "
@@ -312,7 +360,24 @@ class GaussianHMM(_BaseHMM):
     @classmethod
     def random(cls, d: int, k: int, *, seed: SeedLike = None,
                transition_scale: float = 1.0) -> GaussianHMM:
-        """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``."""
+        """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``.
+
+        Parameters
+        ----------
+        d : int
+            Dimension of the observations.
+        k : int
+            Number of hidden states.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the draw.
+        transition_scale : float, keyword-only
+            Scale s of the log-transition Gaussians (default 1).
+
+        Returns
+        -------
+        GaussianHMM
+            The model.
+        """
         d, k = check_int("d", d), check_int("k", k)
         transition_scale = check_float("transition_scale", transition_scale, positive=True)
         guard_memory(8 * (d * k + 3 * k * k) * 2, what=f"a random G-HMM with d = {d}, k = {k}",
@@ -326,11 +391,28 @@ class GaussianHMM(_BaseHMM):
         return np.asarray(self.M.T[states] + rng.standard_normal((*states.shape, self.d)))
 
     def posterior(self, x: Any) -> FloatArray:
-        r""":math:`\phi(x)_i = \operatorname{softmax}_i(-\|x-\mu_i\|^2/2)` for rows of ``x``."""
+        r""":math:`\phi(x)_i = \operatorname{softmax}_i(-\|x-\mu_i\|^2/2)` for rows of ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            A point (d,) or rows (n, d).
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\phi(x)`, shape (k,) or (n, k).
+        """
         return gaussian_posterior(self.M, x)
 
     def to_hmmlearn(self) -> Any:
-        """An ``hmmlearn.hmm.GaussianHMM`` with spherical unit covariances."""
+        """An ``hmmlearn.hmm.GaussianHMM`` with spherical unit covariances.
+
+        Returns
+        -------
+        hmmlearn.hmm.GaussianHMM
+            The same model in hmmlearn's row convention.
+        """
         from hmmlearn.hmm import GaussianHMM as _G
 
         h = _G(n_components=self.k, covariance_type="spherical", init_params="", params="")
@@ -343,7 +425,20 @@ class GaussianHMM(_BaseHMM):
 
     @classmethod
     def from_hmmlearn(cls, h: Any, **kwargs: Any) -> GaussianHMM:
-        """From an ``hmmlearn`` GaussianHMM; the covariances must be the identity."""
+        """From an ``hmmlearn`` GaussianHMM; the covariances must be the identity.
+
+        Parameters
+        ----------
+        h : hmmlearn.hmm.GaussianHMM
+            A fitted model with identity covariances.
+        **kwargs
+            Passed to :class:`GaussianHMM` (``atol``, ``require``, ...).
+
+        Returns
+        -------
+        GaussianHMM
+            The model, column convention.
+        """
         atol = kwargs.get("atol", DEFAULT_ATOL)
         start = np.asarray(h.startprob_, dtype=float)
         if np.max(np.abs(start - 1.0 / start.size)) > atol:
@@ -365,6 +460,18 @@ def gaussian_posterior(M: Any, x: Any) -> FloatArray:
     r"""G-HMM posterior (footnote 8): :math:`\phi(x)_i \propto \exp(-\|x-\mu_i\|^2/2)`.
 
     ``x`` is one point (d,) or rows (n, d); ``M`` is d x k.  No validation (raw helper).
+
+    Parameters
+    ----------
+    M : array_like
+        The d x k means.
+    x : array_like
+        A point (d,) or rows (n, d).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\phi(x)`, shape (k,) or (n, k).
 
     Examples
     --------
