@@ -42,7 +42,10 @@ COVERED: tuple[str, ...] = (
     "seprank.core.rank",
     "seprank.certificates",
     "seprank.d2w",
+    "identifiability.contrastive",
+    "identifiability.markov",
     "identifiability.masked",
+    "identifiability.nce",
     "seprank.incontext",
     "seprank.separation",
 )
