@@ -43,6 +43,7 @@ COVERED: tuple[str, ...] = (
     "seprank.certificates",
     "seprank.d2w",
     "identifiability.contrastive",
+    "identifiability.distillation",
     "identifiability.icl",
     "identifiability.markov",
     "identifiability.masked",
