@@ -42,6 +42,7 @@ COVERED: tuple[str, ...] = (
     "seprank.core.rank",
     "seprank.certificates",
     "seprank.d2w",
+    "seprank.evaluators",
     "identifiability.contrastive",
     "identifiability.distillation",
     "identifiability.icl",
