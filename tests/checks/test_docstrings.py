@@ -38,17 +38,17 @@ PACKAGES = ("seprank", "identifiability")
 
 #: The modules (or packages, with everything below them) where every public callable must pass.
 COVERED: tuple[str, ...] = (
-    "seprank.core.domains",
-    "seprank.core.rank",
-    "seprank.certificates",
-    "seprank.d2w",
-    "seprank.evaluators",
     "identifiability.contrastive",
     "identifiability.distillation",
     "identifiability.icl",
     "identifiability.markov",
     "identifiability.masked",
     "identifiability.nce",
+    "seprank.attention",
+    "seprank.certificates",
+    "seprank.core",
+    "seprank.d2w",
+    "seprank.evaluators",
     "seprank.incontext",
     "seprank.separation",
 )
