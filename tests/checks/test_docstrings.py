@@ -51,6 +51,7 @@ COVERED: tuple[str, ...] = (
     "seprank.evaluators",
     "seprank.incontext",
     "seprank.separation",
+    "seprank.sweeps",
 )
 
 
