@@ -121,8 +121,8 @@ def check_timeout(timeout: Any, executor: Any) -> float | None:
     ----------
     timeout : float or None
         Seconds of wall time per task.
-    executor : str, int or concurrent.futures.Executor
-        Where the sweep runs (``'serial'``, a number of worker processes, or an executor).
+    executor : None, int, str or distributed.Client
+        Where the sweep runs (the ``executor`` of :func:`~seprank.sweeps.sweep`).
 
     Returns
     -------
