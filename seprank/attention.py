@@ -300,8 +300,8 @@ class LinearAttention:
     # --- evaluation ----------------------------------------------------------------------------
 
     def default_domain(self, X: Array) -> Domain:
-        """The domain an input is evaluated in when none is given: exact for integer or exact weights
-        and inputs, float (complex when any is complex) otherwise.
+        """The domain an input is evaluated in when none is given: exact for integer or exact
+        weights and inputs, float (complex when any is complex) otherwise.
 
         Parameters
         ----------

@@ -236,8 +236,8 @@ class Bound:
         Parameters
         ----------
         rank : int
-            A separation rank: for an upper bound, a certified lower bound on sep; for a lower bound,
-            the separation rank of a generic network.
+            A separation rank: for an upper bound, a certified lower bound on sep; for a lower
+            bound, the separation rank of a generic network.
 
         Returns
         -------

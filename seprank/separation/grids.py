@@ -190,7 +190,8 @@ class CallerGrid:
         Returns
         -------
         int
-            Bytes (the matrix plus what the caller's evaluator declares with its own ``peak_bytes``).
+            Bytes: the matrix, plus what the caller's evaluator declares with its own
+            ``peak_bytes``.
         """
         own = getattr(self.grid_matrix, "peak_bytes", None)
         extra = int(own(m)) if own is not None else 0

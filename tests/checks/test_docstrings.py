@@ -13,9 +13,10 @@ defines itself.  For each one, parsed with :class:`numpydoc.docscrape.NumpyDocSt
 * no documented parameter is absent from the signature;
 * a function whose return annotation is not ``None`` has a Returns (or Yields) section.
 
-The check is strict for the modules in :data:`COVERED` (a list that grows until it holds every
-public module); ``python -m tests.checks.test_docstrings`` prints the counts of every package
-and the callables still missing a section.
+The check is strict for the modules in :data:`COVERED` (both packages) except those in
+:data:`EXEMPT` (empty: a place for a newly merged module whose docstrings are still to be
+written); ``python -m tests.checks.test_docstrings`` prints the counts of every package and,
+with ``-v``, the callables still missing a section.
 """
 
 from __future__ import annotations
@@ -36,23 +37,12 @@ numpydoc_docscrape = pytest.importorskip("numpydoc.docscrape")
 #: The packages whose public callables are checked.
 PACKAGES = ("seprank", "identifiability")
 
-#: The modules (or packages, with everything below them) where every public callable must pass.
-COVERED: tuple[str, ...] = (
-    "identifiability.contrastive",
-    "identifiability.distillation",
-    "identifiability.icl",
-    "identifiability.markov",
-    "identifiability.masked",
-    "identifiability.nce",
-    "seprank.attention",
-    "seprank.certificates",
-    "seprank.core",
-    "seprank.d2w",
-    "seprank.evaluators",
-    "seprank.incontext",
-    "seprank.separation",
-    "seprank.sweeps",
-)
+#: The modules (or packages, with everything below them) where every public callable must pass:
+#: all of both packages.
+COVERED: tuple[str, ...] = PACKAGES
+#: Modules (or packages) exempted for now -- e.g. a newly merged subpackage whose docstrings are
+#: not written yet.  Keep it empty: an entry here is documentation debt.
+EXEMPT: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,7 +183,7 @@ class Report:
 def check(item: Callable_) -> Report:
     """Compare the callable's signature with its parsed docstring."""
     doc = _parse(item)
-    sections = ("Parameters", "Other Parameters")
+    sections: tuple[str, ...] = ("Parameters", "Other Parameters")
     if item.is_class:
         sections += ("Attributes",)
     documented = _documented(doc, sections)
@@ -211,8 +201,12 @@ def check(item: Callable_) -> Report:
                   _returns_something(item), returns)
 
 
+def _within(module: str, names: tuple[str, ...]) -> bool:
+    return any(module == m or module.startswith(m + ".") for m in names)
+
+
 def _covered(item: Callable_) -> bool:
-    return any(item.module == m or item.module.startswith(m + ".") for m in COVERED)
+    return _within(item.module, COVERED) and not _within(item.module, EXEMPT)
 
 
 def counts(reports: list[Report]) -> dict[str, int]:
@@ -239,9 +233,9 @@ def test_docstring_documents_parameters_and_returns(item: Callable_) -> None:
     assert report.ok, report.problems()
 
 
-def test_covered_modules_exist() -> None:
+def test_covered_and_exempt_modules_exist() -> None:
     modules = {m.__name__ for p in PACKAGES for m in public_modules(p)}
-    assert all(m in modules for m in COVERED), set(COVERED) - modules
+    assert all(m in modules for m in COVERED + EXEMPT), set(COVERED + EXEMPT) - modules
 
 
 if __name__ == "__main__":
