@@ -177,7 +177,7 @@ class GaussianKernel:
         dim : int
             d.
         variance : float
-            The variance of q(·|z).
+            The variance of the contrast around z.
 
         Returns
         -------

@@ -1,5 +1,6 @@
 """The cost model of the checker's evaluations: operations of one evaluation of a network or
-a polynomial over Q or GF(p) (:mod:`.limits` defines the operation; standard library only)."""
+a polynomial over Q or GF(p) (:mod:`seprank.certificates.verify.limits` defines the
+operation; standard library only)."""
 
 from __future__ import annotations
 

@@ -127,8 +127,8 @@ class Function:
         return out
 
     def cost(self, prime: int | None, inputs: Sizes) -> int:
-        """Estimated operations (:mod:`.limits`) of one evaluation over GF(prime), or over Q
-        (``prime`` None) at inputs of the given sizes.
+        """Estimated operations (:mod:`~seprank.certificates.verify.limits`) of one
+        evaluation over GF(prime), or over Q (``prime`` None) at inputs of the given sizes.
 
         Parameters
         ----------
