@@ -27,7 +27,9 @@ from seprank.automata.counters import *
 from seprank.automata.dyck_balance import *
 from seprank.automata.examples import *
 from seprank.automata.flipflop import *
+from seprank.automata.gadgets import *
 from seprank.automata.gridworld_network import *
+from seprank.automata.group_products import *
 from seprank.automata.layers import *
 from seprank.automata.semiautomaton import *
 from seprank.automata.semigroup import *
@@ -74,12 +76,19 @@ INDEX = PaperIndex(
         ("Definition 6 (cascade product)", cascade_product),
         ("Proposition 2 (circular embeddings)", proposition2_bound),
         ("Lemma 10 (1-D interpolation MLP)", bump_mlp),
-        ("Lemma 12 (threshold MLP)", threshold_mlp),
+        ("Lemma 11 (multi-dimensional interpolation MLP)", lemma11_mlp),
+        ("Lemma 12 (threshold MLP)", lemma12_mlp),
         ("Lemma 13 (softmax approximates hard max)", lemma13_bound),
         ("Lemma 14 (composition gadget)", lemma14_mlp),
         ("Theorem 10 (log-depth parallel prefix)", theorem10_network),
         ("Lemma 15 (modular counter)", modular_counter_network),
         ("Lemma 16 (memory unit)", memory_network),
+        ("Definition 9 / sim(G, T) (group simulators)", GroupSimulator),
+        ("Lemma 17 (direct product)", direct_product_simulator),
+        ("Lemma 18 (semidirect product, 4-stage cascade)", semidirect_simulator),
+        ("Lemma 19 (wreath product)", wreath_simulator),
+        ("Theorem 16 (solvable groups by a composition series)", solvable_group_simulator),
+        ("Lemma 20 (permutation-reset semiautomata)", permutation_reset_simulator),
         ("Algorithm 1 / Lemma 22 (gridworld)", algorithm1),
         ("Theorem 12 (depth-2 gridworld)", theorem12_network),
         ("Lemma 23 (head monotonicity)", GridworldNetwork.lemma23_violations),
@@ -93,6 +102,11 @@ INDEX = PaperIndex(
         ("Eq. (3.37) embedding", printed_embedding_collisions),
         ("Footnote 61 (random attention baseline)", random_attention_variation),
         ("Lemma 24 (§3.6.4.2, normalised sums)", lemma24_gap),
+        ("Lemma 38 (width-2n interpolation)", lemma38_mlp),
+        ("Lemma 39 (orthonormal vectors avoiding given ones)", lemma39_basis),
+        ("Lemma 40 (indexing x_y)", lemma40_mlp),
+        ("Lemma 41 (decoding a one-hot position)", lemma41_mlp),
+        ("Lemma 42 (selecting one of K networks)", lemma42_mlp),
         ("ours: final-state separation rank", cut_separation_rank),
         ("ours: proven cut bounds", cut_rank_bound),
         ("ours: score-kernel separation rank", score_kernel_rank),
@@ -110,7 +124,9 @@ if not TYPE_CHECKING:
         "dyck_balance",
         "examples",
         "flipflop",
+        "gadgets",
         "gridworld_network",
+        "group_products",
         "layers",
         "semiautomaton",
         "semigroup",

@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The timeout of the overrunning tasks, and how long they would otherwise run.
 TIMEOUT = 0.5
 OVERRUN = 30.0
+#: On dask the overrunning task sleeps longer: cluster start-up and a worker restart on a
+#: loaded 2-core machine took up to 2 minutes, and the claim is only "the sweep did not wait".
+DASK_OVERRUN = 600.0
 
 
 @pytest.mark.parametrize("task", [sweep_tasks.sleep_for, sweep_tasks.spin_for,
@@ -60,11 +63,11 @@ def test_a_bad_timeout_is_refused_by_name(bad: object) -> None:
 
 def test_a_dask_task_past_its_timeout_is_cancelled_and_its_worker_restarted(
         dask_client: Any) -> None:
-    params = [{"n": n, "seconds": OVERRUN if n == 1 else 0.05} for n in range(4)]
+    params = [{"n": n, "seconds": DASK_OVERRUN if n == 1 else 0.05} for n in range(4)]
     start = time.perf_counter()
     result = sweep(sweep_tasks.sleep_for, params, executor=dask_client, progress=False,
                    timeout=2.0)
-    assert time.perf_counter() - start < OVERRUN / 2
+    assert time.perf_counter() - start < DASK_OVERRUN / 2
     assert [r.status for r in result] == ["ok", "error", "ok", "ok"]
     assert result.values() == [0, None, 4, 9]
     error = result.failures[0].outcome.error

@@ -14,7 +14,15 @@ from functools import cache
 from itertools import product
 from typing import Any
 
+from paper_checks.claims.automata.common import (
+    NO_REGIME,
+    ONE_VERSION,
+    PAPER,
+    PARAMETERS,
+    defence,
+)
 from paper_checks.compare import exact_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank.automata import (
     abab_star,
@@ -37,7 +45,6 @@ from seprank.automata import (
 )
 from seprank.automata.algebra import composition_length
 
-PAPER = "004"
 Perm = tuple[int, ...]
 
 
@@ -75,8 +82,8 @@ def _derived_orders_bruteforce(gens: list[Perm]) -> list[int]:
        reference="§3.3.1 Examples 2, 4, 6; §3.5.1.1 footnote 35",
        statement="the flip-flop's transformation monoid is its generator set (3 elements); C_S "
        "has S elements; Example 6's transformation semigroup C_S x| C_2 has 2S elements",
-       perturbation="every reference size increased by 1")
-def aut_closure_sizes(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("every printed size one larger: 4, S + 1, 2S + 1", size_offset=1))
+def aut_closure_sizes(size_offset: int = 0) -> ClaimResult:
     cases = {"flip-flop (Ex. 2)": (flip_flop(), 3), "flip-flop (Def. 11)":
              (flip_flop("definition11"), 3)}
     cases |= {f"C_{S}": (modular_counter(S, alphabet="generator"), S) for S in range(2, 9)}
@@ -86,12 +93,13 @@ def aut_closure_sizes(perturbed: bool = False) -> ClaimResult:
         size = A.transformation_semigroup().size
         measured[name] = size
         ind[name] = libsemigroups_summary(A)[0]
-        ok &= size == expected + int(perturbed)
+        ok &= size == expected + size_offset
         ind_ok &= ind[name] == size
     gens_ff = flip_flop().transformation_semigroup()
     ok &= set(gens_ff.elements) == set(gens_ff.generators)
     return exact_result(
-        measured=measured, reference_value="3; S; 2S" + (" (+1, perturbed)" if perturbed else ""),
+        measured=measured,
+        reference_value="3; S; 2S" + (f" (+{size_offset})" if size_offset else ""),
         what="integer sizes equal", holds=ok,
         independent=Independent("libsemigroups Froidure-Pin enumeration", ind, ind_ok),
         details={"grid sizes (with the identity input)": _grid_sizes()})
@@ -105,8 +113,9 @@ def _grid_sizes() -> dict[str, int]:
 @claim(id="AUT-Ex6-semidirect", paper=PAPER, reference="§3.3.1 Example 6",
        statement="the dihedral semiautomaton's transformation semigroup is C_S x| C_2 with "
        "phi_h(g) = g^{-1} (reverse conjugates advance to its inverse), non-abelian",
-       perturbation="phi_h(g) = g (the direct product C_S x C_2) instead of g^{-1}")
-def aut_ex6_semidirect(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("phi_h(g) = g (the direct product C_S x C_2) instead of g^{-1}",
+                              phi="identity"))
+def aut_ex6_semidirect(phi: str = "inverse") -> ClaimResult:
     rows, ok = {}, True
     for S in range(3, 9):
         T = dihedral(S).transformation_semigroup()
@@ -114,7 +123,7 @@ def aut_ex6_semidirect(perturbed: bool = False) -> ClaimResult:
         power = a
         for _ in range(S - 2):
             power = T.product(power, a)          # a^{S-1} = a^{-1}
-        target = a if perturbed else power
+        target = a if phi == "identity" else power
         conj = T.product(T.product(r, a), r)
         order_a = T.index_period(a)[1]
         good = (T.size == 2 * S and conj == target and order_a == S
@@ -129,11 +138,12 @@ def aut_ex6_semidirect(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-aperiodic-gridworld", paper=PAPER, reference="§3.7.1; §3.4.5 (abab)*",
        statement="gridworld semigroups are aperiodic (s^k = s^{k+1} for some k, no group "
        "inside); so is the flip-flop monoid",
-       perturbation="the same test on the wrap-around gridworld (moves mod S+1, i.e. C_{S+1})")
-def aut_aperiodic_gridworld(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("the statement for the wrap-around gridworld (moves mod S+1, "
+                              "i.e. C_{S+1}): a wrong domain", world="cyclic"))
+def aut_aperiodic_gridworld(world: str = "gridworld") -> ClaimResult:
     rows, ok = {}, True
     for S in range(1, 9):
-        A = modular_counter(S + 1) if perturbed else gridworld(S)
+        A = modular_counter(S + 1) if world == "cyclic" else gridworld(S)
         T = A.transformation_semigroup()
         rows[f"Grid_{S + 1}"] = (T.size, T.is_aperiodic(), T.largest_group_order())
         ok &= T.is_aperiodic() and T.largest_group_order() == 1
@@ -150,9 +160,9 @@ def aut_aperiodic_gridworld(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-solvable-groups", paper=PAPER, reference="§3.4.5 (permutation groups, Q_8)",
        statement="A_4, S_4 (and D_8, Q_8) are solvable, A_5, S_5 are not; A_4's normal subgroup "
        "of double transpositions; the 3-cycles (1 2 i) generate A_n",
-       perturbation="A_5 declared solvable")
-def aut_solvable_groups(perturbed: bool = False) -> ClaimResult:
-    expect = {"A_4": True, "S_4": True, "D_8": True, "Q_8": True, "A_5": perturbed,
+       perturbation=Perturbed("A_5 declared solvable", a5_solvable=True))
+def aut_solvable_groups(a5_solvable: bool = False) -> ClaimResult:
+    expect = {"A_4": True, "S_4": True, "D_8": True, "Q_8": True, "A_5": a5_solvable,
               "S_5": False}
     autos = {"A_4": alternating_group(4), "S_4": symmetric_group(4), "D_8": dihedral_group(4),
              "Q_8": quaternion_group(), "A_5": alternating_group(5), "S_5": symmetric_group(5)}
@@ -174,7 +184,24 @@ def aut_solvable_groups(perturbed: bool = False) -> ClaimResult:
 
 @claim(id="AUT-fn17-smallest-nonsolvable", paper=PAPER, reference="§3.4.1.2, footnote 17",
        statement="The smallest example of a non-solvable semiautomaton has |Q| = 60 states, "
-       "whose transitions generate A_5", expected_verdict="erratum")
+       "whose transitions generate A_5", expected_verdict="erratum", defence=defence(
+           "AUT-fn17-smallest-nonsolvable", version=ONE_VERSION, regime=NO_REGIME,
+           convention="The chapter realises a group G as the semiautomaton with Q = G "
+           "(Definition 9; §3.4.5: 'Q to be the set of n!/2 even permutations for A_n'). In "
+           "that convention A_5, the smallest non-solvable group, has 60 states -- presumably "
+           "what the footnote counts. It does not save the statement: the footnote annotates "
+           "'non-solvable semiautomata' in general (Theorem 13's setting, before Definition 9), "
+           "and 'smallest' then ranges over all semiautomata, where 5 states suffice ((1 2 3) "
+           "and (1 2 3 4 5) acting on 5 points generate A_5).",
+           definitions="Definition 8: A is solvable iff every permutation group of its "
+           "Krohn-Rhodes components is solvable. The 5-state permutation automaton is its own "
+           "component with group A_5: non-solvable. On <= 4 states every maximal subgroup of "
+           "the transformation semigroup embeds in S_4, which is solvable. So the minimum is "
+           "|Q| = 5, and 60 = |T(A)|.",
+           parameters="The experiments' A_5 automaton has 60 states by choice of realisation "
+           "(§3.4.5), not by minimality.",
+           extraction="'|Q| = 60' is intact; the corrected value 5 (or |T(A)| for |Q|) is not "
+           "a dropped symbol away."))
 def aut_fn17_smallest_nonsolvable() -> ClaimResult:
     r = footnote17()
     gens = [tuple(int(v) for v in row) for row in r.example.table]
@@ -183,12 +210,13 @@ def aut_fn17_smallest_nonsolvable() -> ClaimResult:
              "S_4 derived series": _derived_orders_bruteforce([(1, 0, 2, 3), (1, 2, 3, 0)])}
     agrees = (brute["|<(123),(12345)>|"] == 60 and brute["derived series"] == [60]
               and brute["S_4 derived series"][-1] == 1)
-    printed = r.min_states == 60
+    printed = r.min_states == PARAMETERS.value("fn17_states")
     corrected = r.min_states == 5 and r.semigroup_order == 60 and not r.example_solvable
     return ClaimResult(
         measured={"min |Q|": r.min_states, "|T(A)| of the 5-state example": r.semigroup_order,
                   "derived series of S_n": r.derived_series},
-        reference_value=60, verdict=judge(printed, corrected), kind="typo",
+        reference_value=PARAMETERS.value("fn17_states"), verdict=judge(printed, corrected),
+        kind="typo",
         independent=Independent("commutator closures in plain Python (no sympy)", brute,
                                 agrees),
         details={"printed": "|Q| = 60 (false: 5 states with inputs (1 2 3), (1 2 3 4 5) "
@@ -201,9 +229,9 @@ def aut_fn17_smallest_nonsolvable() -> ClaimResult:
 
 @claim(id="AUT-Q8-nonsplit", paper=PAPER, reference="§3.3.1 (group extensions), §3.4.5",
        statement="Q_8 cannot be realized as a semidirect product of smaller groups",
-       perturbation="the same enumeration for D_8")
-def aut_q8_nonsplit(perturbed: bool = False) -> ClaimResult:
-    G = (dihedral_group(4) if perturbed else quaternion_group()).transformation_semigroup()
+       perturbation=Perturbed("the statement for D_8 (a wrong domain)", group="D_8"))
+def aut_q8_nonsplit(group: str = "Q_8") -> ClaimResult:
+    G = (dihedral_group(4) if group == "D_8" else quaternion_group()).transformation_semigroup()
     splits = split_extensions(G)
     return exact_result(measured={"|G|": G.size, "complemented normal pairs": len(splits)},
                         reference_value=0, what="count of (N, H) pairs", holds=not splits,
@@ -212,7 +240,24 @@ def aut_q8_nonsplit(perturbed: bool = False) -> ClaimResult:
 
 @claim(id="AUT-Q8-smallest-nonsplit", paper=PAPER, reference="§3.3.1, group extensions",
        statement="not all extensions are split extensions; the smallest example is the "
-       "quaternion group Q_8", expected_verdict="erratum")
+       "quaternion group Q_8", expected_verdict="erratum", defence=defence(
+           "AUT-Q8-smallest-nonsplit", version="004 has one version, but the chapter itself "
+           "words it twice more: §3.4.5 ('the smallest example of a non-abelian solvable group "
+           "which is not realizable as a semidirect product of smaller groups') and step (iv) "
+           "of §3.4.4.3.3 ('The smallest example is the non-abelian quaternion group Q_8'). "
+           "The §3.4.5 wording adds 'non-abelian' and is right -- it is the corrected "
+           "statement; the §3.3.1 sentence lacks the hypothesis.", regime=NO_REGIME,
+           convention="Some texts reserve 'extension' for non-trivial or non-abelian cases; "
+           "§3.3.1 defines it in general ('Which groups G contain a normal subgroup isomorphic "
+           "N, such that the quotient G/N is isomorphic to H? Such a group G is said to be an "
+           "extension of N over H'), and C_4 is such an extension of C_2 by C_2 that is not "
+           "split (its only subgroup of order 2 is the normal one, so no complement). Read as "
+           "'cannot be realized as a semidirect product of smaller groups', C_4 qualifies too "
+           "(C_2 x| C_2 = C_2 x C_2).",
+           definitions="Split extension = semidirect product N x| H (§3.3.1, as printed).",
+           parameters="No experimental parameter.",
+           extraction="No symbol is involved: the missing hypothesis is the word "
+           "'non-abelian', present in the other two wordings."))
 def aut_q8_smallest_nonsplit() -> ClaimResult:
     c4 = modular_counter(4, alphabet="generator").transformation_semigroup()
     c4_splits = split_extensions(c4)
@@ -240,11 +285,11 @@ def aut_q8_smallest_nonsplit() -> ClaimResult:
 
 @claim(id="AUT-Rubik-factor-12", paper=PAPER, reference="§3.3.1 Example 7",
        statement="G <= (C_3 wr S_8) x (C_2 wr S_12); the size bound is off by a factor of 12",
-       perturbation="off by a factor of 24")
-def aut_rubik_factor_12(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("off by a factor of 24", factor=24))
+def aut_rubik_factor_12(factor: int = PARAMETERS.value("rubik_factor")) -> ClaimResult:
     order, bound, ratio = _rubik_cached()
     known = math.factorial(8) * 3**7 * math.factorial(12) * 2**11 // 2
-    target = 24 if perturbed else 12
+    target = factor
     return exact_result(measured={"|G|": order, "bound": bound, "ratio": str(ratio)},
                         reference_value=target, what="exact integer ratio", holds=ratio == target,
                         independent=Independent("closed form 8! 3^7 12! 2^11 / 2", known,
@@ -259,10 +304,11 @@ def _rubik_cached() -> tuple[int, int, object]:
 @claim(id="AUT-flipflop-smallest-monoid", paper=PAPER, reference="§3.5.1.1 (Definition 11)",
        statement="the flip-flop monoid (table of Def. 11) is the smallest monoid that is "
        "non-commutative and non-invertible",
-       perturbation="'non-commutative' dropped (smallest non-invertible monoid)")
-def aut_flipflop_smallest_monoid(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("'non-commutative' dropped (the smallest non-invertible "
+                              "monoid)", non_commutative=False))
+def aut_flipflop_smallest_monoid(non_commutative: bool = True) -> ClaimResult:
     census = {n: monoid_census(n) for n in (1, 2, 3)}
-    if perturbed:
+    if not non_commutative:
         smallest = min(n for n, c in census.items() if c.non_invertible)
     else:
         smallest = min(n for n, c in census.items()
@@ -291,7 +337,18 @@ def aut_flipflop_smallest_monoid(perturbed: bool = False) -> ClaimResult:
 @claim(id="AUT-Thm16-composition-length", paper=PAPER,
        reference="§3.4.4.3.3, proof of Theorem 16", expected_verdict="erratum",
        statement="iterating these recursive inequalities l <= floor(log2 T) times gives the "
-       "desired bounds (l = length of the composition series)")
+       "desired bounds (l = length of the composition series)", defence=defence(
+           "AUT-Thm16-composition-length", version=ONE_VERSION, regime=NO_REGIME,
+           convention="Logarithm base 2 as printed; no convention relates the sequence length "
+           "T to the group.",
+           definitions="The same proof states 'the length of the composition series l is at "
+           "most log2(|G|) (since each inclusion halves the size of the group)', and the "
+           "stated depth 3 log2|G| uses that bound; l depends on G, not on T. For T = 2 and "
+           "S_4 (l = 4) the printed 'l <= floor(log2 T)' = 1 fails.",
+           parameters="No experimental parameter.",
+           extraction="'T' in place of '|G|' is a different letter with its bars missing; "
+           "extraction drops bars in places, but it does not turn G into T. Kept as a typo "
+           "because the intended bound is printed two sentences earlier."))
 def aut_thm16_composition_length() -> ClaimResult:
     groups = {f"C_{n}": modular_counter(n, alphabet="generator") for n in (2, 3, 4, 6, 8)}
     groups |= {"S_3": dihedral(3), "D_8": dihedral_group(4), "Q_8": quaternion_group(),
@@ -331,7 +388,22 @@ def _factorize(n: int) -> list[tuple[int, int]]:
 
 @claim(id="AUT-abab-traces", paper=PAPER, reference="§3.4.5.2 (abab)*",
        statement="ababababa gives 000100010, and ababababa gives 000111111, i.e. the sequence "
-       "enters the absorbing state at position 5 and never recovers", expected_verdict="erratum")
+       "enters the absorbing state at position 5 and never recovers", expected_verdict="erratum",
+       defence=defence(
+           "AUT-abab-traces", version=ONE_VERSION, regime=NO_REGIME,
+           convention="phi outputs 1 exactly in the accepting state 3 (as printed: 'whether "
+           "the current state is the accepting state (i.e. state 3)'); the state sequence of "
+           "abababaaabab is printed as 012301244444, which fixes the start state and the "
+           "transitions used here.",
+           definitions="The absorbing failure state is not accepting, so an input that enters "
+           "it outputs 0 from then on; 000111111 would need state 3 six times in a row, which "
+           "the cycle 0-1-2-3 forbids. No input of length 9 produces it (all 512 checked).",
+           parameters="No experimental parameter.",
+           extraction="The two input strings are printed identically ('ababababa') with two "
+           "different outputs; a lost emphasis or a dropped letter could have garbled the "
+           "second input, but not the output 000111111, whose six 1s no symbol loss "
+           "creates. The intended example (an input entering the failure state at position "
+           "5, e.g. ababbabab -> 000100000) is a slip: a typo."))
 def aut_abab_traces() -> ClaimResult:
     A = abab_star()
     nxt = {(3, "a"): 0, (0, "b"): 1, (1, "a"): 2, (2, "b"): 3}

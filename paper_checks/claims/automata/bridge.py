@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from paper_checks.claims.automata.common import PAPER
 from paper_checks.compare import exact_result, ratio_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, judge
 from seprank import separation_rank
 from seprank.automata import (
@@ -40,7 +42,6 @@ from seprank.automata import (
     theorem12_network,
 )
 
-PAPER = "004"
 T_CUT = 6
 T_INTERLEAVED = 8
 CUTS = {2: ([0, 1, 2, 3], [4, 5, 6, 7]), 3: ([0, 1, 6, 7], [2, 3, 4, 5]),
@@ -77,10 +78,10 @@ def _contiguous() -> dict[str, dict[str, Any]]:
        reference="ours; 003 eq. 5 with 004 §3.3.1 transition matrices",
        statement="(ours) across a contiguous cut of the input sequence, the final-state "
        "indicator 1[q_T = q] has separation rank <= |Q|",
-       perturbation="the bound |Q| - 1")
-def aut_bridge_contiguous(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("the bound |Q| - 1", bound_offset=-1))
+def aut_bridge_contiguous(bound_offset: int = 0) -> ClaimResult:
     res = _contiguous()
-    ok = all(v["max rank"] <= v["|Q|"] - int(perturbed) and v["GF(p) grid reaches it"]
+    ok = all(v["max rank"] <= v["|Q|"] + bound_offset and v["GF(p) grid reaches it"]
              for v in res.values())
     slack = min(v["|Q|"] / max(v["max rank"], 1) for v in res.values())
     return ratio_result(1, slack, what="tightest |Q| / rank", holds=ok, measured=res,
@@ -109,15 +110,16 @@ def _interleaved() -> dict[str, dict[int, tuple[int, int, bool]]]:
        statement="(ours) across interleaved cuts the final state's separation rank stays below "
        "the proven bounds; it exceeds the contiguous bound |Q| for non-commutative automata and "
        "stays <= |T^1| for commutative ones (modular counters: <= n for every cut)",
-       perturbation="the contiguous bound |Q| claimed for every cut")
-def aut_bridge_interleaved(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("the contiguous bound |Q| claimed for every cut",
+                              cuts_bounded_by_states=True))
+def aut_bridge_interleaved(cuts_bounded_by_states: bool = False) -> ClaimResult:
     res = _interleaved()
     commutative = {"parity": 2, "C_3": 3}
     ok = True
     for name, rows in res.items():
         ranks = {m: r for m, (r, _, _) in rows.items()}
         ok &= all(r <= b and reached for r, b, reached in rows.values())
-        if perturbed:
+        if cuts_bounded_by_states:
             ok &= all(r <= _automata()[name][0].n_states for r in ranks.values())
         elif name in commutative:
             ok &= all(r <= commutative[name] for r in ranks.values())

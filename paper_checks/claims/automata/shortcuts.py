@@ -12,11 +12,20 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from functools import cache
 
 import numpy as np
 
+from paper_checks.claims.automata.common import (
+    NO_REGIME,
+    ONE_VERSION,
+    PAPER,
+    PARAMETERS,
+    defence,
+)
 from paper_checks.compare import exact_result, ratio_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, judge, register_check
 from seprank.automata import (
     Semiautomaton,
@@ -33,12 +42,26 @@ from seprank.automata import (
     theorem10_network,
 )
 
-PAPER = "004"
-
 
 @claim(id="AUT-Prop2-circle", paper=PAPER, reference="§3.4.4.1 Proposition 2 (F1)",
        statement="for T equally spaced points on the circle and t != t', |<p_t, p_t'>| <= "
-       "1 - 2 pi^2 / T^2 < 1 - 19.7 / T^2", expected_verdict="erratum")
+       "1 - 2 pi^2 / T^2 < 1 - 19.7 / T^2", expected_verdict="erratum", defence=defence(
+           "AUT-Prop2-circle", version=ONE_VERSION,
+           regime="Neighbouring points: 1 - cos(2pi/T) = 2pi^2/T^2 - (2/3)pi^4/T^4 + ..., so "
+           "the printed bound is right to leading order and fails by a fourth-order term for "
+           "every T; antipodal points (even T) give |<p_t, p_t'>| = 1, which no regime "
+           "helps. Theorem 10, its only user, needs only the one-sided bound for its margin.",
+           convention="With the absolute value the statement is false for every even T "
+           "(antipodes); without it (the reading Theorem 10 needs) it is still false since "
+           "cos x > 1 - x^2/2 for x != 0. Degrees vs radians: the points are printed with "
+           "cos(2 pi t/T), radians.",
+           definitions="The points p_t = (cos 2pi t/T, sin 2pi t/T), t in [T], as printed; "
+           "<p_t, p_t'> = cos(2pi(t - t')/T).",
+           parameters="No experimental parameter; T = 2..1000 all checked.",
+           extraction="The accusation does not rest on a symbol that extraction can drop: "
+           "dropping the absolute value bars leaves a statement that is still false "
+           "(fourth-order term), and 2 pi^2 = 19.74 > 19.7 confirms the constant is read "
+           "correctly."))
 def aut_prop2_circle() -> ClaimResult:
     Ts = range(2, 1001)
     printed_fail = [T for T in Ts if circle_gram_max(T, absolute=True) > proposition2_bound(T)]
@@ -70,8 +93,10 @@ def aut_prop2_circle() -> ClaimResult:
 
 @claim(id="AUT-Lemma13-softmax", paper=PAPER, reference="§3.4.4.1 Lemma 13",
        statement="if z_t' <= z_t* - gamma for all t' != t*, then ||softmax(z) - e_t*||_1 <= "
-       "2T e^{-gamma}", perturbation="the bound halved to T e^{-gamma}")
-def aut_lemma13_softmax(perturbed: bool = False) -> ClaimResult:
+       "2T e^{-gamma}",
+       perturbation=Perturbed("the constant 2 replaced by 1: T e^{-gamma}", bound_factor=1))
+def aut_lemma13_softmax(bound_factor: float = PARAMETERS.value("lemma13_factor")
+                        ) -> ClaimResult:
     rng = np.random.default_rng(13)
     worst = 0.0
     for _ in range(3000):
@@ -81,7 +106,7 @@ def aut_lemma13_softmax(perturbed: bool = False) -> ClaimResult:
         w = np.exp(z - z.max())
         w /= w.sum()
         err = float(np.abs(w - (z == 0)).sum())
-        worst = max(worst, err / (lemma13_bound(T, gamma) / (2 if perturbed else 1)))
+        worst = max(worst, err / (lemma13_bound(T, gamma) * bound_factor / 2))
     return ratio_result(worst, 1, what="largest ratio to the bound",
                         measured={"max ||softmax - e||_1 / bound": round(worst, 4)},
                         reference_value="<= 1",
@@ -90,11 +115,15 @@ def aut_lemma13_softmax(perturbed: bool = False) -> ClaimResult:
                                  "gives 2(T-1)e^-g / (1 + (T-1)e^-g))"})
 
 
+#: Lemma 10's printed perturbation tolerance (|xi| <= Delta/4).
+LEMMA10_TOLERANCE: Fraction = PARAMETERS.value("lemma10_tolerance")
+
+
 @claim(id="AUT-Lemma10-bump", paper=PAPER, reference="§3.4.4.1 Lemma 10",
        statement="a 2-layer ReLU network of inner width 4|X| equals f on X under perturbations "
        "|xi| <= Delta/4, with ||W1|| <= 4/Delta, ||b1|| <= 4B_x/Delta + 2, ||W2|| <= B_y",
-       perturbation="perturbations up to Delta/2")
-def aut_lemma10_bump(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("perturbations up to Delta/2", xi_fraction=Fraction(1, 2)))
+def aut_lemma10_bump(xi_fraction: Fraction = LEMMA10_TOLERANCE) -> ClaimResult:
     rng = np.random.default_rng(10)
     worst_err, norms_ok, widths_ok = 0.0, True, True
     for _ in range(40):
@@ -103,8 +132,8 @@ def aut_lemma10_bump(perturbed: bool = False) -> ClaimResult:
         x = np.cumsum(delta + rng.exponential(0.5, n) * rng.integers(0, 2, n)) - 3
         y = rng.normal(0, 3, n)
         f = bump_mlp(x, y, delta)
-        xi = rng.uniform(-1, 1, (200, n)) * delta / (2 if perturbed else 4)
-        xi[0], xi[1] = delta / 4, -delta / 4
+        xi = rng.uniform(-1, 1, (200, n)) * delta * float(xi_fraction)
+        xi[0], xi[1] = delta * float(xi_fraction), -delta * float(xi_fraction)
         out = f((x[None, :] + xi).reshape(-1, 1)).reshape(xi.shape)
         worst_err = max(worst_err, float(np.abs(out - y).max()))
         (W1, b1), (W2, _) = f.layers
@@ -112,7 +141,7 @@ def aut_lemma10_bump(perturbed: bool = False) -> ClaimResult:
         norms_ok &= (np.abs(W1).max() <= 4 / delta + 1e-9
                      and np.abs(b1).max() <= 4 * Bx / delta + 2 + 1e-9
                      and np.abs(W2).max() <= By + 1e-12)
-        widths_ok &= f.widths == (4 * n,)
+        widths_ok &= f.widths == (PARAMETERS.value("lemma10_width_per_point") * n,)
     ok = worst_err < 1e-9 and norms_ok and widths_ok
     return exact_result(measured={"max |f_mlp(x + xi) - f(x)|": worst_err, "norms": norms_ok,
                                   "width 4|X|": widths_ok},
@@ -138,21 +167,42 @@ def _lemma14_errors(n: int, bias_shift: float = 0.0) -> tuple[int, int, float, t
 @claim(id="AUT-Lemma14-compose", paper=PAPER, reference="§3.4.4.2 Lemma 14",
        statement="a 3-layer ReLU MLP outputs the transition map of f o g from the concatenated "
        "maps of g (left) and f (right), for all |Q|^{2|Q|} pairs, weight norms <= 4|Q| + 2",
-       perturbation="layer-2 bias -|Q| + 1 instead of -|Q|")
-def aut_lemma14_compose(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("weight norms <= 4|Q| + 1 (the next constant)", norm_offset=1))
+def aut_lemma14_compose(norm_offset: int = PARAMETERS.value("lemma14_norm")[1]
+                        ) -> ClaimResult:
+    factor = PARAMETERS.value("lemma14_norm")[0]
     rows, ok = {}, True
-    for n in (2, 3) if perturbed else (2, 3, 4):
-        wrong, total, norm, widths = _lemma14_errors(n, 1.0 if perturbed else 0.0)
+    for n in (2, 3, 4):
+        wrong, total, norm, widths = _lemma14_errors(n)
+        bound = factor * n + norm_offset
         rows[f"|Q|={n}"] = {"pairs": total, "wrong": wrong, "max |w|": norm,
-                            "4|Q|+2": 4 * n + 2, "widths": widths}
-        ok &= wrong == 0 and norm <= 4 * n + 2
+                            "bound": bound, "widths": widths}
+        ok &= wrong == 0 and norm <= bound
     return exact_result(measured=rows, reference_value="0 wrong, norm <= 4|Q|+2",
                         what="0 errors; the norm bound is attained (b1 = 4|Q|+2)", holds=ok)
 
 
 @claim(id="AUT-Lemma14-width", paper=PAPER, reference="§3.4.4.2 Lemma 14 / Theorem 10",
        statement="the intermediate dimensions are d1 = |Q|^2 + |Q| and d2 = |Q|^2 (MLP width "
-       "|Q|^2 + |Q| in Theorem 10)", expected_verdict="unproven")
+       "|Q|^2 + |Q| in Theorem 10)", expected_verdict="unproven", defence=defence(
+           "AUT-Lemma14-width", version=ONE_VERSION, regime=NO_REGIME,
+           convention="Counting conventions: a 3-layer ReLU MLP's 'intermediate widths' are "
+           "its two hidden layers (§3.1: 'When f_mlp is an L'-layer MLP, it has MLP "
+           "intermediate widths d_1, ..., d_{L'-1}'). The proof's own count ('a total of "
+           "4|Q|^2 + |Q| hidden units and |Q|^2 + |Q| output dimensions of W_2'') shows that "
+           "d_1 = |Q|^2 + |Q| counts the indicators after the linear map W_2', which is merged "
+           "into the second layer (W_2'' W_2'); under §3.1's definition the first width is "
+           "4|Q|^2 + |Q|.",
+           definitions="§3.1 defines the MLP width as the maximum intermediate width, and "
+           "Theorem 10 states 'MLP width |Q|^2 + |Q|' from it; the construction's first hidden "
+           "layer has 4|Q|^2 + |Q| ReLUs (Lemma 10 uses 4 per indicator). The statement is "
+           "not refuted (a narrower gadget may exist), so the proof, not the lemma, is at "
+           "fault: 'unproven'.",
+           parameters="No experimental parameter; |Q| = 2, 3, 4 built and run on all "
+           "|Q|^{2|Q|} pairs.",
+           extraction="'d_1 = |Q|^2 + |Q|' appears twice (Lemma 14 and Theorem 10's 'MLP width "
+           "|Q|^2 + |Q|'); a lost factor 4 is a digit, which extraction keeps ('4|Q|^2 + |Q| "
+           "hidden units' is intact in the same proof)."))
 def aut_lemma14_width() -> ClaimResult:
     widths = {n: _lemma14_errors(n)[3] for n in (2, 3, 4)}
     formula = {n: (4 * n * n + n, n * n) for n in (2, 3, 4)}
@@ -190,17 +240,18 @@ def _theorem10_errors(T: int, depth: int | None, slips: tuple[str, ...] = ()) ->
     return out
 
 
-def _thm10(perturbed: bool = False, lengths: tuple[int, ...] = (2, 3, 4, 8)) -> ClaimResult:
+def _thm10(depth_offset: int = 0, lengths: tuple[int, ...] = (2, 3, 4, 8)) -> ClaimResult:
     rows, ok = {}, True
     for T in lengths:
         L = math.ceil(math.log2(T))
-        res = _theorem10_errors(T, L - 1 if perturbed else None)
+        res = _theorem10_errors(T, L + depth_offset if depth_offset else None)
         for name, (words, wrong, depth, dim, norm, att) in res.items():
             n = _theorem10_automata()[name][0].n_states
             Tp = 2 ** L
-            bound = max(4 * n + 2, 10 * Tp * math.sqrt(math.log(n) + math.log(Tp)))
+            bound = max(4 * n + 2, PARAMETERS.value("thm10_norm_scale") * Tp
+                        * math.sqrt(math.log(n) + math.log(Tp)))
             good = (wrong == 0 and dim == 2 * n + 2 and norm <= bound * (1 + 1e-12)
-                    and att <= 0.1 / (n * Tp))
+                    and att <= PARAMETERS.value("thm10_attention_error") / (n * Tp))
             ok &= good
             rows[f"{name}, T={T}"] = f"{words} words, {wrong} wrong, depth {depth}"
     return exact_result(measured=rows, reference_value="0 wrong",
@@ -218,17 +269,38 @@ register_check(_thm10, id="AUT-Thm10-parallel-prefix", args={"lengths": (2, 3, 4
                statement="a depth-ceil(log2 T) Transformer with embedding dimension 2|Q|+2, 2 "
                "heads and weight norms <= max{4|Q|+2, 10T sqrt(log|Q| + log T)} continuously "
                "simulates A_{T,q0}",
-               perturbation="one layer fewer (depth ceil(log2 T) - 1)")
+               perturbation=Perturbed("one layer fewer: depth ceil(log2 T) - 1",
+                                      depth_offset=-1))
 register_check(_thm10, id="AUT-Thm10-parallel-prefix-16", args={"lengths": (16,)},
                paper=PAPER, reference="§3.4.4.2 Theorem 10",
                statement="a depth-ceil(log2 T) Transformer continuously simulates A_{T,q0} (T = "
-               "16, S_3, all 65536 words)", perturbation="one layer fewer", profile="full")
+               "16, S_3, all 65536 words)",
+               perturbation=Perturbed("one layer fewer", depth_offset=-1), profile="full")
 
 
 @claim(id="AUT-Thm10-as-printed", paper=PAPER, reference="§3.4.4.2 proof of Theorem 10",
        statement="W_V = sum_q e_(q,L) e_q^T, W_K^[L] = sqrt(gamma)(e_P1 e_1^T + e_P2 e_2^T) "
        "rho_theta with theta = -pi 2^{l-1}/T, and the readout e_(q,R)^T z for an arbitrary q",
-       expected_verdict="erratum")
+       expected_verdict="erratum", defence=defence(
+           "AUT-Thm10-as-printed", version=ONE_VERSION, regime=NO_REGIME,
+           convention="The rotation's direction depends on conventions (which of rho_theta, "
+           "rho_theta^T acts on the keys; row vs column vectors; the sign convention of the "
+           "printed 2x2 matrix) -- under another legitimate convention the printed rho_theta "
+           "looks back instead of ahead, so that slip alone would be a convention. The verdict "
+           "does not rest on it: the value map W_V = sum_q e_(q,L) e_q^T reads the left slots, "
+           "which the embedding E(sigma) = sum_q delta(q, sigma) e_(q,R) leaves at 0 and the "
+           "in-place composition (Lemma 14 writes into the R slots) keeps at 0, so every head "
+           "copies zeros under any convention (alone it breaks the simulation).",
+           definitions="Continuous simulation lets W be any function on im f (§3.4.4.1), "
+           "which saves the readout only if it reads coordinate q0: at t = T the composition "
+           "spans positions 1..T and misses the 'go to q0' padding, so the (q, R) coordinate "
+           "holds delta(q, sigma_{1..T}), equal to the state only for q = q0; W = 'read "
+           "e_(q0,R)' works for every t, 'an arbitrary q' does not.",
+           parameters="gamma = 100 T^2 (log|Q| + log T) and the 2T positions as printed; S_3, "
+           "T = 8, every word.",
+           extraction="The slips rest on subscripts L vs R and on 'arbitrary q', all letters "
+           "that are present; extraction could lose a superscript T on rho_theta (the "
+           "rotation slip), which is one more reason that slip alone would not be an erratum."))
 def aut_thm10_as_printed() -> ClaimResult:
     A = symmetric_group(3)
     W = A.all_words(8)

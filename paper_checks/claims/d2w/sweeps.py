@@ -1,9 +1,10 @@
 """Seed 003 bound-consistency sweeps (closed forms only) and Corollaries 1-2.
 
 Every comparison is exact or in 60-digit logarithms (:mod:`seprank.core.log3`); a tie is never a
-violation.  Margins are the tightest case of each sweep; the perturbations shift the printed
-expression by that margin plus 1 %.  Reading notes §6 (PC10-PC12, PC22, PC23), §7 (items 1,
-12, 13).
+violation.  Margins are the tightest case of each sweep; the perturbed statements change a
+printed constant or drop a printed hypothesis (Theorem 1's a raised by 1, the + 1 of Theorem 2's
+b_1 dropped, eq. 20 without its hypothesis 3^L > d_x), fixed at registration.  Reading notes
+§6 (PC10-PC12, PC22, PC23), §7 (items 1, 12, 13).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import itertools
 import math
 from fractions import Fraction
 
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank import d2w
 from seprank.d2w.corollaries import corollary1_min_widening, corollary2_shallow
@@ -23,26 +25,30 @@ QUICK_HEADS = (1, 3)
 QUICK_ODD_HEAD_DIMS = tuple(range(3, 52, 2))
 DEPTHS = tuple(range(2, 40))
 LOG10_3 = math.log10(3)
-SHIFT = math.log(1.01, 3)
-RAISE = "the theorem's expression raised by its tightest measured gap x 1.01"
 
 
 def _lower_sweep(which: str, heads: tuple[int, ...], head_dims: tuple[int, ...],
-                 perturbed: bool) -> ClaimResult:
+                 raise_log3: tuple[int, int]) -> ClaimResult:
+    """``raise_log3 = (per unit of 3^(L-2), per layer)``: the perturbed expression is the printed
+    one plus ``raise_log3[0] * 3^(L-2) + raise_log3[1] * L`` in log_3 (Theorem 1's a + 1 adds
+    3^(L-2); dropping the + 1 of Theorem 2's b_1 = -L(H/2 + 1) adds L)."""
     cases: list[tuple[float, int, int, int, bool]] = []
     for H, d_a, L in itertools.product(heads, head_dims, DEPTHS):
         d_x = H * d_a
         expr = (d2w.theorem1_lower(d_x, L, H) if which == "T1" else
                 d2w.theorem2_lower(d_x, L, H))
         cert = d2w.lemma6_lower_bound(d_x, L, H)
-        c = expr.as_log3value().compare(cert.as_log3value())
-        gap = 0.0 if c is None else float(cert.log3 - expr.log3)
-        cases.append((gap, L, d_x, H, c is not None and c > 0))
+        extra = raise_log3[0] * 3 ** (L - 2) + raise_log3[1] * L
+        if extra == 0:
+            c = expr.as_log3value().compare(cert.as_log3value())
+            gap = 0.0 if c is None else float(cert.log3 - expr.log3)
+            bad = c is not None and c > 0
+        else:                               # an integer added to an exact log: compare in logs
+            gap = float(cert.log3 - expr.log3) - extra
+            bad = gap < 0
+        cases.append((gap, L, d_x, H, bad))
     tightest = min(g for g, *_ in cases)
-    if perturbed:
-        violations = [(L, d_x, H) for g, L, d_x, H, _ in cases if g < tightest + SHIFT]
-    else:
-        violations = [(L, d_x, H) for _, L, d_x, H, bad in cases if bad]
+    violations = [(L, d_x, H) for _, L, d_x, H, bad in cases if bad]
     ties = sum(g == 0.0 for g, *_ in cases)
     return ClaimResult(
         measured=len(violations), reference_value=0, verdict=judge(not violations),
@@ -64,18 +70,21 @@ LARGE = {"heads": FULL_HEADS, "head_dims": FULL_ODD_HEAD_DIMS}
 
 @claim_quick_full(id="D2W-T1LB-sweep", quick=SMALL, full=LARGE, paper=PAPER,
                   reference="Theorem 1 lower bound via App. B.2", statement=T1_STATEMENT,
-                  perturbation=RAISE)
+                  perturbation=Perturbed("a = -L + 2 - log_3 2 raised by 1 (the next integer "
+                                         "constant): 3^{L-2}(log_3(d_x - H) + a + 1)",
+                                         a_shift=1))
 def d2w_t1lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
-                   perturbed: bool = False) -> ClaimResult:
-    return _lower_sweep("T1", heads, head_dims, perturbed)
+                   a_shift: int = 0) -> ClaimResult:
+    return _lower_sweep("T1", heads, head_dims, (a_shift, 0))
 
 
 @claim_quick_full(id="D2W-T2LB-sweep", quick=SMALL, full=LARGE, paper=PAPER,
                   reference="Theorem 2 lower bound via App. B.2", statement=T2_STATEMENT,
-                  perturbation=RAISE)
+                  perturbation=Perturbed("the + 1 of b_1 = -L(H/2 + 1) dropped: b_1 = -L H/2",
+                                         b1_drop_one=True))
 def d2w_t2lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
-                   perturbed: bool = False) -> ClaimResult:
-    return _lower_sweep("T2", heads, head_dims, perturbed)
+                   b1_drop_one: bool = False) -> ClaimResult:
+    return _lower_sweep("T2", heads, head_dims, (0, int(b1_drop_one)))
 
 
 @claim_quick_full(id="D2W-T2UB-sweep", quick={"max_width": 60, "max_depth": 12},
@@ -83,29 +92,33 @@ def d2w_t2lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
                   reference="Theorem 2 upper bound, eq. 20",
                   statement="for L > log_3 d_x, eq. 20 turns Theorem 4 into log_3 sep <= 2 d_x L "
                   "+ c_1 + c_2",
-                  perturbation="the Theorem 2 expression lowered by its tightest gap x 1.01")
-def d2w_t2ub_sweep(max_width: int, max_depth: int, perturbed: bool = False) -> ClaimResult:
+                  perturbation=Perturbed("the hypothesis 3^L > d_x (L > log_3 d_x) dropped: eq. "
+                                         "20's relaxation claimed at every depth",
+                                         require_hypothesis=False))
+def d2w_t2ub_sweep(max_width: int, max_depth: int, require_hypothesis: bool = True
+                   ) -> ClaimResult:
     cases, outside_negative = [], []
     for d_x, L in itertools.product(range(2, max_width + 1), range(1, max_depth + 1)):
         t2 = d2w.theorem2_upper(d_x, L)
         if not t2.in_hypotheses:
             if L <= 5 and t2.log3 < 0:
                 outside_negative.append((L, d_x))
-            continue
+            if require_hypothesis:
+                continue
         t4 = d2w.theorem4_upper(d_x, L)
         c = t4.as_log3value().compare(t2.as_log3value())
         cases.append((0.0 if c is None else float(t2.log3 - t4.log3), L, d_x,
                       c is not None and c > 0))
     tightest = min(g for g, *_ in cases)
-    violations = [(L, d) for g, L, d, bad in cases
-                  if (g < tightest + SHIFT if perturbed else bad)]
+    violations = [(L, d) for g, L, d, bad in cases if bad]
     return ClaimResult(
         measured=len(violations), reference_value=0, verdict=judge(not violations),
         margin=Margin(tightest * LOG10_3, "min Theorem 2 expression / Theorem 4 bound, 3^L > d_x",
                       "eq. 20 relaxes Theorem 4 by Lemma 4 ((n k)) <= (2e(n+k)/n)^n and by "
                       "3^L - 1 -> 2 3^L, each costing a factor exponential in d_x: the chain "
                       "cannot be tight, its tightest case (small d_x, L) still loses > 100x"),
-        details={"cases (3^L > d_x)": len(cases), "violations": violations[:5],
+        details={"cases (3^L > d_x)" if require_hypothesis else "cases (every depth)":
+                 len(cases), "violations": violations[:5],
                  "grid": f"2 <= d_x <= {max_width}, 1 <= L <= {max_depth}",
                  "outside the hypothesis": f"{len(outside_negative)} cases with 3^L < d_x where "
                                            f"the expression is even negative, e.g. "
@@ -117,12 +130,12 @@ def d2w_t2ub_sweep(max_width: int, max_depth: int, perturbed: bool = False) -> C
     paper=PAPER,
     reference="Theorem 1 (remark after eq. 7)",
     statement="log_3(d_x - H) + a > 0 in this regime of L < log_3(d_x)",
-    perturbation="a lowered by 1 (a = -L + 1 - log_3 2)",
+    perturbation=Perturbed("a lowered by 1 (a = -L + 1 - log_3 2)", a_shift=-1),
 )
-def d2w_thm1_positivity(perturbed: bool = False) -> ClaimResult:
+def d2w_thm1_positivity(a_shift: int = 0) -> ClaimResult:
     # 3^{log3(d_x - H) + a} = 3^{2-L} (d_x - H)/2 > 1, i.e. 9 (d_x - H) > 2 3^L (exact);
-    # the perturbed a = -L + 1 - log3 2 asks for 3 (d_x - H) > 2 3^L
-    factor = 3 if perturbed else 9
+    # a shifted by a_shift multiplies the left side by 3^{a_shift}
+    factor = Fraction(9) * Fraction(3) ** a_shift
     ratios, failing, outside = [], [], []
     for d_x in range(2, 401):
         for H in (h for h in range(1, d_x + 1) if d_x % h == 0):
@@ -155,9 +168,10 @@ def d2w_thm1_positivity(perturbed: bool = False) -> ClaimResult:
     reference="Corollary 1 (§4.1)",
     statement="a network of depth L/d and width w d_x can realize a random deep network "
     "(d_x > 3^L) only if w ∝ exp(exp(d))",
-    perturbation="log w grows like 2^{d L_shallow} (single-exponential in L, ratio 2^{L_s})",
+    perturbation=Perturbed("log w grows like 2^{d L_shallow} (growth ratio 2^{L_s} per unit d "
+                           "instead of 3^{L_s})", growth_base=2),
 )
-def d2w_cor1(perturbed: bool = False) -> ClaimResult:
+def d2w_cor1(growth_base: int = 3) -> ClaimResult:
     examples = {}
     for L, d_x, d in [(6, 1000, 2), (8, 7000, 2), (8, 7000, 4)]:
         r = corollary1_min_widening(d_x, L, d)
@@ -166,7 +180,7 @@ def d2w_cor1(perturbed: bool = False) -> ClaimResult:
     # at fixed shallow depth L_s the deep depth is L = d L_s (d_x = 3^(L+1) > 3^L): the
     # required log-width T1LB / C(L_s) should grow like 3^{d L_s}, i.e. by 3^{L_s} per unit d
     growth, deviations, growing = {}, [], True
-    base = 2 if perturbed else 3
+    base = growth_base
     for L_s, ds in ((1, (2, 3, 4, 5)), (2, (2, 3, 4))):
         need, logw = [], []
         for d in ds:
@@ -178,10 +192,10 @@ def d2w_cor1(perturbed: bool = False) -> ClaimResult:
         growing &= logw[-1] > logw[-2] > 0
         growth[f"L_shallow = {L_s}, d = {ds}"] = {
             "log3 required width": [round(x, 1) for x in need],
-            "ratios (expect -> 3^L_shallow)": [round(x, 2) for x in ratios],
+            f"ratios (expect -> {base}^L_shallow)": [round(x, 2) for x in ratios],
             "log3 w_min": [round(x, 1) for x in logw]}
-    margin = Margin.tightest(Margin.tolerance(x, 1.0, 0.2, what="last growth ratio / 3^L_s "
-                                              "within 20 %") for x in deviations)
+    margin = Margin.tightest(Margin.tolerance(x, 1.0, 0.2, what=f"last growth ratio / "
+                                              f"{base}^L_s within 20 %") for x in deviations)
     ok = growing and all(abs(x - 1) < 0.2 for x in deviations)
     return ClaimResult(measured=examples, reference_value="double-exponential widening",
                        verdict=judge(ok), margin=margin,
@@ -197,15 +211,15 @@ def d2w_cor1(perturbed: bool = False) -> ClaimResult:
     reference="Corollary 2 (eq. 9)",
     statement="for L > log_3 d_x there is beta_2 such that depth beta_1 L + beta_2 and width "
     "3^{beta_2} d_x give sep(shallow) > sep(deep)",
-    perturbation="the same shallow depth without the widening (width d_x instead of "
-    "3^{beta_2} d_x)",
+    perturbation=Perturbed("the same shallow depth without the widening (width d_x instead of "
+                           "3^{beta_2} d_x)", widen=False),
 )
-def d2w_cor2(perturbed: bool = False) -> ClaimResult:
+def d2w_cor2(widen: bool = True) -> ClaimResult:
     rows, gaps = {}, []
     for L, d_x, H in [(12, 512, 2), (24, 1024, 2), (48, 1024, 2)]:
         r = corollary2_shallow(d_x, L, H)
         width = r.shallow_width
-        if perturbed:                   # narrowest valid width >= d_x (odd d_a, as the witness)
+        if not widen:                   # narrowest valid width >= d_x (odd d_a, as the witness)
             width = d_x + H if (d_x // H) % 2 == 0 else d_x
         cert = d2w.lemma6_lower_bound(width, r.shallow_depth, H).log3
         gaps.append(float(cert - r.log3_deep_upper) if r.shallow_depth < L else -1.0)

@@ -26,10 +26,11 @@ from identifiability.distillation import (
     majority_rate_table,
     majority_spectrum,
 )
+from paper_checks.claims.distillation.common import DEFENCES, PAPER
 from paper_checks.compare import exact_result, ratio_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim, judge
 
-PAPER = "004"
 RATE_DS = (11, 21, 51, 101, 1001, 10001, 100001)
 RATE_LEVELS = (1, 3, 5, 7, 9, 15, 21, 31, 51, 101, 201, 501, 1001, 5001)
 
@@ -68,7 +69,7 @@ def _rates() -> list:
 
 @claim(id="PD-Maj-rate", paper=PAPER, reference="§4.2.6 Notations (F9)",
        statement="zeta_i = 0 for even i and zeta_i = Theta(i^{-1/3}/binom(d,i)) for odd i "
-       "[O'Donnell 2014]", expected_verdict="erratum")
+       "[O'Donnell 2014]", expected_verdict="erratum", defence=DEFENCES["PD-Maj-rate"])
 def pd_maj_rate() -> ClaimResult:
     rows = [r for r in _rates() if r.i <= (r.d + 1) // 2]
     printed = [r.log10_printed_ratio for r in rows]
@@ -125,10 +126,10 @@ def pd_maj_rate() -> ClaimResult:
 
 @claim(id="PD-Maj-even", paper=PAPER, reference="§4.2.6 Notations",
        statement="zeta_i = 0 when i is even", expected_verdict="holds",
-       perturbation="'zeta_i = 0 when i is odd' (the parity of the levels swapped)")
-def pd_maj_even(perturbed: bool = False) -> ClaimResult:
+       perturbation=Perturbed("'zeta_i = 0 when i is odd' (the parity of the levels swapped)",
+                              zero_levels=1))
+def pd_maj_even(zero_levels: int = 0) -> ClaimResult:
     ds = (11, 21, 51, 101)
-    zero_levels = 1 if perturbed else 0
     bad = [(d, i) for d in ds for i, z in enumerate(majority_spectrum(d))
            if (i % 2 == zero_levels) != (z == 0)]
     return exact_result(
@@ -141,19 +142,21 @@ def pd_maj_even(perturbed: bool = False) -> ClaimResult:
 @claim(id="PD-Claim7-gap", paper=PAPER, reference="§4.2.6 Claim 7 (Barak et al. Lemma 2), C4-P2",
        statement="|zeta_{k-1}| - |zeta_{k+1}| >= 0.03 (d-1)^{-(k-1)/2} (d >> k, k even)",
        expected_verdict="holds",
-       perturbation="the domain widened from d >= 2k+1 to d >= 2k-1, which contains the "
-                    "d = 11, k = 6 tie")
-def pd_claim7_gap(perturbed: bool = False) -> ClaimResult:
-    slack = 2 if perturbed else 0
-    domain = [(d, k) for d in range(3, 202, 2) for k in range(2, d, 2) if d >= 2 * k + 1 - slack]
+       perturbation=Perturbed("the domain widened from d >= 2k+1 to d >= 2k-1 (a wrong domain "
+                              "for 'd >> k'), which contains the d = 11, k = 6 tie",
+                              domain_offset=-1))
+def pd_claim7_gap(domain_offset: int = 1) -> ClaimResult:
+    domain = [(d, k) for d in range(3, 202, 2) for k in range(2, d, 2)
+              if d >= 2 * k + domain_offset]
     gaps = [barak_gap(d, k) for d, k in domain]
     failing = [(g.d, g.k) for g in gaps if not g.holds]
-    worst = min((g for g in gaps if g.holds), key=lambda g: g.ratio)
+    worst = min(gaps, key=lambda g: g.ratio)       # a tie (gap 0) has ratio 0
     outside = [(d, k) for d in range(3, 202, 2) for k in range(2, d, 2)
                if d < 2 * k + 1 and barak_gap(d, k).holds]
     tie = barak_gap(11, 6)
     return ratio_result(
-        worst.ratio, 1.0, what="smallest gap / bound", upper=False, holds=not failing,
+        max(worst.ratio, 1e-12), 1.0, what="smallest gap / bound (a zero gap shown as 1e-12)",
+        upper=False, holds=not failing,
         measured={"failures in the domain": len(failing), "pairs": len(domain),
                   "smallest gap/bound": round(worst.ratio, 3)},
         reference_value="gap >= 0.03 (d-1)^(-(k-1)/2)",
@@ -189,7 +192,7 @@ def _claim7_cases() -> list[tuple[int, int, int, int, int, int]]:
 @claim(id="PD-Claim7-gradient", paper=PAPER, reference="§4.2.6 Claim 7, C4-P3",
        statement="At initialization E grad_{w_ij} f y = -1/2 a_i zeta_{k-1} chi_{[k]\\{j}}(w) "
        "for j in S and -1/2 a_i zeta_{k+1} chi_{[k]u{j}}(w) for j not in S",
-       expected_verdict="erratum")
+       expected_verdict="erratum", defence=DEFENCES["PD-Claim7-gradient"])
 def pd_claim7_gradient() -> ClaimResult:
     cases = _claim7_cases()
     plus = sum(e == f for *_, e, f in cases)
@@ -217,7 +220,7 @@ def pd_claim7_gradient() -> ClaimResult:
 @claim(id="PD-Cor3-l1-step", paper=PAPER, reference="§4.2.6 Corollary 3, proof",
        statement="sum_S |E Maj(x) chi_S(x)| = sum_S Theta(|S|^{-1/3}/binom(d,|S|)) = O(d^{2/3}), "
        "so the even-part error is O(tau_g d^{5/3}/|zeta_{k-1}|)",
-       expected_verdict="unproven")
+       expected_verdict="unproven", defence=DEFENCES["PD-Cor3-l1-step"])
 def pd_cor3_l1_step() -> ClaimResult:
     ds = (11, 21, 51, 101, 201)
     rows = {d: {"log10 sum_S |hat Maj(S)|": round(log10_fraction(majority_l1_norm(d)), 2),

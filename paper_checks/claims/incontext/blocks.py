@@ -17,6 +17,7 @@ from typing import Any
 
 from paper_checks.claims.incontext.common import QUICK_SETTINGS, pb_network, pb_result
 from paper_checks.compare import exact_result
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim
 from seprank.incontext.seq_sep import incontext_seq_sep
 from seprank.separation import BlockSeparationRankResult
@@ -49,17 +50,17 @@ def _term(d_x: int, j: int, k: int) -> int:
     "of their separation ranks, each <= min(m(2k+1), m(2C-2k)), and random weights attain "
     "every block's bound when H < d_x",
     category="consistency",
-    perturbation="the largest block's bound lowered by one",
+    perturbation=Perturbed("the largest block's bound lowered by one", top_block_offset=-1),
 )
-def icb_pb_blocks(perturbed: bool = False) -> ClaimResult:
+def icb_pb_blocks(top_block_offset: int = 0) -> ClaimResult:
     rows, ok = [], True
     for d_x, H, L, N, _pb in QUICK_SETTINGS:
         blocks = _block_result(d_x, H, L, N)
         dense = _dense_rank(d_x, H, L, N)
         terms = [_term(d_x, b.a_degree, b.b_degree) for b in blocks.blocks]
-        if perturbed:
+        if top_block_offset:
             top = terms.index(max(terms))
-            terms[top] -= 1
+            terms[top] += top_block_offset
         ranks = [b.rank for b in blocks.blocks]
         attained = ranks == terms
         ok &= blocks.rank == dense and all(r <= t for r, t in zip(ranks, terms, strict=True))

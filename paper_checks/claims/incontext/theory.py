@@ -16,6 +16,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from paper_checks.claims.incontext.common import ATTACK_DATE, PARAMETERS, REVIEWER
+from paper_checks.defence import Attack, Defence
+from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, Margin, claim, claim_quick_full, judge
 from paper_checks.seeds import setting_seed
 from seprank import eps_rank, matrix_rank
@@ -63,6 +66,43 @@ PIPELINE_FULL = ((5, 9), (3, 27))
     statement="Theorem 1: if 0 < Lambda_min <= |theta|, |dL/dtheta| <= Lambda_max, N < d_x and "
     "L > log_3 d_x, then log eps-seq-sep(y_seq) = O~([L + 0.5 log_3 eta] d_x) for all eps > 0",
     expected_verdict="erratum",
+    defence=Defence(
+        version="Both versions state Theorem 1 with the same hypotheses (000 Sec. 2.3: "
+                "'0 < Lambda_min <= |theta|, |dL(S1)/dtheta| <= Lambda_max, N < d_x, and that "
+                "L > log_3 d_x'; 001 the same in LaTeX); both appendices (000 and 001, App. B) "
+                "state Theorem 3 with eta in (0,1], 2(1+eta) d_x/eta < 3^L and 2(1+eta) d_x^2 "
+                "< 3^L added. The omission is in both versions.",
+        regime="O~ hides constants and log factors, not the sign of the bracket: for fixed L "
+               "(> log_3 d_x) and eta -> 0 the right side L + 0.5 log_3 eta -> -infinity while "
+               "log eps-seq-sep >= 0 for a non-zero function; and eta -> 0 is exactly the regime "
+               "the text draws its conclusion in ('Since the learning rate eta is a small term, "
+               "its log is negative'). Read asymptotically in L at fixed eta the bound is fine, "
+               "but then it says nothing about small eta. The appendix's 2(1+eta)d_x/eta < 3^L "
+               "is what keeps the bracket above L/2.",
+        convention="No notational convention makes a non-positive upper bound on the log of a "
+                   "rank >= 1 meaningful; 'log' base does not change the sign.",
+        definitions="eps-seq-sep as defined in Sec. 2.2 (>= 1 for a non-zero Z, so its log is "
+                    ">= 0); eta the single SGD step's learning rate (eq. 5).",
+        parameters="Evaluated at d_x in {4, 8, 16, 64, 768}, eta in {0.5, 0.1, 1e-2, 1e-4, "
+                   "1e-6} (the paper's common range [1e-6, 1e-4] included), L = 1..24: 28 "
+                   "settings meet the printed hypotheses with L + 0.5 log_3 eta <= 0 (e.g. d_x = "
+                   "4, L = 2, eta = 1e-2: bracket -0.10); with Theorem 3's hypotheses all 357 "
+                   "settings have bracket > L/2.",
+        extraction="001 prints the theorem in LaTeX ('L > \\log_3 d_x', '[L+0.5\\log_3("
+                   "\\eta)]'); 000's extraction garbles symbols ('Λmaχ,2 N < dχ', where '2' "
+                   "is footnote 2) but lists the same hypotheses. No hypothesis of Theorem 3 "
+                   "could hide in a dropped symbol: they are whole inequalities.",
+        attack=Attack(
+            reviewer=REVIEWER, date=ATTACK_DATE, outcome='revised',
+            summary=('Upheld: the best defence (O~ asymptotic in L, the bracket eventually '
+                     "positive at fixed eta) fails because the paper's variable is eta (the "
+                     'deficit at eta in [1e-6, 1e-4]; at fixed L the bracket -> -inf) and Theorem '
+                     '1 points to App. B, whose Theorem 3 carries the omitted hypotheses; d_x = 4, '
+                     'L = 2, eta = 1e-2 gives bracket -0.096. The analytic bound (3^L > '
+                     '2(1+eta)d_x/eta gives a bracket > L/2) is now in the details, and, as the '
+                     "reviewer added, 000's Theorem 3 also assumes Z^+ < M on its domain (001's "
+                     'does not): the corrected statement carries it.')),
+    ),
 )
 def icb_thm1_hypotheses() -> ClaimResult:
     printed_bad, corrected_bad, corrected_n, own_bad = [], [], 0, 0
@@ -97,8 +137,11 @@ def icb_thm1_hypotheses() -> ClaimResult:
                        "would bound the log of a rank >= 1 by a non-positive quantity",
             "corrected": f"with Theorem 3's hypotheses (2(1+eta)d_x/eta < 3^L, 2(1+eta)d_x^2 < "
                          f"3^L, eta in (0,1]) the exponent is >= L d_x / 2 in all "
-                         f"{corrected_n} settings: the main-text statement omits hypotheses its "
-                         "appendix proof needs (incomplete, not false)",
+                         f"{corrected_n} settings (analytically: 3^L > 2(1+eta)d_x/eta gives "
+                         "L + 0.5 log_3 eta > L/2): the main-text statement omits hypotheses its "
+                         "appendix proof needs (incomplete, not false); 000's Theorem 3 also "
+                         "assumes Z^+ < M on its domain for some M >= 0, which the corrected "
+                         "statement carries too (001's Theorem 3 does not print it)",
             "minimal depth for Theorem 3 (rows d_x, columns eta)": {str(k): v for k, v in
                                                                    table.items()},
             "BERT-base (d_x=768, L=12)": f"Theorem 3 needs L >= {table[768][3]} at eta=1e-4",
@@ -112,11 +155,12 @@ def icb_thm1_hypotheses() -> ClaimResult:
     reference="Sec. 2.3, after Theorem 2 (also the introduction)",
     statement="Common learning rates eta in [1e-6, 1e-4] imply a depth deficit 0.5 log_3(1/eta) "
     "of ~6 layers",
-    perturbation="a deficit of ~8 layers",
+    perturbation=Perturbed("a deficit of ~7 layers (the next integer)", layers=7),
 )
-def icb_depth_deficit(perturbed: bool = False) -> ClaimResult:
-    lo, hi = depth_deficit(1e-4), depth_deficit(1e-6)
-    claimed = 8 if perturbed else 6
+def icb_depth_deficit(layers: int = PARAMETERS.value("depth_deficit_layers")) -> ClaimResult:
+    small, large = PARAMETERS.value("learning_rates")
+    lo, hi = depth_deficit(large), depth_deficit(small)
+    claimed = layers
     # '~6' read as: 6 is attained (to rounding) somewhere in the stated range of eta
     attained = round(lo) <= claimed <= round(hi)
     eta_six = 3.0 ** (-2 * claimed)
@@ -235,6 +279,45 @@ def _deficit_sweep() -> tuple[tuple[tuple[int, int, int, str], float, float, flo
     statement="The explicit Theorem 3 bound establishes the gap: the sequential representation "
     "is bounded by that of a network shallower by 0.5 log_3(1/eta) layers seen in context",
     expected_verdict="unproven",
+    defence=Defence(
+        version="Both versions make the claim (000 and 001 Sec. 2.3: 'the established gap "
+                "implies that the power of the joint representation ... is upper bounded by that "
+                "of a network shallower by 0.5 log_3(eta^-1) layers'; 'a deficit of ~6 layers') "
+                "and prove Theorem 3 with the same explicit bound in App. B. Both also say 'a gap "
+                "between upper bounds ... is indicated' and 'The weaker upper bound, of the "
+                "sequential case, is not guaranteed to be tight'.",
+        regime="In O~ form both sides hide constants: under Theorem 3's hypothesis 3^L > "
+               "2(1+eta)d_x/eta one has L + 0.5 log_3 eta > L/2, so any O~(L d_x) bound is also "
+               "O~([L + 0.5 log_3 eta] d_x) and the O~ comparison carries no depth deficit. A "
+               "deficit of 0.5 log_3(1/eta) layers needs the explicit constants, and the proof's "
+               "explicit bound (log_3 ~ d_x(4L + 0.5 log_3 eta) + ...) is above even the "
+               "in-context bound at the full depth L in every setting evaluated. The gap itself "
+               "is not refuted; this proof does not establish it.",
+        convention="'Shallower by k layers' compares the two bounds at depths L and L - k on "
+                   "the same scale (log_3 of a rank), as the text does.",
+        definitions="The explicit bound of Theorem 3's proof (App. B, final display, Y = 0 "
+                    "the most favourable), the in-context bound of Corollary 1 as 003's "
+                    "Theorem 4 (and our exact PB for d_x <= 16).",
+        parameters="1764 settings: d_x = 2..12 with every N < d_x and eta in {1, .5, .1, 1e-2, "
+                   "1e-4, 1e-6}, and d_x in {4, 8, 16, 64, 768} with N in {1, d_x/2, d_x - 1} "
+                   "and eta in {0.5, 1e-2, 1e-4, 1e-6} (the paper's range included), L from "
+                   "Theorem 3's minimal depth + 0..3; min log_3(explicit / in-context) = 68.45.",
+        extraction="001's LaTeX carries the whole explicit display and Theorem 3's "
+                   "hypotheses, which is what we evaluate; 000's extraction garbles them (e.g. "
+                   "'2(I+η...x < 3L') but its words state the same hypotheses. The verdict rests "
+                   "on a margin of 3^68 over the whole display, not on one symbol.",
+        attack=Attack(
+            reviewer=REVIEWER, date=ATTACK_DATE, outcome='upheld',
+            summary=('Own evaluation of the final explicit bound at Y = 0 (Y only lowers it, '
+                     "negligibly for eps < 1/2) against 003's Theorem 4 at the same depth, d_x in "
+                     "{2,3,4,8,12,64,768}, eta in {1, 0.1, 1e-2, 1e-4, 1e-6}, L from Theorem 3's "
+                     'minimal depth to +3: the explicit bound is above the full-depth in-context '
+                     "bound everywhere, min log3 ratio 27.4 (d_x = 2, eta = 1, L = 3; our grid's "
+                     'minimum 68.45, same direction). E.g. d_x = 8, eta = 1e-4, L = 11: 345 '
+                     'against 154, and even depth 14 gives only 202. The bound grows like d_x(4L + '
+                     '0.5 log3 eta) against about 2 d_x L; in O~ form the bracket lies in (L/2, '
+                     'L]. Unproven (proof) is correct.')),
+    ),
 )
 def icb_thm3_depth_deficit_explicit() -> ClaimResult:
     rows = _deficit_sweep()
@@ -272,21 +355,27 @@ def icb_thm3_depth_deficit_explicit() -> ClaimResult:
     reference="Theorem 2 (main text, eps garbled) vs App. C.2 (eps <= 1/(4n^2))",
     statement="Theorem 2 holds with eps = O~(binom(3^L+d_x-1, 3^L)^-1) [reconstructed]: the "
     "appendix threshold 1/(4n^2), n = ((d 3^(L-2))), is at least that eps",
-    perturbation="the main-text eps multiplied by the smallest measured ratio x 1.01",
+    perturbation=Perturbed("the main-text eps with 3^L read as lambda = 3^{L-2}, the "
+                           "construction's Hadamard power: eps = binom(3^{L-2} + d_x - 1, "
+                           "3^{L-2})^-1", ceiling_depth_offset=-2),
 )
-def icb_thm2_eps_consistency(perturbed: bool = False) -> ClaimResult:
+def icb_thm2_eps_consistency(ceiling_depth_offset: int = 0) -> ClaimResult:
     rows, ratios = [], []
     for d_x in (3, 5, 7, 9, 15, 33):
         for H in (h for h in range(1, d_x) if d_x % h == 0 and (d_x // h) % 2 == 1):
             for L in (2, 3, 4, 5, 6):
                 t = theorem2_epsilon(d_x, H, L)
+                eps_main = t.eps_main_text
+                if ceiling_depth_offset:    # 1/m(3^(L + offset)), m(k) = binom(k + d_x - 1, k)
+                    k = 3 ** (L + ceiling_depth_offset)
+                    eps_main = Fraction(1, math.comb(k + d_x - 1, k))
                 ratios.append(float(mpmath.log10(mpmath.mpf(t.eps_001.numerator)
-                                                 * t.eps_main_text.denominator)
+                                                 * eps_main.denominator)
                                     - mpmath.log10(mpmath.mpf(t.eps_001.denominator)
-                                                   * t.eps_main_text.numerator)))
-                rows.append((d_x, H, L, float(t.eps_main_text), float(t.eps_001)))
+                                                   * eps_main.numerator)))
+                rows.append((d_x, H, L, float(eps_main), float(t.eps_001)))
     tightest = min(ratios)
-    ok = all(r >= (tightest + math.log10(1.01) if perturbed else 0.0) for r in ratios)
+    ok = all(r >= 0.0 for r in ratios)
     return ClaimResult(
         measured=len(rows), reference_value="eps_main <= 1/(4n^2) everywhere",
         verdict=judge(ok), margin=Margin(tightest, "min (1/(4n^2)) / eps_main"),
@@ -323,18 +412,19 @@ def _pipeline_rows(rows_spec: tuple[tuple[int, int], ...]) -> tuple[dict[str, An
     return tuple(rows)
 
 
-def _pipeline(rows_spec: tuple[tuple[int, int], ...], perturbed: bool) -> ClaimResult:
+def _pipeline(rows_spec: tuple[tuple[int, int], ...], lemma15_exponent: float) -> ClaimResult:
     rows = _pipeline_rows(rows_spec)
     slacks = []            # log10 room of each printed inequality
     ok = all(r["rank M"] == r["n"] for r in rows)
     for r in rows:
         fro = next(v for k, v in r.items() if k.startswith("mean ||M||_F"))
+        lemma15 = math.sqrt(r["d"] + 1) * r["n"] ** lemma15_exponent
         slacks += [math.log10(r["r = #ev > 1/n"] / r["(n-1)/||M||_F"]),     # Lemma 11
                    math.log10(r["(1/2n^2)-rank >="] / r["r = #ev > 1/n"]),  # Lemma 10
-                   math.log10(r["sqrt(d+1) n^(3/4)"] / fro),                 # Lemma 15
-                   math.log10(r["sqrt(d+1) n^(3/4)"] / r["sqrt(E||M||^2)"])]
+                   math.log10(lemma15 / fro),                                 # Lemma 15
+                   math.log10(lemma15 / r["sqrt(E||M||^2)"])]
     tightest = min(slacks)
-    ok &= all(x >= (tightest + math.log10(1.01) if perturbed else 0.0) for x in slacks)
+    ok &= all(x >= 0.0 for x in slacks)
     return ClaimResult(
         measured=[(r["n"], r["rank M"], r["r = #ev > 1/n"]) for r in rows],
         reference_value="rank = n, r >= (n-1)/||M||_F, (1/2n^2)-rank >= r, E||M||_F <= "
@@ -355,11 +445,12 @@ def _pipeline(rows_spec: tuple[tuple[int, int], ...], perturbed: bool) -> ClaimR
     statement="For B with n = ((d lambda)) unit rows, M = (BB^T)^(Hadamard lambda) has rank n, "
     "#eigenvalues > 1/n >= (n-1)/||M||_F (Lemma 11), (1/(2n^2))-rank(M) >= that (Lemma 10) "
     "and E||M||_F <= sqrt(d+1) n^(3/4) (Lemma 15)",
-    perturbation="each inequality tightened by the tightest measured slack x 1.01",
+    perturbation=Perturbed("Lemma 15's exponent 3/4 lowered to 1/2: E||M||_F <= sqrt(d+1) "
+                           "n^(1/2)", lemma15_exponent=0.5),
 )
 def icb_thm2_pipeline(rows_spec: tuple[tuple[int, int], ...],
-                      perturbed: bool = False) -> ClaimResult:
-    return _pipeline(rows_spec, perturbed)
+                      lemma15_exponent: float = 0.75) -> ClaimResult:
+    return _pipeline(rows_spec, lemma15_exponent)
 
 
 @functools.cache
@@ -389,12 +480,13 @@ def _construction_rows() -> tuple[tuple[dict[str, Any], Any, Any, Any], ...]:
     statement="There are weights and templates for which a sub-matrix of the in-context grid "
     "[[A(Z_y_in)]]_(a,b) equals a constant times (BB^T)^(Hadamard lambda), so Theorem 2's "
     "eps-seq-sep >= n^(1/4)/(2 sqrt(d+1)) for eps <= 1/(4n^2)",
-    perturbation="the constant c multiplied by 1 + 2^-30",
+    perturbation=Perturbed("the constant c multiplied by 1 + 2^-30",
+                           constant_scale=1 + Fraction(1, 2**30)),
 )
-def icb_thm2_construction(perturbed: bool = False) -> ClaimResult:
+def icb_thm2_construction(constant_scale: Fraction = Fraction(1)) -> ClaimResult:
     rows, ok, ratios = [], True, []
     for row, constant, M, G in _construction_rows():
-        c = constant * (1 + Fraction(1, 2**30)) if perturbed else constant
+        c = constant * constant_scale
         equal = bool(np.all(c * M == G))
         lam, L, n = row["lambda'"], row["L"], row["n"]
         guaranteed = n**0.25 / (2 * math.sqrt(row["d"] + 1))
