@@ -52,6 +52,11 @@ def stochastic_power(P: npt.ArrayLike, n: int, *,
     atol : float, keyword-only
         Tolerance of the stochasticity check.
 
+    Returns
+    -------
+    numpy.ndarray
+        :math:`P^n`, stochastic in the same convention.
+
     Raises
     ------
     ValueError

@@ -90,6 +90,16 @@ def bhattacharyya_coefficient(theta1: float, theta2: float) -> float:
     """BC of :math:`\\mathcal N(\\theta_1,1)` and :math:`\\mathcal N(\\theta_2,1)`:
     :math:`\\int\\sqrt{p_1p_2} = e^{-(\\theta_1-\\theta_2)^2/8}`.
 
+    Parameters
+    ----------
+    theta1, theta2 : float
+        The means of two unit-variance Gaussians.
+
+    Returns
+    -------
+    float
+        :math:`e^{-(\\theta_1-\\theta_2)^2/8}`.
+
     Examples
     --------
     >>> bool(np.isclose(bhattacharyya_coefficient(0.0, 2.0), np.exp(-0.5)))
@@ -103,6 +113,13 @@ def bhattacharyya_coefficient(theta1: float, theta2: float) -> float:
 class GaussianMeanNCE(RichDisplay):
     """NCE/eNCE for estimating the mean of :math:`\\mathcal N(\\theta_*, 1)` against
     :math:`Q = \\mathcal N(\\theta_q, 1)` with :math:`p_\\tau = e^{-x^2/2 + bx - c}`.
+
+    Parameters
+    ----------
+    theta_star : float
+        :math:`\\theta_*`, the mean of the data distribution.
+    theta_q : float, default 0.0
+        :math:`\\theta_q`, the mean of the noise distribution Q.
 
     Examples
     --------
@@ -129,7 +146,18 @@ class GaussianMeanNCE(RichDisplay):
     @staticmethod
     def tau(theta: float) -> FloatArray:
         """The normalised member
-        :math:`\\tau(\\theta) = [\\theta, \\theta^2/2 + \\log\\sqrt{2\\pi}]`."""
+        :math:`\\tau(\\theta) = [\\theta, \\theta^2/2 + \\log\\sqrt{2\\pi}]`.
+
+        Parameters
+        ----------
+        theta : float
+            The mean θ.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\\tau(\\theta)`, shape (2,).
+        """
         return np.array([theta, theta**2 / 2 + LOG_SQRT_2PI])
 
     @property
@@ -141,7 +169,18 @@ class GaussianMeanNCE(RichDisplay):
         return self.tau(self.theta_q)
 
     def log_ratio(self, tau: npt.ArrayLike) -> tuple[float, float]:
-        """(β, γ) with :math:`\\psi(x) = \\log p_\\tau(x) - \\log q(x) = \\beta x + \\gamma`."""
+        """(β, γ) with :math:`\\psi(x) = \\log p_\\tau(x) - \\log q(x) = \\beta x + \\gamma`.
+
+        Parameters
+        ----------
+        tau : array_like
+            The extended parameter :math:`\\tau = [b, c]`.
+
+        Returns
+        -------
+        (float, float)
+            (β, γ).
+        """
         b, c = _as_tau(tau)
         return b - self.theta_q, -c + self.theta_q**2 / 2 + LOG_SQRT_2PI
 
@@ -224,6 +263,18 @@ class GaussianMeanNCE(RichDisplay):
         is computed from the log-scaled moments and never over- or underflows (it is what
         normalised gradient descent needs).  A zero gradient gives a zero vector.
 
+        Parameters
+        ----------
+        tau : array_like
+            The extended parameter :math:`\tau = [b, c]`.
+        kind : {'nce', 'ence'}, keyword-only
+            The NCE loss (eq. 4.1) or the eNCE loss (eq. 4.11); default ``'nce'``.
+
+        Returns
+        -------
+        numpy.ndarray
+            The unit gradient direction, shape (2,) (zero for a zero gradient).
+
         Examples
         --------
         >>> far = GaussianMeanNCE(theta_star=300.0)          # e^{-R^2/8} = e^{-11250}
@@ -251,24 +302,91 @@ class GaussianMeanNCE(RichDisplay):
     # -- public quantities ------------------------------------------------------------------
     def loss(self, tau: npt.ArrayLike, *, kind: Kind = "nce", scale_exponent: float = 0.0,
              method: Literal["quadrature", "closed_form"] = "quadrature") -> float:
-        """The population loss :math:`L(\\tau)` (times :math:`e^{\\text{scale\\_exponent}}`)."""
+        """The population loss :math:`L(\\tau)` (times :math:`e^{\\text{scale\\_exponent}}`).
+
+        Parameters
+        ----------
+        tau : array_like
+            The extended parameter :math:`\\tau = [b, c]`.
+        kind : {'nce', 'ence'}, keyword-only
+            The NCE loss (eq. 4.1) or the eNCE loss (eq. 4.11); default ``'nce'``.
+        scale_exponent : float, keyword-only
+            Return the quantity times :math:`e^{s}` (use :math:`s = R^2/8` near the optimum);
+            default 0.
+        method : {'quadrature', 'closed_form'}, keyword-only
+            Log-space quadrature, or the closed form (eNCE only).
+
+        Returns
+        -------
+        float
+            :math:`L(\\tau)`, scaled.
+        """
         return 0.5 * float(self._moments(tau, kind, "loss", scale_exponent, method)[0])
 
     def gradient(self, tau: npt.ArrayLike, *, kind: Kind = "nce", scale_exponent: float = 0.0,
                  method: Literal["quadrature", "closed_form"] = "quadrature") -> FloatArray:
-        """:math:`\\nabla_\\tau L` (times :math:`e^{\\text{scale\\_exponent}}`), shape (2,)."""
+        """:math:`\\nabla_\\tau L` (times :math:`e^{\\text{scale\\_exponent}}`), shape (2,).
+
+        Parameters
+        ----------
+        tau : array_like
+            The extended parameter :math:`\\tau = [b, c]`.
+        kind : {'nce', 'ence'}, keyword-only
+            The NCE loss (eq. 4.1) or the eNCE loss (eq. 4.11); default ``'nce'``.
+        scale_exponent : float, keyword-only
+            Return the quantity times :math:`e^{s}` (use :math:`s = R^2/8` near the optimum);
+            default 0.
+        method : {'quadrature', 'closed_form'}, keyword-only
+            Log-space quadrature, or the closed form (eNCE only).
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\\nabla_\\tau L`, shape (2,), scaled.
+        """
         m0, m1, _ = self._moments(tau, kind, "gradient", scale_exponent, method)
         return 0.5 * np.array([m1, -m0])
 
     def hessian(self, tau: npt.ArrayLike, *, kind: Kind = "nce", scale_exponent: float = 0.0,
                 method: Literal["quadrature", "closed_form"] = "quadrature") -> FloatArray:
-        """:math:`\\nabla^2_\\tau L` (times :math:`e^{\\text{scale\\_exponent}}`), shape (2, 2)."""
+        """:math:`\\nabla^2_\\tau L` (times :math:`e^{\\text{scale\\_exponent}}`), shape (2, 2).
+
+        Parameters
+        ----------
+        tau : array_like
+            The extended parameter :math:`\\tau = [b, c]`.
+        kind : {'nce', 'ence'}, keyword-only
+            The NCE loss (eq. 4.1) or the eNCE loss (eq. 4.11); default ``'nce'``.
+        scale_exponent : float, keyword-only
+            Return the quantity times :math:`e^{s}` (use :math:`s = R^2/8` near the optimum);
+            default 0.
+        method : {'quadrature', 'closed_form'}, keyword-only
+            Log-space quadrature, or the closed form (eNCE only).
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\\nabla^2_\\tau L`, shape (2, 2), scaled.
+        """
         m0, m1, m2 = self._moments(tau, kind, "hessian", scale_exponent, method)
         return 0.5 * np.array([[m2, -m1], [-m1, m0]])
 
     def condition_number(self, tau: npt.ArrayLike, *, kind: Kind = "nce") -> float:
         """:math:`\\kappa = \\sigma_{\\max}/\\sigma_{\\min}` of the Hessian at τ (scale-free, so
-        computed with :math:`e^{R^2/8}` scaling to avoid underflow)."""
+        computed with :math:`e^{R^2/8}` scaling to avoid underflow).
+
+        Parameters
+        ----------
+        tau : array_like
+            The extended parameter :math:`\\tau = [b, c]`.
+        kind : {'nce', 'ence'}, keyword-only
+            The NCE loss (eq. 4.1) or the eNCE loss (eq. 4.11); default ``'nce'``.
+
+        Returns
+        -------
+        float
+            :math:`\\kappa` of the Hessian at τ.
+        """
         try:
             H = self.hessian(tau, kind=kind, scale_exponent=self.R**2 / 8)
         except OverflowError:
@@ -319,7 +437,18 @@ class OptimizationTrace(RichDisplay):
     step: float
 
     def best_distance(self, up_to: int | None = None) -> float:
-        """:math:`\\min_{t \\le \\text{up\\_to}}\\|\\tau_t - \\tau_*\\|` (Fig. 4.2's metric)."""
+        """:math:`\\min_{t \\le \\text{up\\_to}}\\|\\tau_t - \\tau_*\\|` (Fig. 4.2's metric).
+
+        Parameters
+        ----------
+        up_to : int, optional
+            Last iteration considered (None: all).
+
+        Returns
+        -------
+        float
+            The smallest distance to :math:`\\tau_*`.
+        """
         d = self.distances if up_to is None else self.distances[: up_to + 1]
         return float(np.min(d))
 
@@ -353,6 +482,11 @@ def run_gradient_method(problem: GaussianMeanNCE, *, kind: Kind = "nce",
     scale_exponent : float, keyword-only
         GD only: multiply the gradient by :math:`e^{s}` (an effective step
         :math:`\eta e^{s}`); ignored by NGD, which needs no scaling.
+
+    Returns
+    -------
+    OptimizationTrace
+        The iterates, their losses and their distances to :math:`\tau_*`.
 
     Examples
     --------

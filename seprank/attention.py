@@ -61,6 +61,15 @@ class OutputEntry:
     ``position`` i (a row of the output) and ``coordinate`` p (a column).
 
     ``entry(X, domain=...)`` with ``X`` of shape ``(batch, N, d_x)`` returns ``(batch,)``.
+
+    Parameters
+    ----------
+    net : LinearAttention
+        The network (unbatched).
+    position : int
+        The output position i.
+    coordinate : int
+        The output coordinate p.
     """
 
     net: LinearAttention
@@ -73,7 +82,13 @@ class OutputEntry:
     def certificate_function(self) -> dict[str, Any]:
         """This entry as a certificate's function (:mod:`seprank.certificates`): the exact
         weights, ``residual``, ``position`` and ``coordinate``, from which the independent
-        checker recomputes every grid entry."""
+        checker recomputes every grid entry.
+
+        Returns
+        -------
+        dict
+            The function ``{'type': 'linear_attention', ...}``.
+        """
         from seprank.certificates.build import network_spec
 
         return {"type": "linear_attention", "network": network_spec(self.net),
@@ -88,6 +103,16 @@ class OutputEntry:
         once and the summed position twice, so by induction the degree in :math:`x_A` is odd
         when :math:`i \in A` and even otherwise.  A residual network mixes degrees
         :math:`1, 3, \dots, 3^L` and has no block-diagonal structure.
+
+        Parameters
+        ----------
+        A, B : sequence of int
+            The partition of the positions.
+
+        Returns
+        -------
+        DegreeStructure or None
+            The bidegrees (None for a residual network).
 
         Examples
         --------
@@ -108,15 +133,6 @@ class OutputEntry:
 class LinearAttention:
     """Depth-L, width-d_x, H-head linear self-attention (seed 003, eq. 3 and eq. 12).
 
-    Parameters
-    ----------
-    query, key, value : array_like, shape (..., L, H, d_a, d_x)
-        :math:`W^{Q,l,h}`, :math:`W^{K,l,h}`, :math:`W^{V,l,h}`.
-    output : array_like, shape (..., L, H, d_x, d_a)
-        :math:`W^{O,l,h}`.
-    residual : bool, keyword-only
-        Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (seed 003, App. A.4).
-
     Weights may be float64, complex128 (the lower-bound witness of App. B.2 is complex),
     integers, or exact objects (``int``, ``Fraction``, sympy expressions).  Integer and exact
     weights can be evaluated in every domain; float weights only in :class:`FloatDomain`.
@@ -125,6 +141,15 @@ class LinearAttention:
     representation): evaluation broadcasts them against the batch axes of ``X``; everything
     that addresses one network (entries, polynomials, certificates) needs an unbatched one.
     Fast paths of the same evaluation are registered in :mod:`seprank.evaluators`.
+
+    Parameters
+    ----------
+    query, key, value : array_like, shape (..., L, H, d_a, d_x)
+        :math:`W^{Q,l,h}`, :math:`W^{K,l,h}`, :math:`W^{V,l,h}`.
+    output : array_like, shape (..., L, H, d_x, d_a)
+        :math:`W^{O,l,h}`.
+    residual : bool, keyword-only
+        Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (seed 003, App. A.4).
 
     References
     ----------
@@ -199,6 +224,13 @@ class LinearAttention:
             ``'float'``: standard normal / sqrt(d_x).
         seed : int or Generator, optional
             Seeds the weights.
+        low, high : int, keyword-only
+            The range of the integer weights (default -50..50).
+
+        Returns
+        -------
+        LinearAttention
+            The network.
         """
         depth, width, heads = (check_int(name, value) for name, value in (
             ("depth L", depth), ("width d_x", width), ("heads H", heads)))
@@ -284,6 +316,19 @@ class LinearAttention:
     # --- evaluation ----------------------------------------------------------------------------
 
     def default_domain(self, X: Array) -> Domain:
+        """The domain an input is evaluated in when none is given: exact for integer or exact
+        weights and inputs, float (complex when any is complex) otherwise.
+
+        Parameters
+        ----------
+        X : numpy.ndarray
+            The input.
+
+        Returns
+        -------
+        ExactDomain or FloatDomain
+            The domain.
+        """
         kind = _kind([np.asarray(X), self.query, self.key, self.value, self.output])
         if kind == "exact":
             return ExactDomain()
@@ -394,14 +439,36 @@ class LinearAttention:
         return Z
 
     def cheaper_order(self, n_positions: int) -> Literal["gram", "scores"]:
-        """The association with fewer scalar multiplications per layer (see ``__call__``)."""
+        """The association with fewer scalar multiplications per layer (see ``__call__``).
+
+        Parameters
+        ----------
+        n_positions : int
+            N, the number of input positions.
+
+        Returns
+        -------
+        {'gram', 'scores'}
+            The cheaper association.
+        """
         n, d, h = n_positions, self.width, self.heads
         gram_cost = 2 * n * d * d + 2 * h * d**3
         scores_cost = 2 * h * (n * d * d + n * n * d)
         return "scores" if scores_cost < gram_cost else "gram"
 
     def loop_form(self, X: npt.ArrayLike) -> Array:
-        """Reference evaluation by the explicit sums of eq. 3 (float; slow; for testing)."""
+        """Reference evaluation by the explicit sums of eq. 3 (float; slow; for testing).
+
+        Parameters
+        ----------
+        X : array_like
+            Inputs, shape ``(N, d_x)`` (or with leading batch axes).
+
+        Returns
+        -------
+        numpy.ndarray
+            The output, same shape, float.
+        """
         self._one_network("loop_form")
         Z = np.asarray(X, dtype=np.complex128 if self.weight_kind == "complex" else np.float64)
         for layer in range(self.depth):
@@ -418,7 +485,20 @@ class LinearAttention:
 
     def entry(self, position: int, coordinate: int) -> OutputEntry:
         """The scalar output :math:`y^{i}_p` as a batch function: output ``position`` i and
-        ``coordinate`` p (both 0-based)."""
+        ``coordinate`` p (both 0-based).
+
+        Parameters
+        ----------
+        position : int
+            The output position i, 0-based.
+        coordinate : int
+            The output coordinate p, 0-based.
+
+        Returns
+        -------
+        OutputEntry
+            The batch function :math:`y^i_p`.
+        """
         self._one_network("entry()")
         coordinate = check_int("output coordinate", coordinate, 0, self.width - 1)
         position = check_int("output position", position, 0)
@@ -431,6 +511,20 @@ class LinearAttention:
 
         Only for tiny networks: the number of terms grows like
         :math:`\\binom{N d_x + 3^L - 1}{3^L}`.
+
+        Parameters
+        ----------
+        n_inputs : int
+            N.
+        position : int, keyword-only
+            The output position i (default 0).
+        coordinate : int, keyword-only
+            The output coordinate p (default 0).
+
+        Returns
+        -------
+        sympy.Expr
+            The expanded polynomial.
 
         Examples
         --------
@@ -460,6 +554,24 @@ class LinearAttention:
 
         Keyword arguments are passed on (``method``, ``seed``, ``upper_bound``, ``structure``,
         ``budget=Budget(...)``, ...).
+
+        Parameters
+        ----------
+        position : int, keyword-only
+            The output position i.
+        coordinate : int, keyword-only
+            The output coordinate p.
+        partition : (sequence of int, sequence of int), keyword-only
+            The partition (A, B) of the input positions.
+        n_inputs : int, keyword-only
+            N.
+        **kwargs
+            Passed to :func:`seprank.separation_rank`.
+
+        Returns
+        -------
+        SeparationRankResult
+            The rank and what it certifies.
         """
         n_inputs = check_int("n_inputs", n_inputs, 2)
         position = check_int("output position", position, 0, n_inputs - 1)

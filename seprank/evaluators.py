@@ -95,7 +95,18 @@ class Evaluator:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def supports(self, domain: Domain) -> bool:
-        """Whether this evaluator computes in ``domain``."""
+        """Whether this evaluator computes in ``domain``.
+
+        Parameters
+        ----------
+        domain : Domain
+            A number domain.
+
+        Returns
+        -------
+        bool
+            Whether the evaluator computes in it.
+        """
         if isinstance(domain, ModularDomain):
             return "modular" in self.domains and (self.max_prime is None
                                                   or domain.p < self.max_prime)
@@ -180,6 +191,18 @@ def evaluators(*, form: Form | None = None, domain: Domain | None = None
     """The registered evaluators (by name), optionally of one ``form`` and supporting
     ``domain``.
 
+    Parameters
+    ----------
+    form : {'sequence', 'incontext_pairs', 'incontext_grid'}, optional, keyword-only
+        Only evaluators of this form.
+    domain : Domain, optional, keyword-only
+        Only evaluators supporting this domain.
+
+    Returns
+    -------
+    tuple of Evaluator
+        Sorted by name.
+
     Examples
     --------
     >>> import seprank.incontext
@@ -199,6 +222,16 @@ def evaluators(*, form: Form | None = None, domain: Domain | None = None
 
 def get_evaluator(name: str) -> Evaluator:
     """The evaluator registered as ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The registered name.
+
+    Returns
+    -------
+    Evaluator
+        The evaluator.
 
     Examples
     --------

@@ -54,7 +54,20 @@ __all__ = [
 
 
 def r_function(u: npt.ArrayLike, delta: npt.ArrayLike) -> FloatArray:
-    """:math:`r(\\delta) = (u\\delta/((u(1+\\delta)+1)(u+1)))^2`, :math:`u = p_*/q` (eq. 2.23)."""
+    """:math:`r(\\delta) = (u\\delta/((u(1+\\delta)+1)(u+1)))^2`, :math:`u = p_*/q` (eq. 2.23).
+
+    Parameters
+    ----------
+    u : array_like
+        :math:`p_*/q`.
+    delta : array_like
+        δ.
+
+    Returns
+    -------
+    numpy.ndarray
+        r(δ), broadcast.
+    """
     uu = check_array("u", u, min_size=0)
     dd = check_array("delta", delta, min_size=0)
     return np.asarray((uu * dd / ((uu * (1 + dd) + 1) * (uu + 1))) ** 2, dtype=float)
@@ -65,6 +78,18 @@ def r_second_derivative(u: npt.ArrayLike, delta: npt.ArrayLike) -> FloatArray:
 
     Derived by differentiating :func:`r_function` twice (the claims re-derive it with sympy).
     Positive iff :math:`\\delta < (1+u)/(2u)`.
+
+    Parameters
+    ----------
+    u : array_like
+        :math:`p_*/q`.
+    delta : array_like
+        δ.
+
+    Returns
+    -------
+    numpy.ndarray
+        r''(δ), broadcast.
 
     Examples
     --------
@@ -112,6 +137,23 @@ class Theorem2Chain(RichDisplay):
     :math:`\\sum_z\\pi(z)\\sum_{z'}\\tfrac{p_*+q}2(r_q(p)-r_q(p_*))^2 = 2\\epsilon_{tr}`
     (eq. 2.27's left side), ``bound`` the right side of eq. 2.14,
     :math:`2(1+c_q)^5\\epsilon_{tr}/\\Delta_{\\min}^2`.
+
+    Parameters
+    ----------
+    kl : float
+        :math:`\\mathbb E_\\pi \\mathrm{KL}(p_*\\|p)`, the left side of eq. 2.14.
+    excess : float
+        :math:`2\\epsilon_{tr}` (eq. 2.27's left side).
+    c_q : float
+        The constant :math:`c_q` (the largest ratio :math:`p_*/q`).
+    delta_min, delta_max : float
+        The extreme ratios :math:`\\Delta = p/p_*` over the support.
+    mean_delta_sq : float
+        The mean squared deviation of the ratio.
+    bound : float
+        The right side of eq. 2.14.
+    kl_step_bound, excess_step_bound : float
+        The intermediate steps of the proof.
     """
 
     kl: float
@@ -132,6 +174,20 @@ class Theorem2Chain(RichDisplay):
 def theorem2_chain(P_star: npt.ArrayLike, P_hat: npt.ArrayLike, q: npt.ArrayLike
                    ) -> Theorem2Chain:
     """Evaluate Theorem 2 exactly on finite-state kernels (all entries of P_* positive).
+
+    Parameters
+    ----------
+    P_star : array_like
+        The true kernel (row-stochastic, positive entries).
+    P_hat : array_like
+        The estimate (row-stochastic).
+    q : array_like
+        The contrast law or kernel.
+
+    Returns
+    -------
+    Theorem2Chain
+        Both sides and the intermediate steps.
 
     Examples
     --------
@@ -171,6 +227,23 @@ class Theorem3Chain(RichDisplay):
     :math:`2\\epsilon_{tr}` = excess (eq. 2.15 without its O(·));
     ``proof_bound`` = :math:`2\\sqrt{\\epsilon_{tr}}\\sqrt{\\text{factor}}` (what eq. 2.30
     actually supports).
+
+    Parameters
+    ----------
+    abs_error : float
+        :math:`\\mathbb E_{\\pi,p_*}|p - p_*|`.
+    excess : float
+        :math:`2\\epsilon_{tr}`.
+    mean_dr_sq : float
+        :math:`\\mathbb E_{\\pi,p_*}(r_q(p) - r_q(p_*))^2`.
+    factor : float
+        :math:`\\mathbb E_{\\pi,p_*}(\\max\\{p,p_*\\}+q)^4/q^2`.
+    cauchy_schwarz_bound : float
+        Eq. 2.32.
+    printed_bound : float
+        Eq. 2.15 without its O(·).
+    proof_bound : float
+        What eq. 2.30 supports.
     """
 
     abs_error: float
@@ -185,6 +258,20 @@ class Theorem3Chain(RichDisplay):
 def theorem3_chain(P_star: npt.ArrayLike, P_hat: npt.ArrayLike, q: npt.ArrayLike
                    ) -> Theorem3Chain:
     """Evaluate Theorem 3's inequality chain exactly on finite-state kernels.
+
+    Parameters
+    ----------
+    P_star : array_like
+        The true kernel (row-stochastic).
+    P_hat : array_like
+        The estimate (row-stochastic).
+    q : array_like
+        The contrast law or kernel.
+
+    Returns
+    -------
+    Theorem3Chain
+        The sides of the chain.
 
     Examples
     --------
@@ -224,6 +311,20 @@ def pair_sequence_beta(P: npt.ArrayLike, q: npt.ArrayLike, k: int) -> float:
     gives back :math:`P^{2k}(z,\\cdot)`, so by convexity of TV
     :math:`\\beta_{L}(2k) \\le \\beta_{S_X}(k) \\le \\tfrac12(\\beta_L(2k-1) + \\beta_L(2k))`; the
     left inequality can be an equality (e.g. for some two-state chains) but is strict in general.
+
+    Parameters
+    ----------
+    P : array_like
+        The row-stochastic transition matrix of the chain.
+    q : array_like
+        The contrast law (a probability vector).
+    k : int
+        The lag in pairs (>= 1).
+
+    Returns
+    -------
+    float
+        :math:`\\beta_{S_X}(k)`.
 
     Examples
     --------
@@ -285,6 +386,20 @@ def theorem3_factor_gaussian(p_star: GaussianKernel, q: GaussianKernel,
     Expanding, it is :math:`\\sum_{k=0}^4\\binom4k\\iint\\pi(z)p_*^{k+1}q^{2-k}`, a sum of
     Gaussian-exponential integrals over :math:`(z,z')\\in\\mathbb R^{2d}`.
 
+    Parameters
+    ----------
+    p_star : GaussianKernel
+        The true kernel.
+    q : GaussianKernel
+        The contrast.
+    stationary : GaussianKernel
+        The stationary law π (a global Gaussian).
+
+    Returns
+    -------
+    float
+        The factor, or ``inf``.
+
     Examples
     --------
     >>> from identifiability.contrastive.processes import OrnsteinUhlenbeck
@@ -309,6 +424,16 @@ def expected_norm_bounds(process: OrnsteinUhlenbeck) -> dict[str, float]:
     Printed: :math:`B \\le \\pi(z_*)\\sqrt{d/\\rho}`.  Corrected (the Gaussian integral
     :math:`\\int e^{-\\rho\\|z\\|^2/2}dz = (2\\pi/\\rho)^{d/2}` restored):
     :math:`B \\le \\pi(z_*)(2\\pi/\\rho)^{d/2}\\sqrt{d/\\rho}`.
+
+    Parameters
+    ----------
+    process : OrnsteinUhlenbeck
+        The process.
+
+    Returns
+    -------
+    dict of str to float
+        B, and the printed and corrected bounds of eq. 2.2.
 
     Examples
     --------

@@ -153,6 +153,16 @@ class ContrastiveFit:
         Final empirical risk.
     converged : bool
         Whether the optimiser reported convergence (``message`` says why not).
+    logit_fn : callable
+        ``logit_fn(z, z_prime)`` -> s(z, z') (used by :meth:`logit`).
+    n_iter : int
+        Optimiser iterations.
+    message : str
+        The optimiser's message.
+    gaussian : GaussianKernel, optional
+        The fitted kernel (``model='gaussian_kernel'``).
+    quadratic : (float, numpy.ndarray, numpy.ndarray), optional
+        (α, β, Γ) of the quadratic logit in u = (z, z') coordinates.
     """
 
     def __init__(self, *, model: str, loss: Loss, contrast: ConditionalDensity,
@@ -176,11 +186,33 @@ class ContrastiveFit:
                 f"objective={self.objective:.6g}, converged={self.converged})")
 
     def logit(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
-        """The fitted logit s(z, z') (points of shape ``(..., d)``)."""
+        """The fitted logit s(z, z') (points of shape ``(..., d)``).
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            s(z, z').
+        """
         return self._logit_fn(np.asarray(z, dtype=float), np.asarray(z_prime, dtype=float))
 
     def classifier(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
-        """h(z, z') = σ(s(z, z'))."""
+        """h(z, z') = σ(s(z, z')).
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            h(z, z') in (0, 1).
+        """
         return np.asarray(expit(self.logit(z, z_prime)), dtype=float)
 
     @property
@@ -230,7 +262,18 @@ class ContrastiveFit:
 
     def log_normalizer(self, z: npt.ArrayLike) -> FloatArray:
         """:math:`\\log\\int q(z'|z)e^{s(z,z')}dz'` per row of z — zero iff eq. 2.12 is
-        normalised at z (closed form for quadratic logistic + Gaussian q; 0 for the family)."""
+        normalised at z (closed form for quadratic logistic + Gaussian q; 0 for the family).
+
+        Parameters
+        ----------
+        z : array_like
+            Points of shape ``(n, d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            The log-normaliser per row.
+        """
         zz = np.atleast_2d(np.asarray(z, dtype=float))
         if self._gaussian is not None:
             return np.zeros(zz.shape[0])
@@ -308,6 +351,13 @@ def fit_gaussian_kernel(task: ContrastiveTask, contrast: ConditionalDensity, *,
         algorithm's stream, separate from the data's; the best objective is kept.
     max_iter, gtol : int, float
         L-BFGS-B limits; ``converged`` reports the optimiser's verdict.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the extra starting points.
+
+    Returns
+    -------
+    ContrastiveFit
+        The fitted classifier and its kernel.
 
     Examples
     --------

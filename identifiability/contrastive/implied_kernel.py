@@ -69,6 +69,18 @@ def bayes_classifier(p_star: npt.ArrayLike, q: npt.ArrayLike) -> FloatArray:
     Where both densities vanish the task never samples the point and h* is set to 0 (which
     makes eq. 2.12 return :math:`p = 0`, the right value).  Where q = 0 < p_*, raises.
 
+    Parameters
+    ----------
+    p_star : array_like
+        Values of the true kernel :math:`p_*`.
+    q : array_like
+        Values of the contrast q at the same points.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`h^*`, broadcast.
+
     Examples
     --------
     >>> bayes_classifier([0.2, 0.5], [0.2, 0.25])
@@ -110,7 +122,18 @@ class ImpliedKernel(RichDisplay):
     n_nodes: int = 64
 
     def logpdf_unnormalized(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
-        """:math:`\\log q(z'|z) + \\operatorname{logit} h(z,z')` (eq. 2.12 in log form)."""
+        """:math:`\\log q(z'|z) + \\operatorname{logit} h(z,z')` (eq. 2.12 in log form).
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            The log of eq. 2.12.
+        """
         lq = np.asarray(self.contrast.logpdf(z, z_prime), dtype=float)
         lg = np.asarray(self.logit(np.asarray(z, dtype=float), np.asarray(z_prime, dtype=float)),
                         dtype=float)
@@ -130,6 +153,18 @@ class ImpliedKernel(RichDisplay):
         smooth on the scale of q; ``'quad'`` (1-D only) integrates the unnormalised density
         adaptively with scipy and is robust to a peaked ratio.  Exact at the Bayes
         classifier (the value is 0).
+
+        Parameters
+        ----------
+        z : array_like
+            Points of shape ``(n, d)``.
+        method : {'gauss_hermite', 'quad'}, keyword-only
+            The integration rule (default ``'gauss_hermite'``).
+
+        Returns
+        -------
+        numpy.ndarray
+            The log-normaliser per row.
         """
         zz = np.atleast_2d(np.asarray(z, dtype=float))
         d = zz.shape[1]
@@ -160,7 +195,18 @@ class ImpliedKernel(RichDisplay):
         return out
 
     def logpdf(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
-        """Eq. 2.12 (``normalize='none'``) or its per-z normalisation (``'per_z'``)."""
+        """Eq. 2.12 (``normalize='none'``) or its per-z normalisation (``'per_z'``).
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\\log p(z'|z)`.
+        """
         raw = self.logpdf_unnormalized(z, z_prime)
         if self.normalize == "none":
             return raw
@@ -175,7 +221,22 @@ class ImpliedKernel(RichDisplay):
 def kernel_from_logit(logit_fn: Callable[[FloatArray, FloatArray], Any],
                       contrast: ConditionalDensity, *,
                       normalize: Literal["none", "per_z"] = "none") -> ImpliedKernel:
-    """Eq. 2.12 from a logit function (numerically safer than from h when h is near 1)."""
+    """Eq. 2.12 from a logit function (numerically safer than from h when h is near 1).
+
+    Parameters
+    ----------
+    logit_fn : callable
+        ``logit_fn(z, z_prime)`` -> the classifier's logit.
+    contrast : ConditionalDensity
+        q.
+    normalize : {'none', 'per_z'}, keyword-only
+        Normalise per z (default ``'none'``: eq. 2.12 as printed).
+
+    Returns
+    -------
+    ImpliedKernel
+        The implied kernel.
+    """
     check_callable("logit_fn", logit_fn, "a function logit(z, z_prime)")
     _check_density("contrast", contrast, sample=False)
     check_choice("normalize", normalize, ("none", "per_z"))
@@ -195,6 +256,20 @@ def kernel_from_classifier(h: Any, q: Any, *, normalize: Literal["none", "per_z"
     * **a callable** ``h(z, z_prime)`` and a :class:`~identifiability.contrastive.kernels.
       ConditionalDensity` q — returns an :class:`ImpliedKernel` (``normalize`` 'none' or
       'per_z').
+
+    Parameters
+    ----------
+    h : array_like or callable
+        Classifier probabilities, or ``h(z, z_prime)``.
+    q : array_like or ConditionalDensity
+        Contrast densities at the same points, or the contrast.
+    normalize : {'none', 'per_z', 'rows'}, keyword-only
+        Normalisation (see above); default ``'none'``.
+
+    Returns
+    -------
+    numpy.ndarray or ImpliedKernel
+        The kernel values, or the implied kernel.
 
     Raises
     ------

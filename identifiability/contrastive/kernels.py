@@ -151,14 +151,40 @@ class GaussianKernel(RichDisplay):
     # -- constructors -------------------------------------------------------------------------
     @classmethod
     def global_gaussian(cls, mean: npt.ArrayLike, cov: npt.ArrayLike) -> GaussianKernel:
-        """A z-independent law q = N(mean, cov) (``M = 0``)."""
+        """A z-independent law q = N(mean, cov) (``M = 0``).
+
+        Parameters
+        ----------
+        mean : array_like
+            The mean, shape (d,).
+        cov : array_like
+            The covariance, shape (d, d).
+
+        Returns
+        -------
+        GaussianKernel
+            The kernel with M = 0.
+        """
         c = np.atleast_1d(check_array("mean", mean))
         return cls(np.zeros((c.size, c.size)), c, _spd(cov, "cov"))
 
     @classmethod
     def local(cls, dim: int, variance: float) -> GaussianKernel:
         """The conditional contrast ``q(·|z) = N(z, variance·I)`` of the Theorem 3 proof
-        (eq. 2.34)."""
+        (eq. 2.34).
+
+        Parameters
+        ----------
+        dim : int
+            d.
+        variance : float
+            The variance of the contrast around z.
+
+        Returns
+        -------
+        GaussianKernel
+            The kernel with M = I, c = 0.
+        """
         dim = check_int("dim", dim)
         variance = check_float("variance", variance, positive=True)
         return cls(np.eye(dim), np.zeros(dim), variance * np.eye(dim))
@@ -184,12 +210,34 @@ class GaussianKernel(RichDisplay):
         return float(np.sum(np.log(np.diag(self.chol))) + 0.5 * self.dim * math.log(2 * math.pi))
 
     def mean(self, z: npt.ArrayLike) -> FloatArray:
-        """Conditional mean :math:`Mz + c` for points of shape ``(..., d)``."""
+        """Conditional mean :math:`Mz + c` for points of shape ``(..., d)``.
+
+        Parameters
+        ----------
+        z : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`Mz + c`.
+        """
         zz = _as_points(z, self.dim, "z")
         return zz @ self.M.T + self.c
 
     def logpdf(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
-        """:math:`\\log k(z'\\mid z)`; ``z`` and ``z_prime`` broadcast over leading axes."""
+        """:math:`\\log k(z'\\mid z)`; ``z`` and ``z_prime`` broadcast over leading axes.
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\\log k(z'|z)`.
+        """
         zp = _as_points(z_prime, self.dim, "z_prime")
         r = zp - self.mean(z)
         u = np.linalg.solve(self.chol, np.moveaxis(r, -1, 0).reshape(self.dim, -1))
@@ -197,10 +245,35 @@ class GaussianKernel(RichDisplay):
         return np.asarray(-0.5 * quad - self.log_norm_const, dtype=float)
 
     def pdf(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
+        """The density :math:`k(z'\\mid z)` (the exponential of :meth:`logpdf`).
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`k(z'|z)`.
+        """
         return np.exp(self.logpdf(z, z_prime))
 
     def sample(self, z: npt.ArrayLike, rng: np.random.Generator | int | None) -> FloatArray:
-        """One draw :math:`z' \\sim k(\\cdot\\mid z)` per row of ``z`` (shape ``(n, d)``)."""
+        """One draw :math:`z' \\sim k(\\cdot\\mid z)` per row of ``z`` (shape ``(n, d)``).
+
+        Parameters
+        ----------
+        z : array_like
+            Points of shape ``(n, d)``.
+        rng : numpy.random.Generator, int or None
+            The random stream (or its seed).
+
+        Returns
+        -------
+        numpy.ndarray
+            One draw per row, shape ``(n, d)``.
+        """
         gen = as_generator(rng, name="rng")
         mu = self.mean(z)
         xi = gen.standard_normal(mu.shape)
@@ -208,7 +281,20 @@ class GaussianKernel(RichDisplay):
 
     def kl_from(self, other: GaussianKernel, z: npt.ArrayLike) -> FloatArray:
         """:math:`\\mathrm{KL}(\\text{other}(\\cdot\\mid z)\\,\\|\\,\\text{self}(\\cdot\\mid z))`
-        in closed form, for points ``z`` of shape ``(..., d)``."""
+        in closed form, for points ``z`` of shape ``(..., d)``.
+
+        Parameters
+        ----------
+        other : GaussianKernel
+            The kernel the KL is measured from.
+        z : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            The KL at each point.
+        """
         d = self.dim
         P = self.precision
         dm = other.mean(z) - self.mean(z)
@@ -226,6 +312,20 @@ class GaussianKernel(RichDisplay):
         :math:`\\tfrac12[\\operatorname{tr}(S_s^{-1}S_o) - d + \\log\\tfrac{\\det S_s}{\\det S_o}
         + \\operatorname{tr}(\\Delta^\\top S_s^{-1}\\Delta(\\Sigma + mm^\\top))
         + 2\\delta^\\top S_s^{-1}\\Delta m + \\delta^\\top S_s^{-1}\\delta]`.
+
+        Parameters
+        ----------
+        other : GaussianKernel
+            The kernel the KL is measured from.
+        mean : array_like
+            m, the mean of z.
+        cov : array_like
+            Σ, the covariance of z.
+
+        Returns
+        -------
+        float
+            The expected KL.
         """
         d = self.dim
         m = np.atleast_1d(np.asarray(mean, dtype=float))
@@ -271,6 +371,22 @@ def gauss_hermite_rule(
 
     The rule is exact for polynomials of degree :math:`\\le 2 n - 1` in each coordinate.
 
+    Parameters
+    ----------
+    mean : array_like
+        m, shape (d,).
+    cov : array_like
+        Σ, shape (d, d).
+    n_nodes : int, keyword-only
+        Nodes per dimension (default 40).
+
+    Returns
+    -------
+    nodes : numpy.ndarray
+        Shape ``(n_nodes**d, d)``.
+    weights : numpy.ndarray
+        Shape ``(n_nodes**d,)``.
+
     Examples
     --------
     >>> x, w = gauss_hermite_rule([1.0], [[4.0]], n_nodes=5)
@@ -305,6 +421,20 @@ def gaussian_exponential_integral(Q: npt.ArrayLike, b: npt.ArrayLike, c: float) 
     otherwise the integral diverges and ``+inf`` is returned (a degenerate direction with
     :math:`b \\ne 0` or a zero eigenvalue also diverges).
 
+    Parameters
+    ----------
+    Q : array_like
+        A symmetric n x n matrix.
+    b : array_like
+        A vector of length n.
+    c : float
+        The constant.
+
+    Returns
+    -------
+    float
+        The log-integral, or ``inf``.
+
     Examples
     --------
     >>> bool(np.isclose(gaussian_exponential_integral([[1.0]], [0.0], 0.0),
@@ -337,6 +467,18 @@ def gaussian_tv_1d(m1: float, s1: float, m2: float, s2: float) -> float:
     The log-density difference is a quadratic with at most two roots; between consecutive
     roots one density dominates, so :math:`\\mathrm{TV} = \\sum_{\\text{intervals}}
     \\max(P_1 - P_2, 0)` with Gaussian CDFs.
+
+    Parameters
+    ----------
+    m1, s1 : float
+        Mean and standard deviation of the first Gaussian.
+    m2, s2 : float
+        Mean and standard deviation of the second.
+
+    Returns
+    -------
+    float
+        The total-variation distance.
 
     Examples
     --------

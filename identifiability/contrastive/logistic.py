@@ -36,6 +36,16 @@ __all__ = ["fit_quadratic_logistic", "quadratic_features"]
 def quadratic_features(u: npt.ArrayLike) -> FloatArray:
     """All monomials of degree ≤ 2 of the rows of u (shape (m, D)): ``[1, u_i, u_i u_j (i<=j)]``.
 
+    Parameters
+    ----------
+    u : array_like
+        Rows of shape (m, D).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (m, 1 + D + D(D+1)/2).
+
     Examples
     --------
     >>> quadratic_features([[2.0, 3.0]])
@@ -68,6 +78,26 @@ def fit_quadratic_logistic(task: ContrastiveTask, contrast: ConditionalDensity, 
 
     The free intercept absorbs any class prior; eq. 2.12 (``raw_kernel``) reads the logit with
     prior 1/2, as both task constructions have, and ``kernel`` normalises per z anyway.
+
+    Parameters
+    ----------
+    task : ContrastiveTask
+        The labelled pairs.
+    contrast : ConditionalDensity
+        q (for the implied kernel).
+    loss : {'cross_entropy', 'l2'}, keyword-only
+        The risk minimised (default ``'cross_entropy'``).
+    l2_penalty : float, keyword-only
+        λ (default 0).
+    max_iter : int, keyword-only
+        Optimiser iterations (default 5000).
+    gtol : float, keyword-only
+        Gradient tolerance (default 1e-10).
+
+    Returns
+    -------
+    ContrastiveFit
+        The fitted classifier and its kernel.
 
     Examples
     --------

@@ -87,6 +87,22 @@ def expected_kl(p_star: GaussianKernel, p_hat: Any, stationary: GaussianKernel, 
     (``p_hat.logpdf`` must be a normalised log-density — e.g. an
     :class:`~identifiability.contrastive.task.ImpliedKernel` with ``normalize='per_z'``).
 
+    Parameters
+    ----------
+    p_star : GaussianKernel
+        The true kernel.
+    p_hat : GaussianKernel or object with ``logpdf``
+        The estimate.
+    stationary : GaussianKernel
+        The stationary law π.
+    n_nodes : int, keyword-only
+        Gauss–Hermite nodes per dimension (default 40).
+
+    Returns
+    -------
+    float
+        The expected KL.
+
     Examples
     --------
     >>> from identifiability.contrastive.processes import OrnsteinUhlenbeck
@@ -114,6 +130,22 @@ def expected_abs_error(p_star: GaussianKernel, p_hat: _HasLogpdf, stationary: Ga
     :math:`\\hat p = p_*`, so convergence is algebraic; 60 nodes give ~1e-3 relative accuracy
     on OU examples).
 
+    Parameters
+    ----------
+    p_star : GaussianKernel
+        The true kernel.
+    p_hat : object with ``logpdf``
+        The estimate.
+    stationary : GaussianKernel
+        The stationary law π.
+    n_nodes : int, keyword-only
+        Gauss–Hermite nodes per dimension (default 60).
+
+    Returns
+    -------
+    float
+        The expected absolute error.
+
     Examples
     --------
     >>> from identifiability.contrastive.processes import OrnsteinUhlenbeck
@@ -138,6 +170,26 @@ def excess_risk(p_star: GaussianKernel, logit_fn: Callable[[FloatArray, FloatArr
     ``loss='cross_entropy'``: :math:`\\mathbb E\\,\\mathrm{KL}(\\mathrm{Bern}(h^*)\\|
     \\mathrm{Bern}(h))`.  The expectation is :math:`\\tfrac12\\mathbb E_{\\pi,p_*} +
     \\tfrac12\\mathbb E_{\\pi,q}`, each by Gauss–Hermite (q must be a :class:`GaussianKernel`).
+
+    Parameters
+    ----------
+    p_star : GaussianKernel
+        The true kernel.
+    logit_fn : callable
+        The classifier's logit ``logit_fn(z, z_prime)``.
+    contrast : ConditionalDensity
+        q (a GaussianKernel).
+    stationary : GaussianKernel
+        The stationary law π.
+    loss : {'l2', 'cross_entropy'}, keyword-only
+        Default ``'l2'``.
+    n_nodes : int, keyword-only
+        Gauss–Hermite nodes per dimension.
+
+    Returns
+    -------
+    float
+        The excess risk.
 
     Examples
     --------
@@ -182,6 +234,26 @@ def population_risk(logit_fn: Callable[[FloatArray, FloatArray], Any], p_star: G
 
     ``loss='l2'`` is eq. 2.5–2.6; ``'cross_entropy'`` the log loss.
 
+    Parameters
+    ----------
+    logit_fn : callable
+        The classifier's logit ``logit_fn(z, z_prime)``.
+    p_star : GaussianKernel
+        The true kernel.
+    contrast : GaussianKernel
+        q.
+    stationary : GaussianKernel
+        The stationary law π.
+    loss : {'l2', 'cross_entropy'}, keyword-only
+        Default ``'cross_entropy'``.
+    n_nodes : int, keyword-only
+        Gauss–Hermite nodes per dimension.
+
+    Returns
+    -------
+    float
+        R(h).
+
     Examples
     --------
     >>> from identifiability.contrastive.processes import OrnsteinUhlenbeck
@@ -215,6 +287,24 @@ def theorem3_factor(p_star: GaussianKernel, p_hat: _HasLogpdf, contrast: Gaussia
     For :math:`\\hat p = p_*` and Gaussian kernels the exact value (or +inf) is
     :func:`identifiability.contrastive.bounds.theorem3_factor_gaussian`; quadrature cannot
     detect divergence, so use that function to decide finiteness first.
+
+    Parameters
+    ----------
+    p_star : GaussianKernel
+        The true kernel.
+    p_hat : object with ``logpdf``
+        The estimate.
+    contrast : GaussianKernel
+        q.
+    stationary : GaussianKernel
+        The stationary law π.
+    n_nodes : int, keyword-only
+        Gauss–Hermite nodes per dimension (default 60).
+
+    Returns
+    -------
+    float
+        The factor.
 
     Examples
     --------

@@ -78,6 +78,20 @@ def fit_gaussian_ar(observations: npt.ArrayLike, eta: float, *,
     :math:`[M, c]` by least squares of :math:`\\tilde x_{(i+1)\\eta}` on
     :math:`[\\tilde x_{i\\eta}, 1]`; :math:`S` the mean outer product of the residuals.
 
+    Parameters
+    ----------
+    observations : array_like
+        Shape (n, d), consecutive rows η apart.
+    eta : float
+        The lag.
+    transitions : {'all', 'disjoint'}, keyword-only
+        Use every consecutive transition, or the disjoint pairs of the contrastive task.
+
+    Returns
+    -------
+    GaussianKernel
+        The fitted kernel.
+
     Examples
     --------
     >>> ou = OrnsteinUhlenbeck(1.0)
@@ -143,6 +157,20 @@ def fit_ou_mle(observations: npt.ArrayLike, eta: float, *,
     log-Cholesky parametrisation :math:`A = LL^\\top`, started from the moment estimator
     :math:`-\\log(\\hat M)/\\eta` of the AR fit (symmetrised, eigenvalues floored) — a
     data-based start, as is standard for MLE.
+
+    Parameters
+    ----------
+    observations : array_like
+        Shape (n, d), consecutive rows η apart.
+    eta : float
+        The lag.
+    transitions : {'all', 'disjoint'}, keyword-only
+        Use every consecutive transition, or the disjoint pairs of the contrastive task.
+
+    Returns
+    -------
+    OUMLEResult
+        The fitted drift and the optimiser's outcome.
 
     Examples
     --------

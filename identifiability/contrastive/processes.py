@@ -56,6 +56,18 @@ DEFAULT_MAX_SUBSTEPS = 10**7
 def check_eta(eta: float, name: str = "eta") -> float:
     """Validate a lag η > 0 (finite); return it as float.
 
+    Parameters
+    ----------
+    eta : float
+        The lag.
+    name : str, default 'eta'
+        The name in the error message.
+
+    Returns
+    -------
+    float
+        η.
+
     Examples
     --------
     >>> check_eta("0.5")
@@ -97,6 +109,8 @@ class OrnsteinUhlenbeck:
     A : array_like, shape (d, d), or a positive scalar (1-D)
         Symmetric positive-definite drift matrix.  Non-symmetric or non-positive-definite
         A is refused (it is not the Hessian of a strongly convex f).
+    symmetry_rtol : float, keyword-only
+        Relative tolerance of the symmetry check of A (default 1e-10).
 
     Examples
     --------
@@ -154,26 +168,78 @@ class OrnsteinUhlenbeck:
         return GaussianKernel.global_gaussian(np.zeros(self.dim), self.stationary_cov)
 
     def stationary_density_at_mode(self) -> float:
-        """:math:`\\pi(z_*) = \\pi(0) = \\det(A/(2\\pi))^{1/2}`."""
+        """:math:`\\pi(z_*) = \\pi(0) = \\det(A/(2\\pi))^{1/2}`.
+
+        Returns
+        -------
+        float
+            :math:`\\pi(0)`.
+        """
         return float(np.prod(np.sqrt(self.eigenvalues / (2 * math.pi))))
 
     def transition_matrix(self, eta: float) -> FloatArray:
-        """:math:`e^{-A\\eta}`."""
+        """:math:`e^{-A\\eta}`.
+
+        Parameters
+        ----------
+        eta : float
+            The lag.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`e^{-A\\eta}`.
+        """
         e = check_eta(eta)
         return self._fun_of_A(lambda lam: np.exp(-lam * e))
 
     def transition_cov(self, eta: float) -> FloatArray:
-        """:math:`A^{-1}(I - e^{-2A\\eta})` (computed with ``expm1``, accurate for small η)."""
+        """:math:`A^{-1}(I - e^{-2A\\eta})` (computed with ``expm1``, accurate for small η).
+
+        Parameters
+        ----------
+        eta : float
+            The lag.
+
+        Returns
+        -------
+        numpy.ndarray
+            The covariance of :math:`p_*^\\eta(z, \\cdot)`.
+        """
         e = check_eta(eta)
         return self._fun_of_A(lambda lam: -np.expm1(-2 * lam * e) / lam)
 
     def kernel(self, eta: float) -> GaussianKernel:
-        """The exact η-transition kernel :math:`p_*^\\eta` as a :class:`GaussianKernel`."""
+        """The exact η-transition kernel :math:`p_*^\\eta` as a :class:`GaussianKernel`.
+
+        Parameters
+        ----------
+        eta : float
+            The lag.
+
+        Returns
+        -------
+        GaussianKernel
+            The transition kernel :math:`p_*^\\eta`.
+        """
         return GaussianKernel(self.transition_matrix(eta), np.zeros(self.dim),
                               self.transition_cov(eta))
 
     def sample_stationary(self, n: int, seed: SeedLike = None) -> FloatArray:
-        """n independent draws from π, shape ``(n, d)``."""
+        """n independent draws from π, shape ``(n, d)``.
+
+        Parameters
+        ----------
+        n : int
+            Number of points.
+        seed : int or numpy.random.Generator, optional
+            Seeds the draw.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (n, d).
+        """
         n = check_int("n", n)
         guard_memory(3 * array_bytes((n, self.dim)), what=f"{n:,} stationary draws",
                      fix="draw fewer points, or in batches")
@@ -188,6 +254,22 @@ class OrnsteinUhlenbeck:
         :math:`\\tilde x_{(i+1)\\eta} = e^{-A\\eta}\\tilde x_{i\\eta} + \\xi_i`,
         :math:`\\xi_i \\sim \\mathcal N(0, A^{-1}(I-e^{-2A\\eta}))` — no discretisation error.
         ``x0 = None`` starts from π (the stationary process of §2.1.1.1).
+
+        Parameters
+        ----------
+        n_obs : int
+            Number of observations.
+        eta : float
+            The lag between observations.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the trajectory.
+        x0 : array_like, optional, keyword-only
+            The start (None: drawn from π).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (n_obs, d).
         """
         e = check_eta(eta)
         n_obs = check_int("n_obs", n_obs)
@@ -216,7 +298,13 @@ class OrnsteinUhlenbeck:
         return np.asarray(x, dtype=float)
 
     def expected_norm(self) -> float:
-        """:math:`B = \\mathbb E_\\pi\\|x\\|` (closed form in 1-D, one quadrature in d-D)."""
+        """:math:`B = \\mathbb E_\\pi\\|x\\|` (closed form in 1-D, one quadrature in d-D).
+
+        Returns
+        -------
+        float
+            :math:`B = \\mathbb E_\\pi\\|x\\|`.
+        """
         lam = self.eigenvalues
         if self.dim == 1:
             return math.sqrt(2 / (math.pi * lam[0]))
@@ -230,7 +318,20 @@ class OrnsteinUhlenbeck:
 
     # -- mixing (1-D) -----------------------------------------------------------------------
     def tv_to_stationary(self, z: float, t: float) -> float:
-        """:math:`\\mathrm{TV}(P(z_t \\mid z_0 = z), \\pi)` exactly (1-D only)."""
+        """:math:`\\mathrm{TV}(P(z_t \\mid z_0 = z), \\pi)` exactly (1-D only).
+
+        Parameters
+        ----------
+        z : float
+            The start point (1-D).
+        t : float
+            The time.
+
+        Returns
+        -------
+        float
+            The total-variation distance.
+        """
         if self.dim != 1:
             raise NotImplementedError("exact TV between Gaussians is implemented in 1-D only")
         z = check_float("z", z)
@@ -240,7 +341,20 @@ class OrnsteinUhlenbeck:
 
     def beta_mixing(self, t: float, *, n_nodes: int = 80) -> float:
         """β(t) = :math:`\\mathbb E_{z\\sim\\pi}\\mathrm{TV}(P^t(\\cdot|z),\\pi)` (Definition 1),
-        by Gauss–Hermite quadrature over z ~ π (1-D only)."""
+        by Gauss–Hermite quadrature over z ~ π (1-D only).
+
+        Parameters
+        ----------
+        t : float
+            The time lag.
+        n_nodes : int, keyword-only
+            Quadrature nodes (default 80).
+
+        Returns
+        -------
+        float
+            β(t).
+        """
         t = check_eta(t, "t")
         n_nodes = check_int("n_nodes", n_nodes)
         nodes, w = gauss_hermite_rule(np.zeros(1), self.stationary_cov, n_nodes=n_nodes)
@@ -301,7 +415,18 @@ class LangevinDiffusion:
         self.max_substep = check_float("max_substep", max_substep, positive=True)
 
     def substeps(self, eta: float) -> tuple[int, float]:
-        """Number of sub-steps per lag and their size h for a lag η."""
+        """Number of sub-steps per lag and their size h for a lag η.
+
+        Parameters
+        ----------
+        eta : float
+            The lag.
+
+        Returns
+        -------
+        (int, float)
+            Number of sub-steps and their size h.
+        """
         e = check_eta(eta)
         k = max(1, math.ceil(e / self.max_substep - 1e-12))
         return k, e / k
@@ -318,6 +443,26 @@ class LangevinDiffusion:
         The work is budgeted before it starts: ``n_obs * ceil(eta / max_substep)`` plus the
         burn-in sub-steps must not exceed ``max_substeps`` (default 10**7, a few minutes), and
         the output must fit in memory (:mod:`seprank.core.memory`).
+
+        Parameters
+        ----------
+        n_obs : int
+            Number of observations.
+        eta : float
+            The lag between observations.
+        x0 : array_like, keyword-only
+            Start, shape (d,) or (n_chains, d).
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the noise.
+        burn_in : float, keyword-only
+            Time simulated before the first observation (default 0).
+        max_substeps : int, keyword-only
+            Budget of integration sub-steps (default 10**7).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(n_obs, d)`` or ``(n_obs, n_chains, d)``.
         """
         n_obs = check_int("n_obs", n_obs)
         k, h = self.substeps(eta)
@@ -368,6 +513,13 @@ class FiniteStateChain:
     ``P[i, j] = Pr(x_{t+1} = j | x_t = i)`` (rows sum to one) — the discrete analogue of
     :math:`p_*^\\eta(z, z')`.  P must be irreducible enough to have a unique stationary law.
 
+    Parameters
+    ----------
+    P : array_like
+        Row-stochastic transition matrix, shape (k, k).
+    atol : float, keyword-only
+        Tolerance of the stochasticity check (default 1e-12).
+
     Examples
     --------
     >>> ch = FiniteStateChain([[0.9, 0.1], [0.2, 0.8]])
@@ -410,13 +562,39 @@ class FiniteStateChain:
 
     def kernel(self, k: int) -> FloatArray:
         """The k-step kernel :math:`P^k` (k >= 0; stochastic for any k, e.g. 10**16:
-        :func:`identifiability.markov.stochastic_power`)."""
+        :func:`identifiability.markov.stochastic_power`).
+
+        Parameters
+        ----------
+        k : int
+            The number of steps.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`P^k`.
+        """
         k = check_int("k (the number of steps; P^-1 is not a kernel)", k, 0)
         return stochastic_power(self.P, k, convention="rows", atol=1e-9)
 
     def simulate(self, n_obs: int, *, seed: SeedLike = None, x0: int | None = None
                  ) -> npt.NDArray[np.int64]:
-        """A trajectory of states (ints), started from π when ``x0`` is None."""
+        """A trajectory of states (ints), started from π when ``x0`` is None.
+
+        Parameters
+        ----------
+        n_obs : int
+            Length of the trajectory.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the trajectory.
+        x0 : int, optional, keyword-only
+            The start state (None: drawn from π).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 states, shape (n_obs,).
+        """
         n_obs = check_int("n_obs", n_obs)
         if x0 is not None:
             x0 = check_index("x0 (the starting state)", x0, self.n_states)
@@ -433,10 +611,32 @@ class FiniteStateChain:
         return x
 
     def tv_to_stationary(self, k: int) -> FloatArray:
-        """:math:`\\mathrm{TV}(P^k(z,\\cdot), \\pi)` for every start z."""
+        """:math:`\\mathrm{TV}(P^k(z,\\cdot), \\pi)` for every start z.
+
+        Parameters
+        ----------
+        k : int
+            The number of steps.
+
+        Returns
+        -------
+        numpy.ndarray
+            One distance per start state.
+        """
         return np.asarray(0.5 * np.abs(self.kernel(k) - self.stationary).sum(axis=1),
                           dtype=float)
 
     def beta_mixing(self, k: int) -> float:
-        """β(k) = :math:`\\sum_z \\pi(z)\\,\\mathrm{TV}(P^k(z,\\cdot),\\pi)` (Definition 1)."""
+        """β(k) = :math:`\\sum_z \\pi(z)\\,\\mathrm{TV}(P^k(z,\\cdot),\\pi)` (Definition 1).
+
+        Parameters
+        ----------
+        k : int
+            The lag.
+
+        Returns
+        -------
+        float
+            β(k).
+        """
         return float(self.stationary @ self.tv_to_stationary(k))

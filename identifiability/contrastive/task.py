@@ -124,7 +124,13 @@ class ContrastiveTask:
 
 class UniformBoxContrast:
     """A global uniform contrast on a box ``[low, high]^d`` — full support is *not* guaranteed
-    (useful to show the zero-density error; positives outside the box are refused)."""
+    (useful to show the zero-density error; positives outside the box are refused).
+
+    Parameters
+    ----------
+    low, high : array_like
+        The corners of the box (scalars or vectors of length d, low < high).
+    """
 
     def __init__(self, low: npt.ArrayLike, high: npt.ArrayLike) -> None:
         self.low = np.atleast_1d(check_array("low", low, ndim=(0, 1)))
@@ -135,11 +141,37 @@ class UniformBoxContrast:
         self._logvol = float(np.sum(np.log(self.high - self.low)))
 
     def logpdf(self, z: npt.ArrayLike, z_prime: npt.ArrayLike) -> FloatArray:
+        r"""The log-density of the uniform law on the box (``-inf`` outside), whatever ``z``.
+
+        Parameters
+        ----------
+        z, z_prime : array_like
+            Points of shape ``(..., d)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\log q(z'|z)`.
+        """
         zp = np.asarray(z_prime, dtype=float)
         inside = np.all((zp >= self.low) & (zp <= self.high), axis=-1)
         return np.where(inside, -self._logvol, -np.inf)
 
     def sample(self, z: npt.ArrayLike, rng: np.random.Generator | int | None) -> FloatArray:
+        """Uniform draws in the box, one per row of ``z``.
+
+        Parameters
+        ----------
+        z : array_like
+            Points of shape ``(n, d)``.
+        rng : numpy.random.Generator, int or None
+            The random stream (or its seed).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(n, d)``.
+        """
         n = np.asarray(z).shape[0]
         return as_generator(rng).uniform(self.low, self.high, size=(n, self.dim))
 
@@ -189,6 +221,11 @@ def make_contrastive_task(observations: npt.ArrayLike, eta: float, contrast: Con
     seed : int, SeedSequence or Generator
         Randomness of the labels and of the negatives (the *task* stream; simulate the
         trajectory with another stream).  ``'sliding'`` draws only the negatives from it.
+
+    Returns
+    -------
+    ContrastiveTask
+        The labelled pairs.
 
     Raises
     ------
@@ -273,6 +310,26 @@ def contrastive_task_from_process(process: _Simulates, horizon: float, eta: floa
 
     The seed is split (``SeedSequence.spawn``) into a trajectory stream and a task stream, so
     the same seed gives the same trajectory for both constructions.
+
+    Parameters
+    ----------
+    process : process with ``simulate``
+        The process to observe.
+    horizon : float
+        Total observation time.
+    eta : float
+        The lag.
+    contrast : ConditionalDensity
+        q.
+    pairs : {'disjoint', 'sliding'}, keyword-only
+        How the pairs are formed (:func:`make_contrastive_task`).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the trajectory and the task (separate streams).
+
+    Returns
+    -------
+    ContrastiveTask
+        The labelled pairs.
 
     Examples
     --------

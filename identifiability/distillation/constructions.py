@@ -74,7 +74,15 @@ SecondBias = Literal["corrected", "printed"]
 
 @dataclass(frozen=True, repr=False)
 class ReluMLP(RichDisplay):
-    """:math:`x\\mapsto W_L\\sigma(\\cdots\\sigma(W_1x + b_1)\\cdots) + b_L` (σ = ReLU)."""
+    """:math:`x\\mapsto W_L\\sigma(\\cdots\\sigma(W_1x + b_1)\\cdots) + b_L` (σ = ReLU).
+
+    Parameters
+    ----------
+    weights : tuple of numpy.ndarray
+        :math:`W_1, \\dots, W_L`.
+    biases : tuple of numpy.ndarray
+        :math:`b_1, \\dots, b_L`.
+    """
 
     weights: tuple[FloatArray, ...]
     biases: tuple[FloatArray, ...]
@@ -147,6 +155,18 @@ def interpolation_mlp_1d(points: Sequence[float], values: Sequence[float]) -> Re
     r"""Lemma 10: a 2-layer ReLU MLP with :math:`f(x + \xi) = \text{values}[x]` for
     :math:`|\xi|\le\Delta/4`; width :math:`4|\mathcal X|`.
 
+    Parameters
+    ----------
+    points : sequence of float
+        The points :math:`\mathcal X`.
+    values : sequence of float
+        The value at each point.
+
+    Returns
+    -------
+    ReluMLP
+        The 2-layer network.
+
     Examples
     --------
     >>> mlp = interpolation_mlp_1d([0, 0.5, 1], [1, -1, 1])
@@ -172,6 +192,20 @@ def interpolation_mlp(points: npt.ArrayLike, values: Sequence[float], *,
     :math:`4\sum_i|\mathcal X_i|`); layer 2: one unit per point, summing its coordinates'
     indicators with bias :math:`-(d_{\rm in}-1)` (``'corrected'``) or the printed
     :math:`-d_{\rm in}` (``'printed'``: every unit is then identically 0); layer 3: the values.
+
+    Parameters
+    ----------
+    points : array_like
+        The points, shape (n, d_in).
+    values : sequence of float
+        The value at each point.
+    second_bias : {'corrected', 'printed'}, keyword-only
+        The second layer's bias (default ``'corrected'``).
+
+    Returns
+    -------
+    ReluMLP
+        The 3-layer network.
 
     Examples
     --------
@@ -224,6 +258,17 @@ class ParityTransformer(RichDisplay):
 
     ``embedding[z, i]`` is the D-vector of token z at position i (additive embeddings are the
     special case ``token[z] + position[i]``); scores :math:`\\langle W_Qx_d, W_Kx_i\\rangle`.
+
+    Parameters
+    ----------
+    support : tuple of int
+        S, the parity's support.
+    embedding : numpy.ndarray
+        ``embedding[z, i]``, shape (2, d, D).
+    w_q, w_k, w_v : numpy.ndarray
+        Query, key and value matrices.
+    mlp : ReluMLP
+        The readout.
     """
 
     support: tuple[int, ...]
@@ -238,7 +283,20 @@ class ParityTransformer(RichDisplay):
         return int(self.embedding.shape[1])
 
     def attention_output(self, z: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
-        """(attention weights (n, d), output (n, D_v)) at the last position."""
+        """(attention weights (n, d), output (n, D_v)) at the last position.
+
+        Parameters
+        ----------
+        z : array_like
+            Bit strings in {0, 1}, shape (n, d).
+
+        Returns
+        -------
+        weights : numpy.ndarray
+            Attention weights, shape (n, d).
+        output : numpy.ndarray
+            The attention output, shape (n, D_v).
+        """
         tokens = check_array("z", z, ndim=2, dtype=np.int64, min_size=0)
         if tokens.shape[1] != self.d or (tokens.size and not np.all((tokens == 0)
                                                                     | (tokens == 1))):
@@ -252,13 +310,36 @@ class ParityTransformer(RichDisplay):
         return alpha, np.einsum("ni,niv->nv", alpha, x @ self.w_v.T)
 
     def predict(self, z: npt.ArrayLike) -> FloatArray:
-        """The MLP's scalar output (its sign is the predicted :math:`\\chi_S`)."""
+        """The MLP's scalar output (its sign is the predicted :math:`\\chi_S`).
+
+        Parameters
+        ----------
+        z : array_like
+            Bit strings in {0, 1}, shape (n, d).
+
+        Returns
+        -------
+        numpy.ndarray
+            The output, shape (n,).
+        """
         return np.asarray(self.mlp(self.attention_output(z)[1])[:, 0])
 
 
 def prop9_min_scale(d: int, k: int) -> float:
     """Smallest score scale c with :math:`\\max|{\\rm attn} - n_S/k| < \\Delta/4 = 1/(4k)`:
     :math:`\\log((d-k)(4k-1)/k)`.
+
+    Parameters
+    ----------
+    d : int
+        The input length.
+    k : int
+        The support size.
+
+    Returns
+    -------
+    float
+        The smallest scale c.
 
     Examples
     --------
@@ -291,6 +372,22 @@ def proposition9_network(d: int, support: Sequence[int], *, scale: float | None 
 
     ``scale`` is c (default :func:`prop9_min_scale` + 1); ``embedding='printed'`` is the
     proof's concrete example (:math:`p_d = e_3`, so position d always scores c).
+
+    Parameters
+    ----------
+    d : int
+        The input length.
+    support : sequence of int
+        S.
+    scale : float, optional, keyword-only
+        c (default :func:`prop9_min_scale` + 1).
+    embedding : {'query', 'printed'}, keyword-only
+        The embedding (default ``'query'``).
+
+    Returns
+    -------
+    ParityTransformer
+        The network.
 
     Examples
     --------
@@ -335,6 +432,22 @@ def proposition10_network(d: int, support: Sequence[int], *,
     r"""Proposition 10's network: uniform attention (:math:`W_Q = W_K = 0`), value d·(token
     bit of each position), Lemma 11's MLP on the k support coordinates.
 
+    Parameters
+    ----------
+    d : int
+        The input length.
+    support : sequence of int
+        S.
+    embedding : {'one_hot', 'additive'}, keyword-only
+        The token-position embedding (default ``'one_hot'``).
+    second_bias : {'corrected', 'printed'}, keyword-only
+        Lemma 11's second-layer bias (default ``'corrected'``).
+
+    Returns
+    -------
+    ParityTransformer
+        The network.
+
     Examples
     --------
     >>> verify_on_all_inputs(proposition10_network(6, (1, 4))).accuracy
@@ -376,6 +489,20 @@ def best_readout_accuracy(features: npt.ArrayLike, labels: npt.ArrayLike, *,
     ``decimals``): the majority label of every group of equal rows -- an upper bound for any
     MLP reading these features.
 
+    Parameters
+    ----------
+    features : array_like
+        One row per input.
+    labels : array_like
+        One label per input.
+    decimals : int, keyword-only
+        Rounding of the rows before grouping (default 9).
+
+    Returns
+    -------
+    float
+        The accuracy in [0, 1].
+
     Examples
     --------
     >>> best_readout_accuracy([[0], [0], [1], [1]], [1, -1, 1, 1])   # row 0 is ambiguous
@@ -406,7 +533,27 @@ def best_readout_accuracy(features: npt.ArrayLike, labels: npt.ArrayLike, *,
 
 @dataclass(frozen=True)
 class ConstructionCheck:
-    """A construction evaluated on all :math:`2^d` inputs."""
+    """A construction evaluated on all :math:`2^d` inputs.
+
+    Parameters
+    ----------
+    d : int
+        The input length.
+    support : tuple of int
+        S, the parity's support.
+    accuracy : float
+        Fraction of the :math:`2^d` inputs classified correctly.
+    best_readout_accuracy : float
+        The best accuracy any readout of the attention output could reach.
+    max_attention_error : float
+        :math:`\\max_z|\\mathrm{attn}(z) - n_S(z)/k|` (NaN for a vector attention output).
+    hidden_widths : tuple of int
+        The MLP's hidden widths.
+    mlp_max_abs_entry, mlp_max_row_sum : float
+        The largest MLP weight and the largest absolute row sum.
+    value_max_abs_entry : float
+        The largest value-matrix entry.
+    """
 
     d: int
     support: tuple[int, ...]
@@ -425,6 +572,16 @@ def verify_on_all_inputs(net: ParityTransformer) -> ConstructionCheck:
 
     ``max_attention_error`` is :math:`\\max_z|\\mathrm{attn}(z) - n_S(z)/k|` for a scalar
     attention output (Proposition 9), NaN otherwise.
+
+    Parameters
+    ----------
+    net : ParityTransformer
+        The network (d <= 16).
+
+    Returns
+    -------
+    ConstructionCheck
+        Accuracy, best readout, attention error and norms.
 
     Examples
     --------

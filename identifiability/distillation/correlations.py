@@ -72,6 +72,18 @@ CHUNK_ENTRIES = 8_000_000
 def network_output(step: OneStep, x: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """:math:`f^{(1)}(x) = \\sum_i a_i\\sigma(\\langle w^{(1)}_i, x\\rangle + b_i)` per row of x.
 
+    Parameters
+    ----------
+    step : OneStep
+        The step.
+    x : array_like
+        Inputs in :math:`\\{\\pm1\\}^d`, shape (n, d).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`f^{(1)}(x)`, shape (n,).
+
     Examples
     --------
     >>> from identifiability.distillation.one_step import SymmetricInit, first_stage_step
@@ -110,6 +122,22 @@ def pair_correlation(d: int, k: int, bias: Fraction, *, in_support: bool = True)
     \sum_{S^c}x_l)/(2k)`, :math:`\rho = \zeta_{k+1}/\zeta_{k-1}`.  Note :math:`J(b) + J(-b) =
     \mathbb E[2Ux_j]` (since :math:`\sigma(z) - \sigma(-z) = z`), i.e. :math:`1/k` on S.
 
+    Parameters
+    ----------
+    d : int
+        The input length.
+    k : int
+        The support size.
+    bias : fractions.Fraction
+        b.
+    in_support : bool, keyword-only
+        j in S (default True) or not.
+
+    Returns
+    -------
+    fractions.Fraction
+        J(b).
+
     Examples
     --------
     >>> pair_correlation(13, 4, Fraction(0)) == Fraction(1, 8)       # = 1/(2k) at b = 0
@@ -147,6 +175,16 @@ def _pair_correlation(d: int, k: int, bias: Fraction, in_support: bool) -> Fract
 def exact_degree_one(step: OneStep) -> npt.NDArray[np.float64]:
     r""":math:`c_j = \mathbb E f^{(1)}x_j` for all j, exactly, for the population step with the
     cancelling decay (raises otherwise).
+
+    Parameters
+    ----------
+    step : OneStep
+        A population step with the cancelling decay.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`c_j`, length d.
 
     Examples
     --------
@@ -221,6 +259,20 @@ def monte_carlo_correlations(step: OneStep, n_samples: int, *, seed: SeedLike
     Every monomial is ±1, so :math:`(f\chi_T)^2 = f^2`: the second moments need only
     :math:`\sum f^2` (and :math:`\sum f^2\mathbb 1[\sum x>0]` for the threshold).
 
+    Parameters
+    ----------
+    step : OneStep
+        The step.
+    n_samples : int
+        Number of inputs.
+    seed : int or numpy.random.Generator, keyword-only
+        The data stream.
+
+    Returns
+    -------
+    MonteCarloCorrelations
+        The estimates and their standard errors.
+
     Examples
     --------
     >>> from identifiability.distillation.one_step import SymmetricInit, first_stage_step
@@ -270,6 +322,16 @@ def monte_carlo_correlations(step: OneStep, n_samples: int, *, seed: SeedLike
 def exhaustive_correlations(step: OneStep) -> dict[str, npt.NDArray[np.float64]]:
     """The same correlations by enumerating all 2^d inputs (d <= 22): keys ``'degree_one'``,
     ``'majority'`` (Maj = ±1), ``'threshold'`` (1[Σx > 0]) and ``'even_norm2'``.
+
+    Parameters
+    ----------
+    step : OneStep
+        The step (d <= 22).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The correlations by name.
 
     Examples
     --------

@@ -52,7 +52,35 @@ __all__ = [
 
 @dataclass(frozen=True)
 class DistillationConfig:
-    """Settings of the toy experiment (defaults: (30, 4)-parity, widths 1000 -> 50)."""
+    """Settings of the toy experiment (defaults: (30, 4)-parity, widths 1000 -> 50).
+
+    Parameters
+    ----------
+    d, k : int
+        The (d, k)-sparse parity (default (30, 4)).
+    teacher_width, student_width : int
+        Hidden widths (default 1000 and 50).
+    lr : float
+        SGD learning rate (default 0.02).
+    batch_size : int
+        Inputs per step (default 1).
+    max_steps : int
+        Steps before a run counts as stopped short (default 300000).
+    checkpoint_every : int
+        Teacher checkpoint interval (default 250).
+    eval_every : int
+        Evaluation interval of the students (default 100).
+    test_size : int
+        Held-out inputs (default 4096).
+    exit_fraction : float
+        The plateau exit: held-out loss below this fraction of log 2 (default 0.85).
+    switch_step : int, optional
+        T of the progressive schedule (None: the teacher's step at the plateau exit).
+    progressive_tau : float
+        Temperature of progressive distillation (default 1e-4).
+    one_shot_taus : tuple of float
+        Temperatures of one-shot distillation (default (1, 1e-4)).
+    """
 
     d: int = 30
     k: int = 4
@@ -97,7 +125,19 @@ class DistillationConfig:
 
 @dataclass
 class TeacherRun:
-    """The teacher's trajectory: checkpoints with held-out loss and accuracy."""
+    """The teacher's trajectory: checkpoints with held-out loss and accuracy.
+
+    Parameters
+    ----------
+    steps : list of int
+        The step of each checkpoint.
+    checkpoints : list of TwoLayerReLU
+        The checkpoints.
+    losses, accuracies : list of float
+        Held-out loss and accuracy at each checkpoint.
+    steps_to_perfect : int or None
+        The step at which the teacher became perfect (None: never).
+    """
 
     steps: list[int] = field(default_factory=list)
     checkpoints: list[TwoLayerReLU] = field(default_factory=list)
@@ -106,7 +146,18 @@ class TeacherRun:
     steps_to_perfect: int | None = None
 
     def plateau_exit(self, fraction: float) -> int:
-        """Index of the first checkpoint with held-out loss < ``fraction`` x log 2."""
+        """Index of the first checkpoint with held-out loss < ``fraction`` x log 2.
+
+        Parameters
+        ----------
+        fraction : float
+            Of log 2, in (0, 1).
+
+        Returns
+        -------
+        int
+            The checkpoint index.
+        """
         if not 0 < check_float("fraction", fraction) < 1:
             raise ValueError(f"fraction must lie in (0, 1) (of log 2, the loss of f = 0), got "
                              f"{fraction!r}")
@@ -152,6 +203,22 @@ def train_teacher(cfg: DistillationConfig, *, init_seed: np.random.Generator,
     """Train the teacher on the labels until it is perfect on the test set with loss < 0.02
     (or ``max_steps``), saving a checkpoint every ``checkpoint_every`` steps.
 
+    Parameters
+    ----------
+    cfg : DistillationConfig
+        The settings.
+    init_seed : numpy.random.Generator, keyword-only
+        The initialisation stream.
+    data_seed : numpy.random.Generator, keyword-only
+        The data stream.
+    test : (numpy.ndarray, numpy.ndarray), keyword-only
+        Held-out inputs and labels.
+
+    Returns
+    -------
+    TeacherRun
+        The trajectory.
+
     Examples
     --------
     >>> from seprank.core import split_seed
@@ -192,7 +259,29 @@ def train_teacher(cfg: DistillationConfig, *, init_seed: np.random.Generator,
 
 @dataclass(frozen=True, repr=False)
 class SeedResult(RichDisplay):
-    """One seed: the teacher, its plateau exit, and steps to 100 % for each student method."""
+    """One seed: the teacher, its plateau exit, and steps to 100 % for each student method.
+
+    Parameters
+    ----------
+    seed : int
+        The seed.
+    teacher_steps : int
+        The teacher's steps to 100 %.
+    exit_step : int
+        The plateau-exit checkpoint's step.
+    exit_accuracy : float
+        Its held-out accuracy.
+    exit_degree_one : (float, float)
+        Mean degree-one correlation on S and the largest off S, at the exit (Figure 4.5).
+    switch_step : int
+        T of the progressive schedule.
+    direct : int or None
+        Steps to 100 % of direct training.
+    one_shot : dict of float to int or None
+        Per temperature, steps of one-shot distillation.
+    progressive : int or None
+        Steps of progressive distillation.
+    """
 
     seed: int
     teacher_steps: int
@@ -237,6 +326,18 @@ def run_progressive_distillation(cfg: DistillationConfig, seeds: Sequence[int]
                                  ) -> list[SeedResult]:
     """Run teacher + every student method for each seed (see the module docstring).
 
+    Parameters
+    ----------
+    cfg : DistillationConfig
+        The settings.
+    seeds : sequence of int
+        One run per seed.
+
+    Returns
+    -------
+    list of SeedResult
+        One per seed.
+
     Examples
     --------
     >>> cfg = DistillationConfig(d=8, k=2, teacher_width=64, student_width=16, lr=0.05,
@@ -275,7 +376,21 @@ def run_progressive_distillation(cfg: DistillationConfig, seeds: Sequence[int]
 @dataclass(frozen=True, repr=False)
 class MethodSummary(RichDisplay):
     """Mean and standard error of steps to 100 % over seeds (``stopped_short`` runs counted
-    at ``max_steps``, which biases the mean down: the count is reported)."""
+    at ``max_steps``, which biases the mean down: the count is reported).
+
+    Parameters
+    ----------
+    name : str
+        The method.
+    steps : tuple of int or None
+        Steps to 100 % per seed (None: stopped short).
+    mean : float
+        Their mean.
+    standard_error : float
+        Its standard error.
+    stopped_short : int
+        Runs that stopped short.
+    """
 
     name: str
     steps: tuple[int | None, ...]
@@ -287,6 +402,18 @@ class MethodSummary(RichDisplay):
 def summarize(results: Sequence[SeedResult], max_steps: int) -> dict[str, MethodSummary]:
     """Per-method summaries: ``'direct'``, ``'one_shot_best'``, ``'one_shot_tau=...'``,
     ``'progressive'`` and ``'teacher'``.
+
+    Parameters
+    ----------
+    results : sequence of SeedResult
+        The runs.
+    max_steps : int
+        The step count of a run that stopped short.
+
+    Returns
+    -------
+    dict of str to MethodSummary
+        Per method.
 
     Examples
     --------

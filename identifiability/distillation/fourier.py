@@ -93,6 +93,16 @@ def hypercube(d: int) -> npt.NDArray[np.int8]:
 
     Raises ``ValueError`` for d > 22 (the array would exceed ~92 MB); sample instead.
 
+    Parameters
+    ----------
+    d : int
+        The dimension (<= 22).
+
+    Returns
+    -------
+    numpy.ndarray
+        int8, shape :math:`(2^d, d)`.
+
     Examples
     --------
     >>> hypercube(2).tolist()
@@ -105,6 +115,18 @@ def hypercube(d: int) -> npt.NDArray[np.int8]:
 
 def parity(x: npt.ArrayLike, support: Iterable[int]) -> npt.NDArray[np.int64]:
     """:math:`\\chi_S(x) = \\prod_{j\\in S}x_j` for each row of ``x`` (0-based indices).
+
+    Parameters
+    ----------
+    x : array_like
+        Points of :math:`\\{\\pm1\\}^d`, one per row.
+    support : iterable of int
+        S (0-based).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\\chi_S(x)` per row.
 
     Examples
     --------
@@ -144,6 +166,11 @@ def fourier_coefficient(d: int, support: Iterable[int], values: npt.ArrayLike) -
         When ``values`` is a function, or the arguments come in the old order
         ``(values, support, d)``.
 
+    Returns
+    -------
+    fractions.Fraction
+        :math:`\\hat f(S)`.
+
     Examples
     --------
     >>> x = hypercube(3)
@@ -168,6 +195,18 @@ def fourier_coefficient(d: int, support: Iterable[int], values: npt.ArrayLike) -
 def krawtchouk(d: int, i: int) -> list[int]:
     """:math:`K_w(i) = \\sum_t(-1)^t\\binom it\\binom{d-i}{w-t}` for w = 0..d: the sum of
     :math:`\\chi_S(x)` (:math:`|S| = i`) over the points with w coordinates equal to -1.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    i : int
+        The level.
+
+    Returns
+    -------
+    list of int
+        :math:`K_0(i), \\dots, K_d(i)`.
 
     Examples
     --------
@@ -209,6 +248,11 @@ def majority_coefficient(d: int, i: int, *, method: MajorityMethod = "krawtchouk
         ``'krawtchouk'`` sums :math:`\\operatorname{sign}(d-2w)K_w(i)` (d <= 4001);
         ``'closed_form'`` uses O'Donnell's product formula (any d).
 
+    Returns
+    -------
+    fractions.Fraction
+        :math:`\\zeta_i` (0 for even i).
+
     Examples
     --------
     >>> majority_coefficient(3, 1), majority_coefficient(3, 3, method="closed_form")
@@ -229,6 +273,18 @@ def majority_coefficient(d: int, i: int, *, method: MajorityMethod = "krawtchouk
 def majority_spectrum(d: int, *, method: MajorityMethod = "krawtchouk") -> tuple[Fraction, ...]:
     """:math:`(\\zeta_0, \\dots, \\zeta_d)`: Majority's coefficient at every level.
 
+    Parameters
+    ----------
+    d : int
+        Odd d.
+    method : {'krawtchouk', 'closed_form'}, keyword-only
+        How :math:`\\zeta_i` is computed.
+
+    Returns
+    -------
+    tuple of fractions.Fraction
+        :math:`\\zeta_0, \\dots, \\zeta_d`.
+
     Examples
     --------
     >>> [str(z) for z in majority_spectrum(5)]
@@ -240,6 +296,16 @@ def majority_spectrum(d: int, *, method: MajorityMethod = "krawtchouk") -> tuple
 
 def log10_fraction(q: Fraction) -> float:
     """:math:`\\log_{10}|q|` of a non-zero rational of any size (no float overflow).
+
+    Parameters
+    ----------
+    q : fractions.Fraction
+        Non-zero.
+
+    Returns
+    -------
+    float
+        :math:`\\log_{10}|q|`.
 
     Examples
     --------
@@ -262,6 +328,19 @@ class MajorityRate:
     as printed) and ``corrected_ratio`` is :math:`|\zeta_i| / ((2/\pi)^{3/4}i^{-3/4}
     \binom di^{-1/2})` (O'Donnell §5.3); a Θ statement holds iff its ratio stays in a fixed
     interval (0, C].
+
+    Parameters
+    ----------
+    d : int
+        The number of inputs (odd).
+    i : int
+        The level.
+    log10_zeta : float
+        :math:`\log_{10}|\zeta_i|`.
+    log10_printed : float
+        :math:`\log_{10}` of the printed rate's ratio.
+    log10_corrected : float
+        :math:`\log_{10}` of the corrected rate's ratio.
     """
 
     d: int
@@ -282,6 +361,20 @@ class MajorityRate:
 def majority_rate_table(ds: Sequence[int], levels: Sequence[int], *,
                         method: MajorityMethod = "closed_form") -> list[MajorityRate]:
     """:class:`MajorityRate` rows for every odd level ``i <= d`` of ``levels`` and d in ``ds``.
+
+    Parameters
+    ----------
+    ds : sequence of int
+        Odd dimensions.
+    levels : sequence of int
+        Levels i.
+    method : {'closed_form', 'krawtchouk'}, keyword-only
+        How :math:`\\zeta_i` is computed.
+
+    Returns
+    -------
+    list of MajorityRate
+        One row per (d, i).
 
     Examples
     --------
@@ -317,6 +410,18 @@ def _sequence(name: str, value: object) -> list[object]:
 def majority_l1_norm(d: int, *, method: MajorityMethod = "closed_form") -> Fraction:
     """:math:`\\sum_{S\\subseteq[d]}|\\widehat{\\mathrm{Maj}}(S)| = \\sum_i\\binom di|\\zeta_i|`.
 
+    Parameters
+    ----------
+    d : int
+        Odd d.
+    method : {'closed_form', 'krawtchouk'}, keyword-only
+        How :math:`\\zeta_i` is computed.
+
+    Returns
+    -------
+    fractions.Fraction
+        The Fourier :math:`\\ell_1` norm.
+
     Examples
     --------
     >>> majority_l1_norm(3)                     # Maj_3 = (x1 + x2 + x3 - x1x2x3)/2
@@ -333,6 +438,17 @@ class BarakGap:
 
     ``holds`` is decided exactly: gap > 0 and :math:`(\\text{gap}/c)^2(d-1)^{k-1} \\ge 1`;
     ``ratio`` = gap / bound (a float, for margins).
+
+    Parameters
+    ----------
+    d, k : int
+        The parameters (odd d, even k).
+    gap : fractions.Fraction
+        :math:`|\\zeta_{k-1}| - |\\zeta_{k+1}|`.
+    holds : bool
+        Whether the gap reaches the bound.
+    ratio : float
+        gap / bound.
     """
 
     d: int
@@ -346,6 +462,20 @@ def barak_gap(d: int, k: int, *, constant: Fraction = BARAK_CONSTANT) -> BarakGa
     """Claim 7's gap (Barak et al. 2022, Lemma 2) for odd d and even k, exactly.
 
     ``constant`` is the printed 0.03 (keyword-only; a perturbed check may change it).
+
+    Parameters
+    ----------
+    d : int
+        Odd d.
+    k : int
+        Even k.
+    constant : fractions.Fraction, keyword-only
+        c (default 3/100).
+
+    Returns
+    -------
+    BarakGap
+        The gap and the verdict.
 
     Examples
     --------

@@ -54,6 +54,24 @@ def ngram_context(i: int, n: int, h: int, *, indexing: Literal[0, 1] = 0,
     """The positions of Definition 25's n-gram window around position i of a length-h sentence,
     clipped to the sentence (``include_center=False`` drops i itself: the *context*).
 
+    Parameters
+    ----------
+    i : int
+        The position.
+    n : int
+        The n of the n-gram.
+    h : int
+        The sentence length.
+    indexing : {0, 1}, keyword-only
+        0- or 1-based positions (default 0).
+    include_center : bool, keyword-only
+        Keep i itself (default False).
+
+    Returns
+    -------
+    tuple of int
+        The positions.
+
     Examples
     --------
     >>> words = ["The", "cat", "ran", "away"]
@@ -101,6 +119,24 @@ def mask_sequence(tokens: npt.ArrayLike, p: float, vocab_size: int, mask_token: 
     ``mask_token`` (C) must lie outside the vocabulary; the random replacement is uniform on
     the vocabulary (so it may equal the original token).
 
+    Parameters
+    ----------
+    tokens : array_like
+        Token ids.
+    p : float
+        The masking probability.
+    vocab_size : int
+        The vocabulary size.
+    mask_token : int
+        C, outside the vocabulary.
+    seed : int or numpy.random.Generator, keyword-only
+        Seeds the masking.
+
+    Returns
+    -------
+    MaskedSequence
+        The masked tokens and what was masked.
+
     Examples
     --------
     >>> out = mask_sequence([0, 1, 2, 1], 1.0, 3, 3, seed=0)
@@ -128,6 +164,16 @@ def mask_sequence(tokens: npt.ArrayLike, p: float, vocab_size: int, mask_token: 
 
 def total_variation(p: npt.ArrayLike, q: npt.ArrayLike) -> float:
     """:math:`\\mathrm{TV}(p, q) = \\tfrac12\\sum|p - q|` of two distributions on one support.
+
+    Parameters
+    ----------
+    p, q : array_like
+        Probability vectors on one support.
+
+    Returns
+    -------
+    float
+        TV(p, q).
 
     Examples
     --------

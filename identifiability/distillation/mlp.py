@@ -58,6 +58,16 @@ STEP_OVERHEAD_OPS = 2 * 10**4
 def sigmoid(t: npt.ArrayLike) -> FloatArray:
     """The logistic function, overflow-free (via tanh).
 
+    Parameters
+    ----------
+    t : array_like
+        Any real values.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`1/(1 + e^{-t})`.
+
     Examples
     --------
     >>> t = np.array([0.0, 2.0, -2.0, 1000.0, -1000.0])
@@ -82,6 +92,15 @@ def _sigmoid(t: FloatArray) -> FloatArray:
 class TwoLayerReLU(RichDisplay):
     """:math:`f(x) = a^\\top\\sigma(Wx + b)` with mutable parameters (trained in place).
 
+    Parameters
+    ----------
+    w : numpy.ndarray
+        W, shape (m, d).
+    b : numpy.ndarray
+        b, length m.
+    a : numpy.ndarray
+        a, length m.
+
     Examples
     --------
     >>> net = TwoLayerReLU.init(5, 3, seed=0)
@@ -101,6 +120,22 @@ class TwoLayerReLU(RichDisplay):
 
     @classmethod
     def init(cls, d: int, width: int, *, seed: SeedLike) -> TwoLayerReLU:
+        """The network's random initialisation.
+
+        Parameters
+        ----------
+        d : int
+            Input dimension.
+        width : int
+            m, the number of neurons.
+        seed : int or numpy.random.Generator, keyword-only
+            Seeds the weights.
+
+        Returns
+        -------
+        TwoLayerReLU
+            The network.
+        """
         d = check_int("d", d, minimum=1)
         m = check_int("width", width, minimum=1)
         rng = as_generator(seed)
@@ -126,10 +161,27 @@ class TwoLayerReLU(RichDisplay):
         return arr
 
     def copy(self) -> TwoLayerReLU:
+        """A copy with its own arrays.
+
+        Returns
+        -------
+        TwoLayerReLU
+            The copy.
+        """
         return TwoLayerReLU(self.w.copy(), self.b.copy(), self.a.copy())
 
     def sgd_step(self, x: FloatArray, target: FloatArray, lr: float) -> None:
-        """One step on the mean cross-entropy of ``sigmoid(f(x))`` against ``target``."""
+        """One step on the mean cross-entropy of ``sigmoid(f(x))`` against ``target``.
+
+        Parameters
+        ----------
+        x : numpy.ndarray
+            Inputs, shape (n, d).
+        target : numpy.ndarray
+            Targets in [0, 1], length n.
+        lr : float
+            The learning rate.
+        """
         x = self._inputs(x)
         if x.ndim != 2:
             raise ValueError(f"x must be a batch (n, d), got shape {x.shape}")
@@ -149,7 +201,15 @@ class TwoLayerReLU(RichDisplay):
 
 
 class ParityStream:
-    """Fresh uniform inputs of :math:`\\{\\pm1\\}^d` from one generator, in chunks."""
+    """Fresh uniform inputs of :math:`\\{\\pm1\\}^d` from one generator, in chunks.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+    seed : int or numpy.random.Generator
+        The stream.
+    """
 
     def __init__(self, d: int, seed: SeedLike) -> None:
         self.d = check_int("d", d, minimum=1)
@@ -157,7 +217,18 @@ class ParityStream:
         self._buffer = np.empty((0, self.d))
 
     def take(self, n: int) -> FloatArray:
-        """The next ``n`` inputs, shape ``(n, d)``."""
+        """The next ``n`` inputs, shape ``(n, d)``.
+
+        Parameters
+        ----------
+        n : int
+            Number of inputs.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (n, d).
+        """
         n = check_int("n", n, minimum=0)
         guard_memory(array_bytes((max(CHUNK, n) + self._buffer.shape[0], self.d)) * 2,
                      what=f"{n} inputs of {{-1, 1}}^{self.d}", fix="take fewer inputs (lower n)")
@@ -171,7 +242,17 @@ class ParityStream:
 @dataclass(frozen=True)
 class Segment:
     """Train on ``teacher`` (None: the true labels) at temperature ``tau`` until step
-    ``until`` (inclusive; None: to the end)."""
+    ``until`` (inclusive; None: to the end).
+
+    Parameters
+    ----------
+    teacher : TwoLayerReLU or None
+        The teacher (None: the true labels).
+    until : int, optional
+        Last step of the segment (None: the end).
+    tau : float, default 1e-4
+        The temperature.
+    """
 
     teacher: TwoLayerReLU | None
     until: int | None = None
@@ -196,6 +277,34 @@ def train_online(model: TwoLayerReLU, support: Sequence[int], schedule: Sequence
     Every ``eval_every`` steps ``on_eval(step, model)`` is called, then ``stop(model)``; the
     first step at which ``stop`` is true is returned, or None if ``max_steps`` passed first
     (the run stopped short).  Raises if a parameter becomes non-finite (lower ``lr``).
+
+    Parameters
+    ----------
+    model : TwoLayerReLU
+        Trained in place.
+    support : sequence of int
+        S of the parity labels.
+    schedule : sequence of Segment
+        What to train on, when.
+    lr : float, keyword-only
+        The learning rate.
+    max_steps : int, keyword-only
+        The step budget.
+    data_seed : int or numpy.random.Generator, keyword-only
+        The data stream.
+    batch_size : int, keyword-only
+        Inputs per step (default 1).
+    eval_every : int, keyword-only
+        Evaluation interval (default 100).
+    stop : callable, optional, keyword-only
+        ``stop(model)`` -> True ends the run.
+    on_eval : callable, optional, keyword-only
+        ``on_eval(step, model)`` at every evaluation.
+
+    Returns
+    -------
+    int or None
+        The stopping step, or None when the run stopped short.
 
     Examples
     --------

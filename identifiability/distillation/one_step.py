@@ -82,6 +82,17 @@ Decay = Literal["cancel", "printed"]
 class SymmetricInit:
     """Algorithm 2's symmetric initialisation; ``b = bias_num / k`` and ``a = a_sign / m``.
 
+    Parameters
+    ----------
+    w : numpy.ndarray
+        Signs of the first-layer weights, shape (m, d).
+    bias_num : numpy.ndarray
+        Numerators of the biases (b = bias_num / k).
+    a_sign : numpy.ndarray
+        Signs of the second layer (a = a_sign / m).
+    k : int
+        The support size.
+
     Examples
     --------
     >>> init = SymmetricInit.draw(11, 4, 6, seed=0)
@@ -136,7 +147,24 @@ class SymmetricInit:
 
     @classmethod
     def draw(cls, d: int, k: int, m: int, *, seed: SeedLike) -> SymmetricInit:
-        """Draw the first m/2 neurons from ``seed`` and mirror them (d odd, m even)."""
+        """Draw the first m/2 neurons from ``seed`` and mirror them (d odd, m even).
+
+        Parameters
+        ----------
+        d : int
+            Odd d.
+        k : int
+            The support size.
+        m : int
+            Even number of neurons.
+        seed : int or numpy.random.Generator, keyword-only
+            Seeds the draw.
+
+        Returns
+        -------
+        SymmetricInit
+            The initialisation.
+        """
         d = check_odd_dimension(d)
         k = check_int("k", k, minimum=1, maximum=d - 1)
         m = check_int("m", m, minimum=2)
@@ -175,6 +203,20 @@ def claim7_gradient(init: SymmetricInit, support: tuple[int, ...] | list[int], *
 
     The loss gradient is its negative (the hinge is active because :math:`f^{(0)}\equiv0`).
 
+    Parameters
+    ----------
+    init : SymmetricInit
+        The initialisation.
+    support : sequence of int
+        S.
+    sign : {1, -1}, keyword-only
+        +1 for the truth, -1 for the printed sign.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (m, d).
+
     Examples
     --------
     >>> init = SymmetricInit.draw(11, 4, 4, seed=1)
@@ -202,6 +244,20 @@ def enumerate_activation_correlations(init: SymmetricInit, support: tuple[int, .
     r""":math:`\mathbb E_x\mathbb 1[\langle w_i,x\rangle + b_i\ge0]\,x_j\chi_S(x)` exactly, by
     enumerating all :math:`2^d` inputs in integer arithmetic (:math:`k\langle w,x\rangle +
     kb \ge 0`); multiply by :math:`a_i` for :math:`\mathbb E\nabla_{w_{ij}}f\,y`.
+
+    Parameters
+    ----------
+    init : SymmetricInit
+        The initialisation.
+    support : sequence of int
+        S.
+    neurons : list of int, optional
+        The neurons i (default all).
+
+    Returns
+    -------
+    list of list of fractions.Fraction
+        One row per neuron, one entry per coordinate j.
 
     Examples
     --------
@@ -231,6 +287,18 @@ def lemma63_targets(init: SymmetricInit, support: tuple[int, ...] | list[int]
     \operatorname{sign}\chi_{S\setminus\{j\}}(w_i^{(0)})/(2k)` on S and
     :math:`\frac{\zeta_{k+1}}{|\zeta_{k-1}|}\operatorname{sign}(a_i)
     \operatorname{sign}\chi_{S\cup\{j\}}(w_i^{(0)})/(2k)` off S.
+
+    Parameters
+    ----------
+    init : SymmetricInit
+        The initialisation.
+    support : sequence of int
+        S.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (m, d).
 
     Examples
     --------
@@ -289,7 +357,13 @@ class OneStep:
 
     def deviation_from_targets(self) -> tuple[float, float]:
         """The largest deviation ``max |w1 - target|`` from the Lemma 63 targets, on S and off
-        S."""
+        S.
+
+        Returns
+        -------
+        (float, float)
+            On S and off S.
+        """
         dev = np.abs(self.w1 - lemma63_targets(self.init, self.support))
         mask = np.zeros(self.init.d, dtype=bool)
         mask[list(self.support)] = True
@@ -314,6 +388,11 @@ def first_stage_step(init: SymmetricInit, support: tuple[int, ...] | list[int], 
         :math:`\eta_1`; default :math:`m/(k|\zeta_{k-1}|)` (Lemma 63).
     seed : keyword-only
         Data stream for the batch (unused for the population step).
+
+    Returns
+    -------
+    OneStep
+        The weights after the step.
 
     Examples
     --------

@@ -74,6 +74,22 @@ def lemma65_first_stage_batch(d: int, k: int, eps: float, *, exponent: Literal[2
     ``exponent=2`` is Lemma 65 as printed, -2 the corrected one; ``extra_d_power=10/3`` gives
     Corollary 5.
 
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    eps : float
+        ε.
+    exponent : {2, -2}, keyword-only
+        Of :math:`|\zeta_{k-1}|` (default -2).
+    extra_d_power : float, keyword-only
+        Extra power of d (default 0).
+
+    Returns
+    -------
+    float
+        :math:`B_1`.
+
     Examples
     --------
     >>> lemma65_first_stage_batch(101, 4, 0.1, exponent=2) < 1     # printed: below one sample
@@ -98,6 +114,22 @@ def lemma65_second_stage_steps(d: int, k: int, eps: float, delta: float, *,
                                width: float | None = None) -> float:
     """:math:`T_2 = md^2k^3/\\varepsilon^2` with :math:`m = 2^k\\log(k/\\delta)` by default.
 
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    eps : float
+        ε.
+    delta : float
+        δ.
+    width : float, optional, keyword-only
+        m (default :math:`2^k\\log(k/\\delta)`).
+
+    Returns
+    -------
+    float
+        :math:`T_2`.
+
     Examples
     --------
     >>> lemma65_second_stage_steps(100, 4, 0.5, 0.1) == 16 * math.log(40) * 100**2 * 64 / 0.25
@@ -115,6 +147,22 @@ def lemma65_stated_total(d: int, k: int, eps: float, delta: float, *,
                          corollary5: bool = False) -> float:
     r"""Lemma 65's stated :math:`\Theta(d^{k-1}k^2\log(dk/\varepsilon) +
     2^kd^2k^4\varepsilon^{-2}\log(k/\delta))` (Corollary 5: :math:`d^{k+7/3}` first term).
+
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    eps : float
+        ε.
+    delta : float
+        δ.
+    corollary5 : bool, keyword-only
+        Corollary 5's first term (default False).
+
+    Returns
+    -------
+    float
+        The stated total.
 
     Examples
     --------
@@ -138,6 +186,16 @@ def lemma65_stated_total(d: int, k: int, eps: float, delta: float, *,
 def theorem22_student_width(k: int) -> float:
     """Theorem 22 (informal): student size :math:`2^k` (up to polylog factors).
 
+    Parameters
+    ----------
+    k : int
+        The support size.
+
+    Returns
+    -------
+    float
+        :math:`2^k`.
+
     Examples
     --------
     >>> theorem22_student_width(6), theorem23_student_width(6)     # 2^k vs 2^k k
@@ -148,6 +206,16 @@ def theorem22_student_width(k: int) -> float:
 
 def theorem23_student_width(k: int) -> float:
     """Theorem 23 (formal): student size :math:`2^kk` (up to polylog factors).
+
+    Parameters
+    ----------
+    k : int
+        The support size.
+
+    Returns
+    -------
+    float
+        :math:`2^k k`.
 
     Examples
     --------
@@ -160,6 +228,18 @@ def theorem23_student_width(k: int) -> float:
 
 def theorem22_progressive(d: int, k: int, eps: float) -> float:
     r"""Theorem 22 (informal): :math:`2^kd^2\varepsilon^{-2} + k^3` samples.
+
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    eps : float
+        ε.
+
+    Returns
+    -------
+    float
+        The sample count.
 
     Examples
     --------
@@ -175,6 +255,20 @@ def theorem22_progressive(d: int, k: int, eps: float) -> float:
 def theorem23_progressive(d: int, k: int, eps: float, delta: float) -> float:
     r"""Theorem 23 (formal): :math:`k^2\log(d\tilde m/\delta) +
     2^kd^2k^4\varepsilon^{-2}\log(k/\delta)` with :math:`\tilde m = 2^kk`.
+
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    eps : float
+        ε.
+    delta : float
+        δ.
+
+    Returns
+    -------
+    float
+        The sample count.
 
     Examples
     --------
@@ -196,6 +290,20 @@ def theorem23_one_shot(d: int, k: int, c: float, *, per_width: bool = False) -> 
     :math:`d^{-c}`); ``per_width=True`` divides by :math:`\tilde m = 2^kk` as the end of its
     proof does (:math:`\Omega(d^{\min(2c,k-1)}/\tilde m)`).
 
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    c : float
+        The teacher loss exponent.
+    per_width : bool, keyword-only
+        Divide by :math:`\tilde m` (default False).
+
+    Returns
+    -------
+    float
+        The lower bound.
+
     Examples
     --------
     >>> theorem23_one_shot(100, 6, 1.0), theorem23_one_shot(100, 6, 3.0)   # d^min(2c, k-1)
@@ -214,6 +322,22 @@ def theorem23_one_shot(d: int, k: int, c: float, *, per_width: bool = False) -> 
 def lemma66_step_bound(d: int, k: int, delta: float, tau_g: float, width: int) -> float:
     r"""Lemma 66: for :math:`T \le \tfrac12\binom dk\delta\tau_g^2/m` steps some (d, k)-parity
     keeps loss :math:`\ge 1 - \tau_g` (w.p. :math:`1-\delta`).
+
+    Parameters
+    ----------
+    d, k : int
+        The parity.
+    delta : float
+        δ.
+    tau_g : float
+        :math:`\tau_g`.
+    width : int
+        m.
+
+    Returns
+    -------
+    float
+        The step bound.
 
     Examples
     --------
@@ -243,6 +367,18 @@ def lemma66_step_bound(d: int, k: int, delta: float, tau_g: float, width: int) -
 
 def samples_for_steps(steps: int, batch_size: int) -> int:
     """Samples seen after ``steps`` optimiser steps with fresh batches of ``batch_size``.
+
+    Parameters
+    ----------
+    steps : int
+        Optimiser steps.
+    batch_size : int
+        Inputs per step.
+
+    Returns
+    -------
+    int
+        ``steps * batch_size``.
 
     Examples
     --------

@@ -40,6 +40,13 @@ def knn_predict(prompts: PromptBatch, k: int = 1) -> FloatArray:
     ----------
     k : int
         Neighbours (odd k avoids ties; a tie goes to the nearest neighbour's label).
+    prompts : PromptBatch
+        The prompts.
+
+    Returns
+    -------
+    numpy.ndarray
+        The predicted labels (+-1), one per prompt.
 
     Examples
     --------
@@ -78,6 +85,13 @@ def sklearn_predict(prompts: PromptBatch, method: Baseline,
     C : float, keyword-only
         Inverse regularisation strength of the logistic regression and SVMs (sklearn's
         default 1).
+    prompts : PromptBatch
+        The prompts.
+
+    Returns
+    -------
+    numpy.ndarray
+        The predicted labels (+-1), one per prompt.
 
     Examples
     --------
@@ -118,7 +132,19 @@ def sklearn_predict(prompts: PromptBatch, method: Baseline,
 
 @dataclass(frozen=True, repr=False)
 class BaselineResult(RichDisplay):
-    """Error of a baseline on a batch: ``error`` with standard error ``error_se``."""
+    """Error of a baseline on a batch: ``error`` with standard error ``error_se``.
+
+    Parameters
+    ----------
+    method : str
+        The baseline.
+    error : float
+        Classification error on the batch.
+    error_se : float
+        Its standard error.
+    n : int
+        Number of prompts.
+    """
 
     method: str
     error: float
@@ -129,6 +155,18 @@ class BaselineResult(RichDisplay):
 def baseline_error(prompts: PromptBatch, method: Baseline
                    ) -> BaselineResult:
     """Classification error of ``method`` (k-NN vectorised, the rest via scikit-learn).
+
+    Parameters
+    ----------
+    prompts : PromptBatch
+        The prompts (each classified from its own contexts).
+    method : {'1-NN', '3-NN', 'logistic', 'svm-linear', 'svm-gaussian'}
+        The baseline.
+
+    Returns
+    -------
+    BaselineResult
+        The error and its standard error.
 
     Examples
     --------

@@ -63,6 +63,15 @@ class Patterns:
 
     Validated on construction: all patterns pairwise orthogonal (to ``1e-9 beta^2``) with
     norms within :data:`NORM_RTOL` of the first relevant pattern's norm ``beta``.
+
+    Parameters
+    ----------
+    relevant : numpy.ndarray
+        The relevant patterns :math:`\\mu_j`, one per row (:math:`M_1 \\times d_x`).
+    irrelevant : numpy.ndarray
+        The irrelevant patterns :math:`\\nu_k`, one per row (:math:`M_2 \\times d_x`).
+    q : numpy.ndarray
+        The label embedding, length :math:`d_y`.
     """
 
     relevant: FloatArray
@@ -149,6 +158,11 @@ def in_domain_patterns(M1: int = 6, M2: int = 24, beta: float = 3.0, d_y: int = 
     seed : seed-like, keyword-only
         Used only with ``basis='random'``.
 
+    Returns
+    -------
+    Patterns
+        The in-domain patterns.
+
     Examples
     --------
     >>> p = in_domain_patterns()
@@ -185,6 +199,20 @@ def ood_patterns_from_coefficients(base: Patterns, coefficients: Sequence[Sequen
     (default :math:`\nu' = \nu`).  The result is validated like any :class:`Patterns`
     (orthogonal, norm :math:`\beta`): coefficients that break that raise.
 
+    Parameters
+    ----------
+    base : Patterns
+        The in-domain patterns.
+    coefficients : array_like
+        :math:`k_{j,i}`, shape :math:`(M'_1, M_1)`.
+    irrelevant : numpy.ndarray, optional
+        The ODI patterns (default: those of ``base``).
+
+    Returns
+    -------
+    Patterns
+        The out-of-domain patterns.
+
     Examples
     --------
     >>> base = in_domain_patterns(M1=2, M2=2)
@@ -209,6 +237,18 @@ def ood_patterns(base: Patterns, a: float = 0.64, b: float = 0.64) -> Patterns:
     orthogonality to :math:`\mu'_2, \mu'_3` (notes §5 A5).  :math:`\|\mu'_1\| = \beta` needs
     :math:`a^2 + b^2 = 0.82` (within :data:`NORM_RTOL`); :math:`S_1 = a + b`, at most
     :math:`\sqrt{1.64} \approx 1.2806`.
+
+    Parameters
+    ----------
+    base : Patterns
+        The in-domain patterns.
+    a, b : float
+        The coefficients of :math:`\mu_5` and :math:`\mu_6` in :math:`\mu'_1` (default 0.64).
+
+    Returns
+    -------
+    Patterns
+        The out-of-domain patterns.
 
     Examples
     --------
@@ -249,6 +289,8 @@ class OODConditions:
     relevant_residual, irrelevant_residual : float
         Largest norm (relative to :math:`\\beta`) of an ODR pattern outside span(IDR), of an ODI
         pattern outside span(IDI).
+    atol : float
+        The tolerance the conditions were checked with.
     """
 
     coefficients: FloatArray
@@ -281,6 +323,15 @@ def theorem34_conditions(base: Patterns, ood: Patterns, *, atol: float = 1e-9) -
     ----------
     atol : float, keyword-only
         Tolerance (relative to beta) for the span residuals and for :math:`S_j \\ge 1`.
+    base : Patterns
+        The in-domain patterns.
+    ood : Patterns
+        The out-of-domain patterns.
+
+    Returns
+    -------
+    OODConditions
+        The coefficients, their sums and the residuals.
 
     Examples
     --------

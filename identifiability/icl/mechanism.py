@@ -106,6 +106,20 @@ def attention_concentration(params: ICLParams, prompts: PromptBatch, *,
                             self_attend: bool = True) -> AttentionConcentration:
     """Corollary 4.3's attention mass on the contexts sharing the query's relevant pattern.
 
+    Parameters
+    ----------
+    params : ICLParams
+        The trained weights.
+    prompts : PromptBatch
+        The prompts.
+    self_attend : bool, keyword-only
+        The query attends to itself (default True, eq. 2).
+
+    Returns
+    -------
+    AttentionConcentration
+        The attention mass per prompt and its summary.
+
     Examples
     --------
     >>> from identifiability.icl import in_domain_patterns, sample_prompts
@@ -180,6 +194,20 @@ def attention_projections(params: ICLParams, patterns: Patterns, prompts: Prompt
     pattern blocks of :math:`W_Q, W_K`.  ``patterns`` must be the ones that generated
     ``prompts`` (IDR for in-domain prompts, ODR for out-of-domain ones).
 
+    Parameters
+    ----------
+    params : ICLParams
+        The trained weights.
+    patterns : Patterns
+        The patterns that generated ``prompts``.
+    prompts : PromptBatch
+        The prompts.
+
+    Returns
+    -------
+    AttentionProjections
+        The components.
+
     Examples
     --------
     >>> from identifiability.icl import in_domain_patterns, sample_prompts
@@ -234,7 +262,18 @@ class NeuronAlignment(RichDisplay):
     cos_label: FloatArray
 
     def top(self, fraction: float = 0.5) -> npt.NDArray[np.int64]:
-        """Indices of the ``fraction`` of neurons with the largest :math:`\\|r_i\\|`."""
+        """Indices of the ``fraction`` of neurons with the largest :math:`\\|r_i\\|`.
+
+        Parameters
+        ----------
+        fraction : float, default 0.5
+            The fraction of neurons, in (0, 1].
+
+        Returns
+        -------
+        numpy.ndarray
+            Their indices.
+        """
         k = max(1, round(check_fraction("fraction", fraction) * self.magnitude.size))
         return np.argsort(-self.magnitude, kind="stable")[:k]
 
@@ -250,6 +289,18 @@ def _cos(X: FloatArray, v: FloatArray) -> FloatArray:
 def neuron_alignment(params: ICLParams, patterns: Patterns) -> NeuronAlignment:
     """Proposition 4.5's cosines of the rows of :math:`W_O W_V` with :math:`\\bar\\mu` and
     :math:`\\mathrm{sign}(a_i) q`.
+
+    Parameters
+    ----------
+    params : ICLParams
+        The trained weights.
+    patterns : Patterns
+        The patterns.
+
+    Returns
+    -------
+    NeuronAlignment
+        The cosines per neuron.
 
     Examples
     --------
@@ -274,6 +325,16 @@ def neuron_alignment(params: ICLParams, patterns: Patterns) -> NeuronAlignment:
 def label_feature_basis(patterns: Patterns) -> FloatArray:
     """Orthonormal rows spanning :math:`\\{[\\mu_j; 0]\\} \\cup \\{[0; q]\\}` in
     :math:`\\mathbb R^D` (the directions Lemmas B.5-B.7 confine the updates to).
+
+    Parameters
+    ----------
+    patterns : Patterns
+        The patterns.
+
+    Returns
+    -------
+    numpy.ndarray
+        Orthonormal rows, shape :math:`(M_1 + 1, D)`.
 
     Examples
     --------
@@ -310,6 +371,8 @@ class UpdateSpectrum(RichDisplay):
     input_energy : float or None
         :math:`\\|\\Delta W\\,\\Pi\\|_F^2/\\|\\Delta W\\|_F^2`, :math:`\\Pi` the projection onto the
         row span of ``basis``.
+    details : dict
+        The tolerance, the basis and the shapes.
     """
 
     singular_values: FloatArray
@@ -333,6 +396,11 @@ def update_spectrum(delta: Any, *, rtol: float = 0.05, eps: float | None = None,
         Absolute entrywise tolerance of the ε-rank; default ``rtol * max|delta|``.
     basis : array_like (k, D), optional, keyword-only
         Rows spanning the input subspace whose energy share is reported.
+
+    Returns
+    -------
+    UpdateSpectrum
+        Singular values, float and ε ranks, and the energy in ``basis``.
 
     Examples
     --------

@@ -83,7 +83,21 @@ GRADIENT_NAMES = ("WQ", "WK", "WV", "WO")
 @dataclass(frozen=True, repr=False)
 class ICLParams(RichDisplay):
     """The weights :math:`\\Psi = \\{W_Q, W_K, W_V, W_O, a\\}` and the pruning ``mask`` (0/1 per
-    neuron; 1 = kept).  Arrays are not copied: use :meth:`copy` before mutating."""
+    neuron; 1 = kept).  Arrays are not copied: use :meth:`copy` before mutating.
+
+    Parameters
+    ----------
+    WQ, WK : numpy.ndarray
+        Query and key weights, :math:`m_a \\times D`.
+    WV : numpy.ndarray
+        Value weights, :math:`m_b \\times D`.
+    WO : numpy.ndarray
+        Output weights, :math:`m \\times m_b`.
+    a : numpy.ndarray
+        The fixed output layer, length m.
+    mask : numpy.ndarray
+        The pruning mask, length m.
+    """
 
     WQ: Array
     WK: Array
@@ -120,15 +134,39 @@ class ICLParams(RichDisplay):
         return int(np.shape(self.WQ)[1])
 
     def copy(self) -> ICLParams:
+        """A deep copy (every array copied).
+
+        Returns
+        -------
+        ICLParams
+            The copy.
+        """
         return ICLParams(*(np.array(getattr(self, k)) for k in
                            ("WQ", "WK", "WV", "WO", "a", "mask")))
 
     def with_mask(self, mask: Array) -> ICLParams:
-        """The same weights with another pruning mask (a new 0/1 array of length m)."""
+        """The same weights with another pruning mask (a new 0/1 array of length m).
+
+        Parameters
+        ----------
+        mask : numpy.ndarray
+            0/1 array of length m.
+
+        Returns
+        -------
+        ICLParams
+            The weights with that mask.
+        """
         return replace(self, mask=check_array("mask", mask, ndim=1))
 
     def neuron_magnitudes(self) -> npt.NDArray[np.float64]:
-        """:math:`\\|r_i\\|`, :math:`r_i` the i-th row of :math:`W_O W_V` (Theorem 3.7)."""
+        """:math:`\\|r_i\\|`, :math:`r_i` the i-th row of :math:`W_O W_V` (Theorem 3.7).
+
+        Returns
+        -------
+        numpy.ndarray
+            One norm per neuron, length m.
+        """
         return np.asarray(np.linalg.norm(np.real(self.WO @ self.WV), axis=1))
 
 
@@ -149,6 +187,11 @@ def initialize(d_x: int, d_y: int, *, m: int = 64, m_a: int = 60, m_b: int = 60,
         :math:`|a_i|` (§2.3 prints :math:`1/m`, Algorithm 1 :math:`1/\\sqrt m`).
     seed : seed-like, keyword-only
         Stream for :math:`W_O` and :math:`a` (the algorithm's stream, not the data's).
+
+    Returns
+    -------
+    ICLParams
+        The initial weights.
 
     Examples
     --------
@@ -190,7 +233,29 @@ def initialize(d_x: int, d_y: int, *, m: int = 64, m_a: int = 60, m_b: int = 60,
 @dataclass(frozen=True)
 class Forward:
     """Intermediate values of one forward pass (used by the gradient and the mechanism
-    measurements).  ``A`` has one column per attended token (``l+1``, or ``l`` contexts only)."""
+    measurements).  ``A`` has one column per attended token (``l+1``, or ``l`` contexts only).
+
+    Parameters
+    ----------
+    F : numpy.ndarray
+        The network outputs, shape (n,).
+    A : numpy.ndarray
+        The attention weights, shape (n, L).
+    scores : numpy.ndarray
+        The attention scores :math:`p_i^\\top W_K^\\top W_Q p_{query}`.
+    Qv : numpy.ndarray
+        :math:`W_Q p_{query}`.
+    kq : numpy.ndarray
+        :math:`W_K^\\top W_Q p_{query}`.
+    c : numpy.ndarray
+        The attended prompt :math:`\\sum_i A_i p_i`, shape (n, D).
+    h : numpy.ndarray
+        :math:`W_V c`.
+    u : numpy.ndarray
+        :math:`W_O W_V c`, the pre-activations.
+    attended : numpy.ndarray
+        The attended tokens.
+    """
 
     F: Array
     A: Array
@@ -227,6 +292,15 @@ def forward(params: ICLParams, P: Any, *, self_attend: bool = True) -> Forward:
     self_attend : bool, keyword-only
         True (default): attention over all :math:`l+1` columns, query included; False: over the
         :math:`l` contexts only (needs :math:`l \\ge 1`).
+    params : ICLParams
+        The weights.
+    P : array_like
+        Prompts, shape ``(n, D, l+1)``.
+
+    Returns
+    -------
+    Forward
+        The outputs and intermediates.
 
     Examples
     --------
@@ -262,6 +336,20 @@ def attention_weights(params: ICLParams, P: Any, *, self_attend: bool = True) ->
     """The attention map :math:`\\mathrm{attn}(\\Psi; P, i)`, shape ``(n, l+1)`` (last column:
     the query) or ``(n, l)`` with ``self_attend=False``.
 
+    Parameters
+    ----------
+    params : ICLParams
+        The weights.
+    P : array_like
+        Prompts, shape ``(n, D, l+1)``.
+    self_attend : bool, keyword-only
+        The query attends to itself (default True).
+
+    Returns
+    -------
+    numpy.ndarray
+        The attention map.
+
     Examples
     --------
     >>> from identifiability.icl import in_domain_patterns, sample_prompts
@@ -277,6 +365,18 @@ def attention_weights(params: ICLParams, P: Any, *, self_attend: bool = True) ->
 
 def hinge_loss(F: Any, z: Any) -> Array:
     """:math:`\\max\\{0, 1 - zF\\}` elementwise (real part decides the branch).
+
+    Parameters
+    ----------
+    F : array_like
+        Outputs.
+    z : array_like
+        Labels (+-1).
+
+    Returns
+    -------
+    numpy.ndarray
+        The hinge losses, broadcast.
 
     Examples
     --------
@@ -299,6 +399,24 @@ def loss_and_gradient(params: ICLParams, P: Any, z: Any, *, self_attend: bool = 
                       ) -> tuple[Any, dict[str, Array]]:
     """Batch-mean hinge loss and its gradient with respect to W_Q, W_K, W_V, W_O (see the module
     docstring for the formulas).
+
+    Parameters
+    ----------
+    params : ICLParams
+        The weights.
+    P : array_like
+        Prompts, shape ``(n, D, l+1)``.
+    z : array_like
+        Labels (+-1), shape (n,).
+    self_attend : bool, keyword-only
+        The query attends to itself (default True).
+
+    Returns
+    -------
+    loss : float
+        The batch-mean hinge loss.
+    gradient : dict of str to numpy.ndarray
+        The gradients of ``'WQ'``, ``'WK'``, ``'WV'``, ``'WO'``.
 
     Examples
     --------

@@ -60,6 +60,18 @@ def context_probabilities(M: int, alpha: float) -> FloatArray:
     r"""Probabilities of the categorical context distribution for the task ``(0, 1)``:
     :math:`\alpha/2` for each decisive pattern, :math:`(1-\alpha)/(M-2)` for each other one.
 
+    Parameters
+    ----------
+    M : int
+        The number of patterns.
+    alpha : float
+        α.
+
+    Returns
+    -------
+    numpy.ndarray
+        The probabilities, length M.
+
     Examples
     --------
     >>> context_probabilities(4, 0.8).round(3).tolist()
@@ -78,6 +90,18 @@ def no_same_pattern_probability(alpha: float, length: int) -> float:
     r""":math:`\Pr(\text{no context shares the query's pattern}) = (1 - \alpha/2)^l` for the
     categorical construction (the query's pattern is decisive).
 
+    Parameters
+    ----------
+    alpha : float
+        α.
+    length : int
+        l.
+
+    Returns
+    -------
+    float
+        :math:`(1 - \alpha/2)^l`.
+
     Examples
     --------
     >>> no_same_pattern_probability(1.0, 3)
@@ -89,6 +113,18 @@ def no_same_pattern_probability(alpha: float, length: int) -> float:
 def min_context_length(alpha: float, p: float) -> int:
     r"""Smallest :math:`l` with :math:`(1-\alpha/2)^l \le p`:
     :math:`\lceil \log p / \log(1-\alpha/2) \rceil` (Remark 3.5: linear in :math:`1/\alpha`).
+
+    Parameters
+    ----------
+    alpha : float
+        α.
+    p : float
+        The target probability.
+
+    Returns
+    -------
+    int
+        The smallest l.
 
     Examples
     --------
@@ -150,6 +186,16 @@ class PromptBatch:
         """The prompts cut to their first ``length`` contexts (and the query).  Contexts are
         i.i.d., so these are prompts of context length ``length`` from the same construction.
 
+        Parameters
+        ----------
+        length : int
+            The context length kept.
+
+        Returns
+        -------
+        PromptBatch
+            The cut prompts.
+
         Examples
         --------
         >>> from identifiability.icl import in_domain_patterns
@@ -188,6 +234,11 @@ def sample_prompts(patterns: Patterns, tasks: Iterable[Sequence[int]], n: int, l
         :math:`K` (or :math:`K'`): irrelevant coefficients are :math:`U(-K, K)`.
     seed : seed-like, keyword-only
         The data stream.
+
+    Returns
+    -------
+    PromptBatch
+        The prompts, their labels and their patterns.
 
     Examples
     --------
@@ -237,6 +288,20 @@ def same_pattern_tail(alpha: float, length: int, c: float) -> float:
     r"""Exact :math:`\Pr(|\mathcal N| \le (1-c)\alpha l/2)` for
     :math:`|\mathcal N| \sim \mathrm{Binomial}(l, \alpha/2)` (scipy).
 
+    Parameters
+    ----------
+    alpha : float
+        α.
+    length : int
+        l.
+    c : float
+        The relative deviation c.
+
+    Returns
+    -------
+    float
+        The probability.
+
     Examples
     --------
     >>> round(same_pattern_tail(1.0, 4, 0.5), 4)       # P(Bin(4, 1/2) <= 1) = 5/16
@@ -254,6 +319,20 @@ def same_pattern_tail(alpha: float, length: int, c: float) -> float:
 def chernoff_bound(alpha: float, length: int, c: float) -> float:
     r"""Eq. 63's bound :math:`e^{-c^2\alpha l/4}` on :func:`same_pattern_tail` (Lemma B.1,
     eq. 25, with mean :math:`\alpha l/2`).
+
+    Parameters
+    ----------
+    alpha : float
+        α, the probability of a decisive pattern.
+    length : int
+        l, the context length.
+    c : float
+        The relative deviation c in (0, 1).
+
+    Returns
+    -------
+    float
+        :math:`e^{-c^2\alpha l/4}`.
 
     Examples
     --------

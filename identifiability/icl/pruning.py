@@ -47,6 +47,18 @@ PRUNING_ORDERS: tuple[Order, ...] = ("smallest", "largest", "random")
 def pruned_count(rate: float, m: int) -> int:
     """:math:`\\operatorname{round}(R m)` neurons for rate :math:`R \\in [0, 1]`.
 
+    Parameters
+    ----------
+    rate : float
+        R in [0, 1].
+    m : int
+        Number of neurons.
+
+    Returns
+    -------
+    int
+        round(R m).
+
     Examples
     --------
     >>> pruned_count(0.2, 64), pruned_count(0.4, 64)
@@ -59,6 +71,22 @@ def prune_mask(params: ICLParams, n_pruned: int, *, order: Order = "smallest",
                seed: SeedLike = None) -> FloatArray:
     """A 0/1 mask with ``n_pruned`` neurons removed in the given ``order`` of
     :math:`\\|r_i\\|` (ties broken by index; ``'random'`` draws from ``seed``).
+
+    Parameters
+    ----------
+    params : ICLParams
+        The weights.
+    n_pruned : int
+        Neurons removed.
+    order : {'smallest', 'largest', 'random'}, keyword-only
+        Which neurons (by :math:`\\|r_i\\|`); default ``'smallest'``.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds ``'random'``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The 0/1 mask, length m.
 
     Examples
     --------
@@ -97,6 +125,10 @@ class PruningCurve(RichDisplay):
     hinge, hinge_se, error, error_se : dict order -> ndarray over rates
         For ``'random'``: the mean over ``n_random_masks`` masks, with the standard error of
         that mean across masks (the same prompts are used for every mask).
+    n_prompts : int
+        Prompts evaluated at each rate.
+    n_random_masks : int
+        Masks averaged for ``'random'``.
     """
 
     rates: tuple[float, ...]
@@ -139,6 +171,13 @@ def pruning_curve(params: ICLParams, prompts: PromptBatch, rates: Sequence[float
         Random masks averaged per rate.
     seed : seed-like, keyword-only
         Stream of the random masks.
+    self_attend : bool, keyword-only
+        The query attends to itself (default True).
+
+    Returns
+    -------
+    PruningCurve
+        Loss and error per rate and order.
 
     Examples
     --------

@@ -84,6 +84,16 @@ def _guard_tasks(n_tasks: int, name: str) -> None:
 def all_tasks(M1: int) -> list[Task]:
     """The :math:`M_1(M_1-1)` in-domain tasks of Definition 3.1, as ordered pairs ``(a, b)``.
 
+    Parameters
+    ----------
+    M1 : int
+        :math:`M_1`, the number of relevant patterns.
+
+    Returns
+    -------
+    list of Task
+        The tasks ``(a, b)``.
+
     Examples
     --------
     >>> all_tasks(3)
@@ -97,6 +107,18 @@ def all_tasks(M1: int) -> list[Task]:
 def shift_tasks(M1: int, shifts: int = 1) -> list[Task]:
     r"""The experiments' training family (§5): task :math:`(k-1)M_1 + j` is
     :math:`(j, j + k \bmod M_1)` for :math:`k = 1..U` (``shifts``), :math:`j = 0..M_1-1`.
+
+    Parameters
+    ----------
+    M1 : int
+        :math:`M_1`.
+    shifts : int, default 1
+        U.
+
+    Returns
+    -------
+    list of Task
+        :math:`U M_1` tasks.
 
     Examples
     --------
@@ -113,6 +135,16 @@ def cyclic_tasks(M1: int) -> list[Task]:
     """Lemma B.11's construction: task ``j`` maps :math:`\\mu_j \\to +1` and
     :math:`\\mu_{j+1} \\to -1` (indices mod :math:`M_1`).
 
+    Parameters
+    ----------
+    M1 : int
+        :math:`M_1`.
+
+    Returns
+    -------
+    list of Task
+        :math:`M_1` tasks.
+
     Examples
     --------
     >>> cyclic_tasks(3)
@@ -123,6 +155,18 @@ def cyclic_tasks(M1: int) -> list[Task]:
 
 def unseen_tasks(M1: int, training: Iterable[Sequence[int]]) -> list[Task]:
     """The in-domain tasks not in ``training`` (:math:`T \\setminus T_{tr}`).
+
+    Parameters
+    ----------
+    M1 : int
+        :math:`M_1`.
+    training : iterable of (int, int)
+        The training tasks.
+
+    Returns
+    -------
+    list of Task
+        The other in-domain tasks.
 
     Examples
     --------
@@ -162,6 +206,18 @@ class Condition32:
 def condition_32(tasks: Iterable[Sequence[int]], M1: int) -> Condition32:
     """Check Condition 3.2 for the training set ``tasks`` over :math:`M_1` patterns.
 
+    Parameters
+    ----------
+    tasks : iterable of (int, int)
+        The training tasks.
+    M1 : int
+        :math:`M_1`.
+
+    Returns
+    -------
+    Condition32
+        The verdict and what it rests on.
+
     Examples
     --------
     >>> condition_32(cyclic_tasks(6), 6).holds, condition_32(cyclic_tasks(6)[:5], 6).holds
@@ -188,6 +244,16 @@ def condition_32_subset_counts(M1: int) -> dict[int, int]:
 
     Only sizes with at least one satisfying subset appear.  Lemma B.11 says the smallest key
     is :math:`M_1`; the count there is the number of derangements of :math:`M_1` elements.
+
+    Parameters
+    ----------
+    M1 : int
+        :math:`M_1` (small: :math:`2^{M_1(M_1-1)}` subsets).
+
+    Returns
+    -------
+    dict of int to int
+        Size -> number of satisfying subsets.
 
     Raises
     ------

@@ -115,6 +115,18 @@ class TrainingConfig:
             object.__setattr__(self, "tasks", tuple(pairs))
 
     def training_tasks(self, M1: int) -> tuple[Task, ...]:
+        """The configured tasks, or Lemma B.11's cyclic tasks when none are given, validated.
+
+        Parameters
+        ----------
+        M1 : int
+            :math:`M_1`.
+
+        Returns
+        -------
+        tuple of Task
+            The training tasks.
+        """
         return tuple(_check_tasks(self.tasks if self.tasks is not None else cyclic_tasks(M1),
                                   M1))
 
@@ -133,6 +145,12 @@ class TrainedModel(RichDisplay):
         The callback asked to stop.
     batch_loss : ndarray
         Mean hinge loss of each training batch (before its update).
+    config : TrainingConfig
+        The configuration.
+    patterns : Patterns
+        The patterns trained on.
+    tasks : tuple of Task
+        The training tasks.
     """
 
     params: ICLParams
@@ -164,6 +182,11 @@ def train(patterns: Patterns, config: TrainingConfig | None = None, *, seed: See
     limit_blas_threads : bool, keyword-only
         Run the loop with one BLAS thread (default; faster at these sizes, see
         ``identifiability.icl._threads``); False leaves the BLAS pool as it is.
+
+    Returns
+    -------
+    TrainedModel
+        The trained weights, the initial ones and the loss history.
 
     Raises
     ------
@@ -263,6 +286,20 @@ def evaluate(params: ICLParams, prompts: PromptBatch, *, self_attend: bool = Tru
              ) -> Evaluation:
     """Classification error and hinge loss of ``params`` on ``prompts`` (eqs. 4-5).
 
+    Parameters
+    ----------
+    params : ICLParams
+        The weights.
+    prompts : PromptBatch
+        The prompts.
+    self_attend : bool, keyword-only
+        The query attends to itself (default True).
+
+    Returns
+    -------
+    Evaluation
+        Error and hinge loss with their standard errors.
+
     Examples
     --------
     >>> from identifiability.icl import in_domain_patterns, sample_prompts
@@ -288,6 +325,32 @@ def sample_and_evaluate(params: ICLParams, patterns: Patterns, tasks: Sequence[T
                         n: int, length: int, alpha: float, noise: float = 0.5,
                         self_attend: bool = True, seed: SeedLike = None) -> Evaluation:
     """:func:`evaluate` on ``n`` fresh prompts from :func:`sample_prompts`.
+
+    Parameters
+    ----------
+    params : ICLParams
+        The weights.
+    patterns : Patterns
+        The patterns.
+    tasks : sequence of Task
+        The tasks drawn from.
+    n : int, keyword-only
+        Number of prompts.
+    length : int, keyword-only
+        Context length l.
+    alpha : float, keyword-only
+        α.
+    noise : float, keyword-only
+        Noise scale (default 0.5).
+    self_attend : bool, keyword-only
+        The query attends to itself (default True).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the prompts.
+
+    Returns
+    -------
+    Evaluation
+        Error and hinge loss with their standard errors.
 
     Examples
     --------

@@ -56,7 +56,17 @@ DEFAULT_RANK_RTOL = 1e-10
 
 @dataclass(frozen=True)
 class AssumptionCheck:
-    """One assumption: whether it holds, and the measured quantity behind the verdict."""
+    """One assumption: whether it holds, and the measured quantity behind the verdict.
+
+    Parameters
+    ----------
+    name : str
+        The assumption (``'A5'``, ``'O'``, ...).
+    holds : bool
+        Whether it holds.
+    measured : str
+        The measured quantity behind the verdict.
+    """
 
     name: str
     holds: bool
@@ -65,7 +75,15 @@ class AssumptionCheck:
 
 @dataclass(frozen=True, repr=False)
 class AssumptionReport:
-    """The outcome of every assumption check (see :func:`check_assumptions`)."""
+    """The outcome of every assumption check (see :func:`check_assumptions`).
+
+    Parameters
+    ----------
+    kind : {'hmm', 'ghmm'}
+        The model class checked.
+    checks : tuple of AssumptionCheck
+        One per assumption.
+    """
 
     kind: str
     checks: tuple[AssumptionCheck, ...]
@@ -159,6 +177,11 @@ def check_assumptions(
     rank_rtol : float
         Relative tolerance of the SVD ranks in A7/A8.
 
+    Returns
+    -------
+    AssumptionReport
+        Every assumption with its verdict and measurement.
+
     References
     ----------
     .. [1] 004, §2.2.1.3, Assumptions 5–9.
@@ -210,6 +233,20 @@ def sinkhorn(
 
     Alternately rescales rows and columns of :math:`K > 0` until all row and column sums are
     within ``tol`` of 1; the result is :math:`D_1 K D_2`.
+
+    Parameters
+    ----------
+    K : array_like
+        A square matrix with positive entries.
+    tol : float, keyword-only
+        Tolerance on the row and column sums (default 1e-14).
+    max_iter : int, keyword-only
+        Maximum number of rescalings (default 10000).
+
+    Returns
+    -------
+    numpy.ndarray
+        The doubly stochastic :math:`D_1 K D_2`.
 
     Raises
     ------

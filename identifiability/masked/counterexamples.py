@@ -91,6 +91,20 @@ def rotation_about_ones(
     cross-product matrix of u (Theorem 6, Claim 2).  For k > 3, K is a random skew-symmetric
     matrix (from ``seed``) with :math:`K\mathbf 1 = 0` and spectral norm 1.
 
+    Parameters
+    ----------
+    theta : float
+        The rotation angle.
+    k : int, default 3
+        The dimension.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the skew-symmetric generator (k > 3).
+
+    Returns
+    -------
+    numpy.ndarray
+        The k x k orthogonal R.
+
     Examples
     --------
     >>> R = rotation_about_ones(0.1)
@@ -114,6 +128,20 @@ def rotation_about_ones(
            R=lambda n, v: check_array(n, v, ndim=2))
 def rotation_twin(model: HMM, R: Any, **kwargs: Any) -> HMM:
     r"""Theorem 4/6 twin :math:`(\tilde O, \tilde T) = (OR, R^\top T R)` (validated).
+
+    Parameters
+    ----------
+    model : HMM
+        The model.
+    R : array_like
+        An orthogonal k x k matrix fixing the all-ones vector.
+    **kwargs
+        Passed to :class:`HMM` (``atol``, ``require``; default the model's ``atol``).
+
+    Returns
+    -------
+    HMM
+        The twin :math:`(OR, R^\top T R)`.
 
     Raises
     ------
@@ -145,6 +173,20 @@ def pairwise_twin(model: HMM | GaussianHMM, R: Any, **kwargs: Any) -> HMM:
     any invertible R with :math:`R\mathbf 1 = \mathbf 1` and :math:`\mathbf 1^\top R =
     \mathbf 1^\top` (HMM only; validated).
 
+    Parameters
+    ----------
+    model : HMM
+        The model (a GaussianHMM is refused).
+    R : array_like
+        An invertible k x k matrix with unit row and column sums.
+    **kwargs
+        Passed to :class:`HMM` (``atol``, ``require``; default the model's ``atol``).
+
+    Returns
+    -------
+    HMM
+        The twin :math:`(OR, R^{-1}TR^{-\top})`.
+
     Examples
     --------
     >>> m = HMM([[0.6, 0.2], [0.4, 0.8]], [[0.7, 0.3], [0.3, 0.7]])
@@ -170,6 +212,16 @@ def pairwise_twin(model: HMM | GaussianHMM, R: Any, **kwargs: Any) -> HMM:
 def theorem6_printed(*, atol: float = PRINTED_ATOL) -> tuple[HMM, HMM]:
     """The two HMMs of (2.47), as printed (validated with ``atol`` = 1e-7: 8 decimals).
 
+    Parameters
+    ----------
+    atol : float, keyword-only
+        Tolerance of the HMM validation (default 1e-7).
+
+    Returns
+    -------
+    (HMM, HMM)
+        The model and its twin as printed.
+
     References
     ----------
     .. [1] 004, Theorem 6, example (2.47).
@@ -193,6 +245,20 @@ def theorem6_regenerated(theta: float = 0.1, *, atol: float = PRINTED_ATOL
 
     Returns ``(model, twin, R)``.  The printed (O, T) satisfy A5 only to 8 decimals, hence the
     default ``atol``.
+
+    Parameters
+    ----------
+    theta : float, default 0.1
+        The rotation angle of :math:`R_u`.
+    atol : float, keyword-only
+        Tolerance of the HMM validation (default 1e-7).
+
+    Returns
+    -------
+    model, twin : HMM
+        The printed (O, T) and the regenerated twin.
+    R : numpy.ndarray
+        The rotation.
 
     References
     ----------
@@ -220,6 +286,16 @@ def claim3_rotation_factor(t: int) -> FloatArray:
 
     Without the factor T it has negative entries (Claim 3 proof, after (2.51)).
 
+    Parameters
+    ----------
+    t : int
+        The horizon t >= 3.
+
+    Returns
+    -------
+    numpy.ndarray
+        The 3 x 3 factor.
+
     Examples
     --------
     >>> round(float(claim3_rotation_factor(2).min()), 6)
@@ -236,6 +312,18 @@ def claim3_pair(t: int, a: float = 0.5) -> tuple[FloatArray, FloatArray, FloatAr
     :math:`\tilde T = M^{-1}R(2\pi/t)^{-1}M\,T`, so :math:`\tilde T^t = T^t`.
 
     Raw arrays (no validation): for a != 1/2, :math:`\tilde T` has negative entries for many t.
+
+    Parameters
+    ----------
+    t : int
+        The horizon t >= 3 (the rotation angle is :math:`2\pi/t`).
+    a : float, default 0.5
+        The weight of the identity in T.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        T, :math:`\tilde T` and M (3 x 3).
 
     Examples
     --------
@@ -254,7 +342,19 @@ def claim3_pair(t: int, a: float = 0.5) -> tuple[FloatArray, FloatArray, FloatAr
 @dataclass(frozen=True)
 class HouseholderTwin:
     r"""Lemma 7 / Theorem 5: :math:`H = I - 2\hat v\hat v^\top`,
-    :math:`\hat v \propto (M^+)^\top\mathbf 1`, ``M_twin = H M``, ``T_twin = (HM)^+ M T``."""
+    :math:`\hat v \propto (M^+)^\top\mathbf 1`, ``M_twin = H M``, ``T_twin = (HM)^+ M T``.
+
+    Parameters
+    ----------
+    v_hat : numpy.ndarray
+        The unit vector :math:`\hat v`.
+    H : numpy.ndarray
+        The reflection :math:`I - 2\hat v\hat v^\top`.
+    M_twin : numpy.ndarray
+        HM, unit columns.
+    T_twin : numpy.ndarray
+        :math:`(HM)^+ M T` (not stochastic).
+    """
 
     v_hat: FloatArray
     H: FloatArray
@@ -269,6 +369,18 @@ def householder_twin(M: Any, T: Any) -> HouseholderTwin:
     ``M_twin`` has unit columns and the same posterior :math:`\phi`; with
     :math:`\tilde T = (HM)^+MT` the ``x2|x1`` predictor is the same, but
     :math:`\mathbf 1^\top\tilde T = -\mathbf 1^\top`, so :math:`\tilde T` is not stochastic.
+
+    Parameters
+    ----------
+    M : array_like
+        The d x k means (unit columns).
+    T : array_like
+        The k x k transition matrix.
+
+    Returns
+    -------
+    HouseholderTwin
+        The reflection and the twin parameters.
 
     Examples
     --------
@@ -295,6 +407,20 @@ def lemma7_translation(M: Any, w: Any, *, branch: int = 1) -> FloatArray:
     :math:`\alpha^2 - 2\alpha c + \|w\|^2 = 0`, i.e. :math:`\alpha = c \pm\sqrt{c^2-\|w\|^2}`
     (``branch`` = +1 or -1).  ``w = 0``, ``branch=+1`` gives HM; for d > k and w != 0 the
     column space changes, so Lemma 7's "M or HM" needs the column-space constraint.
+
+    Parameters
+    ----------
+    M : array_like
+        The d x k means (unit columns).
+    w : array_like
+        A vector orthogonal to the column space of M.
+    branch : {1, -1}, keyword-only
+        The root :math:`\alpha = c \pm\sqrt{c^2-\|w\|^2}` (default +1).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\tilde M`, d x k with unit columns.
 
     Raises
     ------

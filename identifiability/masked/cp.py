@@ -80,6 +80,16 @@ class CPResult(Result):
 def cp_reconstruct(factors: tuple[Any, Any, Any]) -> FloatArray:
     """``einsum('ir,jr,kr->ijk', A, B, C)``.
 
+    Parameters
+    ----------
+    factors : (array_like, array_like, array_like)
+        A, B, C with R columns each.
+
+    Returns
+    -------
+    numpy.ndarray
+        The 3-tensor.
+
     Examples
     --------
     >>> cp_reconstruct((np.ones((2, 1)), np.ones((3, 1)), np.ones((4, 1)))).shape

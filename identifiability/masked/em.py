@@ -60,6 +60,8 @@ class EMRefinement(Result):
         The last log-likelihood of the data under EM's (unprojected) parameters.
     projection_distance : Mapping
         Max-abs distance moved by the projections of T and (G-HMM) the means.
+    details : Mapping
+        Settings and diagnostics of the run.
     """
 
     model: HMM | GaussianHMM
@@ -76,7 +78,18 @@ class EMRefinement(Result):
                 "projection_T": float(f"{self.projection_distance['T']:.3g}")}
 
     def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
-        """Max-abs errors after Hungarian matching of the emission columns."""
+        """Max-abs errors after Hungarian matching of the emission columns.
+
+        Parameters
+        ----------
+        truth : HMM or GaussianHMM
+            The true model.
+
+        Returns
+        -------
+        dict
+            Max-abs errors of the emission and transition parameters, and the matching.
+        """
         from identifiability.masked.recovery import match_permutation
 
         m = match_permutation(self.model.emission, truth.emission)
@@ -92,6 +105,24 @@ def hmmlearn_data(sequences: Any, kind: str, d: int, *, k: int = 8
     HMM: X is ``(n, 1)`` integer tokens; G-HMM: ``(n, d)``.  The whole sample is materialised
     (EM needs it): the total, with EM's forward-backward lattices for ``k`` states, is
     guarded batch by batch before each copy.
+
+    Parameters
+    ----------
+    sequences : array_like or iterable
+        The sequences, as the estimators accept them.
+    kind : {'hmm', 'ghmm'}
+        The model class.
+    d : int
+        Vocabulary size (HMM) or dimension (G-HMM).
+    k : int, keyword-only
+        Number of hidden states EM will use (for the memory guard; default 8).
+
+    Returns
+    -------
+    X : numpy.ndarray
+        The concatenated observations.
+    lengths : list of int
+        The length of each sequence.
 
     Examples
     --------

@@ -104,6 +104,8 @@ class MomentEstimate(Result):
         ``eigengap``, ``eigengap_to_noise``, ``sigma_k_to_noise``.
     task : Task
     n_windows, n_sequences : int
+    details : Mapping
+        Settings and diagnostics of the estimate.
     """
 
     model: HMM | GaussianHMM
@@ -138,12 +140,30 @@ class MomentEstimate(Result):
                 "sigma_min_T": round(float(self.conditioning["sigma_min_T"]), 4)}
 
     def summary(self) -> str:
+        """One line in words: the status, the sample size and the noise of the estimate.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         info = self._repr_info()
         return (f"{info['kind']} moment estimate from {self.n_windows:,} windows: "
                 f"{self.status}; " + ", ".join(f"{k} {v}" for k, v in list(info.items())[5:]))
 
     def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
-        """Max-abs errors after Hungarian matching of the emission columns."""
+        """Max-abs errors after Hungarian matching of the emission columns.
+
+        Parameters
+        ----------
+        truth : HMM or GaussianHMM
+            The true model.
+
+        Returns
+        -------
+        dict
+            Max-abs errors of the emission and transition parameters, and the matching.
+        """
         m = match_permutation(self.model.emission, truth.emission)
         p = m.perm
         return {"perm": p.tolist(), "emission": m.max_abs_error,

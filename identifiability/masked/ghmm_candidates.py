@@ -28,6 +28,18 @@ MAX_SIGN_COMPONENTS = 12
 def sign_candidates(U: FloatArray, T0: FloatArray) -> list[tuple[FloatArray, FloatArray]]:
     """Signs s with S T0 S >= 0 (BFS on the significant entries), times per-component flips.
 
+    Parameters
+    ----------
+    U : numpy.ndarray
+        Columns known up to sign.
+    T0 : numpy.ndarray
+        The transition matrix up to the same signs.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        Candidate (M, T) pairs.
+
     Examples
     --------
     >>> U = np.eye(3)
@@ -83,6 +95,22 @@ def _reach(T0: FloatArray, root: int, thresh: float) -> list[int]:
 def translation_candidates(K: list[FloatArray], A_true: FloatArray, X: FloatArray,
                       roles: list[str]) -> list[tuple[FloatArray, FloatArray]]:
     """Lemma 7 made constructive: M in col(MT) up to translation, two unit-norm solutions.
+
+    Parameters
+    ----------
+    K : list of numpy.ndarray
+        The recovered factors.
+    A_true : numpy.ndarray
+        The factor known exactly.
+    X : numpy.ndarray
+        The input points.
+    roles : list of str
+        What each factor stands for.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        Candidate (M, T) pairs (two unit-norm solutions).
 
     Examples
     --------

@@ -321,6 +321,24 @@ class HMM(_BaseHMM):
         r"""Random HMM: columns of ``O`` ~ Dirichlet(concentration * 1_d); ``T`` = Sinkhorn
         balancing of :math:`\exp(s Z)`, :math:`Z_{ij} \sim N(0,1)`, ``s = transition_scale``.
 
+        Parameters
+        ----------
+        d : int
+            Vocabulary size.
+        k : int
+            Number of hidden states.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the draw.
+        concentration : float, keyword-only
+            Dirichlet concentration of the emission columns (default 1).
+        transition_scale : float, keyword-only
+            Scale s of the log-transition Gaussians (default 1).
+
+        Returns
+        -------
+        HMM
+            The model.
+
         Examples
         --------
         >>> HMM.random(5, 3, seed=0).O.shape
@@ -341,7 +359,18 @@ class HMM(_BaseHMM):
         return np.minimum((u[None] > cdf).sum(axis=0), self.d - 1).astype(np.int64)
 
     def posterior(self, x: Any) -> FloatArray:
-        r""":math:`\phi(x) = O^\top x / \|O^\top x\|_1` for token indices or one-hot rows."""
+        r""":math:`\phi(x) = O^\top x / \|O^\top x\|_1` for token indices or one-hot rows.
+
+        Parameters
+        ----------
+        x : array_like
+            Token indices (n,) or one-hot rows (n, d).
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\phi(x)`, shape (n, k).
+        """
         X = _tokens_to_onehot(x, self.d)
         num = X @ self.O
         total = num.sum(axis=-1, keepdims=True)
@@ -353,7 +382,13 @@ class HMM(_BaseHMM):
         return np.asarray(num / total)
 
     def to_hmmlearn(self) -> Any:
-        """An ``hmmlearn.hmm.CategoricalHMM`` (row convention: ``transmat_ = T.T``)."""
+        """An ``hmmlearn.hmm.CategoricalHMM`` (row convention: ``transmat_ = T.T``).
+
+        Returns
+        -------
+        hmmlearn.hmm.CategoricalHMM
+            The same model in hmmlearn's row convention.
+        """
         from hmmlearn.hmm import CategoricalHMM
 
         h = CategoricalHMM(n_components=self.k, n_features=self.d, init_params="",
@@ -372,6 +407,22 @@ class HMM(_BaseHMM):
         A5 (the default ``require``) needs a uniform ``startprob_`` and a doubly stochastic
         ``transmat_``; an ordinary fit has neither, so pass e.g. ``require=("O", "A6", "A7")``
         to bring it back (``errors_against`` and the converters then work on it).
+
+        Parameters
+        ----------
+        h : hmmlearn.hmm.CategoricalHMM
+            A fitted model.
+        atol : float, default DEFAULT_ATOL
+            Tolerance of the stochasticity and assumption checks.
+        rank_rtol : float, default DEFAULT_RANK_RTOL
+            Relative tolerance of the rank checks (A6, A7).
+        require : iterable of str, optional
+            The assumptions to check (default: all of them, A5 included).
+
+        Returns
+        -------
+        HMM
+            The model, column convention, with ``start`` = ``startprob_``.
 
         Examples
         --------
@@ -429,7 +480,24 @@ class GaussianHMM(_BaseHMM):
     @classmethod
     def random(cls, d: int, k: int, *, seed: SeedLike = None,
                transition_scale: float = 1.0) -> GaussianHMM:
-        """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``."""
+        """Random G-HMM: Gaussian columns normalised to unit length; Sinkhorn-balanced ``T``.
+
+        Parameters
+        ----------
+        d : int
+            Dimension of the observations.
+        k : int
+            Number of hidden states.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the draw.
+        transition_scale : float, keyword-only
+            Scale s of the log-transition Gaussians (default 1).
+
+        Returns
+        -------
+        GaussianHMM
+            The model.
+        """
         d, k = check_int("d", d), check_int("k", k)
         transition_scale = check_float("transition_scale", transition_scale, positive=True)
         guard_memory(8 * (d * k + 3 * k * k) * 2, what=f"a random G-HMM with d = {d}, k = {k}",
@@ -443,11 +511,28 @@ class GaussianHMM(_BaseHMM):
         return np.asarray(self.M.T[states] + rng.standard_normal((*states.shape, self.d)))
 
     def posterior(self, x: Any) -> FloatArray:
-        r""":math:`\phi(x)_i = \operatorname{softmax}_i(-\|x-\mu_i\|^2/2)` for rows of ``x``."""
+        r""":math:`\phi(x)_i = \operatorname{softmax}_i(-\|x-\mu_i\|^2/2)` for rows of ``x``.
+
+        Parameters
+        ----------
+        x : array_like
+            A point (d,) or rows (n, d).
+
+        Returns
+        -------
+        numpy.ndarray
+            :math:`\phi(x)`, shape (k,) or (n, k).
+        """
         return gaussian_posterior(self.M, x)
 
     def to_hmmlearn(self) -> Any:
-        """An ``hmmlearn.hmm.GaussianHMM`` with spherical unit covariances."""
+        """An ``hmmlearn.hmm.GaussianHMM`` with spherical unit covariances.
+
+        Returns
+        -------
+        hmmlearn.hmm.GaussianHMM
+            The same model in hmmlearn's row convention.
+        """
         from hmmlearn.hmm import GaussianHMM as _G
 
         h = _G(n_components=self.k, covariance_type="spherical", init_params="", params="")
@@ -463,7 +548,24 @@ class GaussianHMM(_BaseHMM):
                       rank_rtol: float = DEFAULT_RANK_RTOL,
                       require: Iterable[str] | None = None) -> GaussianHMM:
         """From an ``hmmlearn`` GaussianHMM (identity covariances), ``startprob_`` as
-        ``start``; a non-uniform ``startprob_`` needs ``require`` without ``'A5'``."""
+        ``start``; a non-uniform ``startprob_`` needs ``require`` without ``'A5'``.
+
+        Parameters
+        ----------
+        h : hmmlearn.hmm.GaussianHMM
+            A fitted model with identity covariances.
+        atol : float, default DEFAULT_ATOL
+            Tolerance of the stochasticity and assumption checks.
+        rank_rtol : float, default DEFAULT_RANK_RTOL
+            Relative tolerance of the rank checks (A6, A7).
+        require : iterable of str, optional
+            The assumptions to check (default: all of them, A5 included).
+
+        Returns
+        -------
+        GaussianHMM
+            The model, column convention, with ``start`` = ``startprob_``.
+        """
         means = np.asarray(h.means_, dtype=float)
         from hmmlearn.utils import fill_covars
 
@@ -481,6 +583,18 @@ def gaussian_posterior(M: Any, x: Any) -> FloatArray:
     r"""G-HMM posterior (footnote 8): :math:`\phi(x)_i \propto \exp(-\|x-\mu_i\|^2/2)`.
 
     ``x`` is one point (d,) or rows (n, d); ``M`` is d x k.  No validation (raw helper).
+
+    Parameters
+    ----------
+    M : array_like
+        The d x k means.
+    x : array_like
+        A point (d,) or rows (n, d).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\phi(x)`, shape (k,) or (n, k).
 
     Examples
     --------

@@ -115,12 +115,32 @@ class KruskalRankResult(CertifiedResult):
 
     def certificate(self, *, matrix: Any, seed: SeedLike = None) -> dict[str, Any]:
         """The certificate of this k-rank of ``matrix`` (both sides; see
-        :func:`~identifiability.masked.kruskal_certificates.kruskal_certificate`)."""
+        :func:`~identifiability.masked.kruskal_certificates.kruskal_certificate`).
+
+        Parameters
+        ----------
+        matrix : array_like, keyword-only
+            The matrix whose Kruskal rank this is.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the primes.
+
+        Returns
+        -------
+        dict
+            The certificate, checked by :func:`seprank.certificates.verify`.
+        """
         from identifiability.masked.kruskal_certificates import kruskal_certificate
 
         return kruskal_certificate(matrix, self, seed=seed)
 
     def summary(self) -> str:
+        """One line in words: the value, what it certifies, the key evidence.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         w = "all columns independent" if self.witness is None else f"dependent {self.witness}"
         return f"k-rank {self.rank} ({self.method}, certifies {self.certifies}; {w})"
 
@@ -399,6 +419,11 @@ def kruskal_condition(
         The N >= 2 factor matrices, each with R columns.
     method, rtol, seed, engine
         Passed to :func:`kruskal_rank`.
+
+    Returns
+    -------
+    KruskalCondition
+        The three Kruskal ranks, both sides of the inequality and the verdict.
 
     References
     ----------

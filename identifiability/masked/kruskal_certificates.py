@@ -45,6 +45,11 @@ def kruskal_certificate(A: Any, result: Any, *, seed: SeedLike = None) -> dict[s
     seed : int or Generator, optional, keyword-only
         Seeds the prime and the projection.
 
+    Returns
+    -------
+    dict
+        The certificate, checked by :func:`seprank.certificates.verify`.
+
     References
     ----------
     .. [1] 004, §2.2.1.4, Proposition 1 (Kruskal 1977).

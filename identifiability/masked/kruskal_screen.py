@@ -32,6 +32,24 @@ def _subset_rank(N: npt.NDArray[Any], S: Sequence[int], method: Method,
 
 def level_by_subsets(N: npt.NDArray[Any], r: int, method: Method,
                       rng: np.random.Generator) -> tuple[int, ...] | None:
+    """Find a dependent set of ``r`` columns of ``N``, one rank per column subset.
+
+    Parameters
+    ----------
+    N : numpy.ndarray
+        The matrix (exact entries).
+    r : int
+        The level: the size of the column sets.
+    method : {'exact', 'modular'}
+        How a rank is computed.
+    rng : numpy.random.Generator
+        The stream of primes.
+
+    Returns
+    -------
+    tuple of int or None
+        The columns of a dependent r-set, or None when every r-set is independent.
+    """
     for S in itertools.combinations(range(N.shape[1]), r):
         if _subset_rank(N, S, method, rng) < r:
             return S
@@ -63,6 +81,26 @@ def minors_peak_bytes(r: int, n: int) -> int:
 
 def level_by_minors(N: npt.NDArray[Any], r: int, method: Method, rng: np.random.Generator,
                      details: dict[str, Any]) -> tuple[int, ...] | None:
+    """Find a dependent set of ``r`` columns of ``N`` by a random projection and minors mod p.
+
+    Parameters
+    ----------
+    N : numpy.ndarray
+        The matrix (exact entries).
+    r : int
+        The level: the size of the column sets screened.
+    method : {'exact', 'modular'}
+        How a candidate set is confirmed.
+    rng : numpy.random.Generator
+        The stream of primes and projections.
+    details : dict
+        Receives diagnostics.
+
+    Returns
+    -------
+    tuple of int or None
+        The columns of a dependent r-set, or None when every r-set is independent.
+    """
     m, n = N.shape
     if max(r, n - r) > MAX_MINOR_COLUMNS:
         raise ValueError(

@@ -121,6 +121,11 @@ def jacobian_deficiency(
     rtol : float, keyword-only
         Relative SVD tolerance for the Jacobian rank.
 
+    Returns
+    -------
+    JacobianDeficiency
+        The dimension of the flat directions and the singular values it rests on.
+
     References
     ----------
     .. [1] docs/notes/seed_thesis_ch2.md §A.4 item 4 (the table reproduced by claim MP-15);

@@ -68,6 +68,8 @@ class TripleMoments(Result):
     counts : numpy.ndarray
         Windows per group.
     n_sequences, n_observations : int
+    details : Mapping
+        Settings of the accumulation.
     """
 
     kind: str
@@ -88,11 +90,31 @@ class TripleMoments(Result):
                 "n_sequences": self.n_sequences, "n_groups": len(self.counts)}
 
     def summary(self) -> str:
+        """One line in words: the kind, the dimension and the sample the moments come from.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         return (f"{self.n_windows:,} windows of 3 from {self.n_sequences:,} sequences "
                 f"({self.kind}, d = {self.d}) in {len(self.counts)} groups")
 
     def moments(self, leave_out: int | None = None) -> tuple[FloatArray, FloatArray]:
-        """``(P123, P_pairs)``: the averages over all groups, or all but ``leave_out``."""
+        """``(P123, P_pairs)``: the averages over all groups, or all but ``leave_out``.
+
+        Parameters
+        ----------
+        leave_out : int, optional
+            A jackknife group to leave out (None: every group).
+
+        Returns
+        -------
+        P123 : numpy.ndarray
+            The triple moment.
+        P_pairs : numpy.ndarray
+            The pair moments.
+        """
         keep = np.ones(len(self.counts), dtype=bool)
         if leave_out is not None:
             keep[check_int("leave_out", leave_out, 0, len(self.counts) - 1)] = False

@@ -61,7 +61,17 @@ Check = Literal["raise", "report"]
 @dataclass(frozen=True)
 class Matching:
     """``estimate[:, perm] ≈ truth``; ``Pi`` is the permutation matrix with
-    ``estimate @ Pi == estimate[:, perm]``."""
+    ``estimate @ Pi == estimate[:, perm]``.
+
+    Parameters
+    ----------
+    perm : numpy.ndarray
+        The permutation of the estimate's columns.
+    cost : float
+        The minimised sum of squared distances.
+    max_abs_error : float
+        The largest entry error after matching.
+    """
 
     perm: npt.NDArray[np.int64]
     cost: float
@@ -80,6 +90,16 @@ def match_permutation(estimate: Any, truth: Any) -> Matching:
 
     Minimises :math:`\sum_j \|\hat e_{\pi(j)} - e_j\|^2` with
     :func:`scipy.optimize.linear_sum_assignment`.
+
+    Parameters
+    ----------
+    estimate, truth : array_like
+        Matrices with the same shape; their columns are matched.
+
+    Returns
+    -------
+    Matching
+        The permutation, its cost and the largest error.
 
     Examples
     --------
@@ -148,7 +168,18 @@ class RecoveredModel(Result):
 
     def errors_against(self, truth: HMM | GaussianHMM) -> dict[str, Any]:
         """Max-abs errors after relabelling: ``emission[:, perm]`` vs truth, and
-        ``T[perm][:, perm]`` (i.e. :math:`\\Pi^\\top \\hat T \\Pi`) vs ``truth.T``."""
+        ``T[perm][:, perm]`` (i.e. :math:`\\Pi^\\top \\hat T \\Pi`) vs ``truth.T``.
+
+        Parameters
+        ----------
+        truth : HMM or GaussianHMM
+            The true model.
+
+        Returns
+        -------
+        dict
+            Max-abs errors of the emission and transition parameters, and the matching.
+        """
         m = match_permutation(self.emission, truth.emission)
         p = m.perm
         return {"perm": p.tolist(), "emission": m.max_abs_error,
@@ -259,6 +290,11 @@ def recover_hmm(
         ``'raise'`` (default): an invalid result raises :class:`InvalidRecoveryError` (with
         the model and its ``problems``); ``'report'``: it is returned with ``valid = False``.
 
+    Returns
+    -------
+    RecoveredModel
+        The recovered model and the checks.
+
     Raises
     ------
     InvalidRecoveryError
@@ -329,6 +365,30 @@ def recover_ghmm(
     ``tol`` and ``check`` are as for :func:`recover_hmm`; the checks are: T non-negative and
     doubly stochastic (A5), unit means (A9), and the predictor reproduced at the check
     points to a relative error ``tol``.
+
+    Parameters
+    ----------
+    predictor : Predictor
+        The optimal predictor of a Theorem-8 task.
+    k : int
+        Number of hidden states.
+    method : {'jennrich', 'als'}, keyword-only
+        The CP decomposition (default ``'jennrich'``).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        The algorithm's stream (points and restarts).
+    n_restarts : int, keyword-only
+        ALS restarts (default 5).
+    n_check_points : int, keyword-only
+        Fresh points at which the predictor is checked (default 20).
+    tol : float, optional, keyword-only
+        Tolerance of the checks.
+    check : {'raise', 'report'}, keyword-only
+        Raise :class:`InvalidRecoveryError` when a check fails, or report it in the result.
+
+    Returns
+    -------
+    RecoveredModel
+        The recovered model and the checks.
 
     Raises
     ------

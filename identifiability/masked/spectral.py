@@ -59,6 +59,23 @@ class SpectralFactors:
     coordinates); ``real`` says whether the chosen contraction had real
     eigenvalues (else the real parts of the least complex one were used); ``condition_G`` is
     the condition number of the eigenvector matrix.
+
+    Parameters
+    ----------
+    B, C : numpy.ndarray
+        The d x k factors of modes 2 and 3.
+    eigenvalues : numpy.ndarray
+        Of the chosen contraction.
+    direction : (int, numpy.ndarray)
+        Its mode and direction.
+    sigma_k : (float, float)
+        The k-th singular values of the two whitening pair matrices.
+    real : bool
+        Whether the contraction had real eigenvalues.
+    condition_G : float
+        Condition number of the eigenvector matrix.
+    n_real : int
+        Number of real-spectrum contractions tried.
     """
 
     B: FloatArray
@@ -206,6 +223,16 @@ def simplex_projection(V: Any) -> FloatArray:
 
     :math:`\hat v = \max(v - \tau, 0)` with :math:`\tau` chosen so that
     :math:`\sum\hat v = 1` (Duchi, Shalev-Shwartz, Singer, Chandra 2008, Fig. 1).
+
+    Parameters
+    ----------
+    V : array_like
+        A matrix; each column is projected.
+
+    Returns
+    -------
+    numpy.ndarray
+        Columns on the simplex.
 
     Examples
     --------

@@ -141,7 +141,13 @@ class Task:
         return self.targets[0] - self.given if len(self.targets) == 1 else None
 
     def reverse(self) -> Task:
-        """The time-reversed task: times :math:`s \\mapsto s_{min} + s_{max} - s`."""
+        """The time-reversed task: times :math:`s \\mapsto s_{min} + s_{max} - s`.
+
+        Returns
+        -------
+        Task
+            The reversed task.
+        """
         lo, hi = min(self.times), max(self.times)
         return Task(targets=tuple(lo + hi - t for t in self.targets), given=lo + hi - self.given)
 
@@ -212,6 +218,22 @@ def predict_raw(emission: Any, T: Any, phi: Any, task: Task | str) -> npt.NDArra
     checked entry point; this one serves derivatives (complex input stays complex) and
     counterexamples whose parameters leave the model class.
 
+    Parameters
+    ----------
+    emission : array_like
+        O (d x k) or M.
+    T : array_like
+        k x k transition matrix.
+    phi : array_like
+        Posterior rows, n x k.
+    task : Task or str
+        The task.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,) + (d,) * len(task.targets)``.
+
     Examples
     --------
     >>> O = np.array([[0.6, 0.1], [0.4, 0.9]])
@@ -239,6 +261,13 @@ class Predictor:
 
     Call it on token indices or one-hot rows (HMM) or on points of :math:`\mathbb R^d`
     (G-HMM); a batch gives a leading batch axis.  ``table()`` (HMM) evaluates all d tokens.
+
+    Parameters
+    ----------
+    model : HMM or GaussianHMM
+        The model.
+    task : Task
+        The masked-prediction task.
     """
 
     model: HMM | GaussianHMM
@@ -259,7 +288,13 @@ class Predictor:
         return out[0] if single else out
 
     def table(self) -> npt.NDArray[np.float64]:
-        """HMM only: ``f(e_j)`` for every token j, shape ``(d,) + output_shape``."""
+        """HMM only: ``f(e_j)`` for every token j, shape ``(d,) + output_shape``.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(d,) + output_shape``.
+        """
         if not isinstance(self.model, HMM):
             raise TypeError("table() enumerates the tokens of a discrete HMM")
         return self(np.arange(self.d))

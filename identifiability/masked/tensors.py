@@ -77,7 +77,13 @@ class MaskedTensor(RichDisplay):
         return self._short_repr(("W", "factor_names", "task", "case"))
 
     def reconstruct(self) -> npt.NDArray[np.float64]:
-        """``einsum('ir,jr,kr->ijk', A, B, C)`` in floats."""
+        """``einsum('ir,jr,kr->ijk', A, B, C)`` in floats.
+
+        Returns
+        -------
+        numpy.ndarray
+            The 3-tensor from the factors.
+        """
         A, B, C = (np.asarray(F, dtype=float) for F in self.factors)
         return np.asarray(np.einsum("ir,jr,kr->ijk", A, B, C))
 
@@ -111,6 +117,13 @@ def tensor_factors(
         d_1 x n inputs as columns.
     symbol : str
         Name of the emission matrix in ``factor_names``.
+
+    Returns
+    -------
+    factors : (A, B, C)
+        The factors.
+    names : (str, str, str)
+        Their closed forms, in words.
     """
     task = Task(task)
     case = _require_case(task)
@@ -130,6 +143,20 @@ def tensor_factors(
 
 def hmm_tensor_factors(O: Any, T: Any, task: Task | str) -> tuple[Any, Any, Any]:
     r"""HMM factors with :math:`X = I_d`: :math:`A = D^{-1}O\,G^\top`, exact for Fractions.
+
+    Parameters
+    ----------
+    O : array_like
+        Emission matrix d x k (floats or Fractions).
+    T : array_like
+        Transition matrix k x k.
+    task : Task or str
+        The task.
+
+    Returns
+    -------
+    (A, B, C)
+        The three factors.
 
     Examples
     --------
@@ -165,6 +192,11 @@ def masked_prediction_tensor(
         G-HMM only: the inputs :math:`\mathcal X` as columns of a d x n matrix, or ``'means'``
         for the seed's choice :math:`x^{(i)} = \mu_i` (2.71).  The HMM always uses all d
         one-hot tokens.
+
+    Returns
+    -------
+    MaskedTensor
+        W and its factors.
 
     References
     ----------

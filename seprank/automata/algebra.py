@@ -52,6 +52,16 @@ def derived_series_orders(group: PermutationGroup) -> tuple[int, ...]:
     """Orders along the derived series :math:`G \\ge G' \\ge G'' \\ge \\dots` until it is
     stable (ends at 1 iff G is solvable).
 
+    Parameters
+    ----------
+    group : sympy.combinatorics.PermutationGroup
+        A finite group.
+
+    Returns
+    -------
+    tuple of int
+        The orders, from :math:`|G|` down.
+
     Examples
     --------
     >>> from sympy.combinatorics.named_groups import AlternatingGroup
@@ -80,6 +90,16 @@ def composition_length(group: PermutationGroup) -> int:
 
     sympy computes composition series of solvable groups only: a non-solvable group is refused
     with a ValueError.
+
+    Parameters
+    ----------
+    group : sympy.combinatorics.PermutationGroup
+        A finite solvable group.
+
+    Returns
+    -------
+    int
+        The number of composition factors.
 
     Examples
     --------
@@ -130,6 +150,11 @@ def footnote17() -> Footnote17Result:
     every such group is solvable when :math:`|Q| \le 4`.  With 5 states the inputs
     :math:`(1\,2\,3)`, :math:`(1\,2\,3\,4\,5)` generate :math:`A_5` (order 60, perfect).
 
+    Returns
+    -------
+    Footnote17Result
+        The least number of states, the order of the group found and the solvability checks.
+
     References
     ----------
     .. [1] 004 §3.4.1.2, footnote 17; Definition 8.
@@ -154,6 +179,20 @@ def subgroups(elements: tuple[Element, ...], identity: Element,
               mul: dict[tuple[Element, Element], Element]) -> tuple[frozenset[Element], ...]:
     """Every subgroup of a finite group given by its multiplication table (joins of cyclic
     subgroups until nothing new appears; fine for orders up to a few dozen).
+
+    Parameters
+    ----------
+    elements : tuple
+        The group's elements.
+    identity : object
+        Its identity.
+    mul : dict
+        ``mul[(x, y)]`` = xy.
+
+    Returns
+    -------
+    tuple of frozenset
+        Every subgroup.
 
     Examples
     --------
@@ -217,6 +256,16 @@ def split_extensions(group: TransformationSemigroup) -> tuple[tuple[int, int], .
 
     Raises ValueError when ``group`` is not a group.  Empty for :math:`Q_8` (004 §3.3.1).
 
+    Parameters
+    ----------
+    group : TransformationSemigroup
+        A group (every element a permutation).
+
+    Returns
+    -------
+    tuple of (int, int)
+        The pairs :math:`(|N|, |H|)`.
+
     Examples
     --------
     >>> from seprank.automata.examples import quaternion_group, dihedral_group
@@ -253,6 +302,11 @@ def rubik_wreath_bound() -> tuple[int, int, Fraction]:
     r"""Example 7: (:math:`|G|`, :math:`|C_3\wr S_8|\cdot|C_2\wr S_{12}| = 3^8 8!\, 2^{12}
     12!`, bound / :math:`|G|`) with :math:`|G|` by Schreier-Sims (sympy) on the 48 moving
     stickers.
+
+    Returns
+    -------
+    (int, int, fractions.Fraction)
+        :math:`|G|`, the wreath-product bound and their ratio.
 
     Examples
     --------
@@ -302,6 +356,16 @@ def _relabel(table: tuple[tuple[int, ...], ...], perm: tuple[int, ...]) -> tuple
 def monoid_census(order: int) -> MonoidCensus:
     """Enumerate every monoid of the given order (1..4) by brute force over tables.
 
+    Parameters
+    ----------
+    order : int
+        1..4.
+
+    Returns
+    -------
+    MonoidCensus
+        The monoids found, up to isomorphism and anti-isomorphism.
+
     Examples
     --------
     >>> [len(monoid_census(n).non_commutative) for n in (1, 2, 3)]
@@ -335,6 +399,16 @@ def monoid_table(semigroup: TransformationSemigroup) -> tuple[tuple[int, ...], .
     """The multiplication table of :math:`\\mathcal T^1` with the identity as element 0 and the
     product "apply the row, then the column" (word order).
 
+    Parameters
+    ----------
+    semigroup : TransformationSemigroup
+        The transformation semigroup.
+
+    Returns
+    -------
+    tuple of tuple of int
+        The multiplication table of :math:`\\mathcal T^1`.
+
     Examples
     --------
     >>> from seprank.automata import flip_flop
@@ -355,6 +429,18 @@ def isomorphic_tables(a: tuple[tuple[int, ...], ...], b: tuple[tuple[int, ...], 
                       *, anti: bool = False) -> bool:
     """Whether two monoid tables (identity 0) are isomorphic (``anti=True``:
     anti-isomorphic, :math:`\\phi(xy) = \\phi(y)\\phi(x)`).
+
+    Parameters
+    ----------
+    a, b : tuple of tuple of int
+        Multiplication tables, identity at 0.
+    anti : bool, keyword-only
+        Test anti-isomorphism instead (default False).
+
+    Returns
+    -------
+    bool
+        Whether an (anti-)isomorphism exists.
 
     Examples
     --------
@@ -390,6 +476,16 @@ def _check_table(name: str, table: object) -> tuple[tuple[int, ...], ...]:
 
 def cycle_generators(n: int) -> list[Permutation]:
     """The 3-cycles :math:`(1\\,2\\,i)`, i = 3..n (0-based points), of §3.4.5.
+
+    Parameters
+    ----------
+    n : int
+        Number of points (>= 3).
+
+    Returns
+    -------
+    list of sympy.combinatorics.Permutation
+        The n - 2 three-cycles.
 
     Examples
     --------

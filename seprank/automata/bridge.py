@@ -79,6 +79,20 @@ def final_state_function(automaton: Semiautomaton, q0: object, q: object) -> Any
     ``(batch, T, |Sigma|)``, evaluated in any number domain (``domain=``; integer arithmetic
     in GF(p) or exactly, floats otherwise).
 
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        The automaton.
+    q0 : state
+        The start state.
+    q : state
+        The final state of the indicator.
+
+    Returns
+    -------
+    callable
+        ``f(X, domain=None)`` -> values, shape ``(batch,)``.
+
     Examples
     --------
     >>> import numpy as np
@@ -123,6 +137,24 @@ def coefficient_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
                      partition: tuple[Sequence[int], Sequence[int]]) -> int:
     r"""Exact rank (python-flint) of :math:`[\mathbf 1\{q_T(a\sqcup b) = q\}]_{a,b}` over all
     words a on the positions of A and b on those of B: the separation rank of :math:`f_q`.
+
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        The automaton.
+    q0 : state
+        The start state.
+    q : state
+        The final state of the indicator.
+    T : int
+        The word length.
+    partition : (sequence of int, sequence of int)
+        The positions (A, B).
+
+    Returns
+    -------
+    int
+        The separation rank of :math:`f_q`.
 
     Examples
     --------
@@ -204,6 +236,22 @@ def cut_rank_bound(automaton: Semiautomaton, q0: object, T: int,
     """The proven upper bounds of the module docstring, by name, and their minimum
     (``"bound"``).
 
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        The automaton.
+    q0 : state
+        The start state.
+    T : int
+        The word length.
+    partition : (sequence of int, sequence of int)
+        The positions (A, B).
+
+    Returns
+    -------
+    dict of str to int
+        Each bound by name and ``"bound"``, their minimum.
+
     Examples
     --------
     >>> from seprank.automata.examples import flip_flop
@@ -281,6 +329,26 @@ def cut_separation_rank(automaton: Semiautomaton, q0: object, q: object, T: int,
                         seed: SeedLike = None) -> CutRankResult:
     r"""The separation rank of an automaton's final-state indicator across a cut.
 
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        The automaton.
+    q0 : state
+        The start state.
+    q : state
+        The final state of the indicator.
+    T : int
+        The word length.
+    partition : (sequence of int, sequence of int)
+        The positions (A, B).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the grid computation.
+
+    Returns
+    -------
+    CutRankResult
+        The certified rank, the exact coefficient rank and the bounds.
+
     References
     ----------
     .. [1] 003 eq. 5 (separation rank) and Claim 1 (grid ranks bound it); 004 §3.3.1
@@ -328,6 +396,24 @@ def final_state_grid(automaton: Semiautomaton, q0: object, q: object, T: int,
     :math:`T m^T |Q|^2` instead of :math:`m^T` separate evaluations).  Returns
     ``grid_matrix(templates, domain)`` for :func:`seprank.separation_rank`'s ``grid_matrix=``;
     it equals ``matricize(grid_tensor(final_state_function(...), templates, T), A, B)``.
+
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        The automaton.
+    q0 : state
+        The start state.
+    q : state
+        The final state of the indicator.
+    T : int
+        The word length.
+    partition : (sequence of int, sequence of int)
+        The positions (A, B).
+
+    Returns
+    -------
+    callable
+        ``grid_matrix(templates, domain)``.
 
     Examples
     --------
@@ -386,6 +472,11 @@ def score_kernel_rank(W_Q: Any, W_K: Any, *, method: Method = "exact",
     rtol : float, optional, keyword-only
         Tolerance of ``'svd'``.
 
+    Returns
+    -------
+    RankResult
+        The rank of :math:`W_QW_K^\top` and what it certifies.
+
     Examples
     --------
     >>> score_kernel_rank([[1, 0], [0, 1], [1, 1]], [[1, 2], [2, 4], [0, 0]]).rank
@@ -421,6 +512,20 @@ def realized_kernel_rank(queries: npt.ArrayLike, keys: npt.ArrayLike, W_Q: npt.A
     r"""SVD rank (certifies nothing; ``rtol`` relative to the top singular value) of the
     softmax kernel :math:`[e^{q_i^\top W_QW_K^\top k_j - \max}]_{ij}` on the given query and key
     vectors (each row rescaled by its maximum, which leaves the rank unchanged).
+
+    Parameters
+    ----------
+    queries, keys : array_like
+        Query and key vectors, one per row.
+    W_Q, W_K : array_like
+        The query and key matrices.
+    rtol : float, keyword-only
+        Relative SVD tolerance (default 1e-9).
+
+    Returns
+    -------
+    int
+        The float rank.
 
     Examples
     --------

@@ -71,7 +71,18 @@ class DepthOneNetwork:
         return max(self.mlp.max_abs_weight, *(float(np.abs(W).max()) for W in self.weights))
 
     def attention_output(self, words: npt.ArrayLike) -> FloatArray:
-        """The head's output at the real positions, shape ``(B, T, d)``."""
+        """The head's output at the real positions, shape ``(B, T, d)``.
+
+        Parameters
+        ----------
+        words : array_like
+            Input indices, shape (B, T).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (B, T, d).
+        """
         W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0,
                         what="(B, T) symbol indices")
         n_tokens = self.embed_tokens.shape[0]
@@ -89,7 +100,18 @@ class DepthOneNetwork:
         return out[:, 1:] if self.pad is not None else out
 
     def simulate(self, words: npt.ArrayLike) -> IntArray:
-        """Decoded state indices at every position, shape ``(B, T)``."""
+        """Decoded state indices at every position, shape ``(B, T)``.
+
+        Parameters
+        ----------
+        words : array_like
+            Input indices, shape (B, T).
+
+        Returns
+        -------
+        numpy.ndarray
+            State indices, shape (B, T).
+        """
         y = self.mlp(self.attention_output(words))[..., self.out_channel]
         return np.rint(y).astype(np.int64) - self.value_offset
 
@@ -110,6 +132,11 @@ def modular_counter_network(n: int, q0: int, T: int, *, gamma: str = "corrected"
     pad : bool, keyword-only
         Include the ⊥ pad (without it attention is uniform over the t real tokens: the
         "subtlety" the proof removes; a perturbation).
+
+    Returns
+    -------
+    DepthOneNetwork
+        The network.
 
     References
     ----------
@@ -171,6 +198,11 @@ def memory_network(n_states: int, q0: int, T: int, *, bot_coefficient: float = 2
     positional : bool, keyword-only
         Keep the position code :math:`P_t = (t/T)e_3` (without it the head averages every
         write: a perturbation).
+
+    Returns
+    -------
+    DepthOneNetwork
+        The network.
 
     Examples
     --------

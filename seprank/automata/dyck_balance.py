@@ -76,6 +76,18 @@ MAX_PREFIXES = 1_000_000
 def index_set(k: int, D: int) -> list[Token]:
     r""":math:`\mathcal I` in the order of the rank :math:`r(t, d)` of (3.42).
 
+    Parameters
+    ----------
+    k : int
+        The number of bracket types.
+    D : int
+        The maximum depth.
+
+    Returns
+    -------
+    list of (int, int)
+        The tokens (t, d).
+
     Examples
     --------
     >>> index_set(2, 2)        # openings at depths 1..D, closings at depths 0..D-1: 2kD tokens
@@ -94,6 +106,18 @@ def index_set(k: int, D: int) -> list[Token]:
 def printed_embedding_collisions(k: int, D: int) -> tuple[int, int]:
     r"""(distinct vectors, tokens) of the printed (3.37) :math:`o_{(t-1)D+d}` over
     :math:`\mathcal I`; the rank :math:`r(t,d)` gives :math:`2kD` distinct vectors.
+
+    Parameters
+    ----------
+    k : int
+        The number of bracket types.
+    D : int
+        The maximum depth.
+
+    Returns
+    -------
+    (int, int)
+        Distinct vectors and tokens.
 
     Examples
     --------
@@ -126,6 +150,11 @@ def reachable_stacks(types: int, depth: int, *,
         k = 1), exact for any size; ``'auto'`` enumerates what fits and uses the closed form
         beyond (the same numbers).
 
+    Returns
+    -------
+    (int, int)
+        Reachable stacks and classes.
+
     Examples
     --------
     >>> reachable_stacks(2, 3)                 # 1 + 2 + 4 + 8 stacks of 3^3 classes
@@ -154,6 +183,18 @@ def minimal_dfa_states(types: int, depth: int) -> int:
     stack accepting, the reject sink not), by automata-lib's minimisation -- an independent
     route to :func:`reachable_stacks` (it should give :math:`\sum_i k^i` + 1 for the sink).
 
+    Parameters
+    ----------
+    types : int
+        k, the number of bracket types.
+    depth : int
+        The maximum depth.
+
+    Returns
+    -------
+    int
+        The number of states.
+
     Examples
     --------
     >>> minimal_dfa_states(2, 4)
@@ -179,6 +220,20 @@ def minimal_dfa_states(types: int, depth: int) -> int:
 
 def dyck_prefixes(k: int, D: int, N: int) -> list[list[Token]]:
     r"""Every valid prefix of length N of Dyck\ :sub:`k,D` (3.19) as (token, depth) lists.
+
+    Parameters
+    ----------
+    k : int
+        The number of bracket types.
+    D : int
+        The maximum depth.
+    N : int
+        The prefix length.
+
+    Returns
+    -------
+    list of list of (int, int)
+        The prefixes.
 
     Examples
     --------
@@ -292,7 +347,27 @@ def balance_solution_space(k: int, D: int, *, embeddings: str = "one_hot",
 
 @dataclass(frozen=True)
 class BalancedConstruction:
-    """The sufficiency construction of Theorem 1 (Dyck): embeddings, M, a, b, W_V."""
+    """The sufficiency construction of Theorem 1 (Dyck): embeddings, M, a, b, W_V.
+
+    Parameters
+    ----------
+    k : int
+        The number of bracket types.
+    D : int
+        The maximum depth.
+    embed : dict
+        Token (t, d) -> its embedding.
+    start : numpy.ndarray
+        The start token's embedding.
+    M : numpy.ndarray
+        The attention matrix (satisfying 3.28).
+    a : dict
+        The coefficients :math:`a_{t,d}`.
+    b : numpy.ndarray
+        The vector b.
+    W_V : numpy.ndarray
+        The value matrix.
+    """
 
     k: int
     D: int
@@ -304,7 +379,20 @@ class BalancedConstruction:
     W_V: FloatArray
 
     def b_index(self, t: int, d: int) -> int:
-        """0-based index of :math:`b_{(t-1)D+d}` (the corrected index)."""
+        """0-based index of :math:`b_{(t-1)D+d}` (the corrected index).
+
+        Parameters
+        ----------
+        t : int
+            The token type.
+        d : int
+            The depth.
+
+        Returns
+        -------
+        int
+            The index.
+        """
         return (t - 1) * self.D + d - 1
 
 
@@ -314,6 +402,24 @@ def balanced_construction(k: int, D: int, *, seed: SeedLike = None, violation: f
 
     M is a random Gaussian matrix with its :math:`U\otimes V` part projected out (so
     :math:`u^\top Mv = 0`), plus ``violation`` times a random matrix (a perturbation).
+
+    Parameters
+    ----------
+    k : int
+        The number of bracket types.
+    D : int
+        The maximum depth.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds M.
+    violation : float, keyword-only
+        Size of the perturbation of (3.28) (default 0).
+    extra_dims : int, keyword-only
+        Extra embedding dimensions (default 2).
+
+    Returns
+    -------
+    BalancedConstruction
+        The construction.
 
     Examples
     --------
@@ -385,6 +491,18 @@ def attention_output(C: BalancedConstruction, prefix: Sequence[Token]) -> FloatA
     r"""Last column of the unnormalised second-layer attention output (3.26), with the start
     token: :math:`\sum_s P_\perp e^{x_s^\top M x_n} W_V x_s` (query = the last token).
 
+    Parameters
+    ----------
+    C : BalancedConstruction
+        The construction.
+    prefix : sequence of (int, int)
+        The prefix as (token, depth) pairs.
+
+    Returns
+    -------
+    numpy.ndarray
+        The output vector.
+
     Examples
     --------
     >>> C = balanced_construction(2, 3, seed=0)
@@ -411,6 +529,18 @@ def insert_matched_pairs(prefix: Sequence[Token],
     r"""Insert matched pairs :math:`(\tau_{2i-1,d'}, \tau_{2i,d'-1})`: each ``(position, i,
     d')`` inserts before ``prefix[position]`` (applied in order, positions in the growing list),
     where the depth just before that position must be :math:`d' - 1`.
+
+    Parameters
+    ----------
+    prefix : sequence of (int, int)
+        The prefix.
+    pairs : sequence of (int, int, int)
+        ``(position, i, d')`` per pair.
+
+    Returns
+    -------
+    list of (int, int)
+        The longer prefix.
 
     Examples
     --------
@@ -444,6 +574,20 @@ def uniform_first_layer(prefix: Sequence[Token], k: int, *,
     r"""Corollary 1's first layer at the last position: uniform causal attention over the
     one-hot tokens (:math:`o_{2k+1}` = start), :math:`W_V^{(1)}` = (depth, start) channels,
     LayerNorm with :math:`C_{LN} = 0` (0 maps to 0), plus the residual one-hot token.
+
+    Parameters
+    ----------
+    prefix : sequence of (int, int)
+        The prefix.
+    k : int
+        The number of bracket types.
+    start_token : bool, keyword-only
+        Include the start token (default True).
+
+    Returns
+    -------
+    numpy.ndarray
+        The output at the last position.
 
     Examples
     --------
@@ -482,6 +626,18 @@ def lemma24_gap(a: npt.ArrayLike, b: npt.ArrayLike, r: npt.ArrayLike) -> Any:
     scale-free (claim ``AUT-Lemma24-constant``).  Batched over leading axes (vectors on the
     last axis); a float for single vectors.
 
+    Parameters
+    ----------
+    a, b : array_like
+        The two vectors.
+    r : array_like
+        The common shift.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The gap.
+
     Examples
     --------
     >>> round(lemma24_gap([0, 0.1], [0, -0.1], [0.5, 0]), 4)       # 2 sin(atan 0.2)
@@ -505,6 +661,22 @@ def random_attention_variation(N: int, *, causal: bool = True, n_patterns: int =
     patterns with rows uniform on the simplex (footnote 61); exact: causal
     :math:`\sum_{n=1}^N \frac{2(n-1)}{n(n+1)}`, full :math:`N\cdot\frac{2(N-1)}{N(N+1)}`.  The
     draw averages over all pairs of ``n_patterns`` patterns (as the 40 initialisations).
+
+    Parameters
+    ----------
+    N : int
+        The sequence length.
+    causal : bool, keyword-only
+        Causal (default) or full attention.
+    n_patterns : int, keyword-only
+        Patterns drawn (default 40).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the draw.
+
+    Returns
+    -------
+    (float, float)
+        The exact mean and the Monte Carlo estimate.
 
     Examples
     --------

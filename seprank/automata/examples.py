@@ -72,6 +72,11 @@ REJECT = "✗"
 def parity() -> Semiautomaton:
     """Example 1: :math:`\\delta(q, 0) = q`, :math:`\\delta(q, 1) = 1 - q`.
 
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> A = parity()
@@ -87,6 +92,16 @@ def flip_flop(form: str = "example2") -> Semiautomaton:
     r"""The flip-flop: ``"example2"`` -- :math:`Q=\{1,2\}`, :math:`\Sigma=\{\bot,1,2\}`
     (Example 2); ``"definition11"`` -- :math:`Q=\{0,1\}`, :math:`\Sigma=\{\sigma_0,\sigma_1,
     \bot\}` (Definition 11).  Its transformation monoid is the flip-flop monoid.
+
+    Parameters
+    ----------
+    form : str, default 'example2'
+        Which flip-flop (see above).
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------
@@ -111,6 +126,16 @@ def gridworld(S: int) -> Semiautomaton:
     r"""Example 3: :math:`Q=\{0..S\}`, :math:`\delta(q,L)=\max(q-1,0)`,
     :math:`\delta(q,R)=\min(q+1,S)`, :math:`\delta(q,\bot)=q` (Grid\ :sub:`S+1`).
 
+    Parameters
+    ----------
+    S : int
+        The largest state.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> G = gridworld(3)                      # Grid_4: positions 0..3
@@ -130,6 +155,18 @@ def modular_counter(n: int, *, alphabet: str = "full") -> Semiautomaton:
     :math:`\Sigma=\{0..n-1\}` (``alphabet="full"``) or :math:`\{0, 1\}` (``"generator"``,
     Example 4).
 
+    Parameters
+    ----------
+    n : int
+        The modulus.
+    alphabet : {'full', 'generator'}, keyword-only
+        The inputs.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> C = modular_counter(5)
@@ -147,6 +184,16 @@ def modular_counter(n: int, *, alphabet: str = "full") -> Semiautomaton:
 def memory(n_states: int) -> Semiautomaton:
     r"""Definition 5: :math:`Q=\{1..n\}`, :math:`\Sigma=Q\cup\{\bot\}`,
     :math:`\delta(q,\sigma)=\sigma` for :math:`\sigma\ne\bot`, :math:`\delta(q,\bot)=q`.
+
+    Parameters
+    ----------
+    n_states : int
+        n.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------
@@ -166,6 +213,16 @@ def memory(n_states: int) -> Semiautomaton:
 def direct_product(a: Semiautomaton, b: Semiautomaton) -> Semiautomaton:
     r"""Definition 10: states :math:`Q\times Q'`, inputs :math:`(\Sigma\cup\{e\})\times
     (\Sigma'\cup\{e\})` (``"e"`` is the identity input), acting coordinatewise.
+
+    Parameters
+    ----------
+    a, b : Semiautomaton
+        The factors.
+
+    Returns
+    -------
+    Semiautomaton
+        The product.
 
     Examples
     --------
@@ -198,6 +255,20 @@ def cascade_product(first: Semiautomaton, second: Semiautomaton,
     \delta^{(2)}(q_2, \phi(q_1, \sigma)))` with ``dependency`` :math:`\phi` returning an input
     of the second component.
 
+    Parameters
+    ----------
+    first, second : Semiautomaton
+        The components.
+    dependency : callable
+        ``dependency(q1, sigma)`` -> the input of the second component.
+    name : str, keyword-only
+        The product's name.
+
+    Returns
+    -------
+    Semiautomaton
+        The cascade.
+
     Examples
     --------
     >>> C2, C3 = modular_counter(2), modular_counter(3)    # reflect flips C2; rotate adds +-1
@@ -227,6 +298,16 @@ def dihedral(S: int) -> Semiautomaton:
     :math:`\delta((s,b),\mathrm{advance}) = (s+b \bmod S, b)`,
     :math:`\delta((s,b),\mathrm{reverse}) = (s,-b)`; :math:`\mathcal T = C_S\rtimes C_2`.
 
+    Parameters
+    ----------
+    S : int
+        The number of positions.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> D = dihedral(4)
@@ -250,6 +331,20 @@ def permutation_automaton(generators: Sequence[Permutation | Sequence[int]], *,
                           labels: Sequence[Hashable] | None = None,
                           name: str = "") -> Semiautomaton:
     """Points ``0..n-1`` permuted by the given permutations (one input each).
+
+    Parameters
+    ----------
+    generators : sequence of Permutation or of sequences of int
+        One permutation per input.
+    labels : sequence, optional, keyword-only
+        The input symbols (default 0, 1, ...).
+    name : str, keyword-only
+        The automaton's name.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------
@@ -295,6 +390,16 @@ def permutation_automaton(generators: Sequence[Permutation | Sequence[int]], *,
 def symmetric_group(n: int) -> Semiautomaton:
     """:math:`S_n` on n points: the transposition (1 2) and the n-cycle (1 2 ... n) (§3.4.5).
 
+    Parameters
+    ----------
+    n : int
+        Number of points.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> import math
@@ -313,6 +418,16 @@ def symmetric_group(n: int) -> Semiautomaton:
 def alternating_group(n: int) -> Semiautomaton:
     r""":math:`A_n` on n points generated by the 3-cycles :math:`(1\,2\,i)`, i = 3..n
     (§3.4.5; points are 0-based here).
+
+    Parameters
+    ----------
+    n : int
+        Number of points (>= 3).
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------
@@ -334,6 +449,11 @@ def smallest_nonsolvable() -> Semiautomaton:
     (footnote 17 prints 60 states; every semigroup of transformations of at most 4 points is
     solvable, see :func:`seprank.automata.algebra.footnote17`).
 
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> T = smallest_nonsolvable().transformation_semigroup()
@@ -346,6 +466,16 @@ def smallest_nonsolvable() -> Semiautomaton:
 
 def dihedral_group(n: int) -> Semiautomaton:
     """:math:`D_{2n}` (order 2n) acting on the n vertices of a polygon (sympy generators).
+
+    Parameters
+    ----------
+    n : int
+        The number of vertices.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------
@@ -378,6 +508,11 @@ def quaternion_group() -> Semiautomaton:
     r""":math:`Q_8=\{\pm1,\pm i,\pm j,\pm k\}` acting on itself by left multiplication by
     :math:`i` and :math:`j` (:math:`i^2=j^2=k^2=ijk=-1`).
 
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> Q = quaternion_group()
@@ -397,6 +532,11 @@ def rubik() -> Semiautomaton:
     """Example 7: the Rubik's cube group on its 48 moving stickers (sympy's
     ``rubik_cube_generators``, the six face turns).
 
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
+
     Examples
     --------
     >>> from seprank.automata import permutation_group
@@ -413,6 +553,18 @@ def rubik() -> Semiautomaton:
 def canonical_group_automaton(group: PermutationGroup, *, name: str = "") -> Semiautomaton:
     r"""Definition 9: :math:`Q = \Sigma = G`, :math:`\delta(g, h) = h\cdot g` (the left regular
     representation); refuses groups of order above 5040.
+
+    Parameters
+    ----------
+    group : sympy.combinatorics.PermutationGroup
+        G, of order at most 5040.
+    name : str, keyword-only
+        The automaton's name.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------
@@ -440,6 +592,18 @@ def dyck(types: int, depth: int) -> Semiautomaton:
     of bracket types, top last) of length <= ``depth``, plus the absorbing :data:`REJECT`;
     inputs are :math:`1..2k` with :math:`2t-1` opening and :math:`2t` closing type t (§3.6.1).
     From the empty stack :math:`\sum_{i=0}^{D} k^i` stacks are reachable (footnote 29).
+
+    Parameters
+    ----------
+    types : int
+        k, the number of bracket types.
+    depth : int
+        D, the maximum stack depth.
+
+    Returns
+    -------
+    Semiautomaton
+        The stack automaton.
 
     Examples
     --------
@@ -492,6 +656,11 @@ def _check_automaton(name: str, value: object) -> Semiautomaton:
 def abab_star() -> Semiautomaton:
     """The (abab)* automaton of §3.4.5: states 0-3 cycle on a, b, a, b (start 3), state 4 is
     the absorbing failure state.
+
+    Returns
+    -------
+    Semiautomaton
+        The automaton.
 
     Examples
     --------

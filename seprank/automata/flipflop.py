@@ -75,6 +75,22 @@ def sample_ffl(T: int, p: tuple[float, float, float], n: int, *,
                seed: SeedLike = None) -> IntArray:
     r"""``n`` strings from FFL(T, p) as token indices (:data:`FFL_TOKENS`), shape (n, T).
 
+    Parameters
+    ----------
+    T : int
+        The length.
+    p : (float, float, float)
+        :math:`(p_w, p_r, p_i)`, non-negative, summing to 1.
+    n : int
+        Number of strings.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the draw.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (n, T).
+
     Examples
     --------
     >>> x = sample_ffl(8, (0.1, 0.1, 0.8), 2, seed=0)
@@ -104,6 +120,16 @@ def sample_ffl(T: int, p: tuple[float, float, float], n: int, *,
 def all_ffl_strings(T: int) -> IntArray:
     """Every valid flip-flop string of length T (first w, last instruction r; deterministic
     data after r), shape (N, T) -- the support of FFL(T, p) for any p with all p > 0.
+
+    Parameters
+    ----------
+    T : int
+        The length.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (N, T).
 
     Examples
     --------
@@ -143,6 +169,16 @@ def read_targets(strings: npt.ArrayLike) -> tuple[IntArray, IntArray, IntArray]:
     """``(sequence, position, bit)`` of every read: positions t (0-based) with x_t = r and the
     bit :math:`x_{t+1}` a correct model must predict there.
 
+    Parameters
+    ----------
+    strings : array_like
+        Token indices, shape (B, T).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        Sequence, position and bit of every read.
+
     Examples
     --------
     >>> read_targets(all_ffl_strings(4))   # each string reads once, at position 2, its written bit
@@ -166,6 +202,20 @@ def ffl_read_count_law(T: int, p_r: float, n_sequences: int) -> tuple[float, flo
     r"""Mean and standard deviation of the number of r instructions in ``n_sequences`` strings
     of FFL(T, p): :math:`n(1 + (T/2-2)p_r)` and :math:`\sqrt{n(T/2-2)p_r(1-p_r)}`.
 
+    Parameters
+    ----------
+    T : int
+        The length.
+    p_r : float
+        The probability of r.
+    n_sequences : int
+        Number of strings.
+
+    Returns
+    -------
+    (float, float)
+        Mean and standard deviation.
+
     Examples
     --------
     >>> mean, sd = ffl_read_count_law(512, 0.1, 100)   # 100 (1 + 254 * 0.1), sqrt(100*254*.09)
@@ -180,7 +230,19 @@ def ffl_read_count_law(T: int, p_r: float, n_sequences: int) -> tuple[float, flo
 
 @dataclass(frozen=True)
 class FlipFlopNetwork:
-    """Proposition 3's two-layer network (module docstring); ``c`` is the attention scale."""
+    """Proposition 3's two-layer network (module docstring); ``c`` is the attention scale.
+
+    Parameters
+    ----------
+    T : int
+        The string length.
+    c : float
+        The attention scale.
+    layer1, layer2 : tuple of 4 numpy.ndarray
+        The attention weights of each layer.
+    round7, round1 : MLP
+        The rounding MLPs.
+    """
 
     T: int
     c: float
@@ -190,6 +252,18 @@ class FlipFlopNetwork:
     round1: MLP
 
     def embed(self, strings: IntArray) -> FloatArray:
+        """The 7-dimensional embeddings of token strings (indicators, a constant, the position).
+
+        Parameters
+        ----------
+        strings : numpy.ndarray
+            Token indices, shape (B, T).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (B, T, 7).
+        """
         X = np.zeros((*strings.shape, 7))
         X[..., 0] = strings == W
         X[..., 1] = (strings == R) | (strings == I)
@@ -200,7 +274,18 @@ class FlipFlopNetwork:
         return X
 
     def forward(self, strings: npt.ArrayLike) -> FloatArray:
-        """The rounded layer-2 output coordinate :math:`e_1` at every position, shape (B, T)."""
+        """The rounded layer-2 output coordinate :math:`e_1` at every position, shape (B, T).
+
+        Parameters
+        ----------
+        strings : array_like
+            Token indices, shape (B, T).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (B, T).
+        """
         S = _check_strings(strings)
         if S.shape[1] > self.T:
             raise ValueError(f"strings must have shape (B, <= {self.T})")
@@ -212,7 +297,18 @@ class FlipFlopNetwork:
         return self.round1(a2[..., 0:1] - 0.5)[..., 0]
 
     def errors(self, strings: npt.ArrayLike) -> tuple[int, int, float]:
-        """(wrong reads, reads, largest ``|output - bit|`` over reads) on deterministic FFL."""
+        """(wrong reads, reads, largest ``|output - bit|`` over reads) on deterministic FFL.
+
+        Parameters
+        ----------
+        strings : array_like
+            Token indices, shape (B, T).
+
+        Returns
+        -------
+        (int, int, float)
+            Wrong reads, reads, and the largest ``|output - bit|``.
+        """
         S = _check_strings(strings)
         seq, pos, bit = read_targets(S)
         out = self.forward(S)[seq, pos]
@@ -222,6 +318,18 @@ class FlipFlopNetwork:
 
 def proposition3_network(T: int, *, c: float | None = None) -> FlipFlopNetwork:
     r"""Proposition 3's weights for length T (default :math:`c = 2T\log(8T)`).
+
+    Parameters
+    ----------
+    T : int
+        The string length.
+    c : float, optional, keyword-only
+        The attention scale.
+
+    Returns
+    -------
+    FlipFlopNetwork
+        The network.
 
     References
     ----------
@@ -252,6 +360,20 @@ def dilution_bound(T: int, sigma_max: float, *, exponent: float = 2.0) -> float:
     r"""Proposition 4: :math:`1 - \frac{T-1}{T-1+\exp(2\sigma_{\max})}` (``exponent`` replaces
     the 2, for perturbations).
 
+    Parameters
+    ----------
+    T : int
+        The number of keys.
+    sigma_max : float
+        The largest score magnitude.
+    exponent : float, keyword-only
+        Replaces the 2 (default 2).
+
+    Returns
+    -------
+    float
+        The bound on the largest attention weight.
+
     Examples
     --------
     >>> dilution_bound(2, 0.0), round(dilution_bound(10, 0.0), 12)   # sigma = 0: uniform, 1/T
@@ -268,6 +390,20 @@ def dilution_bound(T: int, sigma_max: float, *, exponent: float = 2.0) -> float:
 def max_attention_weight(M: npt.ArrayLike, keys: npt.ArrayLike, query: npt.ArrayLike) -> float:
     r"""The largest softmax weight :math:`\max_t \mathrm{softmax}_t(v_t^\top M v_T)` of one
     query over T keys (the query's own key included as the last row of ``keys``).
+
+    Parameters
+    ----------
+    M : array_like
+        The attention matrix.
+    keys : array_like
+        The keys, one per row (the query's last).
+    query : array_like
+        The query.
+
+    Returns
+    -------
+    float
+        The largest weight.
 
     Examples
     --------
@@ -291,6 +427,20 @@ def dilution_extremal_case(sigma: float, T: int, dim: int = 3) -> tuple[FloatArr
     r"""``(M, keys, query)`` attaining Proposition 4's bound: :math:`M = -\sigma vv^\top`,
     query v, target key -v (score :math:`+\sigma`), the other T - 1 keys (the query among them)
     v (score :math:`-\sigma`).
+
+    Parameters
+    ----------
+    sigma : float
+        The score magnitude.
+    T : int
+        The number of keys.
+    dim : int, default 3
+        The dimension.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+        M, the keys and the query.
 
     Examples
     --------

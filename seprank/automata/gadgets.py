@@ -62,6 +62,16 @@ def ramp_mlp(half_width: float) -> MLP:
 
     Weights :math:`\|W_1\|_\infty = 1/(2h)`, :math:`\|b_1\|_\infty = 1/2`, :math:`W_2 = (1,-1)`.
 
+    Parameters
+    ----------
+    half_width : float
+        h > 0.
+
+    Returns
+    -------
+    MLP
+        The ramp network.
+
     Examples
     --------
     >>> ramp_mlp(0.5)(np.array([[-0.5], [0.0], [0.25], [0.5], [9.0]])).ravel()
@@ -81,6 +91,18 @@ def lemma12_mlp(delta: float, *, printed: bool = False) -> MLP:
     :math:`\xi = 0`); default: the ramp of half-width :math:`\Delta/2`, whose norms are the
     printed bounds :math:`1/\Delta` and :math:`1/2` exactly.
 
+    Parameters
+    ----------
+    delta : float
+        Δ > 0.
+    printed : bool, keyword-only
+        The proof's ramp instead of the half-width Δ/2 one (default False).
+
+    Returns
+    -------
+    MLP
+        The threshold network.
+
     Examples
     --------
     >>> x = np.array([[-0.75], [0.75]])               # Delta = 1, xi = +-1/4 towards 0
@@ -96,6 +118,18 @@ def lemma12_required_slope(delta: float, tolerance: Fraction | float = Fraction(
     r"""The least slope a threshold network needs: it must rise from 0 to 1 between
     :math:`-\Delta(1-\tau)` and :math:`\Delta(1-\tau)` (:math:`\tau` = ``tolerance``), i.e.
     :math:`1/(2\Delta(1-\tau))` -- :math:`2/(3\Delta)` for the printed :math:`\tau = 1/4`.
+
+    Parameters
+    ----------
+    delta : float
+        Δ > 0.
+    tolerance : fractions.Fraction or float, default 1/4
+        τ, the input perturbation as a fraction of Δ.
+
+    Returns
+    -------
+    float
+        :math:`1/(2\Delta(1-\tau))`.
 
     Examples
     --------
@@ -136,6 +170,11 @@ def lemma11_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
     out_channels, out_dim : optional, keyword-only
         It writes ``f`` into coordinates ``out_channels`` of an ``out_dim``-dimensional output
         (default: all of a ``d_out``-dimensional one).
+
+    Returns
+    -------
+    MLP
+        The 3-layer network.
 
     Examples
     --------
@@ -208,6 +247,22 @@ def lemma38_mlp(points: npt.ArrayLike, values: npt.ArrayLike) -> tuple[MLP, Floa
     Returns ``(mlp, w, gamma)``; w is the first direction (in a fixed order of candidates) on
     which the points are distinct.
 
+    Parameters
+    ----------
+    points : array_like
+        n distinct points, one per row.
+    values : array_like
+        The value at each point.
+
+    Returns
+    -------
+    mlp : MLP
+        The network.
+    w : numpy.ndarray
+        The separating direction.
+    gamma : float
+        γ.
+
     Examples
     --------
     >>> f, w, g = lemma38_mlp([[0.0], [1.0], [3.0]], [2.0, -1.0, 5.0])
@@ -249,6 +304,18 @@ def lemma39_basis(vectors: npt.ArrayLike, count: int) -> FloatArray:
     to, extended by the unit vector of :math:`v - \bar v\mathbf 1` (when ``count = n - 1``:
     then the rows span all of :math:`\mathbf 1^\perp`).
 
+    Parameters
+    ----------
+    vectors : array_like
+        The vectors (rows) the basis is orthogonal to, besides :math:`\mathbf 1`.
+    count : int
+        Number of basis vectors.
+
+    Returns
+    -------
+    numpy.ndarray
+        Orthonormal rows.
+
     Examples
     --------
     >>> U = lemma39_basis([[1.0, -1.0, 0.0, 0.0]], 2)
@@ -281,6 +348,18 @@ def lemma40_mlp(n: int, M: float) -> MLP:
     :math:`\sum_i \mathrm{relu}(x_i + M(y-i)) - \mathrm{relu}(x_i + M(y-i-1)) - M(y-1)`, its
     linear term written as :math:`-M\,\mathrm{relu}(y) + M` (:math:`y\ge1`) and the unit
     :math:`\mathrm{relu}(x_n + M(y-n-1))`, which is 0 on the domain, dropped.
+
+    Parameters
+    ----------
+    n : int
+        The length of x.
+    M : float
+        The bound on the entries of x.
+
+    Returns
+    -------
+    MLP
+        The width-2n network.
 
     Examples
     --------
@@ -315,6 +394,20 @@ def lemma41_mlp(n: int, M: float, *, printed: bool = False) -> MLP:
     ``printed=True``: :math:`\sum_i i(\mathrm{relu}(x_i) - \mathrm{relu}(x_i - M) + M)/M`
     (which returns :math:`i + n(n+1)/2`); default: without the :math:`+M`.
 
+    Parameters
+    ----------
+    n : int
+        The length of x.
+    M : float
+        The threshold.
+    printed : bool, keyword-only
+        The printed network (default: the corrected one).
+
+    Returns
+    -------
+    MLP
+        The width-2n network.
+
     Examples
     --------
     >>> x = np.array([[0.0, 5.0, 0.0]])
@@ -345,6 +438,20 @@ def lemma42_mlp(networks: Sequence[MLP], M: float, *, printed: bool = False) -> 
     :math:`aL` for y > k and 0 for y < k), the unit that is 0 on the domain (k = K) dropped, and
     :math:`b_y - L\sum_{k<y}A_k` interpolated in y by K - 1 units
     :math:`\mathrm{relu}(y - j)`: width :math:`2Km - m + K - 1`.
+
+    Parameters
+    ----------
+    networks : sequence of MLP
+        The K 2-layer networks :math:`f_k`.
+    M : float
+        The bound on the inputs.
+    printed : bool, keyword-only
+        The proof's construction (default: the gated one).
+
+    Returns
+    -------
+    MLP
+        The combined 2-layer network.
 
     Examples
     --------

@@ -150,7 +150,18 @@ class GridworldNetwork:
     def heads(self, words: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Layer-2 outputs for inputs (symbol indices of L, ⊥, R = 0, 1, 2), shape (B, T):
         the selected prefix sums ``x`` and codes ``gamma`` per head, shape (B, T, 2S + 1), and
-        the query's own ``[x_t, gamma_t]``, shape (B, T, 2)."""
+        the query's own ``[x_t, gamma_t]``, shape (B, T, 2).
+
+        Parameters
+        ----------
+        words : array_like
+            Symbol indices, shape (B, T).
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray, numpy.ndarray)
+            The prefix sums, the codes and the query's own values.
+        """
         W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0)
         if W.shape[1] != self.T or (W.size and (W.min() < 0 or W.max() > 2)):
             raise ValueError(f"words must have shape (B, {self.T}) with symbol indices 0..2")
@@ -182,7 +193,20 @@ class GridworldNetwork:
         """States at every real position (-1 where no window of S + 1 matched heads exists).
 
         ``readout="values"`` detects unmatched heads from the prefix sum they return;
-        ``"positions"`` trusts Lemma 23 (a head is unmatched iff it selected t itself)."""
+        ``"positions"`` trusts Lemma 23 (a head is unmatched iff it selected t itself).
+
+        Parameters
+        ----------
+        words : array_like
+            Symbol indices, shape (B, T).
+        readout : {'values', 'positions'}, keyword-only
+            How unmatched heads are detected.
+
+        Returns
+        -------
+        numpy.ndarray
+            States, shape (B, T).
+        """
         check_choice("readout", readout, ("values", "positions"))
         x, g, own = self.heads(words)
         S, Tp = self.S, self.T_pad
@@ -207,7 +231,18 @@ class GridworldNetwork:
 
     def lemma23_violations(self, words: npt.ArrayLike) -> int:
         """How many (position, head) pairs have no matching position yet did not select t
-        (Lemma 23 says every unmatched head returns :math:`\\log(2\\tilde T - t)`)."""
+        (Lemma 23 says every unmatched head returns :math:`\\log(2\\tilde T - t)`).
+
+        Parameters
+        ----------
+        words : array_like
+            Symbol indices, shape (B, T).
+
+        Returns
+        -------
+        int
+            The count.
+        """
         x, g, own = self.heads(words)
         offsets = (np.arange(2 * self.S + 1) - self.S) / (2 * self.T_pad)
         matched = np.abs(x - own[..., :1] - offsets) < 1 / (8 * self.T_pad)
@@ -228,6 +263,11 @@ def theorem12_network(S: int, T: int, *, bot_code: str = "gamma0",
     recency : float, keyword-only
         Multiplies c (0 removes the preference for the latest matching position: a
         perturbation).
+
+    Returns
+    -------
+    GridworldNetwork
+        The network.
 
     References
     ----------

@@ -115,6 +115,11 @@ class MLP:
     """A ReLU MLP with explicit weights: ``layers[i] = (W_i, b_i)``, ReLU between layers.
 
     Applied to the last axis (row vectors: ``x @ W + b``).
+
+    Parameters
+    ----------
+    layers : tuple of (numpy.ndarray, numpy.ndarray)
+        ``(W_i, b_i)`` per layer.
     """
 
     layers: tuple[tuple[FloatArray, FloatArray], ...]
@@ -181,6 +186,11 @@ def bump_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
     in_dim, channel : int, keyword-only
         The MLP reads coordinate ``channel`` of an ``in_dim``-dimensional input.
 
+    Returns
+    -------
+    MLP
+        The network.
+
     Examples
     --------
     >>> f = bump_mlp([0.0, 1.0, 2.0], [5.0, -1.0, 3.0], 1.0)
@@ -213,6 +223,16 @@ def bump_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
 def threshold_mlp(delta: float) -> MLP:
     r"""Lemma 12: :math:`\psi(x) = (\frac{x+\Delta}{2\Delta})_+ - (\frac{x-\Delta}{2\Delta})_+`
     equals :math:`\mathbf 1[x > 0]` for :math:`|x|\ge\Delta` (inner width 2).
+
+    Parameters
+    ----------
+    delta : float
+        Δ > 0.
+
+    Returns
+    -------
+    MLP
+        The network.
 
     Examples
     --------

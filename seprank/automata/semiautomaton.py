@@ -125,7 +125,20 @@ class Semiautomaton:
         return len(self.alphabet)
 
     def state_index(self, q: Hashable, *, name: str = "q") -> int:
-        """Index of state ``q`` (a ValueError naming the argument ``name`` when unknown)."""
+        """Index of state ``q`` (a ValueError naming the argument ``name`` when unknown).
+
+        Parameters
+        ----------
+        q : state
+            A state.
+        name : str, keyword-only
+            The argument's name in messages.
+
+        Returns
+        -------
+        int
+            Its index.
+        """
         try:
             return self._state_index[q]
         except (KeyError, TypeError):
@@ -134,7 +147,20 @@ class Semiautomaton:
 
     def symbol_index(self, s: Hashable, *, name: str = "s") -> int:
         """Index of input symbol ``s`` (a ValueError naming the argument ``name`` when
-        unknown)."""
+        unknown).
+
+        Parameters
+        ----------
+        s : symbol
+            An input symbol.
+        name : str, keyword-only
+            The argument's name in messages.
+
+        Returns
+        -------
+        int
+            Its index.
+        """
         try:
             return self._symbol_index[s]
         except (KeyError, TypeError):
@@ -143,7 +169,20 @@ class Semiautomaton:
 
     def encode(self, word: Iterable[Hashable], *, name: str = "word") -> IntArray:
         """Symbol indices of ``word`` (a sequence of symbols; ``name`` is the argument's name
-        in messages)."""
+        in messages).
+
+        Parameters
+        ----------
+        word : iterable of symbols
+            The word.
+        name : str, keyword-only
+            The argument's name in messages.
+
+        Returns
+        -------
+        numpy.ndarray
+            Symbol indices.
+        """
         if isinstance(word, str | bytes) and not any(isinstance(a, str) and len(a) == 1
                                                      for a in self.alphabet):
             raise TypeError(f"{name} must be a sequence of input symbols, got the string "
@@ -155,12 +194,36 @@ class Semiautomaton:
                         dtype=np.int64)
 
     def delta(self, q: Hashable, s: Hashable) -> Hashable:
-        r""":math:`\delta(q, \sigma)`."""
+        r""":math:`\delta(q, \sigma)`.
+
+        Parameters
+        ----------
+        q : state
+            A state.
+        s : symbol
+            An input symbol.
+
+        Returns
+        -------
+        state
+            The next state.
+        """
         return self.states[int(self.table[self.symbol_index(s), self.state_index(q)])]
 
     def transition_matrix(self, s: Hashable) -> IntArray:
         r"""The 0/1 matrix :math:`[\delta(\cdot,\sigma)]_{q',q} = \mathbf 1\{\delta(q,\sigma)=q'\}`
-        (columns index the current state)."""
+        (columns index the current state).
+
+        Parameters
+        ----------
+        s : symbol
+            An input symbol.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(|Q|, |Q|)``.
+        """
         a = self.symbol_index(s)
         guard_memory(array_bytes((self.n_states, self.n_states), np.int64),
                      what=f"a {self.n_states} x {self.n_states} transition matrix",
@@ -170,19 +233,44 @@ class Semiautomaton:
         return M
 
     def transition_matrices(self) -> IntArray:
-        """All transition matrices, shape ``(|Sigma|, |Q|, |Q|)`` in alphabet order."""
+        """All transition matrices, shape ``(|Sigma|, |Q|, |Q|)`` in alphabet order.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(|Sigma|, |Q|, |Q|)``.
+        """
         guard_memory(2 * array_bytes((self.n_symbols, self.n_states, self.n_states), np.int64),
                      what=f"{self.n_symbols} transition matrices of {self.n_states} states",
                      fix="use the table (Semiautomaton.table) of so many states")
         return np.stack([self.transition_matrix(s) for s in self.alphabet])
 
     def is_permutation_automaton(self) -> bool:
-        """Every input permutes the states (then the transformation semigroup is a group)."""
+        """Every input permutes the states (then the transformation semigroup is a group).
+
+        Returns
+        -------
+        bool
+            Whether every input permutes the states.
+        """
         return all(len(set(row.tolist())) == self.n_states for row in self.table)
 
     # ------------------------------------------------------------------ runs
     def run(self, word: Iterable[Hashable], q0: Hashable) -> tuple[Hashable, ...]:
-        r"""The state sequence :math:`(q_1, \dots, q_T)` from :math:`q_0` (004 §3.3.1)."""
+        r"""The state sequence :math:`(q_1, \dots, q_T)` from :math:`q_0` (004 §3.3.1).
+
+        Parameters
+        ----------
+        word : iterable of symbols
+            The word.
+        q0 : state
+            The start state.
+
+        Returns
+        -------
+        tuple
+            The states.
+        """
         q = self.state_index(q0, name="q0")
         out = []
         for a in self.encode(word):
@@ -191,13 +279,39 @@ class Semiautomaton:
         return tuple(out)
 
     def final_state(self, word: Iterable[Hashable], q0: Hashable) -> Hashable:
-        """:math:`q_T` (``q0`` for the empty word)."""
+        """:math:`q_T` (``q0`` for the empty word).
+
+        Parameters
+        ----------
+        word : iterable of symbols
+            The word.
+        q0 : state
+            The start state.
+
+        Returns
+        -------
+        state
+            :math:`q_T`.
+        """
         states = self.run(word, q0)
         return states[-1] if states else q0
 
     def run_indices(self, words: npt.ArrayLike, q0: int | npt.ArrayLike) -> IntArray:
         """Vectorised runs: ``words`` of shape ``(n, T)`` (symbol indices), ``q0`` a state index
-        or one per word; returns the state indices, shape ``(n, T)``."""
+        or one per word; returns the state indices, shape ``(n, T)``.
+
+        Parameters
+        ----------
+        words : array_like
+            Symbol indices, shape (n, T).
+        q0 : int or array_like
+            Start state index, or one per word.
+
+        Returns
+        -------
+        numpy.ndarray
+            State indices, shape (n, T).
+        """
         W = check_array("words", words, ndim=2, dtype=np.int64, min_size=0,
                         what="(n, T) symbol indices")
         if W.size and (W.min() < 0 or W.max() >= self.n_symbols):
@@ -217,14 +331,36 @@ class Semiautomaton:
         return out
 
     def transformation(self, word: Iterable[Hashable]) -> tuple[int, ...]:
-        r"""The map :math:`\delta(\cdot, \sigma_{1:T})` as a tuple of state indices."""
+        r"""The map :math:`\delta(\cdot, \sigma_{1:T})` as a tuple of state indices.
+
+        Parameters
+        ----------
+        word : iterable of symbols
+            The word.
+
+        Returns
+        -------
+        tuple of int
+            The image of each state index.
+        """
         f = np.arange(self.n_states)
         for a in self.encode(word):
             f = self.table[a][f]
         return tuple(int(v) for v in f)
 
     def reachable_states(self, q0: Hashable) -> frozenset[Hashable]:
-        """States reachable from ``q0`` by some word (breadth-first search)."""
+        """States reachable from ``q0`` by some word (breadth-first search).
+
+        Parameters
+        ----------
+        q0 : state
+            The start state.
+
+        Returns
+        -------
+        frozenset
+            The reachable states (q0 included).
+        """
         seen = {self.state_index(q0, name="q0")}
         frontier = list(seen)
         while frontier:
@@ -235,14 +371,36 @@ class Semiautomaton:
 
     def transformation_semigroup(self, *, max_size: int = 200_000) -> Any:
         r"""The transformation semigroup :math:`\mathcal T(\mathcal A)` by closure (see
-        :func:`seprank.automata.semigroup.transformation_semigroup`)."""
+        :func:`seprank.automata.semigroup.transformation_semigroup`).
+
+        Parameters
+        ----------
+        max_size : int, keyword-only
+            Refuse semigroups larger than this (default 200000).
+
+        Returns
+        -------
+        TransformationSemigroup
+            The semigroup.
+        """
         from seprank.automata.semigroup import transformation_semigroup
 
         return transformation_semigroup(self, max_size=max_size)
 
     def all_words(self, length: int) -> IntArray:
         r"""Every word of ``length`` as symbol indices, shape ``(|\Sigma|^T, T)``, lexicographic
-        (refuses more than :data:`MAX_WORDS` words)."""
+        (refuses more than :data:`MAX_WORDS` words).
+
+        Parameters
+        ----------
+        length : int
+            T.
+
+        Returns
+        -------
+        numpy.ndarray
+            The words.
+        """
         T = check_int("length", length, minimum=0)
         if self.n_symbols > 1 and T * math.log(self.n_symbols) > math.log(MAX_WORDS) + 1e-9:
             shown = (self.n_symbols ** T if T < 64

@@ -88,6 +88,15 @@ class TransformationSemigroup:
 
     ``elements[i]`` is a tuple ``f`` with ``f[q]`` the image of ``q``; the product of ``f``
     then ``g`` (word order) is ``g[f]``.  Built by :func:`transformation_semigroup`.
+
+    Parameters
+    ----------
+    degree : int
+        The number of points.
+    generators : tuple of tuple of int
+        The generating transformations.
+    elements : tuple of tuple of int
+        Every element.
     """
 
     degree: int
@@ -117,7 +126,18 @@ class TransformationSemigroup:
         return f in self._index
 
     def product(self, f: Sequence[int], g: Sequence[int]) -> Transformation:
-        """``f`` then ``g`` (the map of the concatenated word)."""
+        """``f`` then ``g`` (the map of the concatenated word).
+
+        Parameters
+        ----------
+        f, g : sequence of int
+            Elements.
+
+        Returns
+        -------
+        tuple of int
+            ``g[f]``.
+        """
         f, g = self._map("f", f), self._map("g", g)
         return tuple(g[v] for v in f)
 
@@ -138,19 +158,50 @@ class TransformationSemigroup:
         return tuple(int(v) for v in values)
 
     def is_commutative(self) -> bool:
+        """Whether every two elements commute.
+
+        Returns
+        -------
+        bool
+            fg = gf for all f, g.
+        """
         return all(self.product(f, g) == self.product(g, f)
                    for i, f in enumerate(self.elements) for g in self.elements[i + 1:])
 
     def idempotents(self) -> tuple[Transformation, ...]:
+        """The elements e with ee = e.
+
+        Returns
+        -------
+        tuple of tuple of int
+            The idempotents.
+        """
         return tuple(f for f in self.elements if self.product(f, f) == f)
 
     def is_group(self) -> bool:
         """Every element is a permutation (a finite set of permutations closed under
-        composition is a group)."""
+        composition is a group).
+
+        Returns
+        -------
+        bool
+            Whether every element is a permutation.
+        """
         return all(len(set(f)) == self.degree for f in self.elements)
 
     def index_period(self, f: Sequence[int]) -> tuple[int, int]:
-        """(index, period) of ``f``: the least ``k, p`` with ``f^(k+p) = f^k``."""
+        """(index, period) of ``f``: the least ``k, p`` with ``f^(k+p) = f^k``.
+
+        Parameters
+        ----------
+        f : sequence of int
+            An element.
+
+        Returns
+        -------
+        (int, int)
+            Index and period.
+        """
         seen: dict[Transformation, int] = {}
         f = self._map("f", f)
         power, k = f, 1
@@ -161,11 +212,23 @@ class TransformationSemigroup:
 
     def is_aperiodic(self) -> bool:
         r"""Every element has period 1 (:math:`s^k = s^{k+1}` for some k): no non-trivial
-        group inside (004 §3.7.1, "gridworld semigroups are aperiodic")."""
+        group inside (004 §3.7.1, "gridworld semigroups are aperiodic").
+
+        Returns
+        -------
+        bool
+            Whether every element has period 1.
+        """
         return all(self.index_period(f)[1] == 1 for f in self.elements)
 
     def maximal_subgroups(self) -> tuple[MaximalSubgroup, ...]:
-        """The maximal subgroup at every idempotent (module docstring)."""
+        """The maximal subgroup at every idempotent (module docstring).
+
+        Returns
+        -------
+        tuple of MaximalSubgroup
+            One per idempotent.
+        """
         out = []
         for e in self.idempotents():
             points = tuple(sorted(set(e)))
@@ -178,12 +241,24 @@ class TransformationSemigroup:
         return tuple(out)
 
     def largest_group_order(self) -> int:
-        """The order of the largest maximal subgroup (1 iff aperiodic)."""
+        """The order of the largest maximal subgroup (1 iff aperiodic).
+
+        Returns
+        -------
+        int
+            The order.
+        """
         return max((m.order for m in self.maximal_subgroups()), default=1)
 
     def is_solvable(self) -> bool:
         """All maximal subgroups solvable (sympy), i.e. the semiautomaton is solvable in the
-        sense of 004 Definition 8 (module docstring)."""
+        sense of 004 Definition 8 (module docstring).
+
+        Returns
+        -------
+        bool
+            Whether every maximal subgroup is solvable.
+        """
         return all(bool(m.group.is_solvable) for m in self.maximal_subgroups())
 
     def words_of_length(self, length: int) -> frozenset[Transformation]:
@@ -193,6 +268,16 @@ class TransformationSemigroup:
         semigroup, so the sequence is eventually periodic: it is followed until a layer
         repeats, then the answer for any length is read off the cycle (``length = 10**30``
         costs what the cycle costs).
+
+        Parameters
+        ----------
+        length : int
+            The word length (>= 1; any size).
+
+        Returns
+        -------
+        frozenset of tuple of int
+            The transformations.
 
         Examples
         --------
@@ -310,6 +395,16 @@ def permutation_group(automaton: Semiautomaton) -> PermutationGroup:
     """The group generated by the inputs of a permutation automaton (sympy, Schreier-Sims):
     equal to :math:`\\mathcal T(\\mathcal A)` when every input is a permutation.
 
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        A permutation automaton.
+
+    Returns
+    -------
+    sympy.combinatorics.PermutationGroup
+        The group.
+
     Examples
     --------
     >>> from seprank.automata.examples import alternating_group
@@ -326,6 +421,16 @@ def permutation_group(automaton: Semiautomaton) -> PermutationGroup:
 def libsemigroups_summary(automaton: Semiautomaton) -> tuple[int, int]:
     """(size, number of idempotents) of :math:`\\mathcal T(\\mathcal A)` by libsemigroups'
     Froidure-Pin enumeration -- an independent implementation used as a cross-check.
+
+    Parameters
+    ----------
+    automaton : Semiautomaton
+        The automaton.
+
+    Returns
+    -------
+    (int, int)
+        The semigroup's size and number of idempotents.
 
     Examples
     --------

@@ -61,6 +61,18 @@ def proposition2_bound(T: int, *, corrected: bool = False) -> float:
     :math:`\langle p_t,p_{t'}\rangle \le \cos(2\pi/T)` (no absolute value: antipodal points of
     even T give -1), from :math:`1-\cos x \ge 2x^2/\pi^2` on :math:`[0,\pi]`.
 
+    Parameters
+    ----------
+    T : int
+        Number of points.
+    corrected : bool, keyword-only
+        The corrected bound (default: the printed one).
+
+    Returns
+    -------
+    float
+        The bound.
+
     Examples
     --------
     >>> round(proposition2_bound(10), 5), round(circle_gram_max(10), 5)    # printed < actual
@@ -76,6 +88,18 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
     equally spaced points :math:`p_t = (\cos\frac{2\pi t}{T}, \sin\frac{2\pi t}{T})`; the
     inner product is :math:`\cos\frac{2\pi(t-t')}{T}`, so the maximum runs over the T - 1
     differences.
+
+    Parameters
+    ----------
+    T : int
+        Number of points.
+    absolute : bool, keyword-only
+        Maximise the absolute value (default False).
+
+    Returns
+    -------
+    float
+        The maximum.
 
     Examples
     --------
@@ -98,6 +122,18 @@ def circle_gram_max(T: int, *, absolute: bool = False) -> float:
 def lemma13_bound(T: int, gamma: float) -> float:
     r"""Lemma 13: :math:`\|\mathrm{softmax}(z) - e_{t^*}\|_1 \le 2Te^{-\gamma}` when every other
     score is at least :math:`\gamma` below the maximum.
+
+    Parameters
+    ----------
+    T : int
+        The number of scores.
+    gamma : float
+        The score gap.
+
+    Returns
+    -------
+    float
+        :math:`2Te^{-\gamma}`.
 
     Examples
     --------
@@ -123,6 +159,18 @@ def lemma14_mlp(n_states: int, *, bias_shift: float = 0.0) -> MLP:
     :math:`W_2'`'s output); layer 2 (width :math:`|Q|^2`):
     :math:`[W_2''W_2'z - |Q|]_+ = \mathbf 1[g(q)=q']\,f(q')`; layer 3 sums over q'.
     ``bias_shift`` adds to the layer-2 bias (a perturbation).
+
+    Parameters
+    ----------
+    n_states : int
+        :math:`|Q|`.
+    bias_shift : float, keyword-only
+        Added to the layer-2 bias (default 0).
+
+    Returns
+    -------
+    MLP
+        The gadget.
 
     Examples
     --------
@@ -209,11 +257,30 @@ class ParallelPrefixNetwork:
         return max(att, self.mlp.max_abs_weight)
 
     def positions(self) -> FloatArray:
+        r"""The 2T positional encodings: points of the unit circle at angles :math:`\pi p / T`,
+        p = -T+1..T.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (2T, 2).
+        """
         p = np.arange(-self.T + 1, self.T + 1)
         return np.stack([np.cos(np.pi * p / self.T), np.sin(np.pi * p / self.T)], axis=1)
 
     def embed(self, words: IntArray) -> FloatArray:
-        """Embeddings of a batch of words (symbol indices, shape (B, T)), padding included."""
+        """Embeddings of a batch of words (symbol indices, shape (B, T)), padding included.
+
+        Parameters
+        ----------
+        words : numpy.ndarray
+            Symbol indices, shape (B, T).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape (B, 2T, dim).
+        """
         A, n, T = self.automaton, self.automaton.n_states, self.T
         B = words.shape[0]
         X = np.zeros((B, 2 * T, self.dim))
@@ -223,7 +290,21 @@ class ParallelPrefixNetwork:
         return X
 
     def forward(self, words: npt.ArrayLike, *, return_attention: bool = False) -> FloatArray:
-        """The right slot after the last layer, shape ``(B, T, |Q|)`` (real positions)."""
+        """The right slot after the last layer, shape ``(B, T, |Q|)`` (real positions).
+
+        Parameters
+        ----------
+        words : array_like
+            Symbol indices, shape (B, len) with len <= T.
+        return_attention : bool, keyword-only
+            Validated, but the output is the same either way (the attention weights are measured
+            by :meth:`attention_errors`).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(B, T, |Q|)``.
+        """
         check_bool("return_attention", return_attention)
         W = self._pad(words)
         X = self.embed(W)
@@ -236,7 +317,13 @@ class ParallelPrefixNetwork:
 
     def attention_errors(self) -> float:
         r"""Largest :math:`\|\alpha^{[R]}-e_t\|_1`, :math:`\|\alpha^{[L]}-e_{t-2^{l-1}}\|_1` over
-        real positions and layers (the proof needs :math:`\le 0.1/(|Q|T)`)."""
+        real positions and layers (the proof needs :math:`\le 0.1/(|Q|T)`).
+
+        Returns
+        -------
+        float
+            The largest error.
+        """
         self._guard(1)
         X = self.embed(np.zeros((1, self.T), dtype=np.int64))
         worst = 0.0
@@ -250,7 +337,18 @@ class ParallelPrefixNetwork:
         return worst
 
     def simulate(self, words: npt.ArrayLike) -> IntArray:
-        """Decoded state indices, shape ``(B, len)``: the rounded readout coordinate minus 1."""
+        """Decoded state indices, shape ``(B, len)``: the rounded readout coordinate minus 1.
+
+        Parameters
+        ----------
+        words : array_like
+            Symbol indices, shape (B, len).
+
+        Returns
+        -------
+        numpy.ndarray
+            State indices, shape (B, len).
+        """
         W = self._pad(words)
         T = np.asarray(words).shape[1]
         out = self.forward(W[:, :T])[:, :T, self.readout_state]
@@ -291,6 +389,11 @@ def theorem10_network(automaton: Semiautomaton, q0: object, T: int, *,
     depth : int, optional, keyword-only
         Override the number of layers (fewer than :math:`\lceil\log_2T\rceil` is a
         perturbation: positions t > 2^depth then miss early inputs).
+
+    Returns
+    -------
+    ParallelPrefixNetwork
+        The network.
 
     References
     ----------

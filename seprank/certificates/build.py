@@ -69,6 +69,16 @@ _PRIME_ATTEMPTS = 8
 def exact_json(x: Any) -> int | str:
     """An exact number as JSON: an ``int``, or the string ``"a/b"`` for a non-integer rational.
 
+    Parameters
+    ----------
+    x : int, fractions.Fraction or other exact rational
+        The number (floats are refused).
+
+    Returns
+    -------
+    int or str
+        The integer, or ``"a/b"``.
+
     Examples
     --------
     >>> exact_json(np.int64(3)), exact_json(Fraction(-1, 2)), exact_json(Fraction(4, 2))
@@ -82,6 +92,16 @@ def exact_json(x: Any) -> int | str:
 
 def json_array(a: Any) -> Any:
     """An array of exact numbers as nested JSON lists (:func:`exact_json` entries).
+
+    Parameters
+    ----------
+    a : array_like
+        Exact numbers (nested lists or an array).
+
+    Returns
+    -------
+    list
+        Nested lists of :func:`exact_json` entries (a scalar for a 0-d input).
 
     Examples
     --------
@@ -101,6 +121,20 @@ def json_array(a: Any) -> Any:
 
 def certificate_header(kind: str, claim: Mapping[str, Any], **provenance: Any) -> dict[str, Any]:
     """The fields every certificate starts with: schema, version, kind, claim, provenance.
+
+    Parameters
+    ----------
+    kind : str
+        The certificate kind (``'matrix_rank'``, ``'grid_rank'``, ...).
+    claim : Mapping
+        What it claims (``statement``, ``relation``, ``value``, ...).
+    **provenance
+        Where it comes from (function, seed, version ...), filed under ``provenance``.
+
+    Returns
+    -------
+    dict
+        The header fields.
 
     Examples
     --------
@@ -130,6 +164,16 @@ def bind_subject(cert: dict[str, Any]) -> dict[str, Any]:
     parameters, the partition, or the matrix's shape and digest.  The checker derives it again
     and rejects a certificate whose claim names another subject.  Returns ``cert``.
 
+    Parameters
+    ----------
+    cert : dict
+        A certificate (modified in place).
+
+    Returns
+    -------
+    dict
+        ``cert``, with ``claim.subject`` filled in.
+
     Examples
     --------
     >>> cert = certificate_header("matrix_rank", {"relation": ">=", "value": 0})
@@ -149,6 +193,19 @@ def bind_subject(cert: dict[str, Any]) -> dict[str, Any]:
 def matrix_fields(values: Any, *, packed: bool | None = None) -> dict[str, Any]:
     """A matrix of exact numbers as a certificate's ``matrix`` (nested list) or, beyond
     :data:`MATRIX_ENTRIES_LIMIT` entries (or with ``packed=True``), ``matrix_packed``.
+
+    Parameters
+    ----------
+    values : array_like
+        The matrix of exact numbers.
+    packed : bool, optional, keyword-only
+        Force (True) or forbid (False) the packed form; default: packed beyond
+        :data:`MATRIX_ENTRIES_LIMIT` entries.
+
+    Returns
+    -------
+    dict
+        ``{'matrix': rows}`` or ``{'matrix_packed': {...}}``.
 
     Examples
     --------
@@ -205,6 +262,11 @@ def matrix_certificate(M: Any, result: RankResult, *, seed: SeedLike = None,
     packed : bool, optional, keyword-only
         Write the matrix packed (zlib + base64 of its canonical text); default beyond
         :data:`MATRIX_ENTRIES_LIMIT` entries.
+
+    Returns
+    -------
+    dict
+        The ``matrix_rank`` certificate (JSON-serialisable).
 
     Examples
     --------
@@ -276,6 +338,16 @@ def network_spec(net: Any) -> dict[str, Any]:
     tensors as exact JSON numbers (:func:`json_array`) and ``residual``, from which the
     checker's own evaluator recomputes the network.  Float weights are refused.
 
+    Parameters
+    ----------
+    net : LinearAttention
+        A network with exact (integer or rational) weights.
+
+    Returns
+    -------
+    dict
+        Its weight tensors as exact JSON numbers and ``residual``.
+
     Examples
     --------
     >>> from seprank import LinearAttention
@@ -301,6 +373,16 @@ def function_spec(f: Any) -> dict[str, Any]:
     """A certificate's description of a batch function: ``f.certificate_function()`` when f
     has it (network entries, the in-context representation), else ``{'type': 'opaque'}``
     (arbitrary code: the verifier cannot recompute its values).
+
+    Parameters
+    ----------
+    f : callable
+        The batch function.
+
+    Returns
+    -------
+    dict
+        Its description (``{'type': 'opaque'}`` for arbitrary code).
 
     Examples
     --------
@@ -362,6 +444,20 @@ def polynomial_function(expr: Any, *, n_inputs: int, dim: int) -> dict[str, Any]
     :meth:`seprank.LinearAttention.polynomial`) as a certificate's function: its monomials
     with rational coefficients.
 
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A polynomial with rational coefficients in the symbols ``x{j}_{k}``.
+    n_inputs : int, keyword-only
+        N, the number of positions.
+    dim : int, keyword-only
+        The dimension of an input vector.
+
+    Returns
+    -------
+    dict
+        The function ``{'type': 'polynomial', 'terms': ...}``.
+
     Examples
     --------
     >>> import sympy
@@ -398,6 +494,18 @@ def polynomial_function(expr: Any, *, n_inputs: int, dim: int) -> dict[str, Any]
 
 def save_certificate(cert: Mapping[str, Any], path: str | Path) -> Path:
     """Write a certificate as compact JSON (big integers exact); returns the path.
+
+    Parameters
+    ----------
+    cert : Mapping
+        The certificate.
+    path : str or pathlib.Path
+        Where to write it.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
 
     Examples
     --------
@@ -467,6 +575,16 @@ def _writable(value: Any) -> Any:
 def load_certificate(path: str | Path) -> dict[str, Any]:
     """Read a certificate written by :func:`save_certificate`.
 
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The JSON file.
+
+    Returns
+    -------
+    dict
+        The certificate, big integers exact.
+
     Examples
     --------
     >>> import tempfile, os
@@ -489,6 +607,19 @@ def certify(obj: Any, **kwargs: Any) -> dict[str, Any]:
     :class:`~seprank.separation.result.SeparationRankResult` (dense grid or degree blocks),
     :class:`~seprank.SeqSepResult`, :class:`~seprank.WitnessResult`,
     ``identifiability.masked.KruskalRankResult`` (with ``matrix=A``).
+
+    Parameters
+    ----------
+    obj : object
+        A certified result (``certifies`` 'exact' or 'lower_bound').
+    **kwargs
+        Passed to the result's ``certificate`` method (``matrix=M`` for a
+        :class:`~seprank.core.rank.RankResult`).
+
+    Returns
+    -------
+    dict
+        The certificate (JSON-serialisable), checked by :func:`seprank.certificates.verify`.
 
     Examples
     --------

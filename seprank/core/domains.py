@@ -114,6 +114,15 @@ class FloatDomain:
 
     ``rtol`` / ``atol`` are the tolerances of :meth:`rank` (see
     :func:`seprank.matrix_rank` with ``method='svd'``); a float rank certifies nothing.
+
+    Parameters
+    ----------
+    complex_ : bool, default False
+        Compute in ``complex128`` (needed for :meth:`sqrt_minus_one`) instead of ``float64``.
+    name : str, default 'float'
+        The domain's name in messages and results.
+    rtol, atol : float, optional
+        Relative / absolute tolerances of :meth:`rank` (None: numpy's default tolerance).
     """
 
     complex_: bool = False
@@ -129,12 +138,38 @@ class FloatDomain:
         object.__setattr__(self, "atol", check_tolerance("atol", self.atol))
 
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
-        """``m`` standard-normal template vectors of dimension ``dim``."""
+        """``m`` standard-normal template vectors of dimension ``dim``.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The random stream the templates are drawn from.
+        m : int
+            Number of templates.
+        dim : int
+            Dimension of each template vector.
+
+        Returns
+        -------
+        numpy.ndarray
+            Array of shape ``(m, dim)`` (float64, or complex128 for a complex domain).
+        """
         _check_template_args(rng, m, dim, 8)
         return rng.standard_normal((m, dim))
 
     def rank(self, M: Any) -> RankResult:
-        """SVD rank with this domain's tolerances (certifies nothing)."""
+        """SVD rank with this domain's tolerances (certifies nothing).
+
+        Parameters
+        ----------
+        M : array_like
+            A 2-D float or complex matrix.
+
+        Returns
+        -------
+        RankResult
+            The SVD rank with this domain's ``rtol`` / ``atol``, ``certifies='none'``.
+        """
         return svd_rank(M, rtol=self.rtol, atol=self.atol)
 
     @property
@@ -142,13 +177,31 @@ class FloatDomain:
         return np.complex128 if self.complex_ else np.float64
 
     def sqrt_minus_one(self) -> complex:
-        """``1j`` (complex128 only)."""
+        """``1j`` (complex128 only).
+
+        Returns
+        -------
+        complex
+            ``1j``.
+        """
         if not self.complex_:
             raise ValueError("float64 has no square root of -1: use FloatDomain(complex_=True) "
                              "(domain_for('svd', complex_=True))")
         return 1j
 
     def asarray(self, x: Any) -> Array:
+        """Convert ``x`` into this domain's array representation.
+
+        Parameters
+        ----------
+        x : array_like
+            Numbers numpy converts to float64 (or complex128).
+
+        Returns
+        -------
+        numpy.ndarray
+            A float64 (or complex128) array.
+        """
         arr = np.asarray(x)
         if arr.dtype == object:
             arr = np.vectorize(complex if self.complex_ else float, otypes=[self.dtype])(arr)
@@ -160,15 +213,65 @@ class FloatDomain:
         return arr
 
     def add(self, a: Array, b: Array) -> Array:
+        """Elementwise sum.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Float arrays, broadcastable against each other.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``a + b``.
+        """
         return a + b
 
     def mul(self, a: Array, b: Array) -> Array:
+        """Elementwise product.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Float arrays, broadcastable against each other.
+
+        Returns
+        -------
+        numpy.ndarray
+            The elementwise product ``a * b``.
+        """
         return a * b
 
     def matmul(self, a: Array, b: Array) -> Array:
+        """Matrix product.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Float arrays with matching inner dimensions.
+
+        Returns
+        -------
+        numpy.ndarray
+            The matrix product ``a @ b``.
+        """
         return a @ b
 
     def scale(self, a: Array, c: Any) -> Array:
+        """Multiply by a scalar.
+
+        Parameters
+        ----------
+        a : numpy.ndarray
+            A float array.
+        c : float or complex
+            The scalar.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``c * a``.
+        """
         return a * self.dtype(c)
 
 
@@ -182,6 +285,13 @@ class ModularDomain:
     Matrix products split the inner dimension into chunks of at most
     ``(2**63 - 1) // (p - 1)**2`` terms and reduce after each chunk, so no int64 overflow can
     occur for any shape.
+
+    Parameters
+    ----------
+    p : int
+        The prime modulus, below ``2**63`` (below ``2**31`` for arithmetic).
+    name : str, default 'modular'
+        The domain's name in messages and results.
 
     Examples
     --------
@@ -223,7 +333,18 @@ class ModularDomain:
         return self.p
 
     def asarray(self, x: Any) -> Array:
-        """Residues of integer or rational input; floats are refused (they are not exact)."""
+        """Residues of integer or rational input; floats are refused (they are not exact).
+
+        Parameters
+        ----------
+        x : array_like
+            Integers or exact rationals (a denominator divisible by ``p`` is refused).
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 residues in ``[0, p)``.
+        """
         arr = np.asarray(x)
         p = self.p
         if arr.dtype.kind in "iub":
@@ -250,12 +371,48 @@ class ModularDomain:
         return q % self.p
 
     def add(self, a: Array, b: Array) -> Array:
+        """Elementwise sum.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            int64 residues in ``[0, p)``, broadcastable against each other.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(a + b) mod p`` as int64 residues.
+        """
         return np.mod(a + b, self._arithmetic())
 
     def mul(self, a: Array, b: Array) -> Array:
+        """Elementwise product.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            int64 residues, broadcastable against each other.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(a * b) mod p``.
+        """
         return np.mod(a * b, self._arithmetic())
 
     def matmul(self, a: Array, b: Array) -> Array:
+        """Matrix product.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            int64 residues with matching inner dimensions.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(a @ b) mod p``, computed in overflow-free chunks.
+        """
         self._arithmetic()
         k = a.shape[-1]
         if b.shape[-2] != k:
@@ -270,28 +427,80 @@ class ModularDomain:
         return out
 
     def scale(self, a: Array, c: Any) -> Array:
+        """Multiply by a scalar.
+
+        Parameters
+        ----------
+        a : numpy.ndarray
+            int64 residues.
+        c : int or fractions.Fraction
+            The scalar, reduced modulo p.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(c * a) mod p``.
+        """
         return np.mod(a * self._residue(c), self._arithmetic())
 
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
-        """``m`` template vectors with uniform residues in ``[0, p)``."""
+        """``m`` template vectors with uniform residues in ``[0, p)``.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The random stream the templates are drawn from.
+        m : int
+            Number of templates.
+        dim : int
+            Dimension of each template vector.
+
+        Returns
+        -------
+        numpy.ndarray
+            int64 array of shape ``(m, dim)`` with uniform residues.
+        """
         _check_template_args(rng, m, dim, 8)
         return rng.integers(0, self.p, (m, dim))
 
     def rank(self, M: Any) -> RankResult:
         """Rank over GF(p) of residues computed in this domain, or of exact rationals reduced
         modulo p (:func:`~seprank.core.rank.rank_mod_p`): a certified lower bound on the rank of
-        the rational matrix they reduce (exact when full)."""
+        the rational matrix they reduce (exact when full).
+
+        Parameters
+        ----------
+        M : array_like
+            Residues modulo p, or exact rationals to reduce.
+
+        Returns
+        -------
+        RankResult
+            The rank over GF(p): ``certifies='lower_bound'`` (``'exact'`` when full).
+        """
         return rank_mod_p(M, self.p)
 
     def sqrt_minus_one(self) -> int:
-        """A residue ``iota`` with ``iota**2 = -1 (mod p)`` (p = 1 mod 4 only)."""
+        """A residue ``iota`` with ``iota**2 = -1 (mod p)`` (p = 1 mod 4 only).
+
+        Returns
+        -------
+        int
+            A residue ``iota`` in ``[0, p)`` with ``iota**2 = p - 1``.
+        """
         return sqrt_minus_one_mod(self.p)
 
 
 @dataclass(frozen=True)
 class ExactDomain:
     """Exact arithmetic on object arrays (Python ``int``, ``Fraction``,
-    :class:`~seprank.core.gaussian_rationals.GaussianRational` or sympy expressions)."""
+    :class:`~seprank.core.gaussian_rationals.GaussianRational` or sympy expressions).
+
+    Parameters
+    ----------
+    name : str, default 'exact'
+        The domain's name in messages and results.
+    """
 
     name: str = "exact"
 
@@ -299,7 +508,22 @@ class ExactDomain:
     certifies: Certificate = field(default="exact", init=False, repr=False)
 
     def templates(self, rng: np.random.Generator, m: int, dim: int) -> Array:
-        """``m`` integer template vectors, uniform in ``[-50, 50]`` (Python ints)."""
+        """``m`` integer template vectors, uniform in ``[-50, 50]`` (Python ints).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The random stream the templates are drawn from.
+        m : int
+            Number of templates.
+        dim : int
+            Dimension of each template vector.
+
+        Returns
+        -------
+        numpy.ndarray
+            Object array of shape ``(m, dim)`` of Python ints.
+        """
         _check_template_args(rng, m, dim, 8 + OBJECT_ENTRY_BYTES)
         return rng.integers(-EXACT_TEMPLATE_RANGE, EXACT_TEMPLATE_RANGE + 1,
                             (m, dim)).astype(object)
@@ -307,7 +531,18 @@ class ExactDomain:
     def rank(self, M: Any) -> RankResult:
         """Exact rank over Q (python-flint), or over Q(i) when an entry is a Gaussian rational
         (half the rational rank of the real embedding
-        :func:`~seprank.core.gaussian_rationals.complex_rank_embedding`)."""
+        :func:`~seprank.core.gaussian_rationals.complex_rank_embedding`).
+
+        Parameters
+        ----------
+        M : array_like
+            A 2-D matrix of integers, rationals or Gaussian rationals.
+
+        Returns
+        -------
+        RankResult
+            The exact rank, ``certifies='exact'``.
+        """
         if not (isinstance(M, np.ndarray) and M.dtype == object
                 and any(isinstance(v, GaussianRational) for v in M.flat)):
             return exact_rank(M)
@@ -322,10 +557,28 @@ class ExactDomain:
         return object
 
     def sqrt_minus_one(self) -> GaussianRational:
-        """The Gaussian rational ``i``."""
+        """The Gaussian rational ``i``.
+
+        Returns
+        -------
+        GaussianRational
+            ``i`` (``i * i == -1``).
+        """
         return GaussianRational(0, 1)
 
     def asarray(self, x: Any) -> Array:
+        """Convert ``x`` into this domain's array representation.
+
+        Parameters
+        ----------
+        x : array_like
+            Integers, rationals, Gaussian rationals or sympy numbers.
+
+        Returns
+        -------
+        numpy.ndarray
+            An object array of exact numbers.
+        """
         arr = np.asarray(x)
         if arr.dtype.kind in "fc":
             raise TypeError(
@@ -341,15 +594,65 @@ class ExactDomain:
         return out
 
     def add(self, a: Array, b: Array) -> Array:
+        """Elementwise sum.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Object arrays of exact numbers, broadcastable against each other.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``a + b``, exact.
+        """
         return a + b
 
     def mul(self, a: Array, b: Array) -> Array:
+        """Elementwise product.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Object arrays of exact numbers, broadcastable against each other.
+
+        Returns
+        -------
+        numpy.ndarray
+            The elementwise product ``a * b``, exact.
+        """
         return a * b
 
     def matmul(self, a: Array, b: Array) -> Array:
+        """Matrix product.
+
+        Parameters
+        ----------
+        a, b : numpy.ndarray
+            Object arrays with matching inner dimensions.
+
+        Returns
+        -------
+        numpy.ndarray
+            The exact matrix product ``a @ b``.
+        """
         return np.matmul(a, b)
 
     def scale(self, a: Array, c: Any) -> Array:
+        """Multiply by a scalar.
+
+        Parameters
+        ----------
+        a : numpy.ndarray
+            An object array of exact numbers.
+        c : int, fractions.Fraction or GaussianRational
+            The scalar.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``c * a``, exact.
+        """
         return a * c
 
 
@@ -363,6 +666,16 @@ def _check_template_args(rng: Any, m: Any, dim: Any, entry_bytes: int) -> None:
 
 def random_small_prime(rng: np.random.Generator) -> int:
     """A random prime in ``[2**24, 2**25)`` for :class:`ModularDomain` network evaluation.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The random stream the prime is drawn from.
+
+    Returns
+    -------
+    int
+        A prime p with ``2**24 <= p < 2**25``.
 
     Examples
     --------
@@ -397,6 +710,11 @@ def domain_for(method: Method, rng: np.random.Generator | None = None, *,
         A domain holding a square root of -1 (:meth:`~FloatDomain.sqrt_minus_one`): complex128
         for ``'svd'``, a prime p = 1 (mod 4) for ``'modular'`` (``residue=(1, 4)``), Gaussian
         rationals for ``'exact'`` (which always hold one).
+
+    Returns
+    -------
+    FloatDomain, ModularDomain or ExactDomain
+        The domain the method computes in.
 
     Examples
     --------

@@ -87,6 +87,13 @@ class EpsRankResult(CertifiedResult):
                 "upper_method": self.upper_method}
 
     def summary(self) -> str:
+        """One line: the mode, the bracket and ε.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         return f"{self.mode} ε-rank in [{self.lower}, {self.upper}] (ε = {self.eps:.3g})"
 
 

@@ -35,6 +35,11 @@ def _q(x: Any) -> Fraction:
 class GaussianRational:
     """``re + im * i`` with exact rational parts.
 
+    Parameters
+    ----------
+    re, im : int, fractions.Fraction or other exact rational
+        The real and imaginary parts (default 0).
+
     Examples
     --------
     >>> i = GaussianRational(0, 1)
@@ -51,6 +56,18 @@ class GaussianRational:
 
     @staticmethod
     def coerce(x: Any) -> GaussianRational:
+        """``x`` as a Gaussian rational (itself when it already is one).
+
+        Parameters
+        ----------
+        x : GaussianRational, int or fractions.Fraction
+            The number.
+
+        Returns
+        -------
+        GaussianRational
+            The number.
+        """
         return x if isinstance(x, GaussianRational) else GaussianRational(x)
 
     def __add__(self, other: Any) -> GaussianRational:
@@ -98,7 +115,20 @@ class GaussianRational:
         return complex(float(self.re), float(self.im))
 
     def residue(self, iota: int, p: int) -> int:
-        """The image in GF(p) under i -> iota (iota**2 = -1 mod p)."""
+        """The image in GF(p) under i -> iota (iota**2 = -1 mod p).
+
+        Parameters
+        ----------
+        iota : int
+            A square root of -1 modulo p.
+        p : int
+            The prime (not dividing a denominator).
+
+        Returns
+        -------
+        int
+            The residue in ``[0, p)``.
+        """
         def r(q: Fraction) -> int:
             if q.denominator % p == 0:
                 raise ZeroDivisionError(f"denominator of {q} divisible by p = {p}")
@@ -117,6 +147,16 @@ def sqrt_minus_one_mod(p: int) -> int:
 
     GF(p) contains a square root of -1 exactly when p = 1 (mod 4); then for any quadratic
     non-residue a, :math:`a^{(p-1)/4}` is one (deterministic search over a = 2, 3, ...).
+
+    Parameters
+    ----------
+    p : int
+        A prime, p = 1 (mod 4).
+
+    Returns
+    -------
+    int
+        iota in ``[0, p)``.
 
     Examples
     --------
@@ -140,6 +180,16 @@ def complex_rank_embedding(E: np.ndarray) -> np.ndarray:
     r"""The real matrix :math:`\begin{pmatrix} A & -B \\ B & A \end{pmatrix}` of
     :math:`E = A + B\mathbf i` (Gaussian rationals); its rational rank is
     :math:`2\operatorname{rank}_{\mathbb C} E`.
+
+    Parameters
+    ----------
+    E : numpy.ndarray
+        An object array of Gaussian rationals, shape (m, n).
+
+    Returns
+    -------
+    numpy.ndarray
+        Object array of rationals, shape (2m, 2n).
 
     Examples
     --------

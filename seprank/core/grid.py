@@ -64,6 +64,11 @@ def matricize(
     column_modes : sequence of int, optional
         Modes for the columns; with ``row_modes`` they must be a permutation of ``range(N)``.
 
+    Returns
+    -------
+    numpy.ndarray
+        The matricization, 2-D.
+
     Examples
     --------
     >>> import numpy as np

@@ -50,6 +50,20 @@ def reexport(package: str, modules: Sequence[str], *, extra: Sequence[str] = ())
     Two modules exporting the same name for different objects is an error (the face would show
     one of them silently).
 
+    Parameters
+    ----------
+    package : str
+        The face's module name (for messages).
+    modules : sequence of str
+        The modules re-exported, in order.
+    extra : sequence of str, keyword-only
+        Names the face defines itself.
+
+    Returns
+    -------
+    list of str
+        The face's ``__all__``.
+
     Examples
     --------
     >>> import seprank.core.memory, seprank.core.random
@@ -159,6 +173,11 @@ class PaperIndex:
         Notation and statement cells are shown as written: characters that reStructuredText
         would read as markup (``|x|``, a backtick, ``*``, ``word_``, a leading ``-``) are
         backslash-escaped, so no index can break the documentation build.
+
+        Returns
+        -------
+        str
+            The reStructuredText.
 
         Examples
         --------

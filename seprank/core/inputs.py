@@ -67,7 +67,18 @@ class ExactMatrix:
         return all(d == 1 for d in self.row_denominators)
 
     def denominators_divisible_by(self, p: int) -> bool:
-        """True when ``p`` divides some row denominator (the reduction mod p is undefined)."""
+        """True when ``p`` divides some row denominator (the reduction mod p is undefined).
+
+        Parameters
+        ----------
+        p : int
+            A prime.
+
+        Returns
+        -------
+        bool
+            Whether p divides some row denominator.
+        """
         return any(d % p == 0 for d in self.row_denominators)
 
     @cached_property
@@ -87,7 +98,18 @@ class ExactMatrix:
         """The numerators reduced modulo ``p`` (row scaling does not change the rank).
 
         int64 numerators are reduced with numpy and written row by row straight into the
-        ``nmod_mat`` (no ``fmpz_mat`` in between); big ones go through :attr:`integer_matrix`."""
+        ``nmod_mat`` (no ``fmpz_mat`` in between); big ones go through :attr:`integer_matrix`.
+
+        Parameters
+        ----------
+        p : int
+            A prime not dividing any row denominator.
+
+        Returns
+        -------
+        flint.nmod_mat
+            The reduced matrix.
+        """
         if self.numerators.dtype == object:
             return flint.nmod_mat(self.integer_matrix, p)
         m, n = self.shape
@@ -126,7 +148,18 @@ def _check_2d(shape: tuple[int, ...], name: str = "M") -> None:
 
 
 def to_rational(x: Any) -> int | Fraction:
-    """Convert one scalar to ``int`` or ``Fraction``; refuse anything inexact."""
+    """Convert one scalar to ``int`` or ``Fraction``; refuse anything inexact.
+
+    Parameters
+    ----------
+    x : object
+        An integer or an exact rational (Fraction, sympy Rational, numpy integer).
+
+    Returns
+    -------
+    int or fractions.Fraction
+        The number.
+    """
     if isinstance(x, bool | np.bool_):
         return int(x)
     if isinstance(x, numbers.Integral):
@@ -185,6 +218,19 @@ def as_exact_matrix(M: Any, name: str = "M") -> ExactMatrix:
     """Validate ``M`` as an exact rational matrix and return it as :class:`ExactMatrix`.
 
     ``name`` is the argument's name in the caller, used in the error messages.
+
+    Parameters
+    ----------
+    M : array_like
+        Integers or rationals (numpy integer or object arrays, nested lists, sympy or flint
+        matrices).
+    name : str, default 'M'
+        The argument's name in the caller.
+
+    Returns
+    -------
+    ExactMatrix
+        The matrix as row-scaled integers.
 
     Raises
     ------
@@ -251,6 +297,18 @@ def as_float_matrix(M: Any, name: str = "M"
 
     Exact inputs (ints, Fractions, sympy rationals) are converted to float64, which is the user's
     explicit request when they ask for a float method.
+
+    Parameters
+    ----------
+    M : array_like
+        A 2-D matrix.
+    name : str, default 'M'
+        The argument's name in the caller.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 or complex128, 2-D, finite.
 
     Raises
     ------

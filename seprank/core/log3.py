@@ -78,6 +78,16 @@ def _ln(x: int | Fraction) -> Any:
 def log3(x: int | Fraction) -> Any:
     """:math:`\\log_3 x` of a positive rational, to :data:`DIGITS` digits (mpmath number).
 
+    Parameters
+    ----------
+    x : int or fractions.Fraction
+        A positive rational.
+
+    Returns
+    -------
+    mpmath.mpf
+        :math:`\\log_3 x`.
+
     Examples
     --------
     >>> float(log3(81)), float(log3(Fraction(1, 3)))
@@ -102,13 +112,30 @@ def log3_real(x: Any) -> Any:
 
 
 def to_mpf(x: int | Fraction) -> Any:
-    """An exact rational as a :data:`DIGITS`-digit mpmath number."""
+    """An exact rational as a :data:`DIGITS`-digit mpmath number.
+
+    Parameters
+    ----------
+    x : int or fractions.Fraction
+        A rational.
+
+    Returns
+    -------
+    mpmath.mpf
+        The number.
+    """
     q = _rational(x)
     return _ctx.mpf(q.numerator) / q.denominator
 
 
 def log3_e() -> Any:
-    """:math:`\\log_3 e = 1 / \\ln 3` to :data:`DIGITS` digits."""
+    """:math:`\\log_3 e = 1 / \\ln 3` to :data:`DIGITS` digits.
+
+    Returns
+    -------
+    mpmath.mpf
+        :math:`\\log_3 e`.
+    """
     return 1 / _LN3
 
 
@@ -118,6 +145,18 @@ def log3_multiset_coefficient(n: int, k: int) -> Any:
 
     Exact big-integer logarithm when the coefficient has at most :data:`EXACT_BITS_LIMIT`
     bits, else :math:`\ln\Gamma(n+k) - \ln\Gamma(k+1) - \ln\Gamma(n)` at 60-digit precision.
+
+    Parameters
+    ----------
+    n : int
+        Number of parts.
+    k : int
+        Their sum.
+
+    Returns
+    -------
+    mpmath.mpf
+        The logarithm.
 
     Examples
     --------
@@ -166,7 +205,18 @@ class Log3Value:
 
     @classmethod
     def of(cls, x: int | Fraction) -> Log3Value:
-        """The exact positive rational ``x`` (or 0)."""
+        """The exact positive rational ``x`` (or 0).
+
+        Parameters
+        ----------
+        x : int or fractions.Fraction
+            A non-negative rational.
+
+        Returns
+        -------
+        Log3Value
+            Its logarithm and exact form.
+        """
         q = Fraction(x)
         if q < 0:
             raise ValueError(f"Log3Value holds non-negative numbers, got {x}")
@@ -178,7 +228,18 @@ class Log3Value:
         return float(self.log3)
 
     def compare(self, other: Log3Value) -> int | None:
-        """-1, 0 or 1 as ``self`` <, =, > ``other``; ``None`` if undecidable (a tie in log3)."""
+        """-1, 0 or 1 as ``self`` <, =, > ``other``; ``None`` if undecidable (a tie in log3).
+
+        Parameters
+        ----------
+        other : Log3Value
+            The other value.
+
+        Returns
+        -------
+        int or None
+            -1, 0, 1, or None.
+        """
         return compare(self, other)
 
 
@@ -188,6 +249,16 @@ def compare(a: Log3Value, b: Log3Value) -> int | None:
     Exact when both have exact forms whose cross powers stay below :data:`EXACT_BITS_LIMIT`
     bits; otherwise by the 60-digit logarithms if they differ by more than
     :data:`TIE_TOLERANCE` relative; otherwise ``None``.
+
+    Parameters
+    ----------
+    a, b : Log3Value
+        The two values.
+
+    Returns
+    -------
+    int or None
+        -1, 0, 1 as a <, =, > b, or None for an undecidable tie.
 
     Examples
     --------

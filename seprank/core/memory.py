@@ -77,6 +77,11 @@ def _check_limit(n_bytes: Any, name: str) -> int:
 def get_memory_limit() -> int:
     """The process-wide memory limit in bytes (default 2 GiB).
 
+    Returns
+    -------
+    int
+        Bytes.
+
     Examples
     --------
     >>> get_memory_limit() >= 1
@@ -90,6 +95,16 @@ def set_memory_limit(n_bytes: int) -> int:
 
     ``True``, floats and non-positive numbers are refused (``True`` would otherwise be a limit
     of one byte).
+
+    Parameters
+    ----------
+    n_bytes : int
+        The new limit (> 0).
+
+    Returns
+    -------
+    int
+        The previous limit.
 
     Examples
     --------
@@ -111,6 +126,16 @@ def set_memory_limit(n_bytes: int) -> int:
 @contextmanager
 def memory_limit(n_bytes: int) -> Iterator[int]:
     """Set the memory limit inside a ``with`` block (restored afterwards, also on errors).
+
+    Parameters
+    ----------
+    n_bytes : int
+        The limit inside the block.
+
+    Yields
+    ------
+    int
+        ``n_bytes``, the limit in force inside the block.
 
     Examples
     --------
@@ -143,6 +168,18 @@ def array_bytes(shape: Sequence[int] | int, dtype: Any = np.float64) -> int:
     """Bytes of an array of ``shape`` and ``dtype`` (object: :data:`OBJECT_ENTRY_BYTES`).
 
     Exact for any size (Python integers; nothing overflows).
+
+    Parameters
+    ----------
+    shape : int or sequence of int
+        The shape.
+    dtype : numpy dtype, default float64
+        The dtype.
+
+    Returns
+    -------
+    int
+        Bytes.
 
     Examples
     --------

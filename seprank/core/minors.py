@@ -130,6 +130,16 @@ def kernel_basis(M: Any) -> list[list[int]]:
     Together with a non-zero r x r minor it proves :math:`\operatorname{rank} M = r`
     (rank-nullity: ``len(basis) = n - r``).
 
+    Parameters
+    ----------
+    M : array_like
+        An exact matrix.
+
+    Returns
+    -------
+    list of list of int
+        The basis vectors.
+
     Examples
     --------
     >>> kernel_basis([[1, 2, 3], [2, 4, 6]])

@@ -57,6 +57,16 @@ def _check_prime(p: Any) -> int:
 def residue_bound(p: int) -> int:
     """:math:`h(p) = \\lfloor p/2 \\rfloor + 2`: the largest magnitude of a balanced residue.
 
+    Parameters
+    ----------
+    p : int
+        The prime.
+
+    Returns
+    -------
+    int
+        h(p).
+
     Examples
     --------
     >>> residue_bound(7)
@@ -69,6 +79,16 @@ def max_terms(p: int) -> int:
     """:math:`K(p)`: products of balanced residues that one exact float64 sum may hold (module
     docstring).
 
+    Parameters
+    ----------
+    p : int
+        The prime.
+
+    Returns
+    -------
+    int
+        K(p).
+
     Examples
     --------
     >>> max_terms(2**25 - 39), max_terms(2**24 + 43)
@@ -80,6 +100,18 @@ def max_terms(p: int) -> int:
 
 def to_balanced(x: npt.ArrayLike, p: int) -> Array:
     """Residues (any integers, int64 or Python ints) as balanced float64 residues.
+
+    Parameters
+    ----------
+    x : array_like
+        Integers.
+    p : int
+        The prime.
+
+    Returns
+    -------
+    numpy.ndarray
+        Balanced float64 residues.
 
     Examples
     --------
@@ -99,6 +131,20 @@ def reduce_balanced(x: Array, p: int, *, out: Array | None = None) -> Array:
     """``x`` (float64 integers of magnitude at most :math:`2^{53} - p`) reduced to balanced
     residues, exactly (module docstring).  ``out=x`` reduces in place.
 
+    Parameters
+    ----------
+    x : numpy.ndarray
+        float64 integers.
+    p : int
+        The prime.
+    out : numpy.ndarray, optional, keyword-only
+        Where to write (``out=x``: in place).
+
+    Returns
+    -------
+    numpy.ndarray
+        Balanced residues.
+
     Examples
     --------
     >>> reduce_balanced(np.array([2.0**52, -10.0, 3.0]), 7)
@@ -111,6 +157,18 @@ def reduce_balanced(x: Array, p: int, *, out: Array | None = None) -> Array:
 
 def from_balanced(x: Array, p: int) -> Array:
     """Balanced float64 residues as int64 residues in ``[0, p)``.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        Balanced float64 residues.
+    p : int
+        The prime.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 residues in ``[0, p)``.
 
     Examples
     --------
@@ -125,6 +183,18 @@ def from_balanced(x: Array, p: int) -> Array:
 def matmul_mod(a: Array, b: Array, p: int) -> Array:
     """``a @ b`` mod p for balanced float64 residues, on BLAS, exactly: the inner dimension is
     cut into chunks of :func:`max_terms` and the sum reduced after each chunk.
+
+    Parameters
+    ----------
+    a, b : numpy.ndarray
+        Balanced float64 residues with matching inner dimensions.
+    p : int
+        The prime (< 2**26).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a @ b`` as balanced residues.
 
     Examples
     --------
@@ -172,6 +242,11 @@ def float_rank_mod_p(M: npt.ArrayLike, p: int) -> RankResult:
         Integer residues (any representatives) or balanced float64 residues.
     p : int
         A prime below :math:`2^{26}`.
+
+    Returns
+    -------
+    RankResult
+        The rank over GF(p), with the pivot rows and columns in ``details``.
 
     Examples
     --------

@@ -58,6 +58,11 @@ def as_generator(seed: Any, *, name: str = "seed") -> np.random.Generator:
     name : str, keyword-only
         The argument's name in the caller, used in the error message.
 
+    Returns
+    -------
+    numpy.random.Generator
+        The generator (``seed`` itself when it is one).
+
     Raises
     ------
     TypeError
@@ -98,6 +103,20 @@ def spawn(seed: Any, n: int, *, name: str = "seed") -> list[np.random.Generator]
     :class:`~numpy.random.SeedSequence` is spawned ``n`` times, so a Generator passed as
     ``seed`` advances by exactly one draw.
 
+    Parameters
+    ----------
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed.
+    n : int
+        Number of generators.
+    name : str, keyword-only
+        The argument's name in messages (default ``'seed'``).
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        n independent generators.
+
     Examples
     --------
     >>> a, b = spawn(0, 2)
@@ -116,6 +135,20 @@ def split_seed(seed: Any, n: int, *, name: str = "seed") -> list[np.random.Gener
     A Generator is split with :meth:`numpy.random.Generator.spawn`; anything else is turned
     into a :class:`~numpy.random.SeedSequence` and spawned.
 
+    Parameters
+    ----------
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The seed.
+    n : int
+        Number of generators.
+    name : str, keyword-only
+        The argument's name in messages (default ``'seed'``).
+
+    Returns
+    -------
+    list of numpy.random.Generator
+        n independent generators.
+
     Examples
     --------
     >>> traj, task = split_seed(0, 2)
@@ -132,7 +165,18 @@ def split_seed(seed: Any, n: int, *, name: str = "seed") -> list[np.random.Gener
 
 
 def is_prime(n: int) -> bool:
-    """Primality (python-flint; deterministic below 2**64 and BPSW-certain beyond)."""
+    """Primality (python-flint; deterministic below 2**64 and BPSW-certain beyond).
+
+    Parameters
+    ----------
+    n : int
+        The number.
+
+    Returns
+    -------
+    bool
+        Whether n is prime.
+    """
     if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral):
         raise ValueError(f"n must be an integer, got {n!r} ({type(n).__name__})")
     return bool(flint.fmpz(int(n)).is_prime())
@@ -156,6 +200,11 @@ def random_prime(rng: np.random.Generator, bits: int = 62, *,
         residues stay below :math:`2^{50}`) and 31 (the Kruskal screen).
     residue : (int, int), optional, keyword-only
         ``(r, m)``: only primes with ``p % m == r``.
+
+    Returns
+    -------
+    int
+        The prime.
 
     Examples
     --------

@@ -69,7 +69,13 @@ class RankResult(RankValued):
                 "shape": self.details.get("shape")}
 
     def summary(self) -> str:
-        """One line: rank, certificate and the key evidence."""
+        """One line: rank, certificate and the key evidence.
+
+        Returns
+        -------
+        str
+            One line: the rank, what it certifies and the key evidence (prime, tolerance or gap).
+        """
         d = self.details
         if self.method == "svd":
             gap = d.get("gap")
@@ -102,6 +108,12 @@ def rank_mod_p(residues: Any, p: int) -> RankResult:
         rationals whose denominators ``p`` does not divide.
     p : int
         A prime below ``2**64`` (primality is checked).
+
+    Returns
+    -------
+    RankResult
+        The rank over GF(p): ``certifies='lower_bound'`` on the rank over Q of the rational matrix
+        the residues stand for, or ``'exact'`` when it reaches ``min(m, n)``.
 
     Raises
     ------
@@ -140,6 +152,11 @@ def exact_rank(M: Any) -> RankResult:
         Integers or rationals: numpy integer or object arrays, nested lists of ``int`` /
         :class:`fractions.Fraction`, sympy matrices with rational entries, flint matrices.
 
+    Returns
+    -------
+    RankResult
+        The rank over Q, ``certifies='exact'``.
+
     Examples
     --------
     >>> exact_rank([[1, 2], [2, 4]]).rank
@@ -156,6 +173,22 @@ def svd_rank(M: Any, *, rtol: float | None = None, atol: float | None = None) ->
     """Float rank: the number of singular values above ``tol = max(atol, rtol * sigma_max)``
     (numpy's default ``sigma_max * max(m, n) * eps`` with neither); ``certifies='none'``, and
     ``details`` holds the tolerance, the singular values and the gap sigma_r / sigma_{r+1}.
+
+    Parameters
+    ----------
+    M : array_like
+        A 2-D matrix numpy converts to a finite float or complex array.
+    rtol : float, optional, keyword-only
+        Relative tolerance: singular values at most ``rtol * sigma_max`` count as zero.
+    atol : float, optional, keyword-only
+        Absolute tolerance: singular values at most ``atol`` count as zero.  With neither
+        tolerance, numpy's default ``sigma_max * max(m, n) * eps``.
+
+    Returns
+    -------
+    RankResult
+        The float rank, ``certifies='none'``; ``details`` holds the tolerance, the singular
+        values and the gap.
 
     Examples
     --------

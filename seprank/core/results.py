@@ -138,7 +138,13 @@ class Result:
         return {}
 
     def summary(self) -> str:
-        """One line in words: the value, what it certifies, the key evidence."""
+        """One line in words: the value, what it certifies, the key evidence.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         return ", ".join(f"{k} {v}" for k, v in self._repr_info().items())
 
     def __repr__(self) -> str:

@@ -87,6 +87,11 @@ def check_int(name: str, value: Any, minimum: int | None = 1,
     minimum, maximum : int
         Inclusive range (``maximum=None``: unbounded).
 
+    Returns
+    -------
+    int
+        The value.
+
     Raises
     ------
     ValueError
@@ -114,6 +119,22 @@ def check_int(name: str, value: Any, minimum: int | None = 1,
 
 def check_index(name: str, value: Any, size: int, what: str = "") -> int:
     """An integer position ``value`` in ``0..size-1`` (``what`` explains the range).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+    size : int
+        The number of positions.
+    what : str, default ''
+        What the range is, for the message.
+
+    Returns
+    -------
+    int
+        The position.
 
     Examples
     --------
@@ -147,6 +168,11 @@ def check_float(name: str, value: Any, *, minimum: float | None = None,
         Refuse ``inf`` (default).
     hint : str
         Appended to the expectation, e.g. ``" (or None)"``.
+
+    Returns
+    -------
+    float
+        The value.
 
     Examples
     --------
@@ -188,6 +214,20 @@ def check_float(name: str, value: Any, *, minimum: float | None = None,
 def check_tolerance(name: str, value: Any, *, allow_none: bool = True) -> float | None:
     """A tolerance: a finite number >= 0 (or None when ``allow_none``).
 
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+    allow_none : bool, keyword-only
+        Accept None (default True).
+
+    Returns
+    -------
+    float or None
+        The tolerance.
+
     Examples
     --------
     >>> check_tolerance("rtol", 1e-8)
@@ -204,6 +244,20 @@ def check_tolerance(name: str, value: Any, *, allow_none: bool = True) -> float 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
     """``value`` if it is one of ``choices`` (compared by equality, strings not coerced).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+    choices : sequence
+        The allowed values.
+
+    Returns
+    -------
+    object
+        The value.
 
     Examples
     --------
@@ -227,6 +281,18 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> Any:
 def check_bool(name: str, value: Any) -> bool:
     """``True`` or ``False`` (numpy bools too); 0/1, strings and None are refused.
 
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+
+    Returns
+    -------
+    bool
+        The value.
+
     Examples
     --------
     >>> check_bool("strict", "yes")
@@ -242,6 +308,20 @@ def check_bool(name: str, value: Any) -> bool:
 
 def check_callable(name: str, value: Any, what: str = "a function") -> Any:
     """``value`` if it is callable.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+    what : str, default 'a function'
+        What is expected, in words.
+
+    Returns
+    -------
+    callable
+        The value.
 
     Examples
     --------
@@ -259,6 +339,24 @@ def check_instance(name: str, value: Any, types: type | tuple[type, ...], *,
                    expected: str, hint: str = "") -> Any:
     """``value`` if it is an instance of ``types``; otherwise a TypeError that says what is
     expected and how to get one.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+    types : type or tuple of type
+        The accepted types.
+    expected : str, keyword-only
+        What is expected, in words.
+    hint : str, keyword-only
+        How to get one (appended to the message).
+
+    Returns
+    -------
+    object
+        The value.
 
     Examples
     --------
@@ -299,6 +397,13 @@ def check_array(name: str, value: Any, *, ndim: int | tuple[int, ...] | None = N
         and non-finite floats.
     what : str
         What the array is, for the message (e.g. ``"(n, d) observations"``).
+    value : array_like
+        The value to check.
+
+    Returns
+    -------
+    numpy.ndarray
+        The array.
 
     Examples
     --------
@@ -386,6 +491,28 @@ def check_indices(name: str, value: Any, *, size: int | None = None, distinct: b
     strings, floats and non-iterables; ``distinct`` refuses repeats (``(0, 0)`` is not a set
     of positions).  A sized input longer than ``max_length`` is refused before it is read.
 
+    Parameters
+    ----------
+    name : str
+        The argument's name in the message.
+    value : object
+        The value to check.
+    size : int, optional, keyword-only
+        Positions must be below it.
+    distinct : bool, keyword-only
+        Refuse repeats (default True).
+    min_length : int, keyword-only
+        Minimum length (default 0).
+    max_length : int, optional, keyword-only
+        Maximum length.
+    what : str, keyword-only
+        What the indices are, for the message (default ``'positions'``).
+
+    Returns
+    -------
+    tuple of int
+        The positions.
+
     Examples
     --------
     >>> check_indices("support", (2, 0), size=3)
@@ -431,6 +558,11 @@ def check_indices(name: str, value: Any, *, size: int | None = None, distinct: b
 def get_work_limit() -> int:
     """The process-wide work budget in elementary operations (default 10**13).
 
+    Returns
+    -------
+    int
+        Operations.
+
     Examples
     --------
     >>> get_work_limit() >= 1
@@ -441,6 +573,16 @@ def get_work_limit() -> int:
 
 def set_work_limit(n_ops: int) -> int:
     """Set the process-wide work budget (operations); returns the previous one.
+
+    Parameters
+    ----------
+    n_ops : int
+        The new budget (> 0).
+
+    Returns
+    -------
+    int
+        The previous budget.
 
     Examples
     --------
@@ -458,6 +600,16 @@ def set_work_limit(n_ops: int) -> int:
 @contextmanager
 def work_limit(n_ops: int) -> Iterator[int]:
     """Set the work budget inside a ``with`` block (restored afterwards, also on errors).
+
+    Parameters
+    ----------
+    n_ops : int
+        The budget inside the block.
+
+    Yields
+    ------
+    int
+        ``n_ops``, the budget in force inside the block.
 
     Examples
     --------
@@ -571,6 +723,16 @@ def validated(**specs: str | Callable[[str, Any], Any]) -> Callable[[_F], _F]:
     ``"probability"``, ``"bool"``, ``"seed"``, ``"callable"``, ...) or a function
     ``check(name, value) -> value``.  The checked value replaces the argument (ints stay
     ints, Fractions stay exact).  An argument whose default is ``None`` may be ``None``.
+
+    Parameters
+    ----------
+    **specs
+        Argument name -> check (a name from :data:`CHECKS` or a function).
+
+    Returns
+    -------
+    callable
+        The decorator.
 
     Examples
     --------

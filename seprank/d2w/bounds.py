@@ -111,6 +111,16 @@ def mixing_units(depth: int) -> int:
     :math:`M` units of Lemma 1; :math:`C(L+1) = 3C(L) + 1` and the output has degree
     :math:`2C(L) + 1 = 3^L`.
 
+    Parameters
+    ----------
+    depth : int
+        L, the number of layers (>= 0).
+
+    Returns
+    -------
+    int
+        :math:`C(L) = (3^L - 1)/2`.
+
     References
     ----------
     .. [1] Seed 003, eq. 4, Lemma 1 (App. A.1), Theorems 3-4.
@@ -127,6 +137,18 @@ def mixing_units(depth: int) -> int:
 def multiset_coefficient(n: int, k: int) -> int:
     r"""The multiset coefficient :math:`(\!(n\ k)\!) = \binom{n+k-1}{k}`: the number of
     :math:`(a_1..a_n) \in \mathbb Z_{\ge 0}^n` with :math:`\sum a_r = k` (exact integer).
+
+    Parameters
+    ----------
+    n : int
+        Number of parts (>= 0).
+    k : int
+        Their sum (>= 0).
+
+    Returns
+    -------
+    int
+        :math:`\binom{n+k-1}{k}` (1 for k = 0; 0 for n = 0 < k).
 
     References
     ----------
@@ -152,6 +174,18 @@ def regime(width: int, depth: int) -> Regime:
     * ``'depth_efficient'``: :math:`L < \log_3 d_x` (i.e. :math:`3^L < d_x`), Theorem 1;
     * ``'depth_inefficient'``: :math:`L > \log_3 d_x` (:math:`3^L > d_x`), Theorem 2;
     * ``'boundary'``: :math:`3^L = d_x` -- covered by neither theorem (notes §7.1).
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension.
+    depth : int
+        L, the number of layers.
+
+    Returns
+    -------
+    {'depth_efficient', 'boundary', 'depth_inefficient'}
+        The regime.
 
     References
     ----------
@@ -233,6 +267,13 @@ class Bound:
             return math.inf
 
     def as_log3value(self) -> Log3Value:
+        r"""The bound as a :class:`~seprank.core.log3.Log3Value` (for exact comparisons).
+
+        Returns
+        -------
+        Log3Value
+            Its :math:`\log_3` and its exact value when known.
+        """
         return Log3Value(self.log3, self.exact)
 
     def admits(self, rank: int) -> bool | None:
@@ -241,6 +282,17 @@ class Bound:
         For an upper bound: ``rank <= bound``.  A measured *certified lower bound* on sep that
         exceeds an upper bound is a certain violation.  For a lower bound (an almost-everywhere
         statement): ``rank >= bound``.
+
+        Parameters
+        ----------
+        rank : int
+            A separation rank: for an upper bound, a certified lower bound on sep; for a lower
+            bound, the separation rank of a generic network.
+
+        Returns
+        -------
+        bool or None
+            Whether ``rank`` is consistent with the bound; None for an undecidable tie.
         """
         c = compare(Log3Value.of(int(rank)), self.as_log3value())
         if c is None:

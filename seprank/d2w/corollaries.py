@@ -40,6 +40,23 @@ class Corollary1Result:
     ``log3_widening`` is :math:`\log_3 w_{\min}` where :math:`w_{\min} d_x` is the smallest
     width whose Theorem-3 upper bound :math:`(w d_x + H)^{C(L/d)}` reaches the deep network's
     Theorem-1 lower bound; ``log3_required_width`` is :math:`\log_3(w_{\min} d_x + H)`.
+
+    Attributes
+    ----------
+    depth_deep, width_deep : int
+        L and :math:`d_x` of the deep network.
+    depth_ratio : int
+        d: the shallow network has depth L / d.
+    shallow_depth : int
+        L / d.
+    log3_deep_lower : mpmath number
+        :math:`\log_3` of the deep network's Theorem-1 lower bound.
+    log3_required_width : mpmath number
+        :math:`\log_3(w_{\min} d_x + H)`.
+    log3_widening : mpmath number
+        :math:`\log_3 w_{\min}`.
+    violated : tuple of str
+        Hypotheses this call does not satisfy.
     """
 
     depth_deep: int
@@ -72,6 +89,22 @@ def corollary1_min_widening(*, width_deep: int, depth_deep: int, depth_ratio: in
     :math:`w \propto \exp(\exp(d))`; at fixed shallow depth, :math:`L = d L^{shallow}`).
     Outside the hypotheses (regime, integer L/d) the result lists them in ``violated``.
 
+    Parameters
+    ----------
+    width_deep : int
+        :math:`d_x` of the deep network.
+    depth_deep : int
+        L of the deep network.
+    depth_ratio : int
+        d: the shallow network has depth L / d.
+    heads : int, default 1
+        H, heads per layer (both networks).
+
+    Returns
+    -------
+    Corollary1Result
+        The minimal widening and the logarithms it rests on.
+
     References
     ----------
     .. [1] 003, Corollary 1 (§4.1), Theorems 1 and 3.
@@ -103,7 +136,25 @@ def corollary1_min_widening(*, width_deep: int, depth_deep: int, depth_ratio: in
 
 @dataclass(frozen=True)
 class Corollary2Result:
-    """A shallower, wider network whose certified sep exceeds the deep Theorem-2 upper bound."""
+    """A shallower, wider network whose certified sep exceeds the deep Theorem-2 upper bound.
+
+    Attributes
+    ----------
+    depth_deep, width_deep, heads : int
+        L, :math:`d_x` and H of the deep network.
+    beta1 : mpmath number
+        :math:`\\beta_1 = \\log_3 d_x / L`.
+    beta2 : fractions.Fraction
+        The smallest :math:`\\beta_2` found (a multiple of the step).
+    shallow_depth, shallow_width : int
+        Depth :math:`\\lceil \\beta_1 L + \\beta_2 \\rceil` and width of the shallower network.
+    log3_shallow_certified : mpmath number
+        :math:`\\log_3` of its certified separation rank (Lemma 6).
+    log3_deep_upper : mpmath number
+        :math:`\\log_3` of the deep network's Theorem-2 upper bound.
+    violated : tuple of str
+        Hypotheses this call does not satisfy.
+    """
 
     depth_deep: int
     width_deep: int
@@ -129,6 +180,24 @@ def corollary2_shallow(*, width_deep: int, depth_deep: int, heads: int = 1,
 
     The paper only states :math:`\beta_2 = O(\log H \log d_x \log L)`; the rounding choices
     are ours (notes §7.13).
+
+    Parameters
+    ----------
+    width_deep : int
+        :math:`d_x` of the deep network.
+    depth_deep : int
+        L of the deep network.
+    heads : int, default 1
+        H, heads per layer.
+    step : fractions.Fraction or int, keyword-only
+        The grid of :math:`\beta_2` searched (default 1/2).
+    max_beta2 : int, keyword-only
+        Give up above this :math:`\beta_2` (default 64).
+
+    Returns
+    -------
+    Corollary2Result
+        The shallower, wider network found and the two bounds compared.
 
     References
     ----------

@@ -66,6 +66,18 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
     set of the counting lemmas of seed 000/001, App. B.1 (:mod:`seprank.incontext.lemmas`,
     compositions of K into M parts = ``compositions(M, K)``).
 
+    Parameters
+    ----------
+    d : int
+        Number of parts (>= 1).
+    total : int
+        Their sum (>= 0).
+
+    Returns
+    -------
+    list of tuple of int
+        The compositions, in lexicographic order.
+
     References
     ----------
     .. [1] 003, App. B.2 (rows of V indexed by compositions); seed
@@ -96,6 +108,22 @@ def paper_witness_V(d: int, lam: int, *, omega: int = 2,
     r"""The V of App. B.2: rows :math:`\Omega^{q^\alpha}` over the compositions of λ into d
     parts, divided by their Euclidean norms (``normalized=True``, float64) or not (exact
     integers, ``normalized=False``; same Hadamard-power rank).
+
+    Parameters
+    ----------
+    d : int
+        Number of columns (parts of the compositions).
+    lam : int
+        λ, the sum of each composition.
+    omega : int, keyword-only
+        Ω, the base of the rows :math:`\Omega^{q}` (default 2).
+    normalized : bool, keyword-only
+        Divide each row by its Euclidean norm (float64); False: exact integers.
+
+    Returns
+    -------
+    numpy.ndarray
+        V, one row per composition, shape :math:`((\!(d\ \lambda)\!), d)`.
 
     References
     ----------
@@ -128,6 +156,22 @@ def rational_sphere_V(n_rows: int, d: int, *, seed: SeedLike = None,
     Rows are pairwise distinct up to sign (a repeated row, or a row and its negative, would make
     two rows of :math:`(VV^T)^{\odot\lambda}` proportional); for d = 1 the sphere is
     :math:`\{\pm 1\}` and at most one row exists.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of points.
+    d : int
+        Dimension.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the integers u and m.
+    spread : int, keyword-only
+        Range of the integers u (default 1000).
+
+    Returns
+    -------
+    numpy.ndarray
+        Object array of Fractions, shape ``(n_rows, d)``, rows of unit norm.
 
     Examples
     --------
@@ -186,6 +230,8 @@ class HadamardRankResult(RankValued):
     certifies : {'exact', 'lower_bound'}
         ``rank_result.certifies``: ``'exact'`` if the rank is proven (exact method or full rank
         mod p).
+    details : Mapping
+        The method, the prime and the shape.
     """
 
     rank: int
@@ -213,6 +259,13 @@ class HadamardRankResult(RankValued):
                 "certifies": self.certifies}
 
     def summary(self) -> str:
+        """One line in words: the value, what it certifies, the key evidence.
+
+        Returns
+        -------
+        str
+            One line: the rank, what it certifies and the Amini bound.
+        """
         return (f"rank {self.rank} of the Hadamard power ({self.method}, certifies "
                 f"{self.certifies}); Amini bound (({self.gram_rank} p)) = {self.amini_bound}")
 
@@ -272,6 +325,18 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
     Exact for integer or rational V (int64 while no entry can overflow, else Python ints /
     Fractions in an object array); float64 for float V -- certifies nothing, meant for spectra
     and norms (Lemmas 10, 11 and 15 of seed 001, App. C.2).
+
+    Parameters
+    ----------
+    V : array_like
+        A 2-D matrix (integers, Fractions, or floats).
+    power : int
+        The Hadamard exponent (>= 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`(VV^T)^{\odot\,\mathrm{power}}`, square of side the number of rows of V.
 
     References
     ----------
@@ -342,6 +407,11 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
     seed : int or numpy.random.Generator, optional, keyword-only
         Seeds the choice of primes.
 
+    Returns
+    -------
+    HadamardRankResult
+        The certified rank and the Amini bound.
+
     References
     ----------
     .. [1] 003, App. B.2 (eqs. 25-27); Amini et al. (2012); seed
@@ -369,7 +439,21 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
 @dataclass(frozen=True)
 class Lemma7Result:
     r"""The determinant of :math:`\hat A = [\Omega^{\langle q^\alpha, k\rangle}]` as a
-    polynomial in Ω (App. B.2 with Lemmas 7-8)."""
+    polynomial in Ω (App. B.2 with Lemmas 7-8).
+
+    Attributes
+    ----------
+    degree : int
+        Degree of det :math:`\hat A` in Ω.
+    expected_degree : int
+        :math:`\sum_\alpha \|q^\alpha\|^2`, the degree Lemma 8 predicts.
+    leading_coefficient : int
+        The coefficient of the top-degree term (+-1 for a unique top permutation).
+    real_roots : tuple
+        The real Ω where the determinant vanishes.
+    unique_top_permutation : bool
+        Whether the identity is the only permutation reaching the top degree.
+    """
 
     degree: int
     expected_degree: int
@@ -386,6 +470,18 @@ def lemma7_determinant(d: int, lam: int) -> Lemma7Result:
     Lemma 8 makes the identity permutation the unique top-degree term of the determinant, of
     degree :math:`\sum_\alpha \|q^\alpha\|^2`, so det is a nonzero polynomial (Lemma 7) and
     vanishes only at finitely many Ω (its real roots are returned).
+
+    Parameters
+    ----------
+    d : int
+        Number of parts of the compositions (the dimension d of App. B.2).
+    lam : int
+        λ, their sum.
+
+    Returns
+    -------
+    Lemma7Result
+        Degree, leading coefficient and real roots of the determinant.
 
     References
     ----------

@@ -70,6 +70,29 @@ LastLayer = Literal["fixed", "printed"]
 
 def validate_witness_shape(width: int, depth: int, heads: int,
                            n_inputs: int) -> tuple[int, int, int]:
+    r"""Check the shape hypotheses of Lemma 6's witness.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x` >= 3.
+    depth : int
+        L >= 2.
+    heads : int
+        H, dividing :math:`d_x` with an odd :math:`d_a = d_x / H \ge 3`.
+    n_inputs : int
+        N, even and >= 2.
+
+    Returns
+    -------
+    (int, int, int)
+        :math:`d_a`, :math:`s = (d_a - 1)/2` and :math:`d = H s`.
+
+    Raises
+    ------
+    ValueError
+        Naming the hypothesis that fails.
+    """
     for name, v, lo in (("depth L", depth, 2), ("width d_x", width, 3), ("heads H", heads, 1),
                         ("n_inputs N", n_inputs, 2)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
@@ -91,26 +114,56 @@ def validate_witness_shape(width: int, depth: int, heads: int,
 
 @dataclass(frozen=True)
 class WitnessWeights:
-    """Lemma 6 weights as exact real and imaginary parts (object arrays of Fractions)."""
+    """Lemma 6 weights as exact real and imaginary parts (object arrays of Fractions).
+
+    Parameters
+    ----------
+    real, imag : tuple of 4 numpy.ndarray
+        Real and imaginary parts of the four weight arrays of
+        :class:`~seprank.LinearAttention` (object arrays of Fractions).
+    """
 
     real: tuple[Array, Array, Array, Array]
     imag: tuple[Array, Array, Array, Array]
 
     def gaussian(self) -> LinearAttention:
-        """Exact network with :class:`~seprank.core.gaussian_rationals.GaussianRational` weights."""
+        """Exact network with :class:`~seprank.core.gaussian_rationals.GaussianRational` weights.
+
+        Returns
+        -------
+        LinearAttention
+            The network with exact Gaussian-rational weights.
+        """
         q, k, v, o = (np.vectorize(GaussianRational, otypes=[object])(r, i)
                       for r, i in zip(self.real, self.imag, strict=True))
         return LinearAttention(q, k, v, o)
 
     def complex(self) -> LinearAttention:
-        """complex128 network (float; certifies nothing)."""
+        """complex128 network (float; certifies nothing).
+
+        Returns
+        -------
+        LinearAttention
+            The network with complex128 weights ``real + 1j * imag``.
+        """
         q, k, v, o = (r.astype(float) + 1j * i.astype(float)
                       for r, i in zip(self.real, self.imag, strict=True))
         return LinearAttention(q, k, v, o)
 
     def modular(self, iota: int) -> LinearAttention:
         """Network whose weights are the rationals re + iota * im: valid **only** when evaluated
-        in ``ModularDomain(p)`` with ``iota**2 = -1 (mod p)``."""
+        in ``ModularDomain(p)`` with ``iota**2 = -1 (mod p)``.
+
+        Parameters
+        ----------
+        iota : int
+            A square root of -1 modulo the prime p the network will be evaluated in.
+
+        Returns
+        -------
+        LinearAttention
+            The network with integer-or-rational weights ``re + iota * im``.
+        """
         q, k, v, o = (r + iota * i for r, i in zip(self.real, self.imag, strict=True))
         return LinearAttention(q, k, v, o)
 
@@ -120,6 +173,28 @@ def lemma6_weights(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
                    value_layer: LastLayer = "fixed") -> WitnessWeights:
     """The weight assignment of Lemma 6 (module docstring), shapes as in
     :class:`~seprank.LinearAttention`.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x` (odd :math:`d_a = d_x / H \\ge 3`).
+    depth : int
+        L >= 2.
+    heads : int, default 1
+        H.
+    n_inputs : int, default 2
+        N, even.
+    output_coordinate : int, keyword-only
+        The output coordinate p of :math:`y_p^i` (default 0).
+    last_layer : {'fixed', 'printed'}, keyword-only
+        The last layer's weights: fixed (notes §7.3) or as printed.
+    value_layer : {'fixed', 'printed'}, keyword-only
+        The value matrices: fixed or as printed.
+
+    Returns
+    -------
+    WitnessWeights
+        The weights as exact real and imaginary parts.
 
     References
     ----------
@@ -183,6 +258,20 @@ def lemma6_weights(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
 def lemma6_templates(V: npt.ArrayLike, width: int, heads: int = 1) -> Array:
     """The :math:`2R + 1` templates of Lemma 6 (rows 0..R-1, R..2R-1, then the constant one).
 
+    Parameters
+    ----------
+    V : array_like
+        The (R, d) matrix of unit rows.
+    width : int
+        :math:`d_x`.
+    heads : int, default 1
+        H.
+
+    Returns
+    -------
+    numpy.ndarray
+        The 2R + 1 template vectors of dimension :math:`d_x`.
+
     References
     ----------
     .. [1] 003, Lemma 6 (App. B.3), template vectors.
@@ -222,6 +311,22 @@ def witness_constant(width: int, depth: int, heads: int = 1,
     :math:`A_2 = N`, :math:`A_{l+1} = N s^2 A_l^3 S^2` (layers :math:`3..L-1`), output
     :math:`\mathbf i N s^2 A_{L-1}^3 S^3` (L >= 3) or :math:`\mathbf i N S` (L = 2), with
     :math:`S = 2\mathbf i (VV^T)_{i_1 j_1} / N^2` and :math:`s = (d_a - 1)/2`.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L >= 2.
+    heads : int, default 1
+        H.
+    n_inputs : int, default 2
+        N.
+
+    Returns
+    -------
+    GaussianRational
+        The constant c.
 
     References
     ----------

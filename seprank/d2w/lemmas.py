@@ -67,6 +67,13 @@ class Inequality:
 
     ``holds`` is ``True``/``False`` when decided (exactly or by logarithms differing by more
     than the tie tolerance) and ``None`` for an undecidable tie.
+
+    Parameters
+    ----------
+    statement : str
+        The inequality as printed.
+    lhs, rhs : Log3Value
+        Its two sides, measured.
     """
 
     statement: str
@@ -99,6 +106,18 @@ def balanced_partitions(
     With ``containing=j`` (default 0) each partition is listed once, with j in A (sep is
     symmetric in (A, B)); with ``containing=None`` both orders are listed.
 
+    Parameters
+    ----------
+    n_inputs : int
+        N, even.
+    containing : int or None, keyword-only
+        The position listed in A (default 0); None lists both orders.
+
+    Returns
+    -------
+    list of (tuple of int, tuple of int)
+        The partitions (A, B).
+
     References
     ----------
     .. [1] 003, Proposition 1 (eq. 6), Claim 3 (App. C).
@@ -129,7 +148,13 @@ def balanced_partitions(
 
 @dataclass(frozen=True)
 class Proposition1Result:
-    """Separation ranks of one output entry over several partitions (Proposition 1)."""
+    """Separation ranks of one output entry over several partitions (Proposition 1).
+
+    Parameters
+    ----------
+    ranks : dict
+        The separation-rank result of each partition (A, B).
+    """
 
     ranks: dict[tuple[tuple[int, ...], tuple[int, ...]], SeparationRankResult]
 
@@ -154,6 +179,30 @@ def proposition1(
     ``seed`` -- hence the same prime and templates -- for every partition) on
     ``partitions`` (default: every balanced partition, listed once with the output
     ``position`` i in A; ``coordinate`` is p).
+
+    Parameters
+    ----------
+    net : LinearAttention
+        The network.
+    n_inputs : int, keyword-only
+        N, even.
+    position : int, keyword-only
+        The output position i (default 0).
+    coordinate : int, keyword-only
+        The output coordinate p (default 0).
+    partitions : sequence of (A, B), optional, keyword-only
+        The partitions (default: every balanced partition with ``position`` in A).
+    method : str, keyword-only
+        The method of :meth:`~seprank.LinearAttention.separation_rank` (default ``'modular'``).
+    seed : int or None, keyword-only
+        One seed for every partition (default 0).
+    **kwargs
+        Passed to :meth:`~seprank.LinearAttention.separation_rank`.
+
+    Returns
+    -------
+    Proposition1Result
+        The separation rank of each partition.
 
     References
     ----------
@@ -190,6 +239,22 @@ def lemma2_layer_upper(*, width: int, heads: int, n_inputs: int, input_sep: int 
     separation rank at most K, then :math:`\operatorname{Sep}(y_p^i) \le \frac{N d_x^4}{H} K^3`
     (every Θ).
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    heads : int
+        H.
+    n_inputs : int
+        N.
+    input_sep : int, default 1
+        K, the bound on the separation rank of every input entry.
+
+    Returns
+    -------
+    Bound
+        :math:`N d_x^4 K^3 / H`.
+
     References
     ----------
     .. [1] 003, Lemma 2 (App. A.4).
@@ -211,6 +276,20 @@ def lemma2_summed_terms(width: int, heads: int, n_inputs: int) -> int:
     r"""Number of summed index tuples in eq. 21 (h, α1, α2, j, α4, α5, α6), counted from the
     printed summation ranges: :math:`H \cdot \frac{d_x}{H} d_x N d_x \frac{d_x}{H} d_x =
     N d_x^5 / H` -- not the :math:`N d_x^4 / H` the proof multiplies by :math:`K^3`.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    heads : int
+        H.
+    n_inputs : int
+        N.
+
+    Returns
+    -------
+    int
+        :math:`N d_x^5 / H`.
 
     References
     ----------
@@ -236,6 +315,18 @@ def lemma3_multiset_product(n: int, rs: Sequence[int]) -> Inequality:
     r"""Lemma 3 (App. A.5): :math:`\varphi(r) = \prod_{j=1}^k (\!(n\ r_j)\!) \le
     \frac{\left(\prod_{t=1}^{n-1} (M/k + t)\right)^k}{((n-1)!)^k}`, :math:`M = \sum_j r_j`
     (both sides exact).
+
+    Parameters
+    ----------
+    n : int
+        The multiset parameter n.
+    rs : sequence of int
+        :math:`r_1..r_k`.
+
+    Returns
+    -------
+    Inequality
+        :math:`\varphi(r) \le` the corrected right-hand side, both sides exact.
 
     References
     ----------
@@ -267,6 +358,20 @@ def lemma3_equality_case(n: int, k: int, m: int) -> tuple[int, Fraction, Fractio
     right-hand side is :math:`\left(\prod_{t=1}^{n-1}(m+t)\right)^k` and the corrected one
     divides it by :math:`((n-1)!)^k` (notes §7.10).
 
+    Parameters
+    ----------
+    n : int
+        The multiset parameter n.
+    k : int
+        Number of factors.
+    m : int
+        The common value of the :math:`r_j`.
+
+    Returns
+    -------
+    (int, fractions.Fraction, fractions.Fraction)
+        :math:`\varphi(m, .., m)`, the printed and the corrected right-hand sides.
+
     References
     ----------
     .. [1] 003, Lemma 3 and its proof (App. A.5).
@@ -285,6 +390,18 @@ def lemma3_equality_case(n: int, k: int, m: int) -> tuple[int, Fraction, Fractio
 
 def lemma4_multiset_upper(n: int, k: int) -> Inequality:
     r"""Lemma 4 (App. A.5): :math:`(\!(n\ k)\!) \le \left(\frac{2e(n+k)}{n}\right)^n`.
+
+    Parameters
+    ----------
+    n : int
+        Number of parts.
+    k : int
+        Their sum.
+
+    Returns
+    -------
+    Inequality
+        Lemma 4's inequality, both sides measured.
 
     References
     ----------
@@ -308,6 +425,18 @@ def multiset_lower_bounds(n: int, k: int) -> tuple[Inequality, Inequality]:
     :math:`(\!(n\ k)\!) \ge \left(\frac{n-1}{k}+1\right)^k` and
     :math:`(\!(n\ k)\!) \ge \left(\frac{k}{n-1}+1\right)^{n-1}` (n >= 2, k >= 1), returned as
     two :class:`Inequality` with the multiset coefficient on the right.
+
+    Parameters
+    ----------
+    n : int
+        Number of parts (>= 2).
+    k : int
+        Their sum (>= 1).
+
+    Returns
+    -------
+    (Inequality, Inequality)
+        The two lower bounds.
 
     References
     ----------
@@ -337,6 +466,18 @@ def hadamard_power_rank_bound(rank: int, power: int) -> int:
     r"""Amini et al. (2012), used in App. B.2: a rank-r matrix has
     :math:`\operatorname{rank}(A^{\odot\,\mathrm{power}}) \le (\!(r\ \mathrm{power})\!)`.
 
+    Parameters
+    ----------
+    rank : int
+        r, the rank of the matrix.
+    power : int
+        The Hadamard exponent.
+
+    Returns
+    -------
+    int
+        :math:`(\!(r\ \mathrm{power})\!)`.
+
     References
     ----------
     .. [1] 003, App. B.2; Amini, Karbasi, Marvasti (2012).
@@ -358,6 +499,17 @@ def lemma8_rearrangement(vectors: npt.ArrayLike) -> tuple[bool, int | Fraction |
     \sum_i \|v^{(i)}\|^2`.  Brute force over all N! permutations (N <= 8).
 
     Returns ``(holds, smallest gap)``.
+
+    Parameters
+    ----------
+    vectors : array_like
+        N <= 8 distinct non-negative vectors, one per row.
+
+    Returns
+    -------
+    (bool, number)
+        Whether every permutation other than the identity is strictly below, and the smallest
+        gap.
 
     References
     ----------

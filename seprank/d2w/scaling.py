@@ -62,7 +62,19 @@ def _read_csv(name: str) -> list[dict[str, str]]:
 
 @dataclass(frozen=True)
 class TransitionPoint:
-    """One row of Table 4: depth, transition width and its printed error (and 4(b))."""
+    """One row of Table 4: depth, transition width and its printed error (and 4(b)).
+
+    Parameters
+    ----------
+    depth : int
+        L.
+    width : int
+        The transition width :math:`d_x`.
+    delta_width : int
+        Its printed error.
+    log_width_printed, delta_log_width_printed : float
+        The printed :math:`\\ln d_x` and its error (Table 4(b)).
+    """
 
     depth: int
     width: int
@@ -73,6 +85,11 @@ class TransitionPoint:
 
 def load_table4() -> list[TransitionPoint]:
     """Table 4 of seed 003 (App. D.1), as shipped.
+
+    Returns
+    -------
+    list of TransitionPoint
+        The rows of Table 4.
 
     References
     ----------
@@ -90,6 +107,11 @@ def load_table4() -> list[TransitionPoint]:
 
 def load_table2() -> dict[int, list[int]]:
     """Table 2 (App. D): trained widths per depth, in the paper's row order (duplicates kept).
+
+    Returns
+    -------
+    dict of int to list of int
+        Depth -> the trained widths.
 
     References
     ----------
@@ -120,6 +142,11 @@ class GPT3Row:
 
 def load_table1() -> list[GPT3Row]:
     """Table 1 as printed (GPT-3 architectures and the paper's projections).
+
+    Returns
+    -------
+    list of GPT3Row
+        The rows of Table 1.
 
     References
     ----------
@@ -157,6 +184,10 @@ class FitResult:
         eq. 59 with the printed :math:`\bar y = \frac1n \sum w_i y_i` (not a mean; gives ~1).
     r2_unweighted : float
         Ordinary :math:`R^2` of the same line.
+    dof : int
+        Degrees of freedom, n - 2.
+    depths, log_widths, sigmas : numpy.ndarray
+        The data fitted: L, :math:`\ln d_x` and :math:`\sigma`.
     """
 
     a: float
@@ -196,6 +227,20 @@ def fit_transition_widths(
 
     :math:`y_i = \ln d_{x,i}`, :math:`\sigma_i = \Delta d_{x,i} / d_{x,i}`; solves the normal
     equations of :math:`\sum_i (y_i - a - bL_i)^2/\sigma_i^2`.
+
+    Parameters
+    ----------
+    depths : array_like, optional
+        L (default: Table 4(a)).
+    widths : array_like, optional
+        The transition widths :math:`d_x`.
+    delta_widths : array_like, optional
+        Their errors :math:`\Delta d_x`.
+
+    Returns
+    -------
+    FitResult
+        a, b, their covariance and the goodness of fit.
 
     References
     ----------
@@ -256,6 +301,18 @@ def transition_size(depth: float | npt.ArrayLike, fit: FitResult | None = None
     r"""eq. 10: :math:`N_{Tr}(L) = 12 L e^{2a + 2bL}` and its propagated error
     :math:`\Delta N_{Tr} = 2 N_{Tr} \sqrt{\sigma_a^2 + L^2\sigma_b^2 + 2L\sigma_{ab}}`.
 
+    Parameters
+    ----------
+    depth : float or array_like
+        L.
+    fit : FitResult, optional
+        The fit (default: :func:`fit_transition_widths` on Table 4).
+
+    Returns
+    -------
+    (float or numpy.ndarray, float or numpy.ndarray)
+        :math:`N_{Tr}(L)` and :math:`\Delta N_{Tr}`.
+
     References
     ----------
     .. [1] 003, eq. 10.
@@ -282,7 +339,19 @@ def transition_size(depth: float | npt.ArrayLike, fit: FitResult | None = None
 
 @dataclass(frozen=True)
 class OptimalArchitecture:
-    """Optimal depth for a size: real root, rounded depth and the width ``sqrt(S / 12L)``."""
+    """Optimal depth for a size: real root, rounded depth and the width ``sqrt(S / 12L)``.
+
+    Parameters
+    ----------
+    n_params : float
+        S, the non-embedding size :math:`12 L d_x^2`.
+    depth_real : float
+        The real root L*.
+    depth : int
+        L* rounded.
+    width : float
+        :math:`\\sqrt{S / 12L}`.
+    """
 
     n_params: float
     depth_real: float
@@ -296,6 +365,18 @@ def optimal_depth(n_params: float, fit: FitResult | None = None) -> OptimalArchi
     :math:`\sqrt{S / (12 L)}` (the recipe that reproduces 7 of Table 1's 9 rows).
 
     ``n_params`` is the **non-embedding** size :math:`12 L d_x^2` (the paper's convention).
+
+    Parameters
+    ----------
+    n_params : float
+        S, the non-embedding size.
+    fit : FitResult, optional
+        The fit (default: :func:`fit_transition_widths` on Table 4).
+
+    Returns
+    -------
+    OptimalArchitecture
+        The real and rounded depth, and the width.
 
     References
     ----------
@@ -327,7 +408,23 @@ def optimal_depth(n_params: float, fit: FitResult | None = None) -> OptimalArchi
 
 @dataclass(frozen=True)
 class Table1Row:
-    """A rebuilt Table 1 row next to the printed one."""
+    """A rebuilt Table 1 row next to the printed one.
+
+    Parameters
+    ----------
+    model : str
+        The row's name.
+    size : float
+        S, the non-embedding size.
+    depth_real : float
+        The real optimal depth.
+    depth : int
+        It rounded.
+    width : float
+        The rebuilt width.
+    depth_printed, width_printed : int
+        The printed depth and width.
+    """
 
     model: str
     size: float
@@ -350,6 +447,16 @@ def table1(fit: FitResult | None = None) -> list[Table1Row]:
     Two rows do not reproduce: GPT-3 Large (L* = 37.4 -> 37, printed 38; the printed width
     1220 is :math:`\sqrt{S/(12\cdot 38)}`) and the 1-trillion row (29617, printed 30100 =
     :math:`e^{a + 95b}`, the transition width instead of :math:`\sqrt{S/12L}`).
+
+    Parameters
+    ----------
+    fit : FitResult, optional
+        The fit (default: :func:`fit_transition_widths` on Table 4).
+
+    Returns
+    -------
+    list of Table1Row
+        Each rebuilt row next to the printed one.
 
     References
     ----------
@@ -377,6 +484,16 @@ def plot_figure3(fit: FitResult | None = None) -> Figure:
     r"""Figure 3 (a)-(b): the fit :math:`\ln d_x = a + bL` over Table 4 with error bars, and
     :math:`N_{Tr}(L)` with the :math:`\pm\Delta N_{Tr}` band and the empirical transition sizes
     :math:`12 L d_x^2`.  (Panel (c) is qualitative, without data in the paper.)
+
+    Parameters
+    ----------
+    fit : FitResult, optional
+        The fit (default: :func:`fit_transition_widths` on Table 4).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Panels (a) and (b).
 
     References
     ----------
@@ -416,6 +533,16 @@ def plot_figure3(fit: FitResult | None = None) -> Figure:
 def plot_figure4(fit: FitResult | None = None) -> Figure:
     r"""Figure 4: :math:`N_{Tr}(L)` and its band extrapolated to L = 100, with the GPT-3
     architectures of Table 1 (trained depth, non-embedding size :math:`12 L d_x^2`).
+
+    Parameters
+    ----------
+    fit : FitResult, optional
+        The fit (default: :func:`fit_transition_widths` on Table 4).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The extrapolation with the GPT-3 points.
 
     References
     ----------

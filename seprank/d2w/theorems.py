@@ -79,6 +79,24 @@ def theorem1_lower(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
     Lemma 6) needs L >= 2 and odd :math:`d_a \ge 3` (noted, not enforced); for
     :math:`d_a = 1` the bound is :math:`\log_3 0 = -\infty`.
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
+
     References
     ----------
     .. [1] Seed 003, Theorem 1 (eq. 7), App. B.2.
@@ -122,6 +140,24 @@ def theorem1_upper(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
     i.e. :math:`(d_x + H)^{C(L)} = (H(d_a+1))^{C(L)}`, Theorem 3's bound, which in fact holds
     for every Θ, every L and every partition (use :func:`theorem3_upper` outside the regime).
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
+
     References
     ----------
     .. [1] 003, Theorem 1 (eq. 7), Theorem 3 (eq. 18).
@@ -149,6 +185,24 @@ def theorem2_lower(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
 
     Exactly: :math:`\operatorname{sep}^2 \ge 3^{d_x L - LH - 2L - 2d_x}\,((d_x-H)/2)^{-d_x}`.
     The proof (App. B.2) needs L >= 2 and odd :math:`d_a \ge 3`.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
 
     References
     ----------
@@ -189,6 +243,24 @@ def theorem2_upper(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
     makes it valid -- below it the expression can even be negative (-282.9 at L = 3,
     :math:`d_x = 243`).  Holds for every Θ where it follows from Theorem 4.
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
+
     References
     ----------
     .. [1] 003, Theorem 2 (eq. 8), Theorem 4 and eq. 20 (App. A.3).
@@ -215,6 +287,24 @@ def theorem3_upper(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
 
     .. math::  \operatorname{sep}(y_p^{i,L,d_x,H,\Theta}; P, Q) \le (H(d_a+1))^{C(L)}
        = (d_x + H)^{(3^L-1)/2}.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
 
     References
     ----------
@@ -256,6 +346,24 @@ def theorem4_upper(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
     groups monomials by their coordinate-power vector, which is not literally an identity;
     the statement is checked numerically only.
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
+
     References
     ----------
     .. [1] 003, Theorem 4 (App. A.3, eq. 19).
@@ -281,6 +389,24 @@ def theorem6_residual_upper(*, width: int, depth: int, heads: int = 1,
        (\!(d_x\ \ 2C(L))\!)\left(\frac{2C(L)}{d_x} + 1\right)^{d_x},
 
     i.e. :math:`C(L)+1` times Theorem 4's bound.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
 
     References
     ----------
@@ -319,6 +445,28 @@ def theorem5_residual_upper(*, width: int, depth: int, heads: int = 1, n_inputs:
 
     The product drops the cubing of the l-factors, and the stated form is below the product
     for L <= 2 (notes §7.8); all three are bounds the paper's argument is meant to give.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    n_inputs : int, default 2
+        N, the number of input positions (the constant :math:`c = N d_x^4 / H`).
+    form : {'stated', 'proof_product', 'recursion'}, keyword-only
+        Which form of the bound (see above); default ``'stated'``.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
 
     References
     ----------
@@ -372,6 +520,24 @@ def lemma6_lower_bound(*, width: int, depth: int, heads: int = 1,
     :func:`seprank.d2w.witness.lemma6_witness`).  Hypotheses of the construction: L >= 2, odd
     :math:`d_a \ge 3`.  For even :math:`d_a \ge 4` the value uses the largest odd
     :math:`d_a' < d_a` (zero-padding the witness, notes §7.2) and is flagged in ``notes``.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension (a multiple of ``heads``; :math:`d_a = d_x / H`).
+    depth : int
+        L, the number of self-attention layers (>= 1).
+    heads : int, default 1
+        H, the number of attention heads per layer.
+    strict : bool, default False, keyword-only
+        Raise :class:`~seprank.core.errors.OutsideHypothesesError` when a hypothesis fails,
+        instead of listing it in the result's ``violated``.
+
+    Returns
+    -------
+    Bound
+        The bound: its :math:`\log_3` value (and exact value when small), what it holds for,
+        its hypotheses and the ones this call violates.
 
     References
     ----------

@@ -85,6 +85,14 @@ class WitnessResult(RankValued):
         Whether c' equals ``constant``.
     matrix : numpy.ndarray
         The sub-matrix (residues, Gaussian rationals or complex floats).
+    method : str
+        The method used.
+    seconds : float
+        Wall time.
+    details : Mapping
+        Prime, iota, V, shapes.
+    evidence : object
+        What :meth:`certificate` needs (``'modular'`` only), or None.
     """
 
     rank: int
@@ -106,6 +114,11 @@ class WitnessResult(RankValued):
         :math:`\mathrm{re} + \iota\,\mathrm{im}` with :math:`\iota^2 = -1`), the 2R + 1
         templates, and a non-zero minor of the R x R sub-matrix (all of it when the rank is
         full), which :func:`seprank.certificates.verify` recomputes by its own evaluator.
+
+        Returns
+        -------
+        dict
+            The certificate (JSON-serialisable), checked by :func:`seprank.certificates.verify`.
 
         Examples
         --------
@@ -159,6 +172,13 @@ class WitnessResult(RankValued):
                 "method": self.method, "seconds": self.seconds}
 
     def summary(self) -> str:
+        """One line in words: the value, what it certifies, the key evidence.
+
+        Returns
+        -------
+        str
+            One line: the rank, the expected rank and what is certified.
+        """
         return (f"Lemma 6 witness: rank {self.rank} of {self.expected_rank} = ((d lambda)) "
                 f"({self.method}, certifies {self.certifies}; proportional to "
                 f"c (VV^T)^lambda: {self.proportional}; {self.seconds:.2f} s)")
@@ -264,6 +284,13 @@ def lemma6_witness(width: int, depth: int, heads: int = 1, n_inputs: int = 2, *,
         Association of the network's products (:meth:`seprank.LinearAttention.__call__`);
         ``'auto'`` is scores-first here (N << d_x) for every method.  Only speed (and float
         rounding) depends on it.
+    omega : int, keyword-only
+        Ω of the paper's rows (``V='paper'``).
+
+    Returns
+    -------
+    WitnessResult
+        The sub-matrix, its rank and what is certified.
 
     References
     ----------

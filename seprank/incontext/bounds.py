@@ -46,6 +46,18 @@ Version = Literal["000", "001"]
 def monomial_count(width: int, degree: int) -> int:
     """:math:`m(k) = \\binom{k + d_x - 1}{d_x - 1}`: degree-k monomials in :math:`d_x` variables.
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the number of variables.
+    degree : int
+        k.
+
+    Returns
+    -------
+    int
+        m(k).
+
     References
     ----------
     .. [1] 001, Corollary 1 (the count m(k) of degree-k monomials).
@@ -72,6 +84,18 @@ def bidegree_bound(width: int, depth: int) -> int:
     every monomial of :math:`Z_{in}` has bidegree :math:`(2k+1, 2C-2k)` in (a, b) (the mirror
     image when i is in :math:`S_2`, same sum); the separation rank of a polynomial is the rank of
     its (a-monomial x b-monomial) coefficient matrix, which is block-diagonal over bidegrees.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension.
+    depth : int
+        L, the number of layers.
+
+    Returns
+    -------
+    int
+        PB(d_x, L).
 
     References
     ----------
@@ -125,6 +149,18 @@ def sequential_ceiling(width: int, depth: int) -> int:
     :math:`Z_{seq}(a, \cdot)` lies in the :math:`m(3^L)`-dimensional space of degree-:math:`3^L`
     forms, for all weights and all η.
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+
+    Returns
+    -------
+    int
+        :math:`m(3^L)`.
+
     References
     ----------
     .. [1] Our derivation (notes §3.2): Z_seq is a degree-3^L form in b; compare 001,
@@ -174,7 +210,13 @@ class Corollary1Bounds:
         return self.thm2_upper.in_hypotheses
 
     def valid_bounds(self) -> dict[str, Log3Value]:
-        """Every bound whose hypotheses hold at this (d_x, H, L), by statement."""
+        """Every bound whose hypotheses hold at this (d_x, H, L), by statement.
+
+        Returns
+        -------
+        dict of str to Log3Value
+            Statement -> its bound, for the bounds whose hypotheses hold.
+        """
         out = {b.statement: b.as_log3value()
                for b in (self.thm2_upper, self.thm3, self.thm4) if b.in_hypotheses}
         out["PB (our derivation, notes §3.2)"] = Log3Value.of(self.bidegree)
@@ -205,6 +247,20 @@ def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds
     :func:`~seprank.d2w.bounds.theorem4_upper`); PB is our bound.  ``heads`` and ``depth`` are
     keyword-only (the positional order of :mod:`seprank.d2w.bounds` is (width, depth, heads)).
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`, the embedding dimension.
+    heads : int, keyword-only
+        H, the number of heads.
+    depth : int, keyword-only
+        L, the number of layers.
+
+    Returns
+    -------
+    Corollary1Bounds
+        The bounds of seed 003 through Proposition 1, and PB.
+
     References
     ----------
     .. [1] 001, Corollary 1 (eq. 10) and Proposition 1; 003, Theorems 2-4.
@@ -230,6 +286,16 @@ def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds
 def depth_deficit(eta: float) -> float:
     """:math:`0.5 \\log_3(1/\\eta)`: the paper's "network shallower by" this many layers.
 
+    Parameters
+    ----------
+    eta : float
+        The learning rate η, in (0, 1].
+
+    Returns
+    -------
+    float
+        :math:`0.5 \\log_3(1/\\eta)` layers.
+
     References
     ----------
     .. [1] 001, Theorem 1 and the discussion after it ("shallower by 0.5 log3(1/eta)").
@@ -248,6 +314,20 @@ def theorem1_exponent(width: int, depth: int, eta: float) -> float:
 
     Negative values make eq. 11 meaningless (a log of a rank is >= 0); the appendix hypothesis
     :math:`3^L > 2(1+\\eta)d_x/\\eta` forces it above :math:`L d_x / 2`.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+    eta : float
+        The learning rate η > 0.
+
+    Returns
+    -------
+    float
+        :math:`(L + 0.5\\log_3 \\eta)\\, d_x`.
 
     References
     ----------

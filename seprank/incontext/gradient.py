@@ -128,7 +128,20 @@ class LanguageModel:
     @classmethod
     def from_arrays(cls, query: npt.ArrayLike, key: npt.ArrayLike, value: npt.ArrayLike,
                     output: npt.ArrayLike, embedding: npt.ArrayLike) -> LanguageModel:
-        """The model of the five parameter arrays (the inverse of :attr:`arrays`)."""
+        """The model of the five parameter arrays (the inverse of :attr:`arrays`).
+
+        Parameters
+        ----------
+        query, key, value, output : array_like
+            The weights, shape ``(L, H, d_a, d_x)`` (output: ``(L, H, d_x, d_a)``).
+        embedding : array_like
+            The embedding matrix, shape ``(d_x, V)``.
+
+        Returns
+        -------
+        LanguageModel
+            The model.
+        """
         q, k, v, o, E = (np.asarray(w) for w in (query, key, value, output, embedding))
         return cls(LinearAttention(q, k, v, o), E)
 
@@ -137,7 +150,30 @@ class LanguageModel:
                weight_scale: float = 0.6, embedding_scale: float = 0.8,
                seed: SeedLike = None) -> LanguageModel:
         """Gaussian weights ``weight_scale * N(0, 1)`` and embedding ``embedding_scale * N(0, 1)``
-        (the scales of notes PC-5)."""
+        (the scales of notes PC-5).
+
+        Parameters
+        ----------
+        depth : int, keyword-only
+            L.
+        width : int, keyword-only
+            :math:`d_x`.
+        vocab : int, keyword-only
+            V, the vocabulary size.
+        heads : int, keyword-only
+            H (default 1).
+        weight_scale : float, keyword-only
+            Standard deviation of the weights (default 0.6).
+        embedding_scale : float, keyword-only
+            Standard deviation of the embedding entries (default 0.8).
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the draw.
+
+        Returns
+        -------
+        LanguageModel
+            The model.
+        """
         depth, width = check_int("depth L", depth), check_int("width d_x", width)
         vocab, heads = check_int("vocab V", vocab), check_int("heads H", heads)
         weight_scale = check_float("weight_scale", weight_scale, positive=True)
@@ -170,16 +206,46 @@ class LanguageModel:
         return (net.query, net.key, net.value, net.output, self.embedding)
 
     def step(self, gradient: LanguageModel, eta: float) -> LanguageModel:
-        """One SGD step :math:`\\theta - \\eta\\,\\nabla_\\theta` (all parameters, eq. 5)."""
+        """One SGD step :math:`\\theta - \\eta\\,\\nabla_\\theta` (all parameters, eq. 5).
+
+        Parameters
+        ----------
+        gradient : LanguageModel
+            The gradient (same shapes, unbatched).
+        eta : float
+            The learning rate η.
+
+        Returns
+        -------
+        LanguageModel
+            The updated model.
+        """
         return LanguageModel.from_arrays(*(w - eta * g for w, g in zip(
             self.arrays, gradient.arrays, strict=True)))
 
     def flat(self) -> Array:
-        """All parameters concatenated (unbatched), for finite-difference checks."""
+        """All parameters concatenated (unbatched), for finite-difference checks.
+
+        Returns
+        -------
+        numpy.ndarray
+            1-D array of every parameter.
+        """
         return np.concatenate([w.ravel() for w in self.arrays])
 
     def with_flat(self, theta: Array) -> LanguageModel:
-        """The model with parameters replaced by ``theta`` (inverse of :meth:`flat`)."""
+        """The model with parameters replaced by ``theta`` (inverse of :meth:`flat`).
+
+        Parameters
+        ----------
+        theta : numpy.ndarray
+            1-D parameters, as :meth:`flat` returns them.
+
+        Returns
+        -------
+        LanguageModel
+            The model with those parameters.
+        """
         parts, start = [], 0
         for w in self.arrays:
             parts.append(np.asarray(theta[start:start + w.size]).reshape(w.shape))
@@ -187,7 +253,13 @@ class LanguageModel:
         return LanguageModel.from_arrays(*parts)
 
     def abs_range(self) -> tuple[float, float]:
-        """(min, max) of :math:`|\\theta|` over all parameters."""
+        """(min, max) of :math:`|\\theta|` over all parameters.
+
+        Returns
+        -------
+        (float, float)
+            The smallest and largest :math:`|\\theta|`.
+        """
         flat = np.concatenate([np.abs(w).ravel() for w in self.arrays])
         return float(flat.min()), float(flat.max())
 
@@ -239,6 +311,22 @@ def forward_with_caches(net: LinearAttention, X: npt.ArrayLike, *,
     A registered evaluator of :meth:`seprank.LinearAttention.__call__`
     (:mod:`seprank.evaluators`, form ``'sequence'``, float only): the same values as
     ``net(X)`` up to rounding.
+
+    Parameters
+    ----------
+    net : LinearAttention
+        The network.
+    X : array_like
+        Inputs, shape ``(B, T, d_x)``.
+    domain : Domain, optional, keyword-only
+        Only float domains are accepted (None: float64).
+    caches : list of dict, optional, keyword-only
+        Receives the intermediates of every layer.
+
+    Returns
+    -------
+    numpy.ndarray
+        The output, shape ``(B, T, d_x)``.
 
     Examples
     --------
@@ -310,6 +398,20 @@ def lm_loss(lm: LanguageModel, sentence: Any, a: npt.ArrayLike | None = None) ->
 
     Works with complex parameters (complex-step differentiation in the tests).
 
+    Parameters
+    ----------
+    lm : LanguageModel
+        The model (unbatched).
+    sentence : sequence of int
+        :math:`S_1`, token ids.
+    a : array_like, optional
+        The vectors a, shape ``(batch, d_x)`` (None: a = 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        The loss for each a, shape ``(batch,)``.
+
     References
     ----------
     .. [1] 000 / 001, eq. 5 and Theorem 1's bounded
@@ -339,6 +441,22 @@ def lm_loss_and_gradient(lm: LanguageModel, sentence: Any,
     Returns ``(loss (B,), gradient)`` with the gradient a :class:`LanguageModel` whose arrays
     carry a leading batch axis B (one gradient per a).  Raises
     :class:`UnboundedGradientError` when anything overflows.
+
+    Parameters
+    ----------
+    lm : LanguageModel
+        The model (unbatched).
+    sentence : sequence of int
+        :math:`S_1`, token ids.
+    a : array_like, optional
+        The vectors a, shape ``(batch, d_x)`` (None: a = 1).
+
+    Returns
+    -------
+    loss : numpy.ndarray
+        Shape ``(B,)``.
+    gradient : LanguageModel
+        Arrays with a leading batch axis B.
 
     References
     ----------

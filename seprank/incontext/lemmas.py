@@ -62,6 +62,16 @@ def _below_one_over_e(name: str, value: object) -> float:
 def multinomial(parts: tuple[int, ...] | list[int]) -> int:
     """:math:`\\binom{\\sum a}{a_1, \\dots, a_M}`, exact.
 
+    Parameters
+    ----------
+    parts : sequence of int
+        :math:`a_1..a_M`, non-negative.
+
+    Returns
+    -------
+    int
+        The multinomial coefficient.
+
     References
     ----------
     .. [1] 001, App. B.1 (multinomial coefficients of Remark 1).
@@ -87,6 +97,18 @@ def multinomial(parts: tuple[int, ...] | list[int]) -> int:
 def balanced_multinomial(K: int, M: int) -> int:
     """Remark 1's :math:`\\binom{K}{K/M, \\dots, K/M}` (floor parts, ``K mod M`` of them + 1).
 
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+
+    Returns
+    -------
+    int
+        The multinomial of the balanced composition.
+
     References
     ----------
     .. [1] 001, App. B.1, Remark 1; notes PC-10.
@@ -103,6 +125,22 @@ def balanced_multinomial(K: int, M: int) -> int:
 @validated(K="count0", M="count", eta="positive", n="count0")
 def lemma2_direct(K: int, M: int, eta: Fraction, n: int) -> Fraction:
     """:math:`S(n) = \\binom{K}{n}\\eta^n\\binom{n}{n/M..}\\binom{K-n}{(K-n)/M..}` (Remark 1).
+
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    eta : fractions.Fraction
+        η.
+    n : int
+        The summation index.
+
+    Returns
+    -------
+    fractions.Fraction
+        S(n), computed directly.
 
     References
     ----------
@@ -127,6 +165,22 @@ def lemma2_closed_form(K: int, M: int, eta: Fraction, n: int) -> Fraction:
         \Big(\frac{\eta(K-\lfloor n/M\rfloor M)}{(\lfloor n/M\rfloor+1)M}\Big)^{n \bmod M}
         \binom{K}{K/M, \dots, K/M}.
 
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    eta : fractions.Fraction
+        η.
+    n : int
+        The summation index.
+
+    Returns
+    -------
+    fractions.Fraction
+        The printed closed form at n.
+
     References
     ----------
     .. [1] 001, App. B.1, Lemma 2 (eq. 16); notes PC-10.
@@ -147,6 +201,20 @@ def lemma2_closed_form(K: int, M: int, eta: Fraction, n: int) -> Fraction:
 def lemma3_formula_n(K: int, M: int, eta: Fraction) -> int:
     """Lemma 3's maximiser :math:`n = (\\lfloor(\\eta K - M)/(M(1+\\eta))\\rfloor + 1) M`.
 
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    eta : fractions.Fraction
+        η.
+
+    Returns
+    -------
+    int
+        The maximiser n of Lemma 3.
+
     References
     ----------
     .. [1] 001, App. B.1, Lemma 3.
@@ -163,6 +231,18 @@ def lemma3_formula_n(K: int, M: int, eta: Fraction) -> int:
 @validated(d="count", R="nonnegative")
 def lattice_points_in_ball(d: int, R: float) -> int:
     """:math:`N(\\mathcal B^d_R)`: integer points with :math:`\\|x\\| \\le R` (exact count).
+
+    Parameters
+    ----------
+    d : int
+        Dimension.
+    R : float
+        Radius.
+
+    Returns
+    -------
+    int
+        :math:`N(\\mathcal B^d_R)`.
 
     References
     ----------
@@ -200,6 +280,18 @@ def lattice_points_in_ball(d: int, R: float) -> int:
 def lemma4_bounds(d: int, R: float) -> tuple[float, float]:
     """Lemma 4: :math:`\\frac{(\\pi e/2)^{d/2}}{\\sqrt{\\pi d}}(2R/\\sqrt d \\mp 1)^d`.
 
+    Parameters
+    ----------
+    d : int
+        Dimension.
+    R : float
+        Radius.
+
+    Returns
+    -------
+    (float, float)
+        Lower and upper bound on :math:`N(\\mathcal B^d_R)`.
+
     References
     ----------
     .. [1] 001, App. B.1, Lemma 4.
@@ -222,6 +314,20 @@ def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
     r"""Lemma 5's two inclusions, checked over all compositions:
     :math:`\{\|a - \tfrac KM 1\|^2 \le \tfrac KM\ln\tfrac1s\} \subseteq T_{K,M} \subseteq
     \{\|a - \tfrac KM 1\|^2 \le 4K\ln\tfrac1s\}`.
+
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    (bool, bool)
+        Whether each inclusion holds.
 
     References
     ----------
@@ -248,6 +354,20 @@ def lemma5_inclusions(K: int, M: int, s: float) -> tuple[bool, bool]:
 def lemma6_count(K: int, M: int, s: float) -> int:
     """:math:`|T_{K,M}|`: compositions with :math:`\\binom{K}{a} \\ge s\\binom{K}{K/M..}`.
 
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    int
+        :math:`|T_{K,M}|`.
+
     References
     ----------
     .. [1] 001, App. B.1, Lemma 6 (the set T_{K,M}).
@@ -264,6 +384,20 @@ def lemma6_count(K: int, M: int, s: float) -> int:
 @validated(K="count", M=_at_least_two, s="open_unit")
 def lemma6_bounds(K: int, M: int, s: float) -> tuple[float, float]:
     """Lemma 6's printed (lower, upper) bounds on :math:`|T_{K,M}|`.
+
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        The printed lower and upper bound.
 
     References
     ----------
@@ -290,6 +424,20 @@ def lemma7_count(K: int, eta: float, s: float) -> int:
     r"""#{n : :math:`\binom Kn\eta^n \ge s\binom{K}{n_0}\eta^{n_0}`}, :math:`n_0 = \eta K/(1+\eta)`
     (binomial at the real point :math:`n_0` through the Gamma function).
 
+    Parameters
+    ----------
+    K : int
+        The total.
+    eta : float
+        η.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    int
+        The count.
+
     References
     ----------
     .. [1] 001, App. B.1, Lemma 7 (the count it bounds).
@@ -308,6 +456,20 @@ def lemma7_count(K: int, eta: float, s: float) -> int:
 @validated(K="count", eta="positive", s=_below_one_over_e)
 def lemma7_bound(K: int, eta: float, s: float) -> float:
     """Lemma 7: :math:`K\\sqrt{(2\\ln(1/s)-1)^2(1+\\eta)^2-4\\eta}/(2(1+\\eta)(\\ln(1/s)-1))`.
+
+    Parameters
+    ----------
+    K : int
+        The total.
+    eta : float
+        η.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    float
+        Lemma 7's bound.
 
     References
     ----------
@@ -329,6 +491,22 @@ def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
 
     For each n the compositions of n and K - n are sorted by log-multinomial and the pairs
     above the threshold counted with a binary search (exact ints, compared in logs).
+
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    eta : float
+        η.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    (int, int)
+        The count and :math:`|D_{K,M}|`.
 
     References
     ----------
@@ -358,6 +536,22 @@ def lemma89_count(K: int, M: int, eta: float, s: float) -> tuple[int, int]:
 def lemma8_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
     """Lemma 8's upper bound and whether its hypothesis :math:`\\eta K/(1+\\eta) \\ge M-1` holds.
 
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    eta : float
+        η.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    (float, bool)
+        The bound and whether its hypothesis holds.
+
     References
     ----------
     .. [1] 001, App. B.1, Lemma 8.
@@ -377,6 +571,22 @@ def lemma8_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
 @validated(K="count", M="count", eta="positive", s="open_unit")
 def lemma9_bound(K: int, M: int, eta: float, s: float) -> tuple[float, bool]:
     """Lemma 9's lower bound and whether its hypothesis :math:`K/(1+\\eta) \\ge M^2` holds.
+
+    Parameters
+    ----------
+    K : int
+        The total.
+    M : int
+        Number of parts.
+    eta : float
+        η.
+    s : float
+        The threshold s in (0, 1).
+
+    Returns
+    -------
+    (float, bool)
+        The bound and whether its hypothesis holds.
 
     References
     ----------

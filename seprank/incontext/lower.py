@@ -56,6 +56,20 @@ __all__ = [
 def sphere_rows(n: int, d: int, *, seed: SeedLike = None) -> Array:
     """``n`` rows uniform on :math:`S^{d-1} \\subset \\mathbb R^d` (normalised Gaussians).
 
+    Parameters
+    ----------
+    n : int
+        Number of rows.
+    d : int
+        Dimension.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the Gaussians.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, d)``, unit rows.
+
     References
     ----------
     .. [1] 001, App. C.2 (rows uniform on the sphere, Corollary 2).
@@ -78,6 +92,16 @@ def lemma11_count(M: npt.ArrayLike) -> tuple[int, float]:
     :math:`r = \max\{k : \lambda_k > 1/n\}`; the lemma asserts :math:`r \ge (n-1)/\|M\|_F`.
 
     (000 prints ">= 1/n" inside the max; the proof uses the strict version.)
+
+    Parameters
+    ----------
+    M : array_like
+        A symmetric matrix with unit diagonal.
+
+    Returns
+    -------
+    (int, float)
+        r and :math:`(n-1)/\|M\|_F`.
 
     References
     ----------
@@ -107,6 +131,18 @@ def lemma16_moment(k: int, lam: int) -> float:
     \Gamma(\lambda+k/2))` (exact formula; the marginal of :math:`u_1` has density
     :math:`\propto (1-x^2)^{(k-3)/2}`).
 
+    Parameters
+    ----------
+    k : int
+        Dimension.
+    lam : int
+        λ.
+
+    Returns
+    -------
+    float
+        :math:`\mathbb E\langle u, v\rangle^{2\lambda}`.
+
     References
     ----------
     .. [1] 001, App. C.3, Lemma 16.
@@ -128,6 +164,18 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
     :math:`\sqrt{d+1}\,n^{3/4}`, for :math:`n = ((d\ \lambda))` rows on :math:`S^{d-1}`.
     By Jensen, :math:`\mathbb E\|M\|_F` is at most the first number.
 
+    Parameters
+    ----------
+    d : int
+        Dimension of the sphere's ambient space.
+    lam : int
+        λ.
+
+    Returns
+    -------
+    (float, float)
+        The exact :math:`\sqrt{\mathbb E\|M\|_F^2}` and the printed bound.
+
     References
     ----------
     .. [1] 001, App. C.3, Lemma 15; notes §4.2, PC-8.
@@ -146,6 +194,18 @@ def lemma15_exact_bound(d: int, lam: int) -> tuple[float, float]:
 def lemma17_maximum(d: int, lam: int) -> tuple[float, float]:
     r"""Lemma 17: :math:`\max_{x\in[0,1]} x^{2\lambda}(1-x^2)^{d/2}` (at :math:`x^2 =
     2\lambda/(2\lambda+d)`) and the printed bound :math:`((d\ \lambda))^{-1/2}`.
+
+    Parameters
+    ----------
+    d : int
+        Dimension.
+    lam : int
+        λ.
+
+    Returns
+    -------
+    (float, float)
+        The maximum and the printed bound.
 
     References
     ----------
@@ -194,6 +254,22 @@ def hadamard_construction(rows: npt.ArrayLike, *, depth: int, n_tokens: int = 1,
     :math:`y^{(l+1)} = 2N\langle Q y, K y\rangle y`, so with :math:`g = \langle A_{j_1},
     A_{j_2}\rangle`, :math:`y^{(l)} = (2N^3 g)^{(3^{l-1}-1)/2} u` and the constant coordinate
     reads :math:`Z_{in} = 2N (2N^3)^{\lambda'} g^{\lambda'}`.
+
+    Parameters
+    ----------
+    rows : array_like
+        The rows :math:`A_j` (unit vectors of dimension d).
+    depth : int, keyword-only
+        L.
+    n_tokens : int, keyword-only
+        N (default 1).
+    output_position : int, keyword-only
+        The output position i (default 0).
+
+    Returns
+    -------
+    HadamardConstruction
+        The network, embedding and sentences.
 
     References
     ----------

@@ -150,6 +150,20 @@ def modular_pair_values(rep: PairRepresentation, a: Array, b: Array,
                         domain: ModularDomain) -> Array:
     r""":math:`Z_{in}(a_r, b_r) \bmod p` for paired rows ``a``, ``b`` of shape ``(B, d_x)``.
 
+    Parameters
+    ----------
+    rep : PairRepresentation
+        The in-context representation's integer data.
+    a, b : numpy.ndarray
+        Paired rows, shape ``(B, d_x)``.
+    domain : ModularDomain
+        GF(p).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B,)`` residues.
+
     References
     ----------
     .. [1] 000, eqs. 1, 4, 8; 003, eq. 12 (Gram form).
@@ -330,6 +344,11 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
         ``'compiled'`` (default): the numba float64 kernel
         (:func:`modular_grid_balanced`), several times faster; ``'numpy'``: vectorised int64
         numpy (the reference it is tested against).  Both are exact.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 residues, shape ``(Z_a, Z_b)``.
 
     References
     ----------

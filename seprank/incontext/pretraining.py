@@ -56,6 +56,21 @@ class ExamplePacking:
     """Training examples as tuples of sentence indices, with the packing parameters.
 
     Iterating yields the examples; ``len`` is their number.
+
+    Parameters
+    ----------
+    examples : tuple of tuple of int
+        Each example's sentence indices.
+    example_length : int
+        The token budget of an example.
+    lengths : tuple of int
+        Each sentence's length in tokens.
+    separator_length : int
+        Tokens between two sentences of an example.
+    strategy : str
+        How the examples were packed.
+    graph : networkx.Graph, optional
+        The neighbour graph the packing followed.
     """
 
     examples: tuple[tuple[int, ...], ...]
@@ -75,7 +90,18 @@ class ExamplePacking:
         return self.examples[k]
 
     def tokens(self, example: Sequence[int]) -> int:
-        """Tokens of an example: sentence lengths plus a separator between sentences."""
+        """Tokens of an example: sentence lengths plus a separator between sentences.
+
+        Parameters
+        ----------
+        example : sequence of int
+            Sentence indices.
+
+        Returns
+        -------
+        int
+            Its length in tokens.
+        """
         return (sum(self.lengths[s] for s in example)
                 + self.separator_length * max(0, len(example) - 1))
 
@@ -117,6 +143,22 @@ def knn_graph(embeddings: npt.ArrayLike, *, k: int, method: NeighbourMethod = "a
     ``min_similarity`` only neighbours at least that similar are kept (the paper: 0.8).
     ``method='exact'`` uses dense products, ``'kdtree'`` a :class:`scipy.spatial.cKDTree` on the
     unit vectors; ``'auto'`` picks the KD-tree for more than 4096 sentences in dimension <= 16.
+
+    Parameters
+    ----------
+    embeddings : array_like
+        One row per sentence.
+    k : int, keyword-only
+        Neighbours per node.
+    method : {'auto', 'exact', 'kdtree'}, keyword-only
+        The search (default ``'auto'``).
+    min_similarity : float, optional, keyword-only
+        Keep only neighbours at least this similar.
+
+    Returns
+    -------
+    networkx.Graph
+        The graph, edges weighted by cosine similarity.
 
     References
     ----------
@@ -270,6 +312,22 @@ def contiguous_examples(n_sentences: int, *, example_length: int,
                         separator_length: int = 0) -> ExamplePacking:
     """The baseline: consecutive sentences packed in corpus order up to the token budget.
 
+    Parameters
+    ----------
+    n_sentences : int
+        Corpus size.
+    example_length : int, keyword-only
+        Token budget of an example.
+    lengths : sequence of int, optional, keyword-only
+        Sentence lengths (default: 1 token each).
+    separator_length : int, keyword-only
+        Tokens between sentences (default 0).
+
+    Returns
+    -------
+    ExamplePacking
+        The examples.
+
     References
     ----------
     .. [1] 000, Sec. 3.1-3.2 and App. D (kNN-TAPT, kNN-Pretraining).
@@ -300,6 +358,18 @@ def contiguous_examples(n_sentences: int, *, example_length: int,
 def in_context_coverage(examples: Iterable[Iterable[int]],
                         pairs: Iterable[tuple[int, int]]) -> float:
     """Fraction of related pairs (i, j) that appear together in at least one example.
+
+    Parameters
+    ----------
+    examples : iterable of iterables of int
+        The training examples (sentence indices).
+    pairs : iterable of (int, int)
+        The related pairs.
+
+    Returns
+    -------
+    float
+        The fraction in [0, 1].
 
     References
     ----------
@@ -336,7 +406,19 @@ def in_context_coverage(examples: Iterable[Iterable[int]],
 
 @dataclass(frozen=True)
 class SyntheticCorpus:
-    """Sentence embeddings with topic labels, corpus order and the related pairs (same topic)."""
+    """Sentence embeddings with topic labels, corpus order and the related pairs (same topic).
+
+    Parameters
+    ----------
+    embeddings : numpy.ndarray
+        Sentence embeddings, one row per sentence.
+    topics : numpy.ndarray
+        Each sentence's topic.
+    lengths : tuple of int
+        Each sentence's length in tokens.
+    related_pairs : tuple of (int, int)
+        The pairs of sentences with the same topic.
+    """
 
     embeddings: Array
     topics: Array
@@ -353,6 +435,28 @@ def synthetic_corpus(n_topics: int, per_topic: int, dim: int, *, noise: float = 
     Topic centres are uniform on the sphere; a sentence is its centre plus ``noise`` times a
     Gaussian of norm ~1.  ``'interleaved'``: sentence s belongs to topic ``s mod n_topics``, so
     related sentences are ``n_topics`` positions apart; ``'shuffled'``: random order.
+
+    Parameters
+    ----------
+    n_topics : int
+        Number of topics.
+    per_topic : int
+        Sentences per topic.
+    dim : int
+        Embedding dimension.
+    noise : float, keyword-only
+        Scale of a sentence's deviation from its topic centre (default 0.3).
+    min_length, max_length : int, keyword-only
+        Range of the sentence lengths in tokens (default 8..40).
+    layout : {'interleaved', 'shuffled'}, keyword-only
+        Corpus order.
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the corpus.
+
+    Returns
+    -------
+    SyntheticCorpus
+        The corpus.
 
     References
     ----------

@@ -77,6 +77,11 @@ def validate_sentences(
     min_length : int
         Smallest admissible N (the sequential representation's next-token loss needs 2).
 
+    Returns
+    -------
+    (numpy.ndarray, tuple of int, tuple of int)
+        The embedding :math:`M^V` and the sentences.
+
     Raises
     ------
     ValueError
@@ -141,6 +146,22 @@ def random_embedding(
 
     A zero entry of :math:`E(w)` would erase a coordinate of a or b from every use of w, which
     can lower the separation rank; nonzero entries keep the instance generic.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    vocab : int
+        V.
+    low, high : int, keyword-only
+        Range of the absolute values (default 1..50).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds the draw.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 matrix, shape ``(d_x, V)``.
 
     References
     ----------
@@ -227,7 +248,30 @@ class InContextRepresentation:
                vocab: int | None = None, position: int = 0, coordinate: int = 0,
                seed: SeedLike = None) -> InContextRepresentation:
         """Random integer weights in [-50, 50], a nonzero integer embedding and random
-        sentences over ``vocab`` (default 2N) tokens: a generic instance for certified ranks."""
+        sentences over ``vocab`` (default 2N) tokens: a generic instance for certified ranks.
+
+        Parameters
+        ----------
+        depth : int, keyword-only
+            L.
+        width : int, keyword-only
+            :math:`d_x`.
+        heads : int, keyword-only
+            H (default 1).
+        n_tokens : int, keyword-only
+            N, the length of each sentence (default 1).
+        vocab : int, optional, keyword-only
+            Vocabulary size (default 2N).
+        position, coordinate : int, keyword-only
+            The output position i and coordinate p.
+        seed : int or numpy.random.Generator, optional, keyword-only
+            Seeds the instance.
+
+        Returns
+        -------
+        InContextRepresentation
+            The instance.
+        """
         rng = as_generator(seed)
         n_tokens = check_int("n_tokens N", n_tokens)
         V = 2 * n_tokens if vocab is None else check_int("vocab V", vocab)
@@ -272,6 +316,18 @@ class InContextRepresentation:
         """The 2N network inputs :math:`E(w_1^j)\\odot a` then :math:`E(w_2^j)\\odot b`.
 
         ``a`` and ``b`` have shape ``(..., d_x)`` (broadcast); returns ``(..., 2N, d_x)``.
+
+        Parameters
+        ----------
+        a, b : array_like
+            Shape ``(..., d_x)``.
+        domain : Domain, optional, keyword-only
+            The arithmetic (None: float64).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(..., 2N, d_x)``.
         """
         a_arr, b_arr = np.asarray(a), np.asarray(b)
         for name, v in (("a", a_arr), ("b", b_arr)):
@@ -298,7 +354,18 @@ class InContextRepresentation:
         return self.net(X, domain=dom)[..., self.position, self.coordinate]
 
     def value(self, *, domain: Domain | None = None) -> Any:
-        """:math:`y^{(p,i)}_{in\\text{-}context}(S_1, S_2) = Z_{in}(\\mathbf 1, \\mathbf 1)`."""
+        """:math:`y^{(p,i)}_{in\\text{-}context}(S_1, S_2) = Z_{in}(\\mathbf 1, \\mathbf 1)`.
+
+        Parameters
+        ----------
+        domain : Domain, optional, keyword-only
+            The arithmetic (None: float64).
+
+        Returns
+        -------
+        number
+            :math:`Z_{in}(\\mathbf 1, \\mathbf 1)`.
+        """
         ones = np.ones(self.width, dtype=int)
         return self(ones, ones, domain=domain)[()]
 
@@ -310,7 +377,20 @@ class InContextRepresentation:
 
     def grid(self, a_templates: npt.ArrayLike, b_templates: npt.ArrayLike, *,
              domain: Domain | None = None) -> Array:
-        """The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})]_{r,s}` (seed 001, Lemma 13)."""
+        """The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})]_{r,s}` (seed 001, Lemma 13).
+
+        Parameters
+        ----------
+        a_templates, b_templates : array_like
+            Templates, shapes ``(Z_a, d_x)`` and ``(Z_b, d_x)``.
+        domain : Domain, optional, keyword-only
+            The arithmetic (None: float64).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(Z_a, Z_b)``.
+        """
         A, B = np.asarray(a_templates), np.asarray(b_templates)
         if A.ndim != 2 or B.ndim != 2:
             raise ValueError("templates must be 2-D arrays of shape (Z, d_x)")
@@ -326,6 +406,16 @@ class InContextRepresentation:
         weights, embeddings and vectors); :math:`c_m` is the a-degree-m part of Z_in at (a, b).
         Our derivation (notes §1.7): nonzero only for odd m when i is in :math:`S_1`, even m
         when i is in :math:`S_2`.
+
+        Parameters
+        ----------
+        a, b : array_like
+            Exact vectors of length :math:`d_x`.
+
+        Returns
+        -------
+        list of fractions.Fraction
+            :math:`c_0, \dots, c_{3^L}`.
         """
         if self.net.weight_kind != "exact":
             raise TypeError("a_degree_profile needs integer or Fraction weights")
@@ -348,7 +438,13 @@ class InContextRepresentation:
         return poly
 
     def bound(self) -> int:
-        """The bidegree bound PB(d_x, L) on seq-sep (our derivation, notes §3.2)."""
+        """The bidegree bound PB(d_x, L) on seq-sep (our derivation, notes §3.2).
+
+        Returns
+        -------
+        int
+            PB(d_x, L).
+        """
         return bidegree_bound(self.width, self.net.depth)
 
 

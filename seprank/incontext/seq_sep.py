@@ -79,6 +79,11 @@ class SeqSepResult(RankValued):
         ``'exact'`` verdict adds the all-weights bound PB, a derivation the certificate does
         not check (it is stated in the claim).
 
+        Returns
+        -------
+        dict
+            The certificate, checked by :func:`seprank.certificates.verify`.
+
         Examples
         --------
         >>> from seprank.certificates import verify
@@ -106,6 +111,13 @@ class SeqSepResult(RankValued):
             f"(001, Lemma 13; 003, Claim 1){note}")
 
     def summary(self) -> str:
+        """One line in words: the value, what it certifies, the key evidence.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         return self.statement
 
 
@@ -239,6 +251,22 @@ def positional_sep(rep: InContextRepresentation, *,
     substitution :math:`x^j = E(w_1^j)\odot a`, :math:`x^{N+j} = E(w_2^j)\odot b`).  Grid
     methods return a certified lower bound (engine keywords are passed on).
 
+    Parameters
+    ----------
+    rep : InContextRepresentation
+        The representation.
+    method : {'modular', 'exact', 'svd', 'symbolic'}, keyword-only
+        The method of :func:`seprank.separation_rank` (default ``'modular'``).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds primes and templates.
+    **kwargs
+        Passed to :func:`seprank.separation_rank`.
+
+    Returns
+    -------
+    SeparationRankResult
+        The separation rank of the network over the partition (S1, S2).
+
     References
     ----------
     .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A); seed
@@ -298,11 +326,28 @@ class GridSpectrum:
     brackets: Any
 
     def count_above(self, threshold: float) -> int:
-        """Number of singular values strictly above ``threshold`` (a float estimate)."""
+        """Number of singular values strictly above ``threshold`` (a float estimate).
+
+        Parameters
+        ----------
+        threshold : float
+            The cut.
+
+        Returns
+        -------
+        int
+            The count.
+        """
         return int(np.count_nonzero(self.singular_values > threshold))
 
     def table(self) -> list[tuple[str, float, int, int]]:
-        """Rows ``(mode, eps, lower, upper)``."""
+        """Rows ``(mode, eps, lower, upper)``.
+
+        Returns
+        -------
+        list of (str, float, int, int)
+            One row per mode and ε.
+        """
         return [(m, e, r.lower, r.upper) for (m, e), r in self.brackets.items()]
 
 
@@ -316,6 +361,20 @@ def grid_spectrum(
     the (2ε)-rank), the ε-rank of any grid sub-matrix lower-bounds the ε-seq-sep; the
     ``lower`` side of each bracket is therefore the certified statement about the function,
     the ``upper`` side only describes this grid.
+
+    Parameters
+    ----------
+    matrix : array_like
+        The grid matrix (2-D, finite).
+    eps : float or sequence of float
+        The ε of the ε-ranks.
+    modes : sequence of {'absolute', 'relative'}, keyword-only
+        The ε conventions (default both).
+
+    Returns
+    -------
+    GridSpectrum
+        The singular values and the brackets.
 
     References
     ----------

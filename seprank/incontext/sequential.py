@@ -140,6 +140,18 @@ class SequentialRepresentation:
         return len(self.first)
 
     def with_eta(self, eta: float) -> SequentialRepresentation:
+        """The same representation with learning rate ``eta``.
+
+        Parameters
+        ----------
+        eta : float
+            η > 0.
+
+        Returns
+        -------
+        SequentialRepresentation
+            A copy.
+        """
         return SequentialRepresentation(self.model, self.first, self.second, eta, self.position,
                                         self.coordinate)
 
@@ -151,11 +163,35 @@ class SequentialRepresentation:
         return arr.reshape(-1, self.width)
 
     def gradient(self, a: npt.ArrayLike) -> LanguageModel:
-        """:math:`\\nabla_\\theta\\mathcal L(S_1; a)` for each row of ``a`` (batched)."""
+        """:math:`\\nabla_\\theta\\mathcal L(S_1; a)` for each row of ``a`` (batched).
+
+        Parameters
+        ----------
+        a : array_like
+            Shape ``(B, d_x)``.
+
+        Returns
+        -------
+        LanguageModel
+            The gradients, leading batch axis B.
+        """
         return lm_loss_and_gradient(self.model, self.first, self._a_batch(a))[1]
 
     def updated(self, a: npt.ArrayLike, *, eta: float | None = None) -> LanguageModel:
-        """:math:`\\theta'(a) = \\theta - \\eta\\nabla_\\theta\\mathcal L(S_1; a)`, batched."""
+        """:math:`\\theta'(a) = \\theta - \\eta\\nabla_\\theta\\mathcal L(S_1; a)`, batched.
+
+        Parameters
+        ----------
+        a : array_like
+            Shape ``(B, d_x)``.
+        eta : float, optional, keyword-only
+            Learning rate (default: the representation's η).
+
+        Returns
+        -------
+        LanguageModel
+            The updated parameters, leading batch axis B.
+        """
         step = self.eta if eta is None else eta
         g = self.gradient(a)
         return LanguageModel.from_arrays(*(w[None] - step * gw for w, gw in zip(
@@ -181,7 +217,20 @@ class SequentialRepresentation:
 
     def grid(self, a_templates: npt.ArrayLike, b_templates: npt.ArrayLike, *,
              eta: float | None = None) -> Array:
-        """Grid matrix :math:`[Z_{seq}(a^{(r)}, b^{(s)})]_{r,s}` (float64)."""
+        """Grid matrix :math:`[Z_{seq}(a^{(r)}, b^{(s)})]_{r,s}` (float64).
+
+        Parameters
+        ----------
+        a_templates, b_templates : array_like
+            Templates, shapes ``(Z_a, d_x)`` and ``(Z_b, d_x)``.
+        eta : float, optional, keyword-only
+            Learning rate (default: the representation's η).
+
+        Returns
+        -------
+        numpy.ndarray
+            float64, shape ``(Z_a, Z_b)``.
+        """
         A = self._a_batch(a_templates)
         B = _finite(np.asarray(b_templates, dtype=float).reshape(-1, self.width), "b")
         lm = self.updated(A, eta=eta)
@@ -189,7 +238,18 @@ class SequentialRepresentation:
 
     def frozen_grid(self, a_templates: npt.ArrayLike, b_templates: npt.ArrayLike) -> Array:
         """The grid at η = 0 (no update): :math:`y_{W}(M^V_{w_2}\\odot b)` repeated for every a
-        -- the rank-1 matrix M(0) of the regime check."""
+        -- the rank-1 matrix M(0) of the regime check.
+
+        Parameters
+        ----------
+        a_templates, b_templates : array_like
+            Templates, shapes ``(Z_a, d_x)`` and ``(Z_b, d_x)``.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(Z_a, Z_b)``, rank 1.
+        """
         A = self._a_batch(a_templates)
         B = _finite(np.asarray(b_templates, dtype=float).reshape(-1, self.width), "b")
         lm = LanguageModel.from_arrays(*(w[None] for w in self.model.arrays))
@@ -197,7 +257,13 @@ class SequentialRepresentation:
         return np.broadcast_to(row, (A.shape[0], B.shape[0])).copy()
 
     def value(self) -> float:
-        """:math:`y^{(p,i),\\eta}_{sequential}(S_1, S_2) = Z_{seq}(\\mathbf 1, \\mathbf 1)`."""
+        """:math:`y^{(p,i),\\eta}_{sequential}(S_1, S_2) = Z_{seq}(\\mathbf 1, \\mathbf 1)`.
+
+        Returns
+        -------
+        float
+            :math:`Z_{seq}(\\mathbf 1, \\mathbf 1)`.
+        """
         one = np.ones((1, self.width))
         return float(self(one, one)[0])
 
@@ -238,6 +304,30 @@ def sequential_seq_sep(
     verdict is stored in ``details['first_order_regime']``; when η is not in the bounded-gradient
     regime the statement says so (the rank is still what it certifies, but the theorems'
     assumption does not hold there).
+
+    Parameters
+    ----------
+    rep : SequentialRepresentation
+        The representation.
+    method : {'svd', 'modular', 'exact'}, keyword-only
+        See above (default ``'svd'``).
+    n_templates : int, optional, keyword-only
+        Templates per side (default :math:`m(3^L) + 8`).
+    a_templates : array_like, optional, keyword-only
+        The a-templates (default uniform in [0.5, 1.5]).
+    seed : int or numpy.random.Generator, optional, keyword-only
+        Seeds templates and prime (separate streams).
+    rtol : float, optional, keyword-only
+        SVD tolerance (``'svd'`` only).
+    check_regime : bool, keyword-only
+        Run :func:`gradient_regime` (default True).
+    progress : bool, keyword-only
+        A progress bar.
+
+    Returns
+    -------
+    SeqSepResult
+        The rank and what it certifies.
 
     References
     ----------
@@ -333,6 +423,8 @@ class GradientRegime:
         |\\partial L/\\partial\\theta| \\le \\Lambda_{max}`).
     relative_step : float
         :math:`\\eta\\max|\\nabla| / \\max|\\theta|`.
+    rtol : float
+        The agreement tolerance used.
     """
 
     eta: float
@@ -348,6 +440,13 @@ class GradientRegime:
     relative_step: float
 
     def summary(self) -> str:
+        """One line: the verdict and the numbers it rests on.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         state = ("first-order (bounded-gradient) regime" if self.first_order else
                  "NOT in the first-order regime: ||M(eta)-M(0)||/eta has not stabilised")
         ratios = ", ".join(f"{e:.0e}: {r:.4g}" for e, r in zip(self.etas, self.ratios,
@@ -367,6 +466,22 @@ def gradient_regime(rep: SequentialRepresentation, a_templates: npt.ArrayLike,
     :math:`|r(\eta) - r(\eta 10^{-k})| \le` ``rtol`` :math:`\cdot r(\eta 10^{-k})` for the smallest
     resolvable probe k <= ``probes`` and the two smallest probes agree too.  Probes whose change
     is below :math:`10^3` float roundings of M(0) are not used.
+
+    Parameters
+    ----------
+    rep : SequentialRepresentation
+        The representation and its η.
+    a_templates, b_templates : array_like
+        Templates of the grid.
+    probes : int, keyword-only
+        Number of smaller probe rates :math:`\eta 10^{-k}` (default 2).
+    rtol : float, keyword-only
+        Agreement tolerance (default 0.05).
+
+    Returns
+    -------
+    GradientRegime
+        The verdict and the numbers it rests on.
 
     References
     ----------

@@ -64,6 +64,22 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
     network by :func:`seprank.incontext.sequential.gradient_regime`.  ``eta`` is converted to an
     exact Fraction (pass a string such as ``"1e-4"`` to avoid binary rounding).
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+    n_tokens : int
+        N.
+    eta : float, fractions.Fraction or str
+        η.
+
+    Returns
+    -------
+    dict of str to bool
+        Each hypothesis and whether it holds.
+
     References
     ----------
     .. [1] 001, Theorem 3 (App. B), its hypotheses.
@@ -92,6 +108,18 @@ def theorem3_hypotheses(width: int, depth: int, n_tokens: int, eta: float | Frac
 def minimal_depth_theorem3(width: int, eta: float | Fraction | str) -> int:
     """Smallest L satisfying every depth hypothesis of Theorem 3 (notes PC-6).
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    eta : float, fractions.Fraction or str
+        η (a string is read exactly).
+
+    Returns
+    -------
+    int
+        The smallest L.
+
     References
     ----------
     .. [1] 001, Theorem 3 (App. B); notes PC-6.
@@ -119,6 +147,20 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
     number of index tuples of the proof of Theorem 3 before any η-pruning (App. B, eq. for
     :math:`\tilde D`); ``|G(T)| <= 2^N |G~(T)| <= 2^N |D~|``.
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+    n_tokens : int
+        N.
+
+    Returns
+    -------
+    int
+        :math:`2^N |\tilde D|`.
+
     References
     ----------
     .. [1] 001, Theorem 3 (App. B), the count it is compared with.
@@ -137,7 +179,19 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
 class Theorem3Bound:
     """Theorem 3's explicit final bound (base-3 log) and what it is compared with: the trivial
     count, m(3^L), PB and seed 003's Theorem 4 (:func:`seprank.d2w.bounds.theorem4_upper`), all as
-    base-3 logs (floats)."""
+    base-3 logs (floats).
+
+    Parameters
+    ----------
+    log3_bound : float
+        :math:`\\log_3` of the bound.
+    log3_one_plus_y : float
+        :math:`\\log_3(1 + Y)`.
+    hypotheses : dict of str to bool
+        :func:`theorem3_hypotheses`.
+    log3_trivial_count, log3_sequential_ceiling, log3_in_context_pb, log3_levine_thm4 : float
+        :math:`\\log_3` of the comparison counts.
+    """
 
     log3_bound: float
     log3_one_plus_y: float
@@ -171,6 +225,24 @@ def theorem3_bound(
     \cdot \varepsilon/(1-\varepsilon)` (001; ε/M in 000).  ``log_y`` is the natural log of Y;
     the default Y = 0 is the bound's most favourable case.  000's OCR prints
     :math:`d_x^{d_x}`; we use :math:`d_x^{2d_x}`, which the derivation supports (notes §3.4).
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+    n_tokens : int
+        N.
+    eta : float
+        η.
+    log_y : float, keyword-only
+        Natural log of Y (default :math:`-\infty`: Y = 0).
+
+    Returns
+    -------
+    Theorem3Bound
+        The bound and the comparison counts.
 
     References
     ----------
@@ -206,6 +278,24 @@ def theorem3_log3_bound(width: int, depth: int, n_tokens: int, eta: float, *,
     also computes the comparison counts -- among them the in-context bound PB, a sum over
     :math:`C(L)` terms that is out of reach for :math:`d_x` in the hundreds).
 
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+    n_tokens : int
+        N.
+    eta : float
+        η.
+    log_y : float, keyword-only
+        Natural log of Y (default :math:`-\infty`).
+
+    Returns
+    -------
+    float
+        :math:`\log_3` of the bound.
+
     References
     ----------
     .. [1] 001, Theorem 3 (App. B), the explicit final bound.
@@ -235,6 +325,28 @@ def theorem3_log3_bound(width: int, depth: int, n_tokens: int, eta: float, *,
 def theorem3_log_y(width: int, depth: int, n_tokens: int, *, lambda_ratio: float,
                    eps: float, version: Version = "001", m_bound: float = 1.0) -> float:
     """Natural log of Theorem 3's Y (``version='000'`` uses ε/M with ``m_bound`` = M).
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    depth : int
+        L.
+    n_tokens : int
+        N.
+    lambda_ratio : float, keyword-only
+        :math:`\\Lambda_{min}/\\Lambda_{max}` in (0, 1].
+    eps : float, keyword-only
+        ε (relative, in (0, 1), for 001).
+    version : {'001', '000'}, keyword-only
+        Which paper's Y.
+    m_bound : float, keyword-only
+        M of 000 (default 1).
+
+    Returns
+    -------
+    float
+        ln Y.
 
     References
     ----------
@@ -267,7 +379,23 @@ class Theorem2Epsilon:
     r"""Theorem 2's quantities (App. C.2): :math:`d = (d_x-H)/2`, :math:`\lambda = 3^{L-2}`,
     :math:`n = ((d\ \lambda))`, the appendix thresholds ε <= 1/(2n²) [000] / 1/(4n²) [001], the
     guaranteed :math:`n^{1/4}/(2\sqrt{d+1})`, and the main-text ε reconstructed as
-    :math:`1/m(3^L)` (garbled in both extractions; notes §3.5)."""
+    :math:`1/m(3^L)` (garbled in both extractions; notes §3.5).
+
+    Parameters
+    ----------
+    d : int
+        :math:`(d_x - H)/2`.
+    lam : int
+        :math:`\lambda = 3^{L-2}`.
+    n : int
+        :math:`((d\ \lambda))`.
+    eps_000, eps_001 : fractions.Fraction
+        The appendix thresholds of 000 and 001.
+    guaranteed_rank : float
+        :math:`n^{1/4}/(2\sqrt{d+1})`.
+    eps_main_text : fractions.Fraction
+        The main-text ε as reconstructed.
+    """
 
     d: int
     lam: int
@@ -282,6 +410,20 @@ def theorem2_epsilon(width: int, heads: int, depth: int) -> Theorem2Epsilon:
     """Theorem 2's ε and guaranteed ε-seq-sep for (d_x, H, L).
 
     Requires :math:`H < d_x`, d_a = d_x/H odd (so (d_a - 1)/2 is an integer) and L >= 2.
+
+    Parameters
+    ----------
+    width : int
+        :math:`d_x`.
+    heads : int
+        H.
+    depth : int
+        L >= 2.
+
+    Returns
+    -------
+    Theorem2Epsilon
+        The quantities.
 
     References
     ----------

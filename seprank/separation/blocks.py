@@ -94,6 +94,19 @@ def select_degree(request: SeparationRequest, named: bool) -> SeparationRequest 
     ``f.degree_structure(A, B)`` declares), or None when ``structure='auto'`` should not split
     (f declares none, or the caller's ``grid_matrix`` has no rectangular evaluator).
 
+    Parameters
+    ----------
+    request : SeparationRequest
+        The validated arguments of :func:`seprank.separation_rank`.
+    named : bool
+        The caller named the strategy (``structure='degree'`` or a structure object): refuse with
+        a ``ValueError`` instead of returning None.
+
+    Returns
+    -------
+    SeparationRequest or None
+        The request with its degree structure resolved, or None when ``'auto'`` should not split.
+
     Examples
     --------
     >>> from seprank.separation.request import SeparationRequest
@@ -135,6 +148,23 @@ def rect_from_batch(evaluate: Callable[[Array], Array], n_inputs: int, A: tuple[
     (residues): rows are the A-points, columns the B-points, evaluated in memory-bounded
     batches.
 
+    Parameters
+    ----------
+    evaluate : callable
+        Batch evaluator ``X (batch, N, dim) -> (batch,)`` of residues.
+    n_inputs : int
+        N, the number of positions.
+    A, B : tuple of int
+        The two parts of the partition.
+    limit : int
+        Memory limit in bytes of one evaluation batch.
+
+    Returns
+    -------
+    callable
+        ``rect(a_points, b_points)`` -> the matrix of values, rows the A-points, columns the
+        B-points.
+
     Examples
     --------
     >>> rect = rect_from_batch(lambda X: X[:, 0, 0] * X[:, 1, 0], 2, (0,), (1,), 2**20)
@@ -161,6 +191,18 @@ def rect_from_batch(evaluate: Callable[[Array], Array], n_inputs: int, A: tuple[
 def rect_from_grid_matrix(grid_matrix: Any, domain: ModularDomain) -> RectEvaluator:
     """The caller's structured evaluator ``grid_matrix.rectangular(a, b, domain)`` (one
     position per side) as a rectangular grid evaluator.
+
+    Parameters
+    ----------
+    grid_matrix : object
+        The caller's structured evaluator, with a ``rectangular(a, b, domain)`` method.
+    domain : ModularDomain
+        The GF(p) domain of the blocks.
+
+    Returns
+    -------
+    callable
+        ``rect(a_points, b_points)`` -> the matrix of values.
 
     Examples
     --------
@@ -297,6 +339,22 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     re-evaluates that block's grid once.
     :meth:`~seprank.separation.degree.BlockSeparationRankResult.certificate` turns them into
     one certificate of the sum.
+
+    Parameters
+    ----------
+    request : SeparationRequest
+        The validated arguments of :func:`seprank.separation_rank`, its degree structure resolved.
+    domain : ModularDomain or None
+        The GF(p) domain the blocks compute in (the prime drawn from the seed's first stream).
+    streams : Streams or None
+        The template and witness streams.
+    budget : Budget
+        Patience, templates, time, rounds and memory, shared by the blocks.
+
+    Returns
+    -------
+    BlockSeparationRankResult
+        The sum of the certified block ranks, with one :class:`DegreeBlock` per block.
 
     Examples
     --------

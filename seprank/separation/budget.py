@@ -125,6 +125,11 @@ class Budget:
     def memory_limit(self) -> int:
         """``max_bytes``, or the process limit when it is None (read now).
 
+        Returns
+        -------
+        int
+            The byte limit a computation may allocate.
+
         Examples
         --------
         >>> Budget(max_bytes=2**20).memory_limit()

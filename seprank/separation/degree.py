@@ -117,7 +117,22 @@ class DegreeStructure:
     @classmethod
     def homogeneous(cls, total_degree: int, *, a_parity: int | None = None,
                     source: str = "") -> DegreeStructure:
-        """f homogeneous of ``total_degree``; A-degrees of one parity if ``a_parity`` is 0/1."""
+        """f homogeneous of ``total_degree``; A-degrees of one parity if ``a_parity`` is 0/1.
+
+        Parameters
+        ----------
+        total_degree : int
+            D, the total degree of f.
+        a_parity : {0, 1}, optional, keyword-only
+            Keep only the A-degrees of this parity (None: every A-degree 0..D).
+        source : str, keyword-only
+            Why f has this structure (the theorem), for the report.
+
+        Returns
+        -------
+        DegreeStructure
+            The bidegrees ``(j, D - j)``.
+        """
         D = check_int("total_degree", total_degree, 0)
         if a_parity is not None and (isinstance(a_parity, bool | np.bool_)
                                      or a_parity not in (0, 1)):
@@ -133,7 +148,21 @@ class DegreeStructure:
 
     def block_bound(self, index: int, n_a_vars: int, n_b_vars: int) -> int:
         """Size bound of block ``index``: min(#A-monomials of degree j, #B-monomials of
-        degree k) in ``n_a_vars`` / ``n_b_vars`` variables."""
+        degree k) in ``n_a_vars`` / ``n_b_vars`` variables.
+
+        Parameters
+        ----------
+        index : int
+            The block's index in :attr:`bidegrees`.
+        n_a_vars, n_b_vars : int
+            Number of scalar variables on the A side and on the B side.
+
+        Returns
+        -------
+        int
+            ``min(C(n_a_vars + j - 1, j), C(n_b_vars + k - 1, k))`` for the block's bidegree (j, k):
+            a proven upper bound on the block's separation rank.
+        """
         j, k = self.bidegrees[index]
         return min(math.comb(j + n_a_vars - 1, j), math.comb(k + n_b_vars - 1, k))
 
@@ -283,7 +312,13 @@ class DegreeBlock:
         return "exact" if self.rank == self.bound else "lower_bound"
 
     def row(self) -> dict[str, Any]:
-        """The block as a report row (degree, bound, certified rank)."""
+        """The block as a report row (degree, bound, certified rank).
+
+        Returns
+        -------
+        dict
+            Keys for the degree, the bound and the certified rank.
+        """
         return {"bidegree": (self.a_degree, self.b_degree), "bound": self.bound,
                 "rank": self.rank, "certifies": self.certifies, "stop": self.stop_reason,
                 "matrix": self.matrix_shape}
@@ -296,6 +331,17 @@ class BlockSeparationRankResult(SeparationRankResult):
     ``rank`` is the sum of the block ranks; ``blocks`` lists each block; ``structure`` is the
     declared degree structure, ``nodes`` the scalings :math:`t_i` and ``inverse`` the
     interpolation weights mod ``details['prime']`` (what a certificate of a block needs).
+
+    Attributes
+    ----------
+    blocks : tuple of DegreeBlock
+        Each block: bidegree, bound, certified rank.
+    structure : DegreeStructure or None
+        The declared degree structure.
+    nodes : tuple of int
+        The scalings t_i of the interpolation.
+    inverse : numpy.ndarray or None
+        The interpolation weights mod ``details['prime']``.
     """
 
     blocks: tuple[DegreeBlock, ...] = ()
@@ -330,7 +376,13 @@ class BlockSeparationRankResult(SeparationRankResult):
                 f" templates, largest matrix {rows}x{cols}")
 
     def table(self) -> list[dict[str, Any]]:
-        """One row per block: bidegree, bound, certified rank."""
+        """One row per block: bidegree, bound, certified rank.
+
+        Returns
+        -------
+        list of dict
+            One row per block (:meth:`DegreeBlock.row`).
+        """
         return [b.row() for b in self.blocks]
 
     def certificate(self, *, function: Mapping[str, Any] | None = None,
@@ -356,6 +408,12 @@ class BlockSeparationRankResult(SeparationRankResult):
             is opaque code.
         statement : str, optional, keyword-only
             What the bound means for the caller (default: the generic sentence).
+
+        Returns
+        -------
+        dict
+            The ``grid_rank_blocks`` certificate (JSON-serialisable), checked by
+            :func:`seprank.certificates.verify`.
 
         Raises
         ------

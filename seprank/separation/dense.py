@@ -39,6 +39,22 @@ def dense_separation_rank(request: SeparationRequest, domain: Domain | None,
                           streams: Streams | None, budget: Budget) -> SeparationRankResult:
     """Run the dense strategy (module docstring); the driver of ``structure='dense'``.
 
+    Parameters
+    ----------
+    request : SeparationRequest
+        The validated arguments of :func:`seprank.separation_rank`.
+    domain : Domain or None
+        The number domain of the grid.
+    streams : Streams or None
+        The template and witness streams.
+    budget : Budget
+        Patience, templates, time, rounds and memory.
+
+    Returns
+    -------
+    SeparationRankResult
+        The rank of the last grid matricization and what it certifies.
+
     Examples
     --------
     >>> from seprank import separation_rank

@@ -67,7 +67,23 @@ def _too_large(what: str, need: int, limit: int) -> GridTooLargeError:
 
 
 class GenericGrid:
-    """The grid matrix of any batch function: grid tensor, matricization, de-duplication."""
+    """The grid matrix of any batch function: grid tensor, matricization, de-duplication.
+
+    Parameters
+    ----------
+    f : callable
+        The batch function ``f(X)``, X of shape ``(batch, n_inputs, dim)``.
+    domain : Domain
+        The arithmetic f is evaluated in.
+    n_inputs : int
+        N, the number of input positions.
+    A, B : tuple of int
+        The two parts of the partition of the positions.
+    limit : int
+        Memory limit in bytes.
+    progress : bool or None
+        Show a progress bar (None: automatic).
+    """
 
     def __init__(self, f: Callable[..., Any], domain: Domain, n_inputs: int,
                  A: tuple[int, ...], B: tuple[int, ...], limit: int,
@@ -81,6 +97,18 @@ class GenericGrid:
         self.kept: tuple[Array, Array] | None = None
 
     def peak_bytes(self, m: int) -> int:
+        """Estimated peak memory of the grid tensor and its matricization for ``m`` templates.
+
+        Parameters
+        ----------
+        m : int
+            Number of templates.
+
+        Returns
+        -------
+        int
+            Bytes.
+        """
         dedupe = max(len(self.A), len(self.B)) > 1
         return _round_bytes(m ** len(self.A), m ** len(self.B), self.domain,
                             copies=4 if dedupe else 2, _bits=self.bits)
@@ -92,6 +120,18 @@ class GenericGrid:
         self.bits = max(self.bits, _bits(self.evaluate(np.asarray(templates)[idx])))
 
     def fits(self, m: int) -> bool:
+        """Whether the grid matrix of ``m`` templates fits in the memory limit.
+
+        Parameters
+        ----------
+        m : int
+            Number of templates.
+
+        Returns
+        -------
+        bool
+            ``peak_bytes(m) <= limit``.
+        """
         return self.peak_bytes(m) <= self.limit
 
     def __call__(self, templates: Array) -> Array:
@@ -120,7 +160,19 @@ class GenericGrid:
 
 
 class CallerGrid:
-    """A caller's faster grid evaluator, memory-checked and shape-checked."""
+    """A caller's faster grid evaluator, memory-checked and shape-checked.
+
+    Parameters
+    ----------
+    grid_matrix : callable
+        ``grid_matrix(templates, domain)``: the caller's evaluator of the grid matrix.
+    domain : Domain
+        The arithmetic it computes in.
+    n_a, n_b : int
+        ``|A|`` and ``|B|``: the matrix of ``m`` templates is ``m**n_a x m**n_b``.
+    limit : int
+        Memory limit in bytes.
+    """
 
     def __init__(self, grid_matrix: Callable[[Array, Domain], Array], domain: Domain,
                  n_a: int, n_b: int, limit: int) -> None:
@@ -128,11 +180,36 @@ class CallerGrid:
         self.limit = limit
 
     def peak_bytes(self, m: int) -> int:
+        """Estimated peak memory of the grid matrix of ``m`` templates.
+
+        Parameters
+        ----------
+        m : int
+            Number of templates.
+
+        Returns
+        -------
+        int
+            Bytes: the matrix, plus what the caller's evaluator declares with its own
+            ``peak_bytes``.
+        """
         own = getattr(self.grid_matrix, "peak_bytes", None)
         extra = int(own(m)) if own is not None else 0
         return _round_bytes(m ** self.n_a, m ** self.n_b, self.domain, copies=1, extra=extra)
 
     def fits(self, m: int) -> bool:
+        """Whether the grid matrix of ``m`` templates fits in the memory limit.
+
+        Parameters
+        ----------
+        m : int
+            Number of templates.
+
+        Returns
+        -------
+        bool
+            ``peak_bytes(m) <= limit``.
+        """
         return self.peak_bytes(m) <= self.limit
 
     def __call__(self, templates: Array) -> Array:
@@ -151,6 +228,18 @@ class CallerGrid:
 def dedupe(E: Array) -> tuple[Array, tuple[Array, Array]]:
     """Drop repeated rows and columns (exact equality; the rank is unchanged); also return the
     indices of the kept rows and columns.
+
+    Parameters
+    ----------
+    E : numpy.ndarray
+        A 2-D matrix (any dtype with exact equality).
+
+    Returns
+    -------
+    kept : numpy.ndarray
+        ``E`` restricted to its distinct rows and columns.
+    indices : (numpy.ndarray, numpy.ndarray)
+        The indices of the kept rows and columns in ``E``.
 
     Examples
     --------
@@ -178,6 +267,16 @@ def dedupe(E: Array) -> tuple[Array, tuple[Array, Array]]:
 
 def dedupe_matrix(E: Array) -> Array:
     """:func:`dedupe` without the kept indices (what the degree blocks need).
+
+    Parameters
+    ----------
+    E : numpy.ndarray
+        A 2-D matrix.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``E`` without repeated rows and columns.
 
     Examples
     --------
@@ -225,6 +324,18 @@ def domain_evaluator(f: Callable[..., Any], domain: Domain) -> Callable[[Array],
     A domain-aware ``f`` (a ``domain=`` keyword) computes in the domain itself; any other ``f``
     gets exact Python integers and must return exact rationals, which are then reduced:
     fixed-width integers (which may have wrapped around) and floats are refused.
+
+    Parameters
+    ----------
+    f : callable
+        The batch function; with a ``domain=`` keyword it computes in the domain.
+    domain : Domain
+        The arithmetic the values are wanted in.
+
+    Returns
+    -------
+    callable
+        ``X -> values`` in ``domain`` (inexact values raise ``TypeError``).
 
     Examples
     --------

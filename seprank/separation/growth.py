@@ -91,7 +91,18 @@ class TemplatePlan:
     given: Array | None = None
 
     def sample(self, m: int) -> Array:
-        """``m`` fresh templates in the plan's domain (memory-guarded before drawing)."""
+        """``m`` fresh templates in the plan's domain (memory-guarded before drawing).
+
+        Parameters
+        ----------
+        m : int
+            Number of templates.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``m`` templates of dimension ``dim`` in the plan's domain.
+        """
         guard_memory(array_bytes((m, self.dim), np.int64) * 2,
                      what=f"{m:,} template vectors of dimension {self.dim}",
                      fix="use fewer templates (n_templates=, Budget(max_templates=), upper_bound=)")
@@ -99,7 +110,18 @@ class TemplatePlan:
 
     def initial(self, m: int | None = None) -> Array:
         """The first round's templates: the given ones, or ``m`` (default ``first_size``)
-        fresh ones."""
+        fresh ones.
+
+        Parameters
+        ----------
+        m : int, optional
+            Number of fresh templates (default ``first_size``); ignored when templates were given.
+
+        Returns
+        -------
+        numpy.ndarray
+            The first round's templates, shape ``(m, dim)``.
+        """
         if self.given is not None:
             return self.given
         return self.sample(self.first_size if m is None else m)
@@ -113,7 +135,34 @@ def plan_templates(domain: Domain, rng: np.random.Generator, *, dim: int, smalle
     """Size the first round: given ``templates``, ``n_templates`` of them, or enough for the
     smaller matrix side to reach ``upper_bound`` plus a margin (``margin`` rows; default
     ``max(8, upper_bound // 20)``), or about :data:`INITIAL_SIDE`.  Nothing is sampled here
-    (:meth:`TemplatePlan.initial`)."""
+    (:meth:`TemplatePlan.initial`).
+
+    Parameters
+    ----------
+    domain : Domain
+        The number domain of the grid.
+    rng : numpy.random.Generator
+        The template stream.
+    dim : int, keyword-only
+        Dimension of a template vector.
+    smaller_side : int, keyword-only
+        ``min(|A|, |B|)``: the smaller side of the grid matrix has ``m**smaller_side`` rows.
+    templates : array_like, optional, keyword-only
+        Fixed templates (one round).
+    n_templates : int, optional, keyword-only
+        Number of templates of one fixed round.
+    upper_bound : int, optional, keyword-only
+        A known upper bound on the rank: the first round is sized to exceed it.
+    max_templates : int, optional, keyword-only
+        Cap on the number of templates.
+    margin : int, optional, keyword-only
+        Rows beyond ``upper_bound`` (default ``max(8, upper_bound // 20)``).
+
+    Returns
+    -------
+    TemplatePlan
+        The plan (nothing sampled yet).
+    """
     dim = check_int("dim", dim)
     smaller_side = check_int("smaller_side", smaller_side)
     default_size = max(2, math.ceil(INITIAL_SIDE ** (1 / smaller_side) - 1e-9))
@@ -147,7 +196,25 @@ def plan_templates(domain: Domain, rng: np.random.Generator, *, dim: int, smalle
 
 @dataclass(frozen=True)
 class GrowthOutcome:
-    """What the loop reached: the last rank, every round, and why it stopped."""
+    """What the loop reached: the last rank, every round, and why it stopped.
+
+    Attributes
+    ----------
+    last : RankResult
+        The last round's rank.
+    history : tuple of RoundRecord
+        Every round.
+    stop : str
+        Why the loop stopped (a :data:`StopReason`).
+    matrix_shape : (int, int)
+        Shape of the last grid matrix after de-duplication.
+    notes : dict
+        Remarks for the result's ``details``.
+    templates : numpy.ndarray or None
+        The templates of the last completed round.
+    witness : object
+        What ``on_final`` returned for the last round's matrix, or None.
+    """
 
     last: RankResult
     history: tuple[RoundRecord, ...]
@@ -210,6 +277,11 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
         before it is released (e.g. to find a non-zero minor for a certificate, at the price
         of one echelon form); its value is :attr:`GrowthOutcome.witness`.  Not called when
         the loop stops because the next round raised a memory error after E was released.
+
+    Returns
+    -------
+    GrowthOutcome
+        The last rank, every round and why the loop stopped.
 
     Examples
     --------

@@ -50,7 +50,19 @@ SATURATED_STOPS: tuple[str, ...] = ("saturated", "upper_bound", "symbolic")
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """One round of template growth: templates used, matrix shape after de-duplication, rank."""
+    """One round of template growth: templates used, matrix shape after de-duplication, rank.
+
+    Parameters
+    ----------
+    n_templates : int
+        Templates used in the round.
+    rows, cols : int
+        Shape of the grid matrix after de-duplication.
+    rank : int
+        Its rank.
+    seconds : float
+        Wall time of the round.
+    """
 
     n_templates: int
     rows: int
@@ -100,6 +112,10 @@ class GridEvidence:
         The last round's templates (residues for GF(p), integers for exact).
     prime : int or None
         The prime of the GF(p) evaluation (None: f was evaluated exactly over Q).
+    kept_minor : GridMinor or None
+        The non-zero minor kept during the computation (None: found on demand).
+    finder : callable or None
+        Finds a minor by re-evaluating the last grid.
     """
 
     function: Callable[..., Any]
@@ -117,7 +133,13 @@ class GridEvidence:
         return "Q" if self.prime is None else "GF(p)"
 
     def minor(self) -> GridMinor:
-        """The kept minor, or one found now (one grid evaluation and one echelon form)."""
+        """The kept minor, or one found now (one grid evaluation and one echelon form).
+
+        Returns
+        -------
+        GridMinor
+            A non-zero r x r minor of the last grid matrix.
+        """
         if self.kept_minor is not None:
             return self.kept_minor
         if "minor" not in self._cache:
@@ -195,6 +217,13 @@ class SeparationRankResult(RankValued):
         return growth_status(self.stop_reason, self.rank, self.history, self.details)
 
     def summary(self) -> str:
+        """One line in words: the value, what it certifies, the key evidence.
+
+        Returns
+        -------
+        str
+            One line: the value, what it certifies, the key evidence.
+        """
         what = {"lower_bound": "certified lower bound on sep",
                 "exact": "exact separation rank", "none": "float estimate, certifies nothing"}
         return (f"sep_(A,B) {'>=' if self.certifies == 'lower_bound' else '='} {self.rank} "
@@ -219,6 +248,12 @@ class SeparationRankResult(RankValued):
             is opaque code.
         statement : str, optional, keyword-only
             What the bound means for the caller (default: the generic sentence).
+
+        Returns
+        -------
+        dict
+            The ``grid_rank`` certificate (JSON-serialisable), checked by
+            :func:`seprank.certificates.verify`.
 
         Raises
         ------
@@ -317,6 +352,18 @@ def validate_partition(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Check that ``partition`` = (A, B) splits ``range(n_inputs)`` into two non-empty parts.
 
+    Parameters
+    ----------
+    partition : (sequence of int, sequence of int)
+        The parts (A, B).
+    n_inputs : int
+        N, the number of positions.
+
+    Returns
+    -------
+    (tuple of int, tuple of int)
+        A and B as tuples of ints.
+
     Examples
     --------
     >>> validate_partition(([0, 2], [1, 3]), 4)
@@ -366,7 +413,18 @@ def validate_partition(
 
 def accepts_domain(f: Callable[..., Any]) -> bool:
     """True when ``f`` takes a ``domain=`` keyword (or ``**kwargs``): it can then compute in
-    GF(p) or exactly itself, as :meth:`seprank.LinearAttention.entry` does."""
+    GF(p) or exactly itself, as :meth:`seprank.LinearAttention.entry` does.
+
+    Parameters
+    ----------
+    f : callable
+        The batch function.
+
+    Returns
+    -------
+    bool
+        Whether f takes a ``domain=`` keyword (or ``**kwargs``).
+    """
     try:
         params = inspect.signature(f).parameters.values()
     except (TypeError, ValueError):

@@ -50,7 +50,15 @@ __all__ = ["STRATEGIES", "Strategy", "Streams", "choose_strategy", "register_str
 class Streams(NamedTuple):
     """The random streams a grid strategy draws from (``spawn(seed, 3)[1:]``; the first stream
     drew the prime): ``templates`` for the templates (and the structure checks of the degree
-    blocks), ``witness`` for the primes of an exact witness."""
+    blocks), ``witness`` for the primes of an exact witness.
+
+    Parameters
+    ----------
+    templates : numpy.random.Generator
+        The stream of the templates (and of the degree blocks' structure checks).
+    witness : numpy.random.Generator
+        The stream of the primes of an exact witness.
+    """
 
     templates: np.random.Generator
     witness: np.random.Generator
@@ -68,7 +76,31 @@ Selector = Callable[[SeparationRequest, bool], SeparationRequest | None]
 
 @dataclass(frozen=True)
 class Strategy:
-    """One entry of the strategy table (see :func:`register_strategy` for the fields)."""
+    """One entry of the strategy table (see :func:`register_strategy` for the fields).
+
+    Parameters
+    ----------
+    name : str
+        The strategy's name (``structure=name``).
+    driver : callable
+        ``driver(request, domain, streams, budget)`` computing the result.
+    methods : tuple of str
+        The methods it computes with.
+    description : str
+        A few words for messages and listings.
+    grid : bool, default True
+        The driver gets a number domain and template streams (False: the symbolic strategy).
+    fixed_templates : bool
+        It runs ``templates=`` / ``n_templates=``.
+    by_method : bool
+        It runs every request of its methods, whatever ``structure=`` says.
+    auto : int, optional
+        Rank among the candidates of ``structure='auto'`` (None: only by name).
+    structure_type : type, optional
+        A ``structure=`` object of this type selects the strategy.
+    select : callable, optional
+        ``select(request, named)`` deciding whether it applies.
+    """
 
     name: str
     driver: Driver
@@ -117,6 +149,11 @@ def register_strategy(
         :class:`~seprank.separation.degree.DegreeStructure`).
     select : callable, optional
         ``select(request, named)`` (see :data:`Selector`); default: always applies.
+
+    Returns
+    -------
+    callable
+        A decorator registering the driver and returning it unchanged.
 
     Examples
     --------
@@ -189,6 +226,18 @@ def choose_strategy(request: SeparationRequest) -> tuple[Strategy, SeparationReq
        ``select`` hook refusing raise a ``ValueError`` that says why;
     3. ``structure='auto'``: the candidates (``auto`` rank, higher first) that compute the
        method, run fixed templates if given and whose ``select`` accepts -- the first one.
+
+    Parameters
+    ----------
+    request : SeparationRequest
+        The validated arguments of :func:`~seprank.separation.separation_rank`.
+
+    Returns
+    -------
+    strategy : Strategy
+        The strategy that runs.
+    request : SeparationRequest
+        The request its driver runs (``structure`` resolved).
 
     Examples
     --------

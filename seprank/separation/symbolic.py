@@ -37,6 +37,18 @@ def coefficient_matrix(
 ) -> np.ndarray:
     """Coefficient matrix of a polynomial between A-monomials (rows) and B-monomials (columns).
 
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A polynomial in the symbols.
+    a_symbols, b_symbols : list of sympy.Symbol
+        The variables of the A side and of the B side.
+
+    Returns
+    -------
+    numpy.ndarray
+        Object array of coefficients, rows the A-monomials, columns the B-monomials.
+
     Examples
     --------
     >>> x, y = sympy.symbols("x y")
@@ -84,7 +96,28 @@ def symbolic_separation_rank(
     f: Any, *, n_inputs: int, dim: int, partition: tuple[tuple[int, ...], tuple[int, ...]],
     start: float | None = None, upper_bound: int | None = None,
 ) -> SeparationRankResult:
-    """Exact separation rank of a polynomial batch function (see module docstring)."""
+    """Exact separation rank of a polynomial batch function (see module docstring).
+
+    Parameters
+    ----------
+    f : callable
+        The polynomial batch function (evaluated on sympy symbols).
+    n_inputs : int, keyword-only
+        N, the number of positions.
+    dim : int, keyword-only
+        Dimension of each input vector.
+    partition : (tuple of int, tuple of int), keyword-only
+        The parts (A, B).
+    start : float, optional, keyword-only
+        ``time.perf_counter()`` when the computation began (default: now).
+    upper_bound : int, optional, keyword-only
+        A known upper bound, reported with the result.
+
+    Returns
+    -------
+    SeparationRankResult
+        The exact rank of the coefficient matrix, ``certifies='exact'``.
+    """
     t0 = time.perf_counter() if start is None else start
     check_callable("f", f, "a batch function f(X)")
     n_inputs, dim = check_int("n_inputs", n_inputs, 2), check_int("dim", dim)

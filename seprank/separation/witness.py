@@ -57,6 +57,11 @@ def find_grid_minor(E: npt.ArrayLike, n_templates: int, *, n_a: int, n_b: int, r
     seed : int or Generator, optional
         Seeds the primes of an exact E.
 
+    Returns
+    -------
+    GridMinor
+        The minor: its rows' and columns' template tuples and its values.
+
     Examples
     --------
     >>> E = np.array([[1, 2], [2, 4], [0, 1], [1, 3]])   # 2 templates, |A| = 2, |B| = 1
@@ -107,6 +112,23 @@ class GridWitness:
     :class:`~seprank.separation.result.GridEvidence` of the result (which can re-evaluate the
     last grid to find the minor later).
 
+    Parameters
+    ----------
+    f : callable
+        The batch function.
+    n_inputs : int
+        N, the number of positions.
+    dim : int
+        Dimension of a template.
+    domain : Domain
+        The number domain of the grid.
+    matrix_of : callable or None
+        The grid evaluator (None: the evidence re-evaluates ``f``).
+    sides : (int, int)
+        ``(|A|, |B|)``.
+    rng : numpy.random.Generator
+        The stream of the primes of an exact witness.
+
     Examples
     --------
     >>> from seprank.core.domains import ModularDomain
@@ -126,13 +148,39 @@ class GridWitness:
         self.seed = int(rng.integers(2**62))
 
     def on_final(self, E: Array, templates: Array, last: Any) -> GridMinor:
-        """Find the minor of the last round's matrix ``E`` (the growth loop's hook)."""
+        """Find the minor of the last round's matrix ``E`` (the growth loop's hook).
+
+        Parameters
+        ----------
+        E : numpy.ndarray
+            The last round's grid matrix.
+        templates : numpy.ndarray
+            Its templates.
+        last : RankResult
+            Its rank.
+
+        Returns
+        -------
+        GridMinor
+            A non-zero minor of ``E`` of size the rank.
+        """
         return find_grid_minor(E, len(templates), n_a=self.sides[0], n_b=self.sides[1],
                                rank=last.rank, prime=self.prime,
                                kept=getattr(self.matrix_of, "kept", None), seed=self.seed)
 
     def evidence(self, outcome: GrowthOutcome) -> GridEvidence | None:
-        """The result's evidence (None when the method certifies nothing)."""
+        """The result's evidence (None when the method certifies nothing).
+
+        Parameters
+        ----------
+        outcome : GrowthOutcome
+            What the growth loop reached.
+
+        Returns
+        -------
+        GridEvidence or None
+            The result's evidence (None for a method that certifies nothing).
+        """
         if not self.certified or outcome.templates is None:
             return None
         final, rank = outcome.templates, outcome.last

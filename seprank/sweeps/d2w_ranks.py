@@ -93,6 +93,28 @@ def rank_cases(*, max_width: int = 6, max_depth: int = 3, max_inputs: int = 4,
     ``(d_x, H, L, N, a, residual, seed)`` over :math:`d_x \\le` ``max_width``, H | d_x,
     L <= ``max_depth``, 2 <= N <= ``max_inputs``, 1 <= a <= N - 1 (the partition class).
 
+    Parameters
+    ----------
+    max_width : int, keyword-only
+        Largest :math:`d_x` (default 6).
+    max_depth : int, keyword-only
+        Largest L (default 3).
+    max_inputs : int, keyword-only
+        Largest N (default 4).
+    residual : tuple of bool, keyword-only
+        Network variants (default both).
+    seeds : tuple of int, keyword-only
+        Seeds per case (default (0,)).
+    time_budget : float, keyword-only
+        CPU seconds per case (:func:`rank_case`).
+    memory_budget : int, keyword-only
+        Bytes per grid (:func:`rank_case`).
+
+    Returns
+    -------
+    list of dict
+        One parameter set per case.
+
     Examples
     --------
     >>> len(rank_cases())             # 14 (d_x, H) x 3 depths x 6 partitions x 2 networks
@@ -126,10 +148,20 @@ def estimated_cost(case: Mapping[str, Any]) -> float:
     """A rough cost scale of a case (for scheduling the expensive ones first): the number of
     monomials of degree C(L) in :math:`N d_x` variables, capped.
 
+    Parameters
+    ----------
+    case : Mapping
+        A parameter set of :func:`rank_cases`.
+
+    Returns
+    -------
+    float
+        The cost scale.
+
     Examples
     --------
-    :math:`\binom{n + c - 1}{c}` monomials of degree :math:`c = C(L)` in :math:`n = N d_x`
-    variables: C(1) = 1 gives n, C(2) = 4 gives :math:`\binom{9}{4} = 126` for n = 6:
+    :math:`\\binom{n + c - 1}{c}` monomials of degree :math:`c = C(L)` in :math:`n = N d_x`
+    variables: C(1) = 1 gives n, C(2) = 4 gives :math:`\\binom{9}{4} = 126` for n = 6:
 
     >>> estimated_cost({"width": 2, "n_inputs": 2, "depth": 1})
     4.0
@@ -147,6 +179,20 @@ def bound_entry(bound: Bound, rank: int | None, *, applies: bool) -> dict[str, A
     ``verdict`` is one of ``'consistent'``, ``'VIOLATED'`` (an upper bound below the certified
     rank: certain), ``'not_confirmed'`` (a lower bound above the measured rank: inconclusive),
     ``'not_applicable'`` (the statement does not cover this network) or ``'no_rank'``.
+
+    Parameters
+    ----------
+    bound : Bound
+        A bound of :mod:`seprank.d2w.theorems`.
+    rank : int or None
+        The certified lower bound on sep (None: not measured).
+    applies : bool, keyword-only
+        Whether the statement covers this network.
+
+    Returns
+    -------
+    dict
+        The bound's value, its log3 and the verdict.
 
     Examples
     --------

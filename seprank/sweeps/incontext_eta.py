@@ -42,6 +42,22 @@ def eta_cases(*, etas: tuple[float, ...] = DEFAULT_ETAS, depths: tuple[int, ...]
               width: int = 3, seeds: tuple[int, ...] = (0, 1, 2)) -> list[dict[str, Any]]:
     """Parameter sets for :func:`eta_case`: every (η, L, seed).
 
+    Parameters
+    ----------
+    etas : tuple of float, keyword-only
+        The learning rates η.
+    depths : tuple of int, keyword-only
+        The depths L.
+    width : int, keyword-only
+        :math:`d_x` (default 3).
+    seeds : tuple of int, keyword-only
+        The seeds.
+
+    Returns
+    -------
+    list of dict
+        One parameter set per (η, L, seed).
+
     Examples
     --------
     Six learning rates, two depths and three seeds:

@@ -117,6 +117,18 @@ class _TaskDeadline(BaseException):
 def check_timeout(timeout: Any, executor: Any) -> float | None:
     """``timeout`` as seconds (None: no limit), refused where a serial sweep cannot enforce it.
 
+    Parameters
+    ----------
+    timeout : float or None
+        Seconds of wall time per task.
+    executor : None, int, str or distributed.Client
+        Where the sweep runs (the ``executor`` of :func:`~seprank.sweeps.sweep`).
+
+    Returns
+    -------
+    float or None
+        The timeout in seconds.
+
     Examples
     --------
     >>> check_timeout(2, "serial"), check_timeout(None, 2)
@@ -141,6 +153,18 @@ def check_timeout(timeout: Any, executor: Any) -> float | None:
 def timeout_outcome(timeout: float, seconds: float | None = None) -> TaskOutcome:
     """The failure recorded for a task stopped at its ``timeout``.
 
+    Parameters
+    ----------
+    timeout : float
+        The timeout, in seconds.
+    seconds : float, optional
+        The time measured.
+
+    Returns
+    -------
+    TaskOutcome
+        The failure.
+
     Examples
     --------
     >>> timeout_outcome(2.0).error
@@ -155,6 +179,20 @@ def run_serial(fn: Callable[..., Any], params: Mapping[str, Any],
                 timeout: float | None) -> TaskOutcome:
     """:func:`run_task` in this process, stopped by SIGALRM after ``timeout`` seconds (an
     enclosing alarm, e.g. a test's, is re-armed afterwards).
+
+    Parameters
+    ----------
+    fn : callable
+        The task function.
+    params : Mapping
+        Its keyword arguments.
+    timeout : float or None
+        Seconds before it is stopped.
+
+    Returns
+    -------
+    TaskOutcome
+        The value or the error, with the measurements.
 
     Examples
     --------

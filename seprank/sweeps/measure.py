@@ -107,6 +107,16 @@ class TaskOutcome:
         """The outcome of a task that did not come back (its worker kept dying, or its result
         was lost): the error, no traceback and no measurements.
 
+        Parameters
+        ----------
+        exc : BaseException
+            Why the task did not come back.
+
+        Returns
+        -------
+        TaskOutcome
+            The failure.
+
         Examples
         --------
         >>> TaskOutcome.lost(RuntimeError("worker died")).error
@@ -116,7 +126,13 @@ class TaskOutcome:
 
     def measurements(self) -> dict[str, Any]:
         """Every field but the traceback, flat and in order (the columns of the sweep and store
-        tables: status, value, error, then the timings, the memory and the worker)."""
+        tables: status, value, error, then the timings, the memory and the worker).
+
+        Returns
+        -------
+        dict
+            The fields, flat and in order.
+        """
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "traceback"}
 
 
@@ -137,6 +153,11 @@ def _status_kib(field: str) -> int | None:
 
 def peak_memory_reset() -> bool:
     """Reset this process's peak-RSS counter (Linux); returns whether it could.
+
+    Returns
+    -------
+    bool
+        Whether the counter was reset.
 
     Examples
     --------

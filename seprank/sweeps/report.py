@@ -20,6 +20,16 @@ BOUND_NAMES = ("theorem3", "theorem2_upper", "theorem2_lower", "lemma6", "theore
 def rank_table(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per case, sorted by (residual, d_x, H, L, N, a).
 
+    Parameters
+    ----------
+    records : sequence of dict
+        The records of a rank sweep (:meth:`SweepResult.to_records`).
+
+    Returns
+    -------
+    list of dict
+        One row per case.
+
     Examples
     --------
     A two-case sweep run here (seconds), then tabulated:
@@ -66,6 +76,16 @@ def _markdown(rows: list[dict[str, Any]]) -> str:
 
 def plot_rank_vs_bound(rows: list[dict[str, Any]]) -> Any:
     """log3 of the certified rank against log3 of Theorem 3 (plain) / Theorem 5 (residual).
+
+    Parameters
+    ----------
+    rows : list of dict
+        The rows of :func:`rank_table`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels: plain and residual networks.
 
     Examples
     --------
@@ -116,6 +136,18 @@ def _write_csv(rows: list[dict[str, Any]], path: Path) -> None:
 
 def write_rank_report(records: Sequence[dict[str, Any]], out: str | Path) -> list[Path]:
     """``d2w_ranks.csv``, ``d2w_ranks.md`` and ``d2w_ranks.png`` in ``out``.
+
+    Parameters
+    ----------
+    records : sequence of dict
+        The records of the rank sweep.
+    out : str or pathlib.Path
+        The output folder.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
 
     Examples
     --------
@@ -176,6 +208,18 @@ def eta_rows(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def write_eta_report(records: Sequence[dict[str, Any]], out: str | Path) -> list[Path]:
     """``incontext_eta.csv`` and ``incontext_eta.png`` in ``out``.
+
+    Parameters
+    ----------
+    records : sequence of dict
+        The records of the η sweep.
+    out : str or pathlib.Path
+        The output folder.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
 
     Examples
     --------

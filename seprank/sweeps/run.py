@@ -88,6 +88,11 @@ Source = Literal["computed", "store"]
 def available_cores() -> int:
     """The CPU cores this process may use (its affinity mask where the OS has one).
 
+    Returns
+    -------
+    int
+        The number of cores.
+
     Examples
     --------
     >>> import os
@@ -207,6 +212,16 @@ def code_version(fn: Callable[..., Any]) -> str:
     invalidates what a notebook stored.  Pass ``version=`` to :func:`sweep` to pin a version
     by hand instead.
 
+    Parameters
+    ----------
+    fn : callable
+        The task function.
+
+    Returns
+    -------
+    str
+        The digest.
+
     Examples
     --------
     A function of this package is versioned by the whole package (stable between calls):
@@ -240,7 +255,19 @@ def code_version(fn: Callable[..., Any]) -> str:
 class SweepRecord:
     """One parameter set of a sweep, its key, its outcome (value or error, timings, memory,
     worker: a :class:`~seprank.sweeps.measure.TaskOutcome`) and whether it was computed now or
-    loaded from the store."""
+    loaded from the store.
+
+    Parameters
+    ----------
+    params : Mapping
+        The parameter set.
+    key : TaskKey
+        Its key in the store.
+    outcome : TaskOutcome
+        Value or error, timings, memory, worker.
+    source : {'computed', 'store'}
+        Computed now, or loaded from the store.
+    """
 
     params: Mapping[str, Any]
     key: TaskKey
@@ -257,13 +284,35 @@ class SweepRecord:
 
     def as_dict(self) -> dict[str, Any]:
         """The parameters, then the outcome's status, value, error and measurements
-        (:meth:`~seprank.sweeps.measure.TaskOutcome.measurements`) and the source, flat."""
+        (:meth:`~seprank.sweeps.measure.TaskOutcome.measurements`) and the source, flat.
+
+        Returns
+        -------
+        dict
+            The flat record.
+        """
         return {**self.params, **self.outcome.measurements(), "source": self.source}
 
 
 @dataclass(frozen=True, repr=False)
 class SweepResult:
-    """Every parameter set's record, in the order the parameter sets were given."""
+    """Every parameter set's record, in the order the parameter sets were given.
+
+    Parameters
+    ----------
+    fn : str
+        The task function's name.
+    version : str
+        The code version.
+    records : tuple of SweepRecord
+        One per parameter set, in order.
+    wall_seconds : float
+        Wall time of the sweep.
+    executor : str
+        Where it ran.
+    skipped : tuple of SkippedRow
+        Stored rows that were not served.
+    """
 
     fn: str
     version: str
@@ -292,16 +341,34 @@ class SweepResult:
         return sum(r.source == "store" for r in self.records)
 
     def values(self) -> list[Any]:
-        """The values in parameter order (None where the task failed)."""
+        """The values in parameter order (None where the task failed).
+
+        Returns
+        -------
+        list
+            The values.
+        """
         return [r.value for r in self.records]
 
     def to_records(self) -> list[dict[str, Any]]:
         """One flat dict per parameter set (see :meth:`SweepRecord.as_dict`), with the
-        function's name and the code version that produced it."""
+        function's name and the code version that produced it.
+
+        Returns
+        -------
+        list of dict
+            The flat records.
+        """
         return [{**r.as_dict(), "fn": self.fn, "version": self.version} for r in self.records]
 
     def to_dataframe(self) -> Any:
-        """The records as a pandas DataFrame (needs pandas, which is optional)."""
+        """The records as a pandas DataFrame (needs pandas, which is optional).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per parameter set.
+        """
         try:
             import pandas as pd
         except ImportError as exc:
@@ -426,6 +493,13 @@ class SweepResult:
         return ax
 
     def summary(self) -> str:
+        """One line: tasks computed and loaded, failures, wall time, then one line per failure.
+
+        Returns
+        -------
+        str
+            The summary.
+        """
         task_time = sum(r.outcome.seconds or 0.0 for r in self.records if r.source == "computed")
         text = (f"{self.fn}: {len(self)} tasks ({self.n_computed} computed, {self.n_loaded} "
                 f"from the store), {len(self.failures)} failed; {self.wall_seconds:.2f} s wall "

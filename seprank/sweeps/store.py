@@ -132,6 +132,16 @@ def _plain(value: Any, where: str) -> Any:
 def canonical_params(params: Mapping[str, Any]) -> str:
     """Canonical JSON of a parameter set: sorted keys, no spaces, tuples as lists.
 
+    Parameters
+    ----------
+    params : Mapping
+        A parameter set.
+
+    Returns
+    -------
+    str
+        Its canonical JSON.
+
     Examples
     --------
     Two spellings of one parameter set have one key:
@@ -149,7 +159,19 @@ def canonical_params(params: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class TaskKey:
-    """What identifies a task in the store: function, parameters, seed, code version."""
+    """What identifies a task in the store: function, parameters, seed, code version.
+
+    Parameters
+    ----------
+    fn : str
+        The task function's name.
+    params : str
+        The canonical JSON of the parameters (without the seed).
+    seed : str
+        The seed, as text.
+    version : str
+        The code version.
+    """
 
     fn: str
     params: str
@@ -158,19 +180,51 @@ class TaskKey:
 
     @classmethod
     def of(cls, fn: str, params: Mapping[str, Any], *, version: str) -> TaskKey:
-        """The key of ``fn(**params)``; a ``seed`` entry of ``params`` becomes the seed."""
+        """The key of ``fn(**params)``; a ``seed`` entry of ``params`` becomes the seed.
+
+        Parameters
+        ----------
+        fn : str
+            The task function's name.
+        params : Mapping
+            Its keyword arguments.
+        version : str, keyword-only
+            The code version.
+
+        Returns
+        -------
+        TaskKey
+            The key.
+        """
         rest = {k: v for k, v in params.items() if k != "seed"}
         seed = json.dumps(_plain(params.get("seed"), "the seed"), sort_keys=True,
                           separators=(",", ":"))
         return cls(str(fn), canonical_params(rest), seed, str(version))
 
     def as_tuple(self) -> tuple[str, str, str, str]:
+        """The key's four fields, in order.
+
+        Returns
+        -------
+        (str, str, str, str)
+            ``(fn, params, seed, version)``.
+        """
         return (self.fn, self.params, self.seed, self.version)
 
 
 @dataclass(frozen=True)
 class StoredResult:
-    """One row of the store, decoded: the task's key, its outcome and when it was written."""
+    """One row of the store, decoded: the task's key, its outcome and when it was written.
+
+    Parameters
+    ----------
+    key : TaskKey
+        The task's key.
+    outcome : TaskOutcome
+        Its outcome.
+    written : float
+        When it was written (Unix time).
+    """
 
     key: TaskKey
     outcome: TaskOutcome
@@ -186,7 +240,13 @@ class StoredResult:
 
     def record(self) -> dict[str, Any]:
         """A flat dict: the parameters, the seed, the function and version, then the outcome's
-        status, value, error and measurements (:meth:`TaskOutcome.measurements`)."""
+        status, value, error and measurements (:meth:`TaskOutcome.measurements`).
+
+        Returns
+        -------
+        dict
+            The flat record.
+        """
         out: dict[str, Any] = dict(json.loads(self.key.params))
         out["seed"] = json.loads(self.key.seed)
         out.update(fn=self.key.fn, version=self.key.version, **self.outcome.measurements())
@@ -259,7 +319,15 @@ def _digest(status: str, codec: str, blob: bytes | None) -> str:
 @dataclass(frozen=True)
 class SkippedRow:
     """A stored row that was not served: its key and why (checksum mismatch, missing
-    checksum, undecodable value)."""
+    checksum, undecodable value).
+
+    Parameters
+    ----------
+    key : TaskKey
+        The row's key.
+    reason : str
+        Why it was not served.
+    """
 
     key: TaskKey
     reason: str
@@ -483,6 +551,18 @@ class ResultStore:
         A key that already holds a usable ``status='ok'`` row is left unchanged (False); a
         stored failure, or a row that fails its checksum or cannot be decoded, is replaced.
 
+        Parameters
+        ----------
+        key : TaskKey
+            The task's key.
+        outcome : TaskOutcome
+            Its outcome.
+
+        Returns
+        -------
+        bool
+            Whether the row was written.
+
         Raises
         ------
         TypeError
@@ -563,7 +643,18 @@ class ResultStore:
             yield StoredResult(key, TaskOutcome(status, value, *measured), written)
 
     def get(self, key: TaskKey) -> StoredResult | None:
-        """The stored result of ``key``, or None (also when its row is unusable)."""
+        """The stored result of ``key``, or None (also when its row is unusable).
+
+        Parameters
+        ----------
+        key : TaskKey
+            The task's key.
+
+        Returns
+        -------
+        StoredResult or None
+            The result.
+        """
         check_instance("key", key, TaskKey, expected="a TaskKey",
                        hint="build it with TaskKey.of(fn, params, version=...)")
         rows = list(self._rows("WHERE r.fn = ? AND r.params = ? AND r.seed = ? AND "
@@ -571,7 +662,20 @@ class ResultStore:
         return rows[0] if rows else None
 
     def lookup(self, fn: str, version: str) -> dict[TaskKey, StoredResult]:
-        """Every usable stored result of ``fn`` at ``version``, by key (one query)."""
+        """Every usable stored result of ``fn`` at ``version``, by key (one query).
+
+        Parameters
+        ----------
+        fn : str
+            The task function's name.
+        version : str
+            The code version.
+
+        Returns
+        -------
+        dict of TaskKey to StoredResult
+            The results.
+        """
         _check_text("fn", fn)
         _check_text("version", version)
         return {r.key: r for r in self._rows("WHERE r.fn = ? AND r.version = ?",
@@ -580,7 +684,22 @@ class ResultStore:
     def results(self, *, fn: str | None = None, version: str | None = None,
                 status: Status | None = None) -> list[StoredResult]:
         """Stored results, optionally only of one function / version / status
-        (``'ok'`` or ``'error'``)."""
+        (``'ok'`` or ``'error'``).
+
+        Parameters
+        ----------
+        fn : str, optional, keyword-only
+            Only this function.
+        version : str, optional, keyword-only
+            Only this code version.
+        status : {'ok', 'error'}, optional, keyword-only
+            Only this status.
+
+        Returns
+        -------
+        list of StoredResult
+            The results.
+        """
         clauses, args = [], []
         if status is not None:
             check_choice("status", status, ("ok", "error"))
@@ -592,11 +711,33 @@ class ResultStore:
         return list(self._rows("WHERE " + " AND ".join(clauses) if clauses else "", args))
 
     def records(self, **filters: Any) -> list[dict[str, Any]]:
-        """Stored results as flat dicts (see :meth:`StoredResult.record`)."""
+        """Stored results as flat dicts (see :meth:`StoredResult.record`).
+
+        Parameters
+        ----------
+        **filters
+            ``fn``, ``version``, ``status`` (see :meth:`results`).
+
+        Returns
+        -------
+        list of dict
+            The flat records.
+        """
         return [r.record() for r in self.results(**filters)]
 
     def to_dataframe(self, **filters: Any) -> Any:
-        """The records as a pandas DataFrame (needs pandas, which is optional)."""
+        """The records as a pandas DataFrame (needs pandas, which is optional).
+
+        Parameters
+        ----------
+        **filters
+            ``fn``, ``version``, ``status`` (see :meth:`results`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per result.
+        """
         try:
             import pandas as pd
         except ImportError as exc:
@@ -605,11 +746,28 @@ class ResultStore:
         return pd.DataFrame.from_records(self.records(**filters))
 
     def count(self, **filters: Any) -> int:
-        """How many usable results match (see :meth:`results` for the filters)."""
+        """How many usable results match (see :meth:`results` for the filters).
+
+        Parameters
+        ----------
+        **filters
+            ``fn``, ``version``, ``status`` (see :meth:`results`).
+
+        Returns
+        -------
+        int
+            The count.
+        """
         return len(self.results(**filters))
 
     def integrity_check(self) -> str:
-        """SQLite's own check of the file: ``'ok'`` when the database is intact."""
+        """SQLite's own check of the file: ``'ok'`` when the database is intact.
+
+        Returns
+        -------
+        str
+            ``'ok'``, or SQLite's report.
+        """
         return str(self.connection.execute("PRAGMA integrity_check").fetchone()[0])
 
 

@@ -157,6 +157,16 @@ def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
     """Read a ``grid_rank_blocks`` certificate strictly and estimate its check (module
     docstring); ``run`` does the check.
 
+    Parameters
+    ----------
+    cert : Mapping
+        The ``grid_rank_blocks`` certificate.
+
+    Returns
+    -------
+    Prepared
+        The claim, its subject, the cost estimate and the check to run.
+
     Examples
     --------
     >>> cert = {"claim": {"relation": ">=", "value": 1}, "n_inputs": 2, "dim": 1,
@@ -276,6 +286,20 @@ def grid_rank_blocks(cert: Mapping[str, Any], log: list[str]) -> tuple[str, bool
     """Check a ``grid_rank_blocks`` certificate (module docstring) without a budget; returns
     the claim and whether every value was recomputed, and appends what was verified to
     ``log`` (:func:`~seprank.certificates.verify.verify` is the bounded entry point).
+
+    Parameters
+    ----------
+    cert : Mapping
+        The ``grid_rank_blocks`` certificate.
+    log : list of str
+        Receives a line per verified fact.
+
+    Returns
+    -------
+    claim : str
+        The verified claim in words.
+    recomputed : bool
+        Whether every value was recomputed (False: some were taken from the certificate).
 
     Examples
     --------

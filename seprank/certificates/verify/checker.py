@@ -109,7 +109,13 @@ class Verification:
 
     def summary(self) -> str:
         """One line: the status in capitals, the claim, the time, and what was verified or
-        why not."""
+        why not.
+
+        Returns
+        -------
+        str
+            One line.
+        """
         head = f"{self.status.upper()} {self.claim} ({self.seconds:.3g} s)"
         if self.ok:
             return f"{head}: {self.verified}"
@@ -134,7 +140,13 @@ class Verification:
         return f"**{_cut(self.summary(), 400)}**\n\n| field | value |\n|---|---|\n{cells}"
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready fields."""
+        """JSON-ready fields.
+
+        Returns
+        -------
+        dict
+            The fields, ready for ``json.dumps``.
+        """
         return {"status": self.status, "ok": self.ok, "kind": self.kind, "claim": self.claim,
                 "verified": self.verified, "seconds": self.seconds,
                 "recomputed": self.recomputed, "checks": list(self.checks),
@@ -316,6 +328,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     when every one is verified, 1 otherwise (an unchecked one too, unless
     ``--allow-unchecked``), 2 for bad arguments.
 
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The command-line arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status.
+
     Examples
     --------
     >>> main([])
@@ -366,6 +388,17 @@ def subject_of(certificate: Mapping[str, Any]) -> dict[str, Any]:
     """What a certificate's claim is about -- the function (type, digest, parameters), the
     partition, or the matrix (shape, digest) -- derived from its data exactly as
     :func:`verify` derives it; the builder files it as ``claim.subject``.
+
+    Parameters
+    ----------
+    certificate : Mapping
+        The certificate.
+
+    Returns
+    -------
+    dict
+        The subject: type, digest and parameters of the function, the partition, or the
+        matrix's shape and digest.
 
     Raises
     ------

@@ -17,14 +17,33 @@ __all__ = ["Sizes", "attention_cost", "polynomial_cost"]
 
 @dataclass(frozen=True)
 class Sizes:
-    """Bits of the largest number and of the product of the distinct denominators."""
+    """Bits of the largest number and of the product of the distinct denominators.
+
+    Parameters
+    ----------
+    bits : int, default 0
+        Bits of the largest number (numerator or integer).
+    den_bits : int, default 0
+        Bits of the product of the distinct denominators.
+    """
 
     bits: int = 0
     den_bits: int = 0
 
     @staticmethod
     def of(values: Any) -> Sizes:
-        """The sizes of the exact numbers in (nested lists) ``values``."""
+        """The sizes of the exact numbers in (nested lists) ``values``.
+
+        Parameters
+        ----------
+        values : object
+            Exact numbers in nested lists.
+
+        Returns
+        -------
+        Sizes
+            Their sizes.
+        """
         big, dens = 0, set()
         stack = [values]
         while stack:
@@ -47,6 +66,22 @@ def attention_cost(net: Any, n: int, prime: int | None, inputs: Sizes) -> int:
     """Multiply-adds of the sums of eq. 3, layer by layer, times the cost of one product at
     that layer's number size (over Q: ``bits(y) <= 3 bits(z) + 4 bits(W) + log2(n H d_a^2
     d_x^3)``; fractions counted as integers over the product of their denominators).
+
+    Parameters
+    ----------
+    net : Network
+        The parsed network of the certificate.
+    n : int
+        N, the number of positions.
+    prime : int or None
+        The modulus (None: over Q).
+    inputs : Sizes
+        Sizes of the input numbers.
+
+    Returns
+    -------
+    int
+        Estimated operations of one evaluation.
 
     Examples
     --------
@@ -82,6 +117,20 @@ def polynomial_cost(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]
                     prime: int | None, inputs: Sizes) -> int:
     """Products of a sum of monomials: ``log2(e)`` squarings per power over GF(p); over Q the
     term's final size, ``bits(c) + sum e bits(x)``, per product.
+
+    Parameters
+    ----------
+    terms : sequence of (number, sequence of (int, int, int))
+        The polynomial's terms: coefficient and factors (position, coordinate, exponent).
+    prime : int or None
+        The modulus (None: over Q).
+    inputs : Sizes
+        Sizes of the input numbers.
+
+    Returns
+    -------
+    int
+        Estimated operations of one evaluation.
 
     Examples
     --------

@@ -62,7 +62,29 @@ def parse_network(raw: Any, where: str = "function.network") -> Network:
 
 @dataclass(frozen=True)
 class Function:
-    """A certificate's function, read strictly (:func:`parse_function`)."""
+    """A certificate's function, read strictly (:func:`parse_function`).
+
+    Parameters
+    ----------
+    type : {'linear_attention', 'incontext', 'polynomial'}
+        The function type.
+    raw : Mapping
+        The certificate's ``function`` as read.
+    n_inputs : int
+        N, the number of input vectors.
+    dim : int
+        Their length.
+    network : Network, optional
+        The network (attention and in-context types).
+    position, coordinate : int
+        The output entry :math:`y^i_p`.
+    embedding : list of list, optional
+        The in-context embedding E.
+    first, second : tuple of int
+        The in-context token positions.
+    terms : tuple
+        The polynomial's terms.
+    """
 
     type: str
     raw: Mapping[str, Any] = field(repr=False)
@@ -85,7 +107,13 @@ class Function:
 
     def subject(self) -> dict[str, Any]:
         """What a claim about this function names: its type, the digest of its description
-        and its shape parameters."""
+        and its shape parameters.
+
+        Returns
+        -------
+        dict
+            Type, digest and shape parameters.
+        """
         out: dict[str, Any] = {"type": self.type, "sha256": digest(self.raw)}
         net = self.network
         if net is not None:
@@ -104,7 +132,20 @@ class Function:
 
     def cost(self, prime: int | None, inputs: Sizes) -> int:
         """Estimated operations (:mod:`~seprank.certificates.verify.limits`) of one
-        evaluation over GF(prime), or over Q (``prime`` None) at inputs of the given sizes."""
+        evaluation over GF(prime), or over Q (``prime`` None) at inputs of the given sizes.
+
+        Parameters
+        ----------
+        prime : int or None
+            The modulus (None: over Q).
+        inputs : Sizes
+            Sizes of the input numbers.
+
+        Returns
+        -------
+        int
+            Estimated operations.
+        """
         if self.network is not None:
             n = self.n_inputs
             if self.type == "incontext":
@@ -120,7 +161,18 @@ class Function:
         return 0
 
     def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:
-        """f as a function of the N input vectors (lists of ring elements)."""
+        """f as a function of the N input vectors (lists of ring elements).
+
+        Parameters
+        ----------
+        ring : Ring
+            Q or GF(p).
+
+        Returns
+        -------
+        callable
+            ``f(X)`` of the N input vectors.
+        """
         if self.type == "linear_attention":
             assert self.network is not None
             net = _Attention(self.network, ring)
@@ -139,6 +191,20 @@ def parse_function(raw: Any, n_inputs: int, dim: int) -> Function:
     """Read a certificate's ``function`` strictly, for a grid of ``n_inputs`` vectors of
     length ``dim``: exact numbers, every shape consistent (a network's width is ``dim``; an
     in-context representation has ``n_inputs = 2``), indices in range.
+
+    Parameters
+    ----------
+    raw : object
+        The certificate's ``function``.
+    n_inputs : int
+        N.
+    dim : int
+        Length of an input vector.
+
+    Returns
+    -------
+    Function
+        The function, validated.
 
     Examples
     --------
@@ -337,6 +403,20 @@ def evaluate_function(spec: Mapping[str, Any], X: Sequence[Sequence[Any]], *,
     ``'incontext'`` (``network``, ``embedding``, ``first``, ``second``, ``position``,
     ``coordinate``; X = (a, b)) and ``'polynomial'`` (``terms``).
 
+    Parameters
+    ----------
+    spec : Mapping
+        The certificate's ``function``.
+    X : sequence of sequences
+        The N input vectors of length d.
+    prime : int, optional, keyword-only
+        Evaluate over GF(prime) (None: exactly over Q).
+
+    Returns
+    -------
+    int or fractions.Fraction
+        f(X).
+
     Raises
     ------
     ValueError
@@ -382,6 +462,18 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
       (:meth:`~seprank.certificates.verify.circuit.Program.total_degree`).
 
     Raises :class:`Reject` for a function that is not homogeneous (or of an unknown type).
+
+    Parameters
+    ----------
+    spec : Mapping
+        The certificate's ``function``.
+
+    Returns
+    -------
+    degree : int or None
+        D (None for the zero polynomial).
+    reason : str
+        Why f is homogeneous of that degree.
 
     Examples
     --------

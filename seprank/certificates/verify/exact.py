@@ -36,6 +36,16 @@ class Reject(Exception):
 def parse_decimal(digits: str) -> int:
     """A decimal integer of any length (``-`` allowed), piece by piece.
 
+    Parameters
+    ----------
+    digits : str
+        A decimal integer.
+
+    Returns
+    -------
+    int
+        Its value.
+
     Examples
     --------
     >>> parse_decimal("-" + "9" * 9000) == -(10**9000 - 1)
@@ -53,6 +63,16 @@ def parse_decimal(digits: str) -> int:
 
 def decimal(n: int) -> str:
     """``str(n)`` for an integer of any length, piece by piece.
+
+    Parameters
+    ----------
+    n : int
+        An integer.
+
+    Returns
+    -------
+    str
+        Its decimal text.
 
     Examples
     --------
@@ -115,12 +135,37 @@ def integer(x: Any, where: str, low: int = 0, high: int | None = None) -> int:
 
 
 class Ring:
-    """Q (``p`` None: exact ints and Fractions) or GF(p) (ints in [0, p))."""
+    """Q (``p`` None: exact ints and Fractions) or GF(p) (ints in [0, p)).
+
+    Parameters
+    ----------
+    p : int or None
+        The prime (None: the rationals Q).
+    """
 
     def __init__(self, p: int | None) -> None:
         self.p = p
 
     def of(self, x: Any, where: str) -> Number:
+        """A certificate's number as a ring element.
+
+        Parameters
+        ----------
+        x : object
+            An exact JSON number (int or ``"a/b"``).
+        where : str
+            Where it was read (for the rejection message).
+
+        Returns
+        -------
+        int or fractions.Fraction
+            The element (reduced modulo p).
+
+        Raises
+        ------
+        Reject
+            For a malformed number or a denominator divisible by p.
+        """
         q = x if type(x) is Fraction else num(x, where)
         if self.p is None:
             return q
@@ -131,13 +176,50 @@ class Ring:
         return q % self.p
 
     def red(self, x: Number) -> Number:
+        """Reduce modulo p (identity over Q).
+
+        Parameters
+        ----------
+        x : int or fractions.Fraction
+            A ring element.
+
+        Returns
+        -------
+        int or fractions.Fraction
+            ``x % p``, or ``x`` over Q.
+        """
         return x if self.p is None else x % self.p
 
     def dot(self, a: Sequence[Number], b: Sequence[Number]) -> Number:
+        """Inner product in the ring.
+
+        Parameters
+        ----------
+        a, b : sequence of numbers
+            Vectors of equal length.
+
+        Returns
+        -------
+        int or fractions.Fraction
+            ``sum(a_i * b_i)``, reduced.
+        """
         return self.red(sum(map(mul, a, b)))
 
     def matvec(self, W: Sequence[Sequence[Number]], x: Sequence[Number]) -> list[Number]:
-        """W x (W given by rows; the caller checked the lengths)."""
+        """W x (W given by rows; the caller checked the lengths).
+
+        Parameters
+        ----------
+        W : sequence of sequences
+            The matrix, by rows.
+        x : sequence of numbers
+            The vector.
+
+        Returns
+        -------
+        list
+            ``W x``, reduced.
+        """
         if self.p is None:
             return [sum(map(mul, row, x)) for row in W]
         p = self.p
@@ -378,6 +460,19 @@ class Prepared:
     ``estimate`` the operations the check needs (``what``: their breakdown), and ``run(log)``
     does the work, appends what it verified to ``log`` and returns what it could *not*
     recompute (empty: everything was).
+
+    Parameters
+    ----------
+    claim : str
+        The claim in words.
+    subject : Mapping
+        What the claim is about.
+    estimate : int
+        Operations the check needs.
+    what : str
+        Their breakdown.
+    run : callable
+        ``run(log)`` does the check; returns what it could not recompute.
     """
 
     claim: str

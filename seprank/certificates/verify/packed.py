@@ -46,6 +46,16 @@ def canonical_text(rows: Iterable[Iterable[Number]]) -> bytes:
 def matrix_digest(rows: Iterable[Iterable[Number]]) -> str:
     """``sha256:<hex>`` of the canonical text: the name of a matrix in a claim's subject.
 
+    Parameters
+    ----------
+    rows : iterable of iterables
+        The matrix of exact numbers.
+
+    Returns
+    -------
+    str
+        ``sha256:<hex>``.
+
     Examples
     --------
     >>> matrix_digest([[1, Fraction(1, 2)]]) == matrix_digest([[1, Fraction(2, 4)]])
@@ -56,6 +66,16 @@ def matrix_digest(rows: Iterable[Iterable[Number]]) -> str:
 
 def pack_matrix(rows: Sequence[Sequence[Number]]) -> dict[str, Any]:
     """A matrix as ``matrix_packed`` (module docstring).
+
+    Parameters
+    ----------
+    rows : sequence of sequences
+        The matrix of exact numbers.
+
+    Returns
+    -------
+    dict
+        The ``matrix_packed`` fields.
 
     Examples
     --------
@@ -75,6 +95,20 @@ def read_matrix(cert: Mapping[str, Any], shape: tuple[int, int]
                 ) -> tuple[list[list[Number]] | None, str | None]:
     """The certificate's matrix (``matrix`` or ``matrix_packed``) and its digest; ``(None,
     None)`` when it ships neither.
+
+    Parameters
+    ----------
+    cert : Mapping
+        The certificate.
+    shape : (int, int)
+        The matrix's expected shape.
+
+    Returns
+    -------
+    matrix : list of list or None
+        The rows.
+    digest : str or None
+        Its digest.
 
     Examples
     --------

@@ -33,7 +33,13 @@ __all__ = ["JsonFloat", "canonical_json", "digest", "parse_text", "read_certific
 
 
 class JsonFloat:
-    """A JSON number with a fraction or an exponent, kept as its text (never a float)."""
+    """A JSON number with a fraction or an exponent, kept as its text (never a float).
+
+    Parameters
+    ----------
+    text : str
+        The number as written.
+    """
 
     __slots__ = ("text",)
 
@@ -67,6 +73,18 @@ def _constant(name: str) -> Any:
 def read_certificate(source: Any, budget: VerifyBudget) -> Any:
     """The certificate's JSON value, read strictly (module docstring); raises :class:`Refuse`.
 
+    Parameters
+    ----------
+    source : Mapping, str, bytes or os.PathLike
+        A certificate, its JSON text, or a path to a file.
+    budget : VerifyBudget
+        Limits on size and nesting.
+
+    Returns
+    -------
+    object
+        The certificate's JSON value.
+
     Examples
     --------
     >>> from seprank.certificates.verify.limits import DEFAULT_BUDGET
@@ -96,6 +114,18 @@ def read_certificate(source: Any, budget: VerifyBudget) -> Any:
 def read_file(path: str | os.PathLike[str], budget: VerifyBudget) -> str:
     """The text of a regular file of at most ``budget.max_bytes`` bytes, measured before it is
     read and opened without blocking.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    budget : VerifyBudget
+        Its ``max_bytes`` limits the size.
+
+    Returns
+    -------
+    str
+        The file's text.
 
     Examples
     --------
@@ -156,6 +186,18 @@ def _decode(data: bytes) -> str:
 
 def parse_text(text: str, budget: VerifyBudget) -> Any:
     """JSON text -> value, strictly (module docstring).
+
+    Parameters
+    ----------
+    text : str
+        JSON text.
+    budget : VerifyBudget
+        Limits on size and nesting.
+
+    Returns
+    -------
+    object
+        The value (big integers exact, non-integral numbers as :class:`JsonFloat`).
 
     Examples
     --------
@@ -269,6 +311,16 @@ def from_python(value: Any, budget: VerifyBudget) -> Any:
 def canonical_json(value: Any) -> str:
     """One text per JSON value: keys sorted, no spaces, integers of any size in decimal.
 
+    Parameters
+    ----------
+    value : object
+        A JSON value.
+
+    Returns
+    -------
+    str
+        Its canonical text.
+
     Examples
     --------
     >>> canonical_json({"b": [1, "2/3"], "a": True})
@@ -310,6 +362,16 @@ def canonical_json(value: Any) -> str:
 
 def digest(value: Any) -> str:
     """``sha256:<hex>`` of :func:`canonical_json` of a value (or of a text as it is).
+
+    Parameters
+    ----------
+    value : object
+        A JSON value, or a text.
+
+    Returns
+    -------
+    str
+        ``sha256:<hex>``.
 
     Examples
     --------
