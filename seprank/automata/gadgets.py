@@ -375,9 +375,7 @@ def lemma42_mlp(networks: Sequence[MLP], M: float, *, printed: bool = False) -> 
     >>> g(x).ravel(), f1(np.array([[0.2]])).ravel(), f2(np.array([[0.2]])).ravel()
     (array([1. , 0.8]), array([1.]), array([0.8]))
     """
-    if isinstance(networks, str | bytes | MLP) or not isinstance(networks, Sequence):
-        raise TypeError(f"networks must be a sequence of MLPs, got {networks!r:.60} "
-                        f"({type(networks).__name__})")
+    check_instance("networks", networks, (list, tuple), expected="a list of MLPs")
     nets = list(networks)
     if not nets:
         raise ValueError("lemma42_mlp needs at least one network: networks is empty")
