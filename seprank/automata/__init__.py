@@ -22,15 +22,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from seprank.automata.algebra import *
+from seprank.automata.blocks import *
 from seprank.automata.bridge import *
 from seprank.automata.counters import *
 from seprank.automata.dyck_balance import *
 from seprank.automata.examples import *
+from seprank.automata.finite_groups import *
 from seprank.automata.flipflop import *
 from seprank.automata.gadgets import *
 from seprank.automata.gridworld_network import *
 from seprank.automata.group_products import *
 from seprank.automata.layers import *
+from seprank.automata.permutation_reset import *
 from seprank.automata.semiautomaton import *
 from seprank.automata.semigroup import *
 from seprank.automata.shortcuts import *
@@ -119,15 +122,18 @@ __doc__ = (__doc__ or "") + INDEX.render()
 if not TYPE_CHECKING:
     __all__ = reexport(__name__, [
         "algebra",
+        "blocks",
         "bridge",
         "counters",
         "dyck_balance",
         "examples",
+        "finite_groups",
         "flipflop",
         "gadgets",
         "gridworld_network",
         "group_products",
         "layers",
+        "permutation_reset",
         "semiautomaton",
         "semigroup",
         "shortcuts",

@@ -33,8 +33,16 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.automata.layers import MLP
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import FloatArray
-from seprank.core.validation import check_int
+from seprank.core.validation import (
+    check_array,
+    check_bool,
+    check_float,
+    check_indices,
+    check_instance,
+    check_int,
+)
 
 __all__ = [
     "lemma11_mlp",
@@ -50,10 +58,8 @@ __all__ = [
 
 
 def _positive(name: str, value: float) -> float:
-    v = float(value)
-    if not np.isfinite(v) or v <= 0:
-        raise ValueError(f"{name} must be a positive number, got {value!r}")
-    return v
+    """A positive finite real (strings, bools and NaN refused, naming the argument)."""
+    return check_float(name, value, positive=True)
 
 
 def ramp_mlp(half_width: float) -> MLP:
@@ -110,6 +116,7 @@ def lemma12_mlp(delta: float, *, printed: bool = False) -> MLP:
     (array([0., 1.]), array([0.125, 0.875]))
     """
     d = _positive("delta", delta)
+    printed = check_bool("printed", printed)
     return ramp_mlp(d if printed else d / 2)
 
 
@@ -137,8 +144,8 @@ def lemma12_required_slope(delta: float, tolerance: Fraction | float = Fraction(
     0.666667
     """
     d = _positive("delta", delta)
-    tau = float(tolerance)
-    if not 0 <= tau < 1:
+    tau = check_float("tolerance", tolerance, minimum=0, maximum=1)
+    if not tau < 1:
         raise ValueError(f"tolerance must be in [0, 1), got {tolerance!r}")
     return 1 / (2 * d * (1 - tau))
 
@@ -185,23 +192,27 @@ def lemma11_mlp(points: npt.ArrayLike, values: npt.ArrayLike, delta: float, *,
     >>> xor.widths
     (16, 4)
     """
-    X = np.asarray(points, dtype=np.float64)
-    if X.ndim != 2 or not X.size:
-        raise ValueError(f"points must be a non-empty 2-D array (|X|, d_in), got {X.shape}")
-    Y = np.asarray(values, dtype=np.float64)
+    X = check_array("points", points, ndim=2, what="(n_points, d_in) points")
+    Y = check_array("values", values, ndim=(1, 2), min_size=0)
     Y = Y[:, None] if Y.ndim == 1 else Y
     if Y.shape[0] != X.shape[0]:
         raise ValueError(f"values has {Y.shape[0]} rows for {X.shape[0]} points")
     d = _positive("delta", delta)
     n_pts, d_in = X.shape
-    ins = list(range(d_in)) if in_channels is None else [int(c) for c in in_channels]
     width_in = d_in if in_dim is None else check_int("in_dim", in_dim)
-    outs = list(range(Y.shape[1])) if out_channels is None else [int(c) for c in out_channels]
     width_out = Y.shape[1] if out_dim is None else check_int("out_dim", out_dim)
+    ins = list(range(d_in)) if in_channels is None else list(
+        check_indices("in_channels", in_channels, size=width_in, distinct=False,
+                      max_length=d_in, what="input coordinates"))
+    outs = list(range(Y.shape[1])) if out_channels is None else list(
+        check_indices("out_channels", out_channels, size=width_out, distinct=False,
+                      max_length=Y.shape[1], what="output coordinates"))
     if len(ins) != d_in or len(outs) != Y.shape[1]:
         raise ValueError(f"in_channels/out_channels must list {d_in} / {Y.shape[1]} coordinates")
-    if max(ins) >= width_in or max(outs) >= width_out or min(ins + outs) < 0:
-        raise ValueError("a channel lies outside in_dim / out_dim")
+    n_units = 4 * int(sum(np.unique(X[:, i]).size for i in range(d_in)))
+    guard_memory(array_bytes((width_in + n_pts + 2, n_units)) + array_bytes((n_pts, width_out)),
+                 what=f"a Lemma 11 network of widths ({n_units}, {n_pts}) on {width_in} inputs "
+                 f"and {width_out} outputs", fix="use fewer points or smaller in_dim / out_dim")
     if len({tuple(r) for r in X}) != n_pts:
         raise ValueError("points must be distinct (Lemma 11)")
     # layer 1: one Lemma 10 bump per (coordinate, value)
@@ -269,13 +280,13 @@ def lemma38_mlp(points: npt.ArrayLike, values: npt.ArrayLike) -> tuple[MLP, Floa
     >>> np.round(f(np.array([[0.0], [1.0], [3.0]])).ravel(), 12), f.widths
     (array([ 2., -1.,  5.]), (6,))
     """
-    X = np.asarray(points, dtype=np.float64)
-    if X.ndim != 2 or not X.size:
-        raise ValueError(f"points must be a non-empty 2-D array (n, d), got {X.shape}")
-    y = np.asarray(values, dtype=np.float64).ravel()
+    X = check_array("points", points, ndim=2, what="(n, d) points")
+    y = check_array("values", values, min_size=0).ravel()
     if y.size != X.shape[0]:
         raise ValueError(f"values has {y.size} entries for {X.shape[0]} points")
     n, d = X.shape
+    guard_memory(array_bytes((n, n)) * 3 + array_bytes((65, d)) + array_bytes((d + 2, 2 * n)),
+                 what=f"the {n} x {n} gaps of {n} points", fix="use fewer points")
     rng = np.random.default_rng(38)
     candidates = [np.eye(d)[0]] + [v / np.linalg.norm(v) for v in rng.normal(size=(64, d))]
     for w in candidates:
@@ -322,10 +333,14 @@ def lemma39_basis(vectors: npt.ArrayLike, count: int) -> FloatArray:
     >>> np.allclose(U @ U.T, np.eye(2)), np.allclose(U.sum(axis=1), 0)
     (True, True)
     """
-    X = np.asarray(vectors, dtype=np.float64)
+    X = check_array("vectors", vectors, ndim=(1, 2))
     X = X[None] if X.ndim == 1 else X
     n = X.shape[1]
+    if n < 2:
+        raise ValueError(f"vectors must have at least 2 coordinates, got shape {X.shape}")
     c = check_int("count", count, minimum=0, maximum=n - 1)
+    guard_memory(array_bytes((n, n)) * 4, what=f"an orthonormal basis of R^{n}",
+                 fix="use shorter vectors")
     if np.any(np.all(np.abs(X) < 1e-15, axis=1)):
         raise ValueError("Lemma 39 needs nonzero vectors")
     rng = np.random.default_rng(39)
@@ -369,6 +384,8 @@ def lemma40_mlp(n: int, M: float) -> MLP:
     """
     nn = check_int("n", n)
     m = _positive("M", M)
+    guard_memory(array_bytes((nn + 2, 2 * nn)) * 2, what=f"a width-{2 * nn} network",
+                 fix="use a smaller n")
     cols, bias, out = [], [], []
     for i in range(1, nn + 1):
         for shift, sign in ((0.0, 1.0), (-1.0, -1.0)):
@@ -416,6 +433,9 @@ def lemma41_mlp(n: int, M: float, *, printed: bool = False) -> MLP:
     """
     nn = check_int("n", n)
     m = _positive("M", M)
+    printed = check_bool("printed", printed)
+    guard_memory(array_bytes((nn + 2, 2 * nn)) * 2, what=f"a width-{2 * nn} network",
+                 fix="use a smaller n")
     W1 = np.hstack([np.eye(nn), np.eye(nn)])
     b1 = np.concatenate([np.zeros(nn), np.full(nn, -m)])
     idx = np.arange(1, nn + 1, dtype=np.float64)
@@ -462,16 +482,21 @@ def lemma42_mlp(networks: Sequence[MLP], M: float, *, printed: bool = False) -> 
     >>> g(x).ravel(), f1(np.array([[0.2]])).ravel(), f2(np.array([[0.2]])).ravel()
     (array([1. , 0.8]), array([1.]), array([0.8]))
     """
+    check_instance("networks", networks, (list, tuple), expected="a list of MLPs")
     nets = list(networks)
     if not nets:
-        raise ValueError("lemma42_mlp needs at least one network")
-    for f in nets:
+        raise ValueError("lemma42_mlp needs at least one network: networks is empty")
+    for i, f in enumerate(nets):
+        check_instance(f"networks[{i}]", f, MLP, expected="an MLP",
+                       hint="build one with seprank.automata.MLP(((W1, b1), (W2, b2)))")
         if len(f.layers) != 2 or f.layers[1][0].shape[1] != 1:
-            raise ValueError("every network must be a 2-layer MLP with a scalar output")
+            raise ValueError("every network must be a 2-layer MLP with a scalar output "
+                             f"(networks[{i}] is not)")
     n = nets[0].layers[0][0].shape[0]
     if any(f.layers[0][0].shape[0] != n for f in nets):
         raise ValueError("every network must read the same input dimension n")
     m_box = _positive("M", M)
+    printed = check_bool("printed", printed)
     K = len(nets)
     cols: list[FloatArray] = []
     bias: list[float] = []

@@ -144,3 +144,24 @@ def test_permutation_reset_matches_a_loop() -> None:
     assert net.depth == D6.depth + 2
     with pytest.raises(ValueError, match="q0"):
         permutation_reset_simulator(D6, 3, act, syms, q0=4)
+
+
+def test_bad_words_tables_and_sizes_are_refused_by_name() -> None:
+    """Issue 24: what used to pass silently or be attempted is refused, naming the argument."""
+    C3 = FiniteGroup.cyclic(3)
+    sim = cyclic_simulator(3, 3)
+    with pytest.raises(ValueError, match="words"):
+        C3.run(np.array([[1, -1]]))                  # numpy would read -1 as element 2
+    with pytest.raises(ValueError, match="words"):
+        sim.simulate(np.array([[3, 0]]))
+    with pytest.raises(ValueError, match="table"):
+        FiniteGroup((0, 1), {(0, 0): 0, (0, 1): 1, (1, 0): 1})          # (1, 1) missing
+    with pytest.raises(ValueError, match="table"):
+        FiniteGroup((0, 1), {(0, 0): 0, (0, 1): 1, (1, 0): 1, (1, 1): 2})  # not closed
+    with pytest.raises(ValueError, match="length"):
+        C3.all_words(10**30)                         # refused before 3**(10**30) is formed
+    with pytest.raises(ValueError, match="p"):
+        wreath_simulator(sim, 10**12)                # refused before 10**12 copies are listed
+    with pytest.raises(ValueError, match="symbols"):
+        permutation_reset_simulator(sim, 3, {g: (0, 1, 2) for g in C3.elements},
+                                    [("reset", 4)], q0=1)

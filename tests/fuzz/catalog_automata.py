@@ -20,6 +20,16 @@ NET12 = AU.theorem12_network(2, 3)
 NET_FFL = AU.proposition3_network(8)
 NET_COUNTER = AU.modular_counter_network(3, 1, 4)
 MLP = AU.bump_mlp([0.0, 1.0], [5.0, -1.0], 1.0)
+C2_GROUP = AU.FiniteGroup.cyclic(2)
+C4_GROUP = AU.FiniteGroup.cyclic(4)
+SIM2 = AU.cyclic_simulator(2, 3)
+SIM3 = AU.cyclic_simulator(3, 3)
+D6 = AU.semidirect_simulator(SIM3, SIM2, lambda h, g: g if h == 0 else (-g) % 3)
+D6_ACTION = {(a, b): tuple(((-1) ** b * x + a) % 3 for x in range(3)) for a, b in
+             D6.group.elements}
+D6_SYMBOLS = [("perm", (1, 0)), ("perm", (0, 1)), ("reset", 1), ("reset", 3)]
+NET1 = AU.MLP(((np.array([[1.0]]), np.array([-0.5])), (np.array([[2.0]]), np.array([1.0]))))
+NET2 = AU.MLP(((np.array([[-1.0]]), np.array([1.0])), (np.array([[1.0]]), np.array([0.0]))))
 Z4 = (0, 1, 2, 3)
 Z4_MUL = {(a, b): (a + b) % 4 for a in Z4 for b in Z4}
 CUT = ([0, 1], [2, 3])
@@ -246,4 +256,77 @@ ENTRIES: list[Entry] = [
     Entry("automata.ParallelPrefixNetwork.attention_errors", NET10.attention_errors, {}),
     Entry("automata.permutation_automaton(Permutation)", AU.permutation_automaton,
           dict(generators=[Permutation(0, 1, size=3)]), kinds={"generators": "object"}),
+    # -- gadgets (Lemmas 11, 12, 38-42) -----------------------------------------------------
+    Entry("automata.ramp_mlp", AU.ramp_mlp, dict(half_width=0.5), kinds={"half_width": "pos"}),
+    Entry("automata.lemma12_mlp", AU.lemma12_mlp, dict(delta=1.0, printed=False),
+          kinds={"delta": "pos"}),
+    Entry("automata.lemma12_required_slope", AU.lemma12_required_slope,
+          dict(delta=1.0, tolerance=0.25), kinds={"delta": "pos", "tolerance": "tol"}),
+    Entry("automata.lemma11_mlp", AU.lemma11_mlp,
+          dict(points=[[0.0], [1.0]], values=[[5.0], [7.0]], delta=1.0, in_channels=[2],
+               in_dim=3, out_channels=[0], out_dim=2),
+          kinds={"delta": "pos", "in_dim": "count", "out_dim": "count"},
+          huge=("in_dim", "out_dim")),
+    Entry("automata.lemma11_mlp(default channels)", AU.lemma11_mlp,
+          dict(points=[[0, 0], [0, 1], [1, 0], [1, 1]], values=[[0], [1], [1], [0]], delta=1.0),
+          kinds={"delta": "pos"}),
+    Entry("automata.lemma38_mlp", AU.lemma38_mlp,
+          dict(points=[[0.0], [1.0], [3.0]], values=[2.0, -1.0, 5.0])),
+    Entry("automata.lemma39_basis", AU.lemma39_basis,
+          dict(vectors=[[1.0, -1.0, 0.0, 0.0]], count=2), kinds={"count": "count0"},
+          huge=("count",)),
+    Entry("automata.lemma40_mlp", AU.lemma40_mlp, dict(n=3, M=2.0), kinds={"M": "pos"},
+          huge=("n",)),
+    Entry("automata.lemma41_mlp", AU.lemma41_mlp, dict(n=3, M=1.0, printed=True),
+          kinds={"M": "pos"}, huge=("n",)),
+    Entry("automata.lemma42_mlp", AU.lemma42_mlp,
+          dict(networks=[NET1, NET2], M=1.0, printed=False),
+          kinds={"networks": "object", "M": "pos"}),
+    # -- group products (Lemmas 15, 17-20, Theorem 16) ----------------------------------------
+    Entry("automata.FiniteGroup", AU.FiniteGroup,
+          dict(elements=(0, 1), table={(a, b): (a + b) % 2 for a in (0, 1) for b in (0, 1)},
+               name="C_2"),
+          kinds={"elements": "object", "table": "object", "name": "skip"}),
+    Entry("automata.FiniteGroup.cyclic", AU.FiniteGroup.cyclic, dict(n=4), huge=("n",)),
+    Entry("automata.FiniteGroup.from_product", AU.FiniteGroup.from_product,
+          dict(elements=[0, 1, 2], product=lambda a, b: (a + b) % 3, identity=0, name="C_3"),
+          kinds={"elements": "object", "identity": "skip", "name": "skip"}),
+    Entry("automata.FiniteGroup.from_permutations", AU.FiniteGroup.from_permutations,
+          dict(generators=[(1, 0, 2), (1, 2, 0)], name="S_3"),
+          kinds={"generators": "object", "name": "skip"}),
+    Entry("automata.FiniteGroup.run", C4_GROUP.run, dict(words=[[1, 2, 3]])),
+    Entry("automata.FiniteGroup.all_words", C4_GROUP.all_words, dict(length=2),
+          kinds={"length": "count"}, huge=("length",)),
+    Entry("automata.find_embedding", AU.find_embedding,
+          dict(source=C2_GROUP, target=C4_GROUP, generators=None),
+          kinds={"source": "object", "target": "object"}),
+    Entry("automata.find_embedding(generators)", AU.find_embedding,
+          dict(source=C2_GROUP, target=C4_GROUP, generators=[1]),
+          kinds={"source": "object", "target": "object", "generators": "object"}),
+    Entry("automata.GroupSimulator", AU.GroupSimulator,
+          dict(group=SIM3.group, T=3, encoding=SIM3.encoding, blocks=SIM3.blocks),
+          kinds={"group": "object", "T": "count", "encoding": "object", "blocks": "object"},
+          huge=("T",)),
+    Entry("automata.GroupSimulator.simulate", SIM3.simulate, dict(words=[[1, 2, 2]])),
+    Entry("automata.GroupSimulator.restrict", D6.restrict,
+          dict(group=C2_GROUP, embedding={0: (0, 0), 1: (0, 1)}),
+          kinds={"group": "object", "embedding": "object"}),
+    Entry("automata.cyclic_simulator", AU.cyclic_simulator, dict(n=3, T=4), kinds=TYPES,
+          huge=("n", "T")),
+    Entry("automata.direct_product_simulator", AU.direct_product_simulator,
+          dict(sims=[SIM2, SIM3]), kinds={"sims": "object"}),
+    Entry("automata.semidirect_simulator", AU.semidirect_simulator,
+          dict(sim_N=SIM3, sim_H=SIM2, phi=lambda h, g: g if h == 0 else (-g) % 3,
+               mixing=None),
+          kinds={"sim_N": "object", "sim_H": "object"}),
+    Entry("automata.wreath_simulator", AU.wreath_simulator, dict(sim_N=SIM2, p=2),
+          kinds={"sim_N": "object", "p": "count"}, huge=("p",)),
+    Entry("automata.solvable_group_simulator", AU.solvable_group_simulator,
+          dict(group=C4_GROUP, series=[[0], [0, 2], [0, 1, 2, 3]], T=3),
+          kinds={"group": "object", "series": "object", **TYPES}, huge=("T",)),
+    Entry("automata.permutation_reset_simulator", AU.permutation_reset_simulator,
+          dict(sim_G=D6, n_states=3, action=D6_ACTION, symbols=D6_SYMBOLS, q0=2,
+               copy_prefix=True),
+          kinds={"sim_G": "object", "n_states": "count", "action": "object",
+                 "symbols": "object", "q0": "count"}, huge=("n_states",)),
 ]

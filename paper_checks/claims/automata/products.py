@@ -4,7 +4,7 @@ the norm chain of Lemmas 20-21 into Theorem 11 (AUT-*).
 
 Every network (:mod:`seprank.automata.group_products`) runs on every word of the stated length
 over the group's elements; the reference is the group's own multiplication table (permutation
-composition, :class:`~seprank.automata.group_products.FiniteGroup`), never the network's
+composition, :class:`~seprank.automata.finite_groups.FiniteGroup`), never the network's
 encoding.  Sizes are measured on the weights.  Found here (issue 23): Lemma 12's printed
 construction misses its tolerance, Theorem 16's printed depth recursion reads sim_{K_i}, and
 the inequalities Lemma 20 and Theorem 11 print do not follow from the sizes the proof builds.
