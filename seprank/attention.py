@@ -294,7 +294,14 @@ class LinearAttention:
                 f"d_a={self.head_dim}, residual={self.residual}, weights={self.weight_kind})")
 
     def summary(self) -> str:
-        """One line: the architecture of 003 (eq. 3) this network instantiates."""
+        """One line: the architecture of 003 (eq. 3) this network instantiates.
+
+        Returns
+        -------
+        str
+            Depth, width, heads, head dimension, the kind of weights (and the batch shape and
+            residual connections when there are any).
+        """
         batch = f"{self.batch_shape} batch of " if self.batch_shape else ""
         res = "residual " if self.residual else ""
         return (f"{batch}{res}linear self-attention: depth L = {self.depth}, width d_x = "

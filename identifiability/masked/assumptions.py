@@ -99,7 +99,14 @@ class AssumptionReport:
         raise KeyError(name)
 
     def summary(self) -> str:
-        """One line: which assumptions fail (or that all hold)."""
+        """One line: which assumptions fail (or that all hold).
+
+        Returns
+        -------
+        str
+            The kind of model, then ``all assumptions hold`` or ``VIOLATED`` and the names
+            of the failing assumptions.
+        """
         bad = [c.name for c in self.checks if not c.holds]
         return f"{self.kind}: " + ("all assumptions hold" if not bad else
                                    "VIOLATED " + ", ".join(bad))

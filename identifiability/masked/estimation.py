@@ -174,6 +174,20 @@ class MomentEstimate(Result):
         against the true ones when ``truth`` is given (after matching the states), else in
         entry order; returns the matplotlib Axes.
 
+        Parameters
+        ----------
+        truth : HMM or GaussianHMM, optional
+            The model the data came from; the estimate's states are matched to its states
+            and each estimated entry is drawn against the true one.  None (the default)
+            draws the estimated entries in entry order.
+        ax : matplotlib Axes, optional
+            Where to draw (keyword-only); None (the default) makes a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn on: the entries with error bars of one jackknife standard error.
+
         Examples
         --------
         >>> import matplotlib
@@ -218,7 +232,24 @@ class MomentEstimate(Result):
     def plot_errors(estimates: Sequence[MomentEstimate], truth: HMM | GaussianHMM, *,
                     ax: Any = None) -> Any:
         """Max errors against ``truth`` and the reported standard errors, against the number
-        of windows, on log-log axes; returns the matplotlib Axes."""
+        of windows, on log-log axes; returns the matplotlib Axes.
+
+        Parameters
+        ----------
+        estimates : sequence of MomentEstimate
+            At least one estimate of the same model, typically from growing numbers of
+            windows (drawn in the order of their number of windows).
+        truth : HMM or GaussianHMM
+            The model the data came from (each estimate's states matched to its states).
+        ax : matplotlib Axes, optional
+            Where to draw (keyword-only); None (the default) makes a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn on: max errors and standard errors of the emission matrix and
+            of T.
+        """
         import matplotlib.pyplot as plt
 
         if not estimates:

@@ -104,7 +104,14 @@ class Identifiability(Result):
         return f"{verdict}{by}: {self.reason}"
 
     def evidence(self) -> list[tuple[str, str]]:
-        """The checks run, one line each: ``(check, outcome)``."""
+        """The checks run, one line each: ``(check, outcome)``.
+
+        Returns
+        -------
+        list of (str, str)
+            The assumptions, then Kruskal's condition (when it was checked), the Jacobian
+            rank and the recovery (when it was run), each with its outcome in words.
+        """
         violated = [c.name for c in self.assumptions.checks if not c.holds]
         rows = [("assumptions", "violated: " + ", ".join(violated) if violated else "all hold")]
         if self.kruskal is not None:

@@ -387,6 +387,14 @@ class KruskalCondition(RichDisplay):
         return tuple(r.rank for r in self.ranks)
 
     def summary(self) -> str:
+        """One line in words: whether the condition holds, on which k-ranks, how certain.
+
+        Returns
+        -------
+        str
+            The k-ranks, the inequality ``k_A + k_B + k_C >= 2R + N - 1`` with its two sides,
+            and whether the verdict is certified.
+        """
         how = ("certified" if self.verdict_certified else
                "not certified: " + ", ".join(sorted({r.certifies for r in self.ranks})))
         return (f"Kruskal's condition {'holds' if self.holds else 'fails'}: k-ranks "

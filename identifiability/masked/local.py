@@ -75,6 +75,14 @@ class JacobianDeficiency(RichDisplay):
     n_points: int | None = None
 
     def summary(self) -> str:
+        """One line in words: the verdict, the Jacobian rank, the tasks, the gap.
+
+        Returns
+        -------
+        str
+            ``locally identifiable`` or the number of first-order flat directions, then the
+            rank of the Jacobian of the parameters and the singular-value gap when known.
+        """
         tasks = ", ".join(map(str, self.tasks))
         gap = "" if self.gap is None else f", singular-value gap {self.gap:.3g}"
         verdict = ("locally identifiable" if self.deficiency == 0 else

@@ -68,6 +68,13 @@ class MaskedTensor(RichDisplay):
     points: npt.NDArray[np.float64]
 
     def summary(self) -> str:
+        """One line in words: the tensor, its task and case, its three factors.
+
+        Returns
+        -------
+        str
+            The shape of W, the task and case, and the names of the factors A, B, C.
+        """
         shape = "x".join(map(str, self.W.shape))
         return (f"W ({shape}) of task {self.task} (case {self.case}) = [[A, B, C]] with "
                 f"A = {self.factor_names[0]}, B = {self.factor_names[1]}, "

@@ -406,6 +406,20 @@ def circuit_function(program: Mapping[str, Any], *, name: str = "") -> dict[str,
     independent checker's own interpreter recomputes every grid entry, bounds the cost of an
     evaluation before it starts and proves homogeneity node by node.
 
+    Parameters
+    ----------
+    program : Mapping
+        The program as :meth:`seprank.circuits.Circuit.to_json` returns it: exactly the keys
+        ``n_inputs``, ``dim``, ``nodes`` and ``output``.
+    name : str, default ""
+        The circuit's name, recorded in the certificate for the reader (empty if not given).
+
+    Returns
+    -------
+    dict
+        The certificate's ``function`` entry: ``type`` ``'circuit'``, the name and the
+        program with exact constants.
+
     Examples
     --------
     >>> prog = {"n_inputs": 2, "dim": 1, "output": 2, "nodes": [

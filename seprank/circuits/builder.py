@@ -23,7 +23,8 @@ class CircuitBuilder:
     Parameters
     ----------
     n_inputs, dim : int
-        N positions, ``dim`` features per position.
+        N positions, ``dim`` features per position (keyword-only, each at least 1): the shape
+        ``(n_inputs, dim)`` of the input node.
 
     Examples
     --------
@@ -54,18 +55,51 @@ class CircuitBuilder:
         return Ref(len(self.nodes) - 1, node.shape, id(self))
 
     def input(self) -> Ref:
-        """The input X, shape ``(n_inputs, dim)`` (one node however often it is asked for)."""
+        """The input X, shape ``(n_inputs, dim)`` (one node however often it is asked for).
+
+        Returns
+        -------
+        Ref
+            The handle on the input node.
+        """
         if self._input is None:
             self._input = self._emit(Node("input", (), (self.n_inputs, self.dim), True))
         return self._input
 
     def const(self, value: npt.ArrayLike) -> Ref:
-        """An integer constant tensor."""
+        """An integer constant tensor.
+
+        Parameters
+        ----------
+        value : array_like of int
+            The constant, any shape (weights, embeddings, 0/1 selectors); integer entries only
+            (scale rational weights to integers).
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``const`` node, of the shape of ``value``.
+        """
         arr = int_tensor(value, "value (a constant)")
         return self._emit(Node("const", (), tuple(arr.shape), False, value=arr))
 
     def einsum(self, spec: str, *operands: Ref) -> Ref:
-        """A contraction of one or two operands (explicit ``spec``)."""
+        """A contraction of one or two operands (explicit ``spec``).
+
+        Parameters
+        ----------
+        spec : str
+            The contraction in explicit form, e.g. ``"nk,nl->kl"``: lowercase letters, one
+            letter string per operand, no letter twice in one operand, then ``->`` and the
+            output letters.
+        *operands : Ref
+            One or two nodes of this builder, one per letter string of ``spec``.
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``einsum`` node, of the shape the output letters give.
+        """
         nodes = [self._ref(x) for x in operands]
         ops, out, sizes = parse_spec(spec, [n.shape for n in nodes])
         spec = ",".join(ops) + "->" + out
@@ -74,7 +108,18 @@ class CircuitBuilder:
                                any(n.batched for n in nodes), spec=spec))
 
     def mul(self, a: Ref, b: Ref) -> Ref:
-        """Elementwise product of two nodes of one shape (an einsum)."""
+        """Elementwise product of two nodes of one shape (an einsum).
+
+        Parameters
+        ----------
+        a, b : Ref
+            Two nodes of this builder of the same shape.
+
+        Returns
+        -------
+        Ref
+            The handle on their elementwise product, of that shape.
+        """
         na, nb = self._ref(a, "a"), self._ref(b, "b")
         if na.shape != nb.shape:
             raise ValueError(f"mul needs operands of one shape, got {na.shape} and {nb.shape}")
@@ -82,13 +127,37 @@ class CircuitBuilder:
         return self.einsum(f"{letters},{letters}->{letters}", a, b)
 
     def power(self, x: Ref, exponent: int) -> Ref:
-        """Elementwise ``x ** exponent``."""
+        """Elementwise ``x ** exponent``.
+
+        Parameters
+        ----------
+        x : Ref
+            A node of this builder.
+        exponent : int
+            The power, at least 1 (a polynomial activation).
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``power`` node, of the shape of ``x``.
+        """
         node = self._ref(x)
         e = check_int("exponent", exponent, 1)
         return self._emit(Node("power", (x.index,), node.shape, node.batched, exponent=e))
 
     def add(self, *operands: Ref) -> Ref:
-        """Elementwise sum of nodes of one shape."""
+        """Elementwise sum of nodes of one shape.
+
+        Parameters
+        ----------
+        *operands : Ref
+            At least one node of this builder, all of the same shape.
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``add`` node, of that shape.
+        """
         nodes = [self._ref(x) for x in operands]
         if not nodes:
             raise ValueError("add needs at least one operand")
@@ -98,7 +167,20 @@ class CircuitBuilder:
                                any(n.batched for n in nodes)))
 
     def prod(self, x: Ref, axis: int) -> Ref:
-        """Product pooling along ``axis``."""
+        """Product pooling along ``axis``.
+
+        Parameters
+        ----------
+        x : Ref
+            A node of this builder with at least one axis.
+        axis : int
+            The axis whose entries are multiplied together (it disappears).
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``prod`` node, of the shape of ``x`` without ``axis``.
+        """
         node = self._ref(x)
         axis = check_int("axis", axis, 0, max(0, len(node.shape) - 1))
         if not node.shape:
@@ -107,7 +189,24 @@ class CircuitBuilder:
         return self._emit(Node("prod", (x.index,), shape, node.batched, axis=axis))
 
     def take(self, x: Ref, axis: int, indices: Sequence[int]) -> Ref:
-        """Entries ``indices`` of ``x`` along ``axis`` (repeats allowed)."""
+        """Entries ``indices`` of ``x`` along ``axis`` (repeats allowed).
+
+        Parameters
+        ----------
+        x : Ref
+            A node of this builder with at least one axis.
+        axis : int
+            The axis the entries are taken along.
+        indices : sequence of int
+            At least one index in ``[0, x.shape[axis])``, in the order wanted; an index may
+            repeat.
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``take`` node: the shape of ``x`` with ``len(indices)`` at
+            ``axis``.
+        """
         node = self._ref(x)
         if not node.shape:
             raise ValueError("take needs a node with at least one axis")
@@ -122,7 +221,20 @@ class CircuitBuilder:
                                indices=idx))
 
     def entry(self, x: Ref, *index: int) -> Ref:
-        """The scalar ``x[index]`` (one take per axis)."""
+        """The scalar ``x[index]`` (one take per axis).
+
+        Parameters
+        ----------
+        x : Ref
+            A node of this builder.
+        *index : int
+            One index per axis of ``x``.
+
+        Returns
+        -------
+        Ref
+            The handle on a scalar node (shape ``()``) holding that entry.
+        """
         node = self._ref(x)
         if len(index) != len(node.shape):
             raise ValueError(f"entry needs {len(node.shape)} indices, got {len(index)}")
@@ -131,7 +243,20 @@ class CircuitBuilder:
         return x
 
     def reshape(self, x: Ref, shape: Sequence[int]) -> Ref:
-        """The entries of ``x`` (row-major) in ``shape``."""
+        """The entries of ``x`` (row-major) in ``shape``.
+
+        Parameters
+        ----------
+        x : Ref
+            A node of this builder.
+        shape : sequence of int
+            The new shape: positive sizes with the same number of entries as ``x``.
+
+        Returns
+        -------
+        Ref
+            The handle on the new ``reshape`` node.
+        """
         node = self._ref(x)
         new = tuple(check_int("shape entry", s, 1) for s in shape)
         if math.prod(new) != math.prod(node.shape):
@@ -140,7 +265,25 @@ class CircuitBuilder:
 
     def build(self, output: Ref, *, name: str, source: str = "",
               parameters: int | None = None) -> Circuit:
-        """The circuit with this scalar ``output`` (nodes not needed by it are dropped)."""
+        """The circuit with this scalar ``output`` (nodes not needed by it are dropped).
+
+        Parameters
+        ----------
+        output : Ref
+            A scalar node (shape ``()``) of this builder that depends on the input.
+        name : str
+            What the circuit is, for reports (keyword-only).
+        source : str, default ""
+            Where the architecture comes from (paper, equation); empty if not given.
+        parameters : int, optional
+            Its number of trainable parameters; None (the default) counts the entries of the
+            constants the output needs.
+
+        Returns
+        -------
+        Circuit
+            The circuit of ``output``.
+        """
         node = self._ref(output, "output")
         if node.shape != ():
             raise ValueError(f"the output must be a scalar node (shape ()), got {node.shape}; "
@@ -155,6 +298,22 @@ class CircuitBuilder:
 def from_json(program: Mapping[str, Any], *, name: str = "circuit",
               source: str = "") -> Circuit:
     """Rebuild a circuit from :meth:`Circuit.to_json` (every node checked again).
+
+    Parameters
+    ----------
+    program : Mapping
+        The JSON form: exactly the keys ``n_inputs``, ``dim``, ``nodes`` (one mapping per node,
+        with its ``op`` and fields) and ``output`` (the index of the scalar output node).
+    name : str, default "circuit"
+        What the circuit is, for reports (the JSON form does not carry it).
+    source : str, default ""
+        Where the architecture comes from; empty if not given.
+
+    Returns
+    -------
+    Circuit
+        The circuit the program describes, rebuilt node by node through a
+        :class:`CircuitBuilder`.
 
     Examples
     --------

@@ -80,7 +80,29 @@ class Circuit:
     @classmethod
     def from_nodes(cls, nodes: Sequence[Node], output: int, *, n_inputs: int, dim: int,
                    name: str, source: str = "", parameters: int | None = None) -> Circuit:
-        """The circuit of ``nodes[output]``, keeping only the nodes it needs (re-indexed)."""
+        """The circuit of ``nodes[output]``, keeping only the nodes it needs (re-indexed).
+
+        Parameters
+        ----------
+        nodes : sequence of Node
+            The nodes in topological order (every operand index points to an earlier node).
+        output : int
+            The index in ``nodes`` of the scalar output node.
+        n_inputs, dim : int
+            N positions and ``dim`` features (keyword-only).
+        name : str
+            What the circuit is, for reports.
+        source : str, default ""
+            Where the architecture comes from; empty if not given.
+        parameters : int, optional
+            Its number of trainable parameters; None (the default) counts the entries of the
+            constants kept.
+
+        Returns
+        -------
+        Circuit
+            The circuit of the kept nodes, re-indexed in their original order.
+        """
         needed, stack = set(), [output]
         while stack:
             i = stack.pop()
@@ -136,7 +158,19 @@ class Circuit:
 
     def bidegrees(self, A: Sequence[int], B: Sequence[int]) -> frozenset[tuple[int, int]]:
         """A proven superset of the bidegrees (j, k) of f's monomials in (x_A, x_B)
-        (:mod:`seprank.circuits.degrees`)."""
+        (:mod:`seprank.circuits.degrees`).
+
+        Parameters
+        ----------
+        A, B : sequence of int
+            The two sides of the partition: disjoint input positions covering
+            ``range(n_inputs)``.
+
+        Returns
+        -------
+        frozenset of tuple of int
+            The pairs (j, k): degree j in the positions of ``A``, k in those of ``B``.
+        """
         A, B = validate_partition((A, B), self.n_inputs)
         key = ("bidegrees", A, B)
         if key not in self._cache:
@@ -150,7 +184,13 @@ class Circuit:
         return pairs
 
     def total_degrees(self) -> tuple[int, ...]:
-        """A proven superset of the total degrees of f's monomials (one: f is homogeneous)."""
+        """A proven superset of the total degrees of f's monomials (one: f is homogeneous).
+
+        Returns
+        -------
+        tuple of int
+            The total degrees, ascending (empty for a single input position).
+        """
         pairs = self.bidegrees(tuple(range(self.n_inputs - 1)), (self.n_inputs - 1,)) \
             if self.n_inputs > 1 else frozenset()
         return tuple(sorted({j + k for j, k in pairs}))
@@ -160,6 +200,18 @@ class Circuit:
         bidegrees :meth:`bidegrees` proves, when f is homogeneous (one total degree D, so the
         blocks are the bidegrees (j, D - j) and a block certificate can rest on it); None for a
         non-homogeneous circuit (the engine then uses its dense strategy).
+
+        Parameters
+        ----------
+        A, B : sequence of int
+            The two sides of the partition: disjoint input positions covering
+            ``range(n_inputs)``.
+
+        Returns
+        -------
+        DegreeStructure or None
+            The blocks (j, D - j) with their derivation, or None when f is not shown
+            homogeneous.
 
         Examples
         --------
@@ -179,7 +231,14 @@ class Circuit:
 
     def multidegree(self) -> list[Array]:
         """Per node, the least and largest degree of each entry in each input position:
-        int arrays of shape ``(*node.shape, N, 2)`` (``-1``: the entry is identically zero)."""
+        int arrays of shape ``(*node.shape, N, 2)`` (``-1``: the entry is identically zero).
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One int64 array per node, in node order: entry ``[..., n, 0]`` the least and
+            ``[..., n, 1]`` the largest degree in position n.
+        """
         def entry(n: int) -> DegreeBox:
             return DegreeBox(tuple((1, 1) if m == n else (0, 0) for m in range(self.n_inputs)))
 
@@ -202,19 +261,49 @@ class Circuit:
 
     def separation_rank(self, *, partition: tuple[Sequence[int], Sequence[int]],
                         **kwargs: Any) -> SeparationRankResult:
-        """:func:`seprank.separation_rank` of this circuit (keywords passed on)."""
+        """:func:`seprank.separation_rank` of this circuit (keywords passed on).
+
+        Parameters
+        ----------
+        partition : tuple of two sequences of int
+            (A, B): the two sides, disjoint input positions covering ``range(n_inputs)``
+            (keyword-only).
+        **kwargs
+            Passed on to :func:`seprank.separation_rank` (``seed``, ``domain``, budgets, ...);
+            ``n_inputs`` and ``dim`` come from the circuit.
+
+        Returns
+        -------
+        SeparationRankResult
+            The engine's result for this circuit and partition.
+        """
         return separation_rank(self, n_inputs=self.n_inputs, dim=self.dim,
                                partition=partition, **kwargs)
 
     def to_json(self) -> dict[str, Any]:
         """The program as JSON data: ``n_inputs``, ``dim``, ``nodes``, ``output`` (read back by
-        :func:`seprank.circuits.builder.from_json`)."""
+        :func:`seprank.circuits.builder.from_json`).
+
+        Returns
+        -------
+        dict
+            JSON-serialisable data: integers, lists and the node mappings of
+            :meth:`Node.to_json <seprank.circuits.program.Node.to_json>`.
+        """
         return {"n_inputs": self.n_inputs, "dim": self.dim,
                 "nodes": [n.to_json() for n in self.nodes], "output": self.output}
 
     def certificate_function(self) -> dict[str, Any]:
         """This circuit as a certificate's function (kind ``"circuit"``): its program, which
-        the independent checker interprets itself."""
+        the independent checker interprets itself.
+
+        Returns
+        -------
+        dict
+            The certificate's ``function`` entry (type ``"circuit"``, the program with exact
+            constants, the circuit's name), from
+            :func:`seprank.certificates.build.circuit_function`.
+        """
         from seprank.certificates.build import circuit_function
 
         return circuit_function(self.to_json(), name=self.name)

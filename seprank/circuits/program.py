@@ -92,7 +92,14 @@ class Node:
     value: Array | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The node's JSON form (what the checker reads)."""
+        """The node's JSON form (what the checker reads).
+
+        Returns
+        -------
+        dict
+            ``op`` and the fields of its kind (``args`` or ``arg``, ``spec``, ``exponent``,
+            ``axis``, ``indices``, ``shape``, ``value``), all JSON data.
+        """
         out: dict[str, Any] = {"op": self.op}
         if self.op == "const":
             assert self.value is not None
@@ -115,7 +122,17 @@ class Node:
 
 @dataclass(frozen=True)
 class Ref:
-    """A handle on a node of a :class:`CircuitBuilder`: its index and shape."""
+    """A handle on a node of a :class:`CircuitBuilder`: its index and shape.
+
+    Attributes
+    ----------
+    index : int
+        The node's position in the builder's list of nodes.
+    shape : tuple of int
+        The shape of the node's value for one input.
+    owner : int, default 0
+        ``id`` of the builder that returned it (a handle is refused by any other builder).
+    """
 
     index: int
     shape: tuple[int, ...]

@@ -125,6 +125,23 @@ def from_linear_attention(net: LinearAttention, *, n_inputs: int, position: int 
     r"""The entry :math:`y^i_p` of a :class:`~seprank.LinearAttention` (integer weights) on
     ``n_inputs`` positions, as a circuit (003, eq. 3 / eq. 12).
 
+    Parameters
+    ----------
+    net : LinearAttention
+        One network (no batch axes) with integer (``'exact'``) weights.
+    n_inputs : int
+        N, the number of input positions (keyword-only, at least 1).
+    position : int, default 0
+        The output position p, in ``[0, n_inputs)``.
+    coordinate : int, default 0
+        The output coordinate i, in ``[0, net.width)``.
+
+    Returns
+    -------
+    Circuit
+        The entry y^i_p as a function of the inputs X of shape (N, d_x); its
+        ``parameters`` count the entries of the four weight tensors of ``net``.
+
     Examples
     --------
     >>> net = LinearAttention.random(depth=2, width=2, seed=0, low=-3, high=3)
@@ -153,6 +170,32 @@ def linear_attention(*, depth: int, width: int, n_inputs: int, heads: int = 1,
     """003's network with :meth:`LinearAttention.random` weights (same seed, same weights), as
     the circuit of its entry (``position``, ``coordinate``).
 
+    Parameters
+    ----------
+    depth : int
+        L, the number of layers (keyword-only).
+    width : int
+        d_x, the width of every layer (and the input dimension).
+    n_inputs : int
+        N, the number of input positions.
+    heads : int, default 1
+        H, the attention heads per layer.
+    residual : bool, default False
+        Whether every layer adds its input (a residual connection).
+    position : int, default 0
+        The output position p, in ``[0, n_inputs)``.
+    coordinate : int, default 0
+        The output coordinate i, in ``[0, width)``.
+    low, high : int, default -50, 50
+        The range of the random integer weights, as in :meth:`LinearAttention.random`.
+    seed : int, SeedSequence, Generator or None, default None
+        The weights' seed (None: fresh entropy, a different circuit each call).
+
+    Returns
+    -------
+    Circuit
+        The entry y^i_p of the network, as :func:`from_linear_attention` builds it.
+
     Examples
     --------
     >>> f = linear_attention(depth=1, width=2, n_inputs=2, seed=0)
@@ -170,6 +213,17 @@ def from_incontext(rep: InContextRepresentation) -> Circuit:
     r""":math:`Z_{in}(a, b)` of an :class:`~seprank.incontext.InContextRepresentation` as a
     circuit of the two vectors (X[0] = a, X[1] = b): the 2N inputs
     :math:`E(w_1^j)\odot a`, :math:`E(w_2^j)\odot b` (000/001, eqs. 4 and 8), then the network.
+
+    Parameters
+    ----------
+    rep : InContextRepresentation
+        The representation; its network and its embedding must have integer entries.
+
+    Returns
+    -------
+    Circuit
+        f(X) = Z_in(X[0], X[1]) on inputs of shape (2, d_x); its ``parameters`` count the
+        entries of the network's weights and of the embedding.
 
     Examples
     --------
@@ -199,6 +253,28 @@ def incontext(*, depth: int, width: int, n_tokens: int = 1, heads: int = 1,
               position: int = 0, coordinate: int = 0, seed: SeedLike = None) -> Circuit:
     """:meth:`InContextRepresentation.random` (same seed, same weights) as a circuit.
 
+    Parameters
+    ----------
+    depth : int
+        L, the number of attention layers (keyword-only).
+    width : int
+        d_x, the width of every layer (and the length of a and b).
+    n_tokens : int, default 1
+        N, the tokens of each of the two sequences (2N positions in all).
+    heads : int, default 1
+        H, the attention heads per layer.
+    position : int, default 0
+        The output position of the representation.
+    coordinate : int, default 0
+        The output coordinate of the representation.
+    seed : int, SeedSequence, Generator or None, default None
+        The weights' and embedding's seed (None: fresh entropy).
+
+    Returns
+    -------
+    Circuit
+        Z_in(a, b) as :func:`from_incontext` builds it.
+
     Examples
     --------
     >>> f = incontext(depth=1, width=2, n_tokens=1, seed=0)
@@ -221,6 +297,28 @@ def shallow_cac(*, n_inputs: int, dim: int, channels: int, shared: bool = True,
     :math:`f(X) = \sum_{z=1}^{Z} a_z \prod_{n=1}^{N} \langle w_{z(,n)}, x_n\rangle`, a 1x1
     convolution with Z = ``channels`` (weights ``shared`` across positions or not), global
     product pooling and a linear output.
+
+    Parameters
+    ----------
+    n_inputs : int
+        N, the number of input positions (keyword-only).
+    dim : int
+        The features per position.
+    channels : int
+        Z, the channels of the 1x1 convolution.
+    shared : bool, default True
+        Whether the convolution's weights are shared across positions (False: one weight
+        matrix per position).
+    low, high : int, default -5, 5
+        The range of the random integer weights: uniform non-zero integers in
+        ``[low, high]`` (zero is skipped when the range contains it); ``low <= high``.
+    seed : int, SeedSequence, Generator or None, default None
+        The random weights' seed (None: fresh entropy, a different circuit each call).
+
+    Returns
+    -------
+    Circuit
+        f, multilinear in the N positions (homogeneous of degree N).
 
     Examples
     --------
@@ -264,6 +362,28 @@ def deep_cac(*, n_inputs: int, dim: int, channels: int | tuple[int, ...],
     (an int: every layer).  ``pooling`` (Cohen & Shashua 2017): ``'contiguous'`` windows
     (0,1), (2,3), ... -- the last pooling joins the two halves; ``'interleaved'`` -- the
     positions ordered evens first, so the last pooling joins the evens and the odds.
+
+    Parameters
+    ----------
+    n_inputs : int
+        N, the number of input positions: a power of 2, at least 2 (keyword-only).
+    dim : int
+        The features per position.
+    channels : int or tuple of int
+        :math:`(r_0, ..., r_{L-1})`, the channels after each convolution, L = log2 N of
+        them; an int gives every layer that many.
+    pooling : {'contiguous', 'interleaved'}, default 'contiguous'
+        The pooling geometry (above).
+    low, high : int, default -5, 5
+        The range of the random integer weights: uniform non-zero integers in
+        ``[low, high]`` (zero is skipped when the range contains it); ``low <= high``.
+    seed : int, SeedSequence, Generator or None, default None
+        The random weights' seed (None: fresh entropy, a different circuit each call).
+
+    Returns
+    -------
+    Circuit
+        f, multilinear in the N positions (homogeneous of degree N).
 
     Examples
     --------
@@ -321,6 +441,27 @@ def rac(*, n_inputs: int, dim: int, hidden: int, depth: int = 1, low: int = -5, 
     :math:`h^l_t = (W^{H,l} h^l_{t-1}) \odot (W^{I,l} h^{l-1}_t)`, :math:`h^0_t = x_t`,
     :math:`h^l_0 = \mathbf 1`; output :math:`\langle W^O, h^L_T\rangle`.
 
+    Parameters
+    ----------
+    n_inputs : int
+        T, the number of steps (input positions) (keyword-only).
+    dim : int
+        The features per step.
+    hidden : int
+        R, the channels of every layer.
+    depth : int, default 1
+        L, the number of recurrent layers.
+    low, high : int, default -5, 5
+        The range of the random integer weights: uniform non-zero integers in
+        ``[low, high]`` (zero is skipped when the range contains it); ``low <= high``.
+    seed : int, SeedSequence, Generator or None, default None
+        The random weights' seed (None: fresh entropy, a different circuit each call).
+
+    Returns
+    -------
+    Circuit
+        f, the recurrence unrolled over T steps.
+
     Examples
     --------
     >>> rac(n_inputs=3, dim=2, hidden=2, seed=0).total_degrees()   # multilinear
@@ -367,6 +508,27 @@ def linear_ssm(*, n_inputs: int, dim: int, state: int,
     * ``'lti'``: :math:`h_t = A h_{t-1} + B x_t`, :math:`h_0 = 0` (time-invariant: f is
       linear in the inputs).
 
+    Parameters
+    ----------
+    n_inputs : int
+        T, the number of steps (input positions) (keyword-only).
+    dim : int
+        The features per step.
+    state : int
+        S, the dimension of the state.
+    kind : {'selective', 'lti'}, default 'selective'
+        The recurrence (above).
+    low, high : int, default -5, 5
+        The range of the random integer weights: uniform non-zero integers in
+        ``[low, high]`` (zero is skipped when the range contains it); ``low <= high``.
+    seed : int, SeedSequence, Generator or None, default None
+        The random weights' seed (None: fresh entropy, a different circuit each call).
+
+    Returns
+    -------
+    Circuit
+        f, the recurrence unrolled over T steps.
+
     Examples
     --------
     >>> linear_ssm(n_inputs=4, dim=2, state=2, seed=0).total_degrees()
@@ -412,6 +574,27 @@ def polynomial_mlp(*, n_inputs: int, dim: int, widths: tuple[int, ...] | int,
     (k = ``exponent``) after every hidden layer of the given ``widths``, and a linear output:
     :math:`a^T \sigma(W_L \cdots \sigma(W_1 \operatorname{vec} X))`, homogeneous of degree
     :math:`k^L`.
+
+    Parameters
+    ----------
+    n_inputs : int
+        N, the number of input positions (keyword-only).
+    dim : int
+        The features per position (the MLP reads all N * dim of them).
+    widths : int or tuple of int
+        The widths of the hidden layers, at least one (an int: one hidden layer).
+    exponent : int, default 2
+        k, the power of the activation, at least 1.
+    low, high : int, default -5, 5
+        The range of the random integer weights: uniform non-zero integers in
+        ``[low, high]`` (zero is skipped when the range contains it); ``low <= high``.
+    seed : int, SeedSequence, Generator or None, default None
+        The random weights' seed (None: fresh entropy, a different circuit each call).
+
+    Returns
+    -------
+    Circuit
+        f, homogeneous of degree k^L.
 
     Examples
     --------

@@ -49,6 +49,19 @@ def summarize(value: Any, width: int = MAX_CELL) -> str:
     first entries; big exact integers and fractions by size and a float view; containers by
     length; long text cut with an ellipsis.
 
+    Parameters
+    ----------
+    value : Any
+        What to show: an array, a number, a string, a container, or an object with a
+        ``summary()`` method (anything else shows its ``repr``).
+    width : int, default MAX_CELL
+        The most characters of the line (longer text ends in an ellipsis).
+
+    Returns
+    -------
+    str
+        One line of at most ``width`` characters (a big integer's size line aside).
+
     Examples
     --------
     >>> from fractions import Fraction
@@ -114,6 +127,21 @@ def markdown_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
                    header: tuple[str, str] = ("field", "value")) -> str:
     """``**title**`` then a two-column Markdown table of summarised values (``|`` escaped).
 
+    Parameters
+    ----------
+    title : str
+        The headline above the table (cut to ``4 * MAX_CELL`` characters).
+    rows : Mapping or list of (str, Any)
+        The rows: name and value (each value summarised by :func:`summarize`); at most
+        ``MAX_ROWS`` are shown, the rest counted in a last row.
+    header : tuple of str, default ("field", "value")
+        The two column headings.
+
+    Returns
+    -------
+    str
+        The Markdown text of at most ``MAX_DISPLAY`` characters.
+
     Examples
     --------
     >>> print(markdown_table("a result", {"rank": 3, "note": "a | b"}))
@@ -136,6 +164,21 @@ def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
                header: tuple[str, str] = ("field", "value")) -> str:
     """The same table as :func:`markdown_table`, in HTML (escaped).
 
+    Parameters
+    ----------
+    title : str
+        The headline above the table (cut to ``4 * MAX_CELL`` characters).
+    rows : Mapping or list of (str, Any)
+        The rows: name and value (each value summarised by :func:`summarize`); at most
+        ``MAX_ROWS`` are shown, the rest counted in a last row.
+    header : tuple of str, default ("field", "value")
+        The two column headings.
+
+    Returns
+    -------
+    str
+        The HTML fragment (a ``div``) of at most ``MAX_DISPLAY`` characters.
+
     Examples
     --------
     >>> html_table("r", {"x": "<b>"}).count("<tr>")
@@ -157,7 +200,13 @@ class RichDisplay:
     :meth:`_short_repr` for ``__repr__``."""
 
     def summary(self) -> str:
-        """One line in words (default: the class name)."""
+        """One line in words (default: the class name).
+
+        Returns
+        -------
+        str
+            The headline of the rich display.
+        """
         return type(self).__name__
 
     def _display_fields(self) -> list[tuple[str, Any]]:

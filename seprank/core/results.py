@@ -92,7 +92,13 @@ class Result:
         object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     def headline(self) -> str | None:
-        """The name of the attribute holding the result's number (``'rank'`` for ranks)."""
+        """The name of the attribute holding the result's number (``'rank'`` for ranks).
+
+        Returns
+        -------
+        str or None
+            ``'rank'`` when the result has a ``rank`` attribute, else None (no single number).
+        """
         return "rank" if hasattr(self, "rank") else None
 
     def __eq__(self, other: object) -> bool:

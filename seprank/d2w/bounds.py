@@ -366,7 +366,13 @@ class Bound:
         return NotImplemented
 
     def summary(self) -> str:
-        """The repr in words: statement, kind, value, and the hypotheses this call violates."""
+        """The repr in words: statement, kind, value, and the hypotheses this call violates.
+
+        Returns
+        -------
+        str
+            The repr without its ``Bound(...)`` wrapper.
+        """
         return repr(self)[len("Bound("):-1]
 
     def _repr_markdown_(self) -> str:
@@ -385,6 +391,19 @@ class Bound:
     def plot(self, ranks: Any = None, *, ax: Any = None) -> Any:
         """The bound as a horizontal line, with measured ranks (numbers or rank results) as
         points, on a log scale; returns the matplotlib Axes (a new one unless ``ax=``).
+
+        Parameters
+        ----------
+        ranks : sequence of int or of rank results, optional
+            Measured separation ranks (numbers, or results with a ``rank``), drawn as points
+            in the given order; None (the default) draws the bound alone.
+        ax : matplotlib Axes, optional
+            Where to draw (keyword-only); None (the default) makes a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn on (log-scaled vertical axis).
 
         Examples
         --------

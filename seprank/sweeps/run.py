@@ -383,7 +383,21 @@ class SweepResult:
 
     def table(self, *, limit: int = 20) -> tuple[list[str], list[list[str]]]:
         """Header and rows (parameters, status, value, seconds, source), values summarised;
-        at most ``limit`` rows (the first ones)."""
+        at most ``limit`` rows (the first ones).
+
+        Parameters
+        ----------
+        limit : int, default 20
+            The most rows returned (keyword-only); the first tasks are kept.
+
+        Returns
+        -------
+        header : list of str
+            The parameter names, then ``status``, ``value``, ``seconds``, ``source``.
+        rows : list of list of str
+            One row of cells per task, in the header's order (an error's message in place of
+            the value of a failed task).
+        """
         keys = list(dict.fromkeys(k for r in self.records for k in r.params))
         header = [*keys, "status", "value", "seconds", "source"]
         rows = [[summarize(r.params.get(k, ""), 30) for k in keys]
@@ -430,6 +444,12 @@ class SweepResult:
             drawn dashed -- e.g. ``lambda p: d2w.theorem3_upper(width=p["width"],
             depth=p["depth"])``.
         ax : matplotlib Axes, optional, keyword-only
+            Where to draw; None (the default) makes a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn on: one line per setting of the other parameters, and the bound.
 
         Examples
         --------

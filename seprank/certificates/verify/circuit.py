@@ -94,7 +94,19 @@ class CNode:
 
 @dataclass(frozen=True)
 class Program:
-    """A circuit read strictly (:func:`parse_program`)."""
+    """A circuit read strictly (:func:`parse_program`).
+
+    Parameters
+    ----------
+    n_inputs : int
+        N, the rows of an input.
+    dim : int
+        The length of each row.
+    nodes : tuple of CNode
+        The nodes in topological order, each checked.
+    output : int
+        The index of the scalar output node.
+    """
 
     n_inputs: int
     dim: int
@@ -106,6 +118,13 @@ class Program:
 
         Raises :class:`Reject` when an ``add`` joins nodes of different degrees (the program
         does not show f homogeneous).
+
+        Returns
+        -------
+        D : int
+            The total degree of the output.
+        reason : str
+            The sentence a report quotes for it.
         """
         deg: list[int] = []
         for k, node in enumerate(self.nodes):
@@ -134,7 +153,22 @@ class Program:
                    "pooling multiply them, sums join equal degrees)")
 
     def cost(self, prime: int | None, inputs: Sizes) -> int:
-        """Operations of one evaluation (constants included) over GF(prime) or Q."""
+        """Operations of one evaluation (constants included) over GF(prime) or Q.
+
+        Parameters
+        ----------
+        prime : int or None
+            The prime p of GF(p), or None for exact evaluation over Q (numbers grow).
+        inputs : Sizes
+            The bit sizes of the input entries (numerators and denominators).
+
+        Returns
+        -------
+        int
+            The estimated cost: each node's operations weighted by the cost of a product of
+            its operands' sizes (capped at ``ESTIMATE_CAP``), compared with the checker's
+            budget before any evaluation starts.
+        """
         x_bits = inputs.bits + inputs.den_bits
         rational = bool(inputs.den_bits)
         size: list[int] = []
@@ -172,7 +206,18 @@ class Program:
 
     def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:
         """f as a function of the N input rows (ring elements); constants are converted and
-        the nodes that do not depend on X evaluated once, here."""
+        the nodes that do not depend on X evaluated once, here.
+
+        Parameters
+        ----------
+        ring : Ring
+            Where to compute: Q (exact) or GF(p).
+
+        Returns
+        -------
+        callable
+            ``f(X)``: X a list of N rows of ``dim`` ring elements; returns f(X) in the ring.
+        """
         plans: dict[int, Any] = {}
         fixed: dict[int, list[Number]] = {}
         for k, node in enumerate(self.nodes):
@@ -270,6 +315,20 @@ def _apply(node: CNode, k: int, args: list[list[Number]], plan: Any, ring: Ring,
 
 def parse_program(raw: Any, n_inputs: int, dim: int) -> Program:
     """Read a circuit's program strictly for a grid of ``n_inputs`` rows of length ``dim``.
+
+    Parameters
+    ----------
+    raw : Any
+        The certificate's ``function.program`` as decoded from JSON.
+    n_inputs : int
+        The grid's N; the program's ``n_inputs`` must equal it.
+    dim : int
+        The grid's row length; the program's ``dim`` must equal it.
+
+    Returns
+    -------
+    Program
+        The program, every node checked (op, operands, shapes, constants, einsum specs).
 
     Examples
     --------

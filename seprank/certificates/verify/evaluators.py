@@ -66,7 +66,7 @@ class Function:
 
     Parameters
     ----------
-    type : {'linear_attention', 'incontext', 'polynomial'}
+    type : {'linear_attention', 'incontext', 'polynomial', 'circuit', 'opaque'}
         The function type.
     raw : Mapping
         The certificate's ``function`` as read.
@@ -84,6 +84,8 @@ class Function:
         The in-context token positions.
     terms : tuple
         The polynomial's terms.
+    program : Program, optional
+        The circuit's program (type ``'circuit'``).
     """
 
     type: str
