@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .validation import check_int
+
 __all__ = ["MAX_CELL", "MAX_DISPLAY", "RichDisplay", "html_table", "markdown_table",
            "summarize"]
 
@@ -70,6 +72,7 @@ def summarize(value: Any, width: int = MAX_CELL) -> str:
     >>> summarize(list(range(100)), width=30)
     '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9…'
     """
+    width = check_int("width", width, minimum=1)
     if isinstance(value, np.ndarray):
         if value.size <= _SMALL_ARRAY and value.dtype != object:
             return _cut(np.array2string(value, precision=4, separator=" "), width)
@@ -117,6 +120,19 @@ def _float_view(x: numbers.Rational) -> str:
         return f"{sign}10^{log10:.2f}"
 
 
+def _check_table(title: Any, rows: Any, header: Any) -> None:
+    """Refuse table arguments of the wrong shape by name (before anything is formatted)."""
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {type(title).__name__}")
+    if not isinstance(rows, Mapping) and not (
+            isinstance(rows, list) and all(isinstance(r, tuple) and len(r) == 2 for r in rows)):
+        raise TypeError(f"rows must be a mapping or a list of (name, value) pairs, got "
+                        f"{type(rows).__name__}")
+    if not (isinstance(header, tuple) and len(header) == 2
+            and all(isinstance(h, str) for h in header)):
+        raise TypeError(f"header must be a tuple of two str, got {header!r}")
+
+
 def _rows(rows: Mapping[str, Any] | list[tuple[str, Any]]) -> tuple[list[tuple[str, str]], int]:
     items = list(rows.items()) if isinstance(rows, Mapping) else list(rows)
     shown = [(str(k), summarize(v)) for k, v in items[:MAX_ROWS]]
@@ -152,6 +168,7 @@ def markdown_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
     | rank | 3 |
     | note | a &#124; b |
     """
+    _check_table(title, rows, header)
     shown, more = _rows(rows)
     lines = [f"**{_cut(title, 4 * MAX_CELL)}**", "", f"| {header[0]} | {header[1]} |", "|---|---|"]
     lines += [f"| {k} | {v.replace('|', '&#124;')} |" for k, v in shown]
@@ -184,6 +201,7 @@ def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
     >>> html_table("r", {"x": "<b>"}).count("<tr>")
     2
     """
+    _check_table(title, rows, header)
     shown, more = _rows(rows)
     body = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>"
                    for k, v in shown)

@@ -412,4 +412,13 @@ ENTRIES: list[Entry] = [
           dict(n_topics=4, per_topic=3, dim=8, noise=0.3, min_length=8, max_length=40,
                layout="interleaved", seed=0), kinds={"noise": "tol"},
           huge=("n_topics", "per_topic", "dim")),
+    # issue 26: the display helpers
+    Entry("core.summarize", C.summarize, dict(value=np.zeros((3, 3)), width=120),
+          kinds={"value": "skip"}),
+    Entry("core.markdown_table", C.markdown_table, dict(title="t", rows={"a": 1}),
+          kinds={"title": "object", "rows": "object", "header": "object"},
+          accept={"title": ("abc",)}),  # any str is a title
+    Entry("core.html_table", C.html_table, dict(title="t", rows={"a": 1}),
+          kinds={"title": "object", "rows": "object", "header": "object"},
+          accept={"title": ("abc",)}),  # any str is a title
 ]

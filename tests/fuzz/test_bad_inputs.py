@@ -74,6 +74,7 @@ _RESULT_SUFFIXES = ("Result", "Record", "Outcome", "Chain", "Bounds", "Bound", "
                     "Minor", "Block")
 #: Protocols, type aliases and plotting functions: nothing to validate.
 _NOT_ENTRY_POINTS = {
+    "Sample", "RichDisplay",  # a returned named pair; a display mixin for result classes
     "Domain", "Method", "Certificate", "SeparationMethod", "SeedLike", "StopReason",
     "LastLayer", "Regime", "PairRepresentation", "ConditionalDensity", "PairConstruction",
     "Result", "CertifiedResult", "RankValued", "Log3Value", "GaussianRational", "ExactMatrix",
