@@ -47,14 +47,16 @@ ALGO_SEED = 4242
 SLOPE_NS = (10**3, 10**4, 10**5, 10**6)
 
 
-def thread_line(threads: int) -> str:
-    """The thread settings in force: BLAS libraries and their threads, env variables, nice."""
+def thread_line(threads: int | None, who: str = "both EM and the moment estimator") -> str:
+    """The thread settings in force: BLAS libraries and their threads, env variables, nice
+    (``threads`` None: not limited)."""
     libs = ", ".join(f"{i['internal_api']} {i.get('version', '?')} ({i['num_threads']} "
                      f"thread(s))" for i in threadpool_info() if i["user_api"] == "blas")
     env = ", ".join(f"{v}={os.environ[v]}" for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                                                       "MKL_NUM_THREADS") if v in os.environ)
-    return (f"threads: BLAS limited to {threads} for both EM and the moment estimator "
-            f"(in force: {libs or 'no BLAS found'}); env {env or 'unset'}; nice {os.nice(0)}")
+    limit = "not limited" if threads is None else f"limited to {threads} for {who}"
+    return (f"threads: BLAS {limit} (in force: {libs or 'no BLAS found'}); env "
+            f"{env or 'unset'}; nice {os.nice(0)}")
 
 
 def load_line() -> str:
