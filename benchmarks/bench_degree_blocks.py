@@ -95,7 +95,10 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
             out = {"total": total, "grid_wall": e.details["sweep_seconds"],
                    "rank_wall": sum(h.seconds for h in e.history),
                    "largest_block": max(b.bound for b in e.blocks),
-                   "certifies": r.certifies, "stop": e.stop_reason}
+                   "certifies": r.certifies, "stop": e.stop_reason,
+                   # per block: bound, rank, its rounds (rows, cols, seconds)
+                   "blocks": [[b.bound, b.rank, [[h.rows, h.cols, h.seconds]
+                                                 for h in b.history]] for b in e.blocks]}
         out.update({"d_x": d_x, "L": L, "PB": pb, "rank": rank})
     elif name == "position":
         from seprank import LinearAttention

@@ -32,6 +32,11 @@ exactly.  Here the same tensor is estimated from samples and inverted robustly:
    Every estimate reports the conditioning it depends on: :math:`\sigma_{\min}(O)` (or M)
    and :math:`\sigma_{\min}(T)`.
 
+The estimators run on one BLAS thread (the statistics' products and the refinement's
+:math:`9200\times 224` Jacobian at (d, k) = (20, 8) are too small for threads to pay; on a
+shared machine two OpenBLAS threads made them 30-50x slower, benchmark ``estimation``), which
+also makes their results independent of the thread settings.
+
 :func:`~identifiability.masked.em.refine_em` hands the estimate to hmmlearn's EM.
 """
 
@@ -43,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from identifiability.errors import UnreliableEstimateError
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
@@ -278,8 +284,9 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     rng = as_generator(seed)
     a = task.given - min(task.times)
     _check_pair_rank(mom, k)
-    fit = fit_spectral(mom, k, a, rng, n_contractions, refine=refine)
-    jk = jackknife(mom, fit, k, a, n_contractions, refine)
+    with threadpool_limits(limits=1, user_api="blas"):       # see the module docstring
+        fit = fit_spectral(mom, k, a, rng, n_contractions, refine=refine)
+        jk = jackknife(mom, fit, k, a, n_contractions, refine)
     f = fit.factors
     lam = f.eigenvalues
     order = np.argsort(lam)
@@ -503,7 +510,8 @@ def estimate_hmm(
     n_groups = check_int("n_groups", n_groups, 2)
     if d is not None:
         d = check_int("d", d)
-    mom = _moments(sequences, d, "hmm", n_groups)
+    with threadpool_limits(limits=1, user_api="blas"):
+        mom = _moments(sequences, d, "hmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A7 needs k <= d")
     return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)
@@ -548,7 +556,8 @@ def estimate_ghmm(
     k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "ghmm")
     n_groups = check_int("n_groups", n_groups, 2)
-    mom = _moments(sequences, None, "ghmm", n_groups)
+    with threadpool_limits(limits=1, user_api="blas"):
+        mom = _moments(sequences, None, "ghmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A8 needs k <= d")
     return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)

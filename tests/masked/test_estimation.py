@@ -279,3 +279,51 @@ def test_refine_em_for_the_gaussian_model_keeps_unit_means() -> None:
     em = refine_em(truth, x, n_iter=5)
     assert np.allclose(np.linalg.norm(em.model.M, axis=0), 1)
     assert em.n_iter <= 5 and isinstance(em.converged, bool)
+
+
+# --- refinement speed-ups (issue 28): the same mathematics --------------------------------
+
+def test_the_compiled_birkhoff_projection_follows_dykstra() -> None:
+    """The projection used by the estimator (Python, then compiled) lands
+    where spectral.birkhoff_projection's Dykstra does, including on a matrix needing
+    thousands of iterations, and is doubly stochastic."""
+    TOL = 1e-12
+    from identifiability.masked.moment_fit import _PYTHON_DYKSTRA, _birkhoff
+
+    rng = np.random.default_rng(1)
+    cases = [rng.standard_normal((8, 8)) * rng.choice([0.3, 1, 3]) + 1 / 8 for _ in range(300)]
+    slowest = max(cases, key=lambda X: birkhoff_projection(X)[1])
+    assert birkhoff_projection(slowest)[1] > _PYTHON_DYKSTRA  # the compiled loop runs
+    for X in [*cases[:20], slowest]:
+        P_ref, _, ok_ref = birkhoff_projection(X)
+        P, _, ok = _birkhoff(X)
+        assert ok == ok_ref
+        assert np.max(np.abs(P - P_ref)) < TOL
+        assert P.min() >= 0 and np.allclose(P.sum(0), 1, atol=TOL) and np.allclose(
+            P.sum(1), 1, atol=TOL)
+
+
+def test_the_moment_fit_recovers_the_model_from_its_population_moments() -> None:
+    """Levenberg-Marquardt from a perturbed start on exact moments returns to a zero residual
+    and the true parameters (a local identifiability check: no noise, start nearby)."""
+    TOL = 1e-6
+    from identifiability.masked.moment_fit import fit_moments, model_moments, moment_residual
+
+    truth = HMM.random(6, 3, seed=3)
+    P3, Pp = model_moments(truth.O, truth.T)
+    rng = np.random.default_rng(0)
+    fit = fit_moments(truth.O + 0.02 * rng.standard_normal(truth.O.shape),
+                      truth.T + 0.02 * rng.standard_normal(truth.T.shape), P3, Pp)
+    assert moment_residual(fit.E, fit.T, P3, Pp) < TOL
+    assert np.max(np.abs(fit.E - truth.O)) < TOL and np.max(np.abs(fit.T - truth.T)) < TOL
+
+
+def test_em_from_an_undetermined_estimate_is_not_an_improvement() -> None:
+    truth = HMM.random(6, 3, seed=5)
+    x, _ = truth.sample(20, n_sequences=10, seed=0)
+    weak = estimate_hmm(x, 3, d=6, seed=1, check="report")
+    assert weak.status == "too_few_samples"
+    em = refine_em(weak, x, n_iter=3)
+    assert em.improves_on_start is False and em.start_status == "too_few_samples"
+    assert "more samples" in em.details["advice"] and "restarts" in em.details["advice"]
+    assert refine_em(truth, x, n_iter=3).improves_on_start is None
