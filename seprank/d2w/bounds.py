@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from seprank.core.display import html_table, markdown_table
+from seprank.core.display import html_table, markdown_table, summarize
 from seprank.core.errors import OutsideHypothesesError
 from seprank.core.log3 import (
     EXACT_BITS_LIMIT,
@@ -45,10 +45,6 @@ Regime = Literal["depth_efficient", "depth_inefficient", "boundary"]
 Kind = Literal["upper", "lower"]
 EVERY = "every weight assignment"
 ALMOST_EVERY = "almost every weight assignment (all but a Lebesgue-null set)"
-
-
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 _P = ParamSpec("_P")
@@ -429,7 +425,7 @@ class Bound:
             ax.set_xlabel("measurement")
         ax.set_yscale("log")
         ax.set_ylabel("separation rank")
-        ax.set_title(_short(self.summary(), 70), fontsize=9)
+        ax.set_title(summarize(self.summary(), 70), fontsize=9)
         ax.legend(fontsize=8)
         return ax
 
