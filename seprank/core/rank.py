@@ -27,6 +27,8 @@ from typing import Any
 import flint
 import numpy as np
 
+from seprank.core.flint_direct import MIN_ENTRIES as DIRECT_MIN_ENTRIES
+from seprank.core.flint_direct import rank_mod_p_int64
 from seprank.core.inputs import as_exact_matrix, as_float_matrix
 from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int, check_tolerance
@@ -135,10 +137,16 @@ def rank_mod_p(residues: Any, p: int) -> RankResult:
         raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its reduction "
                                 "modulo p is undefined; choose another prime")
     m, n = exact.shape
-    rank = 0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank())
+    rank, via = None, "python-flint nmod_mat"
+    if exact.numerators.dtype == np.int64 and m * n >= DIRECT_MIN_ENTRIES and p < 2**63:
+        rank, via = rank_mod_p_int64(exact.numerators, p), "FLINT nmod_mat_rank, rows copied"
+    if rank is None:
+        rank, via = (0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank()),
+                     "python-flint nmod_mat")
     certifies: Certificate = "exact" if rank == min(m, n) else "lower_bound"
     return RankResult(
-        rank, "modular", certifies, {"primes": (p,), "ranks_per_prime": (rank,), "shape": (m, n)}
+        rank, "modular", certifies,
+        {"primes": (p,), "ranks_per_prime": (rank,), "shape": (m, n), "computed_by": via}
     )
 
 
