@@ -132,6 +132,7 @@ def incontext_seq_sep(
     budget: Budget | None = None,
     keep_witness: bool = False,
     structure: Literal["auto", "dense", "degree"] = "auto",
+    executor: Any = "serial",
 ) -> SeqSepResult:
     r"""Certified :math:`\operatorname{seq-sep}(y_{in\text{-}context}) = \operatorname{sep}_{(a,b)}
     (Z_{in})`.
@@ -174,6 +175,11 @@ def incontext_seq_sep(
         of a) and sum; the block ranks are in ``engine.blocks``.  ``'dense'``: one PB-sized
         grid.  Both certify the same thing; the blocks cost :math:`\sum_k n_k^3` instead of
         :math:`PB^3` in the rank step (:func:`seprank.separation_rank`, ``structure=``).
+    executor : 'serial', None, int, str or distributed.Client, keyword-only
+        Where the blocks' ranks run (``'degree'`` only; :func:`seprank.separation_rank`):
+        ``'serial'`` (default), None for an embedded dask ``LocalCluster`` (one worker
+        process per core), an int for that many workers, a scheduler address or a
+        ``distributed.Client``.  Same certified result.
 
     Returns
     -------
@@ -205,7 +211,7 @@ def incontext_seq_sep(
         seed=seed, upper_bound=None if n_templates is not None else pb,
         n_templates=n_templates, progress=progress, budget=budget, keep_witness=keep_witness,
         grid_matrix=_StructuredGrid(rep, progress) if method == "modular" else None,
-        structure=structure,
+        structure=structure, executor=executor,
     )
     rank = engine.rank
     blocks = getattr(engine, "blocks", ())

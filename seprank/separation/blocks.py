@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from seprank.core.cluster import available_cores
 from seprank.core.domains import Domain, ModularDomain
 from seprank.core.grid import GridTooLargeError
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
@@ -48,6 +49,7 @@ from seprank.separation.degree import (
     check_structure,
     interpolation_nodes,
 )
+from seprank.separation.distributed import block_ranks
 from seprank.separation.grids import dedupe, domain_evaluator
 from seprank.separation.growth import grow_until_stable, plan_templates
 from seprank.separation.request import SeparationRequest
@@ -79,6 +81,8 @@ Dedupe = Callable[[Array], tuple[Array, Kept]]
 BLOCK_MARGIN = 8
 #: Bytes of one sweep chunk's temporaries (scaled grids and their block values).
 CHUNK_BYTES = 96 * 2**20
+#: Resident bytes of one local dask worker process with seprank, numpy and flint imported.
+WORKER_PROCESS_BYTES = 300 * 2**20
 
 
 def _tuples(m: int, k: int) -> Array:
@@ -411,27 +415,36 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
                           "the memory limit: blocks evaluated one at a time")
     blocks: list[DegreeBlock] = []
     history: list[RoundRecord] = []
-    for k, (j, kk) in enumerate(structure.bidegrees):
-        if bounds[k] == 0:
-            continue
-        remaining = (None if budget.max_seconds is None
-                     else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
-        matrix_of = _BlockMatrix(sweep, k, limit)
-        witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
-        out = grow_until_stable(matrix_of, plans[k], upper_bound=bounds[k],
-                                budget=replace(budget, max_seconds=remaining),
-                                progress=request.progress, description=f"block ({j}, {kk})",
-                                on_final=witness.on_final if request.keep_witness else None)
-        templates = (out.templates if out.templates is not None
-                     else matrix_of.last if matrix_of.last is not None else np.empty((0, dim)))
-        evidence = GridEvidence(request.f, request.n_inputs, dim, templates, domain.p,
-                                kept_minor=out.witness,
-                                finder=witness.finder(templates, out.last))
-        blocks.append(DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop, out.n_templates,
-                                  out.matrix_shape, out.history, out.last, templates,
-                                  evidence))
-        history.extend(out.history)
-        sweep.cache.pop(k, None)
+    first_rounds = {k: M for k, (_, M, _) in sweep.cache.items()}
+    _guard_workers(request.executor, first_rounds, store, limit)
+    with block_ranks(request.executor, domain, first_rounds) as (pool, where):
+        del first_rounds
+        for k, (j, kk) in enumerate(structure.bidegrees):
+            if bounds[k] == 0:
+                continue
+            remaining = (None if budget.max_seconds is None
+                         else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
+            matrix_of = _BlockMatrix(sweep, k, limit)
+            witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
+            out = grow_until_stable(matrix_of, plans[k], upper_bound=bounds[k],
+                                    budget=replace(budget, max_seconds=remaining),
+                                    progress=request.progress, description=f"block ({j}, {kk})",
+                                    on_final=witness.on_final if request.keep_witness else None,
+                                    rank_of=None if pool is None else pool.rank_of(k))
+            templates = (out.templates if out.templates is not None
+                         else matrix_of.last if matrix_of.last is not None
+                         else np.empty((0, dim)))
+            evidence = GridEvidence(request.f, request.n_inputs, dim, templates, domain.p,
+                                    kept_minor=out.witness,
+                                    finder=witness.finder(templates, out.last))
+            blocks.append(DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop,
+                                      out.n_templates, out.matrix_shape, out.history, out.last,
+                                      templates, evidence))
+            history.extend(out.history)
+            sweep.cache.pop(k, None)
+        notes["executor"] = where
+        if pool is not None:
+            notes["block_ranks_on_workers"] = dict(sorted(pool.costs.items()))
     rank = sum(b.rank for b in blocks)
     stop = _combined_stop(blocks)
     pinned = all(b.rank == b.bound for b in blocks)
@@ -449,6 +462,22 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
         matrix_shape=largest.matrix_shape, history=tuple(history),
         seconds=time.perf_counter() - start, upper_bound=upper_bound, details=details,
         blocks=tuple(blocks), structure=structure, nodes=nodes, inverse=inverse)
+
+
+def _guard_workers(executor: Any, matrices: dict[int, Array], store: int, limit: int) -> None:
+    """Before an embedded cluster starts: the cached matrices, plus on each of its workers one
+    of the largest blocks' rank steps (its copy, the int64 matrix, FLINT's matrix and the copy
+    its elimination makes) and the worker process itself, within the memory limit."""
+    if not (executor is None or isinstance(executor, int)) or not matrices:
+        return
+    workers = available_cores() if executor is None else int(executor)
+    largest = sorted((M.size for M in matrices.values()), reverse=True)[:workers]
+    need = store + sum(n * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"])) for n in largest) \
+        + workers * WORKER_PROCESS_BYTES
+    guard_memory(need, what=f"the block ranks on {workers} local dask workers",
+                 fix="use fewer workers (executor=1), executor='serial', or raise "
+                     "budget=Budget(max_bytes=...) if the machine has the memory",
+                 max_bytes=limit)
 
 
 def _rect_evaluator(request: SeparationRequest, domain: ModularDomain,

@@ -61,6 +61,7 @@ def separation_rank(
     keep_witness: bool = False,
     budget: Budget | None = None,
     progress: bool | None = None,
+    executor: Any = "serial",
 ) -> SeparationRankResult:
     r"""Separation rank of ``f`` w.r.t. the partition (A, B), with its certificate.
 
@@ -144,6 +145,14 @@ def separation_rank(
         ``TypeError`` naming ``budget=``.
     progress : bool, optional, keyword-only
         Progress bars (rounds, and large grids); default: on terminals, after two seconds.
+    executor : 'serial', None, int, str or distributed.Client, keyword-only
+        Where the degree blocks' ranks run (:mod:`seprank.separation.distributed`):
+        ``'serial'`` (default) in this process; None an embedded dask ``LocalCluster`` with
+        one single-threaded worker process per core, an int that many workers, a str a
+        scheduler address, or a ``distributed.Client``.  The certified result is the same;
+        ``details['executor']`` says where the ranks ran and
+        ``details['block_ranks_on_workers']`` what each cost there.  Other strategies compute
+        one matrix and take only ``'serial'``.
 
     Returns
     -------
@@ -194,9 +203,13 @@ def separation_rank(
         method=method, upper_bound=upper_bound,
         templates=templates,  # type: ignore[arg-type]
         n_templates=n_templates, rtol=rtol, grid_matrix=grid_matrix, structure=structure,
-        keep_witness=keep_witness, progress=progress)
+        keep_witness=keep_witness, progress=progress, executor=executor)
     budget = check_budget(budget)
     strategy, request = choose_strategy(request)
+    if request.executor != "serial" and strategy.name != "degree":
+        raise ValueError(f"executor={executor!r} runs the blocks of structure='degree' on dask; "
+                         f"the strategy {strategy.name!r} ranks one matrix: leave "
+                         "executor='serial'")
     if not strategy.grid:
         return strategy.driver(request, None, None, budget)
     if request.method == "symbolic":  # pragma: no cover - a grid strategy registered for it

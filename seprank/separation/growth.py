@@ -248,6 +248,7 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
                       progress: bool | None = None,
                       description: str = "separation rank",
                       on_final: Callable[[Array, Array, RankResult], Any] | None = None,
+                      rank_of: Callable[[Array], RankResult] | None = None,
                       ) -> GrowthOutcome:
     """Run the growth loop (module docstring) with the grid evaluator ``matrix_of``.
 
@@ -277,6 +278,10 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
         before it is released (e.g. to find a non-zero minor for a certificate, at the price
         of one echelon form); its value is :attr:`GrowthOutcome.witness`.  Not called when
         the loop stops because the next round raised a memory error after E was released.
+    rank_of : callable, optional
+        ``rank_of(E)`` -> the rank of a round's matrix in ``plan.domain`` (default
+        ``plan.domain.rank``); the degree blocks pass one that returns the rank a dask worker
+        computed of the same matrix (:mod:`seprank.separation.distributed`).
 
     Returns
     -------
@@ -299,6 +304,7 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
         upper_bound = check_int("upper_bound", upper_bound, minimum=0)
     budget = check_budget(budget)
     patience, max_templates = budget.patience, budget.max_templates
+    rank = plan.domain.rank if rank_of is None else rank_of
     started = time.perf_counter()
     notes: dict[str, Any] = {}
     current = _first_round(matrix_of, plan, upper_bound, notes)
@@ -315,7 +321,7 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
             E = None  # the previous round's matrix is released before the next one is built
             try:
                 E = matrix_of(current)
-                last = plan.domain.rank(E)
+                last = rank(E)
             except MemoryBudgetError:
                 if (not history and not plan.fixed and upper_bound is not None
                         and len(current) > plan.default_size):

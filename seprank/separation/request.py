@@ -27,6 +27,7 @@ from seprank.core.validation import (
     check_tolerance,
 )
 from seprank.separation.degree import DegreeStructure
+from seprank.separation.distributed import check_executor
 from seprank.separation.result import validate_partition
 
 __all__ = ["SeparationRequest"]
@@ -74,6 +75,9 @@ class SeparationRequest:
         Keep a non-zero minor of the last grid (for a certificate).
     progress : bool or None
         Progress bars (None: on terminals, after two seconds).
+    executor : 'serial', None, int, str or distributed.Client
+        Where the degree blocks' ranks run (:mod:`seprank.separation.distributed`); only the
+        ``'degree'`` strategy takes anything but ``'serial'``.
     started : float
         ``time.perf_counter()`` when the request was made: the time budget and the result's
         ``seconds`` count from it.
@@ -104,6 +108,7 @@ class SeparationRequest:
     structure: DegreeStructure | str = "auto"
     keep_witness: bool = False
     progress: bool | None = None
+    executor: Any = "serial"
     started: float = field(default_factory=time.perf_counter, repr=False)
 
     def __post_init__(self) -> None:
@@ -138,6 +143,7 @@ class SeparationRequest:
         put("keep_witness", check_bool("keep_witness", self.keep_witness))
         if self.progress is not None:
             put("progress", check_bool("progress", self.progress))
+        put("executor", check_executor(self.executor))
 
     @property
     def sides(self) -> tuple[int, int]:

@@ -21,93 +21,19 @@ r"""What stops a sweep's task, and what stops a sweep before it starts.
 
 from __future__ import annotations
 
-import ast
-import inspect
 import logging
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
-from types import FrameType
 from typing import Any
 
+from seprank.core.cluster import MAIN_GUARD_MESSAGE, check_main_guard
 from seprank.core.validation import check_float
 from seprank.sweeps.measure import TaskOutcome, run_task
 
 __all__ = ["MAIN_GUARD_MESSAGE", "check_main_guard", "check_timeout", "run_serial",
            "timeout_outcome"]
-
-#: What a missing ``if __name__ == "__main__":`` guard does to an embedded cluster, and the fix.
-MAIN_GUARD_MESSAGE = (
-    "sweep() would start a LocalCluster whose worker processes import this script's "
-    "__main__ module, and this script calls sweep() at import time (not under "
-    "'if __name__ == \"__main__\":'): every worker would run the sweep again and dask "
-    "would only report 'Nanny failed to start'. Put the call under "
-    "'if __name__ == \"__main__\":' (or run it with executor='serial')")
-
-
-def is_main_guard(node: ast.stmt) -> bool:
-    """``if __name__ == "__main__":`` (either order of the comparison)."""
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    test = node.test
-    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    texts = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return names == ["__name__"] and texts == ["__main__"]
-
-
-def check_main_guard() -> None:
-    """Refuse to start worker processes from a script that calls sweep() unguarded.
-
-    In a worker being spawned (the script re-imported as ``__mp_main__``) the call is refused
-    at once; in the script itself, the top-level statement that is running is located in the
-    script's source and must lie inside an ``if __name__ == "__main__":`` block.  Nothing is
-    refused where workers do not import ``__main__`` (interactive sessions, notebooks,
-    ``python -c``, the 'fork' start method) or where the source cannot be read.
-
-    Examples
-    --------
-    >>> check_main_guard()      # this session's __main__ calls it under its guard (or has none)
-    """
-    import multiprocessing
-
-    main = sys.modules.get("__main__")
-    if multiprocessing.parent_process() is not None and main is sys.modules.get("__mp_main__"):
-        raise RuntimeError(MAIN_GUARD_MESSAGE)
-    path = getattr(main, "__file__", None)
-    if main is None or not path:
-        return
-    try:
-        import dask
-
-        method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
-    except Exception:  # pragma: no cover - dask missing: sweep fails later anyway
-        return
-    if method == "fork":
-        return
-    frame: FrameType | None = inspect.currentframe()
-    top: FrameType | None = None
-    while frame is not None:
-        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
-            top = frame
-        frame = frame.f_back
-    if top is None:
-        return
-    try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return
-    line = top.f_lineno
-    for node in tree.body:
-        if is_main_guard(node) and node.lineno <= line <= (node.end_lineno or node.lineno):
-            return
-    raise RuntimeError(MAIN_GUARD_MESSAGE)
-
 
 class _TaskDeadline(BaseException):
     """Raised in a serial task by SIGALRM at its timeout (a BaseException, so the task's own

@@ -53,26 +53,24 @@ import hashlib
 import html
 import importlib.metadata
 import inspect
-import logging
 import os
 import sqlite3
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from tqdm import tqdm
 
+from seprank.core.cluster import available_cores, dask_client
 from seprank.core.display import summarize
 from seprank.core.validation import check_bool
 from seprank.sweeps.limits import (
     _clocked_run_task,
     _stop_overrunning,
-    check_main_guard,
     check_timeout,
     run_serial,
     timeout_outcome,
@@ -83,26 +81,6 @@ from seprank.sweeps.store import ResultStore, SkippedRow, TaskKey
 __all__ = ["SweepRecord", "SweepResult", "available_cores", "code_version", "sweep"]
 
 Source = Literal["computed", "store"]
-
-
-def available_cores() -> int:
-    """The CPU cores this process may use (its affinity mask where the OS has one).
-
-    Returns
-    -------
-    int
-        The number of cores.
-
-    Examples
-    --------
-    >>> import os
-    >>> 1 <= available_cores() <= (os.cpu_count() or 1)
-    True
-    """
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 #: The packages of this project: a function calling into them is versioned by their source.
@@ -551,48 +529,6 @@ def _validated_params(params: Iterable[Mapping[str, Any]]) -> list[dict[str, Any
     return out
 
 
-@contextmanager
-def _dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
-    """A ``distributed.Client`` for ``executor``, and a description; owned ones are closed."""
-    if not (executor is None or isinstance(executor, int | str)
-            or hasattr(executor, "scheduler_address") or hasattr(executor, "submit")):
-        raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
-                        f"address or a distributed.Client, got {executor!r}")
-    import dask
-    from distributed import Client, LocalCluster
-
-    if isinstance(executor, Client):
-        yield executor, f"dask cluster at {executor.scheduler_info().get('address')}"
-        return
-    if executor is None or (isinstance(executor, int) and not isinstance(executor, bool)):
-        n_workers = available_cores() if executor is None else executor
-        if n_workers < 1:
-            raise ValueError(f"executor={executor!r}: need at least one worker")
-        check_main_guard()
-        # loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
-        # statistical profiler in the workers (it samples the task's thread every 10 ms: CPU
-        # the tasks would lose, and a process CPU time that is not the task's)
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
-            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=":0",
-                                   silence_logs=logging.ERROR)
-        description = f"local dask cluster, {n_workers} worker processes"
-    elif isinstance(executor, str):
-        cluster, description = None, f"dask cluster at {executor}"
-    elif hasattr(executor, "scheduler_address"):
-        cluster, description = None, f"dask cluster at {executor.scheduler_address}"
-    else:
-        raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
-                        f"address or a distributed.Client, got {executor!r}")
-    client = Client(cluster if cluster is not None else executor)
-    try:
-        yield client, description
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
 def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str, Any]],
                  keys: Sequence[TaskKey], order: Sequence[int],
                  deliver: Callable[[int, TaskOutcome], None],
@@ -781,7 +717,7 @@ def sweep(
             for i in todo:
                 deliver(i, run_serial(fn, param_sets[i], limit))
         else:
-            with _dask_client(executor) as (client, description):
+            with dask_client(executor) as (client, description):
                 _run_on_dask(client, fn, param_sets, keys, todo, deliver, limit)
     finally:
         bar.close()
