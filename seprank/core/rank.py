@@ -95,7 +95,7 @@ class RankResult(RankValued):
         return f"rank {self.rank} (exact over Q)"
 
 
-def rank_mod_p(residues: Any, p: int) -> RankResult:
+def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResult:
     """Rank over GF(p) of a matrix reduced modulo the prime ``p``.
 
     Use this when a computation was itself carried out modulo ``p`` (e.g. a network evaluated
@@ -110,6 +110,10 @@ def rank_mod_p(residues: Any, p: int) -> RankResult:
         rationals whose denominators ``p`` does not divide.
     p : int
         A prime below ``2**64`` (primality is checked).
+    threads : int, optional, keyword-only
+        FLINT threads for a large int32/int64 array
+        (:func:`seprank.core.flint_direct.rank_mod_p_int64`; default: every core from
+        :data:`~seprank.core.flint_direct.THREADED_ENTRIES` entries on).
 
     Returns
     -------
@@ -132,22 +136,32 @@ def rank_mod_p(residues: Any, p: int) -> RankResult:
     p = check_int("p", p, 2)
     if not (p < 2**64) or not flint.fmpz(p).is_prime():
         raise ValueError(f"p = {p} is not a prime below 2**64")
+    if (isinstance(residues, np.ndarray) and residues.dtype in (np.int32, np.int64)
+            and residues.ndim == 2 and residues.size >= DIRECT_MIN_ENTRIES and p < 2**63):
+        # a large integer grid: straight to FLINT, without an int64 copy of an int32 one
+        m, n = residues.shape
+        rank = rank_mod_p_int64(residues, p, threads=threads)
+        if rank is not None:
+            return _modular_result(rank, p, (m, n), "FLINT nmod_mat_lu, rows copied")
     exact = as_exact_matrix(residues, "residues")
     if exact.denominators_divisible_by(p):
         raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its reduction "
                                 "modulo p is undefined; choose another prime")
     m, n = exact.shape
-    rank, via = None, "python-flint nmod_mat"
+    rank = None
     if exact.numerators.dtype == np.int64 and m * n >= DIRECT_MIN_ENTRIES and p < 2**63:
-        rank, via = rank_mod_p_int64(exact.numerators, p), "FLINT nmod_mat_rank, rows copied"
-    if rank is None:
-        rank, via = (0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank()),
-                     "python-flint nmod_mat")
-    certifies: Certificate = "exact" if rank == min(m, n) else "lower_bound"
-    return RankResult(
-        rank, "modular", certifies,
-        {"primes": (p,), "ranks_per_prime": (rank,), "shape": (m, n), "computed_by": via}
-    )
+        rank = rank_mod_p_int64(exact.numerators, p, threads=threads)
+    if rank is not None:
+        return _modular_result(rank, p, (m, n), "FLINT nmod_mat_lu, rows copied")
+    rank = 0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank())
+    return _modular_result(rank, p, (m, n), "python-flint nmod_mat")
+
+
+def _modular_result(rank: int, p: int, shape: tuple[int, int], computed_by: str) -> RankResult:
+    certifies: Certificate = "exact" if rank == min(shape) else "lower_bound"
+    return RankResult(rank, "modular", certifies,
+                      {"primes": (p,), "ranks_per_prime": (rank,), "shape": shape,
+                       "computed_by": computed_by})
 
 
 def exact_rank(M: Any) -> RankResult:

@@ -14,11 +14,13 @@ r"""The block engine: a separation rank as the sum of its degree blocks' certifi
    every block uses a prefix of one shared template stream, block k the first :math:`m_k`
    templates, sized to its own bound -- and extracts each block's grid (a GF(p) matrix product
    with the interpolation weights, :func:`seprank.core.modfloat.matmul_mod`);
-4. each block runs the ordinary growth loop :func:`~seprank.separation.growth.grow_until_stable`
-   with its own plan (same template stream), memory guard and what is left of the
+4. each block, smallest first, runs the ordinary growth loop
+   :func:`~seprank.separation.growth.grow_until_stable` with its own plan (same template
+   stream), memory guard and what is left of the
    :class:`~seprank.separation.budget.Budget`'s time: its
    first round is served from the sweep, later rounds (rare: a block that did not reach its
-   bound) evaluate the scaled grids again for that block only.
+   bound) evaluate the scaled grids again for that block only.  With ``executor=`` the first
+   rounds' ranks run on dask workers (:mod:`seprank.separation.distributed`).
 
 The result's rank is the sum of the block ranks, a certified lower bound on sep under the
 declared structure; when every block reaches its size bound it is sep exactly.
@@ -57,7 +59,6 @@ from seprank.separation.result import (
     SATURATED_STOPS,
     GridEvidence,
     GridMinor,
-    RoundRecord,
     StopReason,
 )
 from seprank.separation.strategies import Streams, register_strategy
@@ -307,7 +308,7 @@ class _BlockMatrix:
         hit = self.sweep.cache.pop(self.k, None)
         if hit is not None and len(hit[0]) == m and np.array_equal(hit[0], templates):
             self.kept = hit[2]
-            return hit[1].astype(np.int64)
+            return hit[1]  # int32 residues: ranked without an int64 copy
         need = self.peak_bytes(m)
         if need > self.limit:
             rows, cols = self.sweep.shape(m)
@@ -318,7 +319,7 @@ class _BlockMatrix:
                 "the machine has the memory", needed=need, limit=self.limit,
                 what="a degree block's grid")
         M, self.kept = self.sweep.run(templates, {self.k: m})[self.k]
-        return M.astype(np.int64)
+        return M
 
 
 @register_strategy("degree", methods=("modular",), auto=1, fixed_templates=False,
@@ -334,7 +335,7 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     from one stream seeded from ``streams.templates`` (so block k's are the first ones of every
     other block's); the structure check uses another stream.  With ``upper_bound`` given, each
     block's first round is sized to its own bound (+8).  The blocks share the budget's time
-    (each gets what the earlier ones left).
+    (each gets what the earlier ones left; the smallest run first).
 
     Every block keeps a :class:`~seprank.separation.result.GridEvidence` of its last grid
     (f on ``n_inputs`` positions, the block's templates, p): with
@@ -413,15 +414,17 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     elif sizes:
         notes["sweep"] = (f"the blocks' first rounds together ({store / 2**30:.3g} GiB) exceed "
                           "the memory limit: blocks evaluated one at a time")
-    blocks: list[DegreeBlock] = []
-    history: list[RoundRecord] = []
+    done: dict[int, DegreeBlock] = {}
     first_rounds = {k: M for k, (_, M, _) in sweep.cache.items()}
     _guard_workers(request.executor, first_rounds, store, limit)
     with block_ranks(request.executor, domain, first_rounds) as (pool, where):
         del first_rounds
-        for k, (j, kk) in enumerate(structure.bidegrees):
+        # smallest blocks first: the largest rank step runs when the other blocks' cached
+        # matrices are released (the peak is the largest block's, not that plus the cache)
+        for k in sorted(range(len(bounds)), key=lambda k: (bounds[k], k)):
             if bounds[k] == 0:
                 continue
+            j, kk = structure.bidegrees[k]
             remaining = (None if budget.max_seconds is None
                          else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
             matrix_of = _BlockMatrix(sweep, k, limit)
@@ -437,14 +440,14 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
             evidence = GridEvidence(request.f, request.n_inputs, dim, templates, domain.p,
                                     kept_minor=out.witness,
                                     finder=witness.finder(templates, out.last))
-            blocks.append(DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop,
-                                      out.n_templates, out.matrix_shape, out.history, out.last,
-                                      templates, evidence))
-            history.extend(out.history)
+            done[k] = DegreeBlock(j, kk, bounds[k], out.last.rank, out.stop, out.n_templates,
+                                  out.matrix_shape, out.history, out.last, templates, evidence)
             sweep.cache.pop(k, None)
         notes["executor"] = where
         if pool is not None:
             notes["block_ranks_on_workers"] = dict(sorted(pool.costs.items()))
+    blocks = [done[k] for k in sorted(done)]  # in the structure's order
+    history = [r for b in blocks for r in b.history]
     rank = sum(b.rank for b in blocks)
     stop = _combined_stop(blocks)
     pinned = all(b.rank == b.bound for b in blocks)

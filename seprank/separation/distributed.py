@@ -10,8 +10,8 @@ single-threaded worker processes, a scheduler address, or a ``Client``):
 1. each matrix goes to one worker, chosen longest-processing-time first on the rank's
    multiply-adds :math:`r\,c\,\min(r, c)` (the largest block first, each to the least loaded
    worker): :func:`assign_blocks`;
-2. the worker computes :func:`rank_block` -- the same :class:`~seprank.core.domains.ModularDomain`
-   rank the serial path computes (FLINT's ``nmod_mat_rank``) -- and returns the
+2. the worker computes :func:`rank_block` -- the GF(p) rank the serial path computes
+   (:func:`~seprank.core.rank.rank_mod_p`, on one FLINT thread) -- and returns the
    :class:`~seprank.core.rank.RankResult` with its own wall and CPU seconds;
 3. block k's growth loop takes that rank for its first round
    (:meth:`BlockRanks.rank_of`), but only for the matrix that was sent: the round's matrix is
@@ -41,7 +41,7 @@ import numpy as np
 
 from seprank.core.cluster import check_local_workers, dask_client
 from seprank.core.domains import ModularDomain
-from seprank.core.rank import RankResult
+from seprank.core.rank import RankResult, rank_mod_p
 from seprank.core.types import Array
 
 __all__ = ["BlockRanks", "assign_blocks", "block_ranks", "check_executor", "rank_block"]
@@ -136,7 +136,8 @@ def rank_block(matrix: Array, p: int) -> tuple[RankResult, float, float]:
     Returns
     -------
     tuple of (RankResult, float, float)
-        :meth:`ModularDomain.rank` of the matrix, wall seconds, CPU seconds.
+        :func:`~seprank.core.rank.rank_mod_p` of the matrix (what :meth:`ModularDomain.rank`
+        computes, here on one FLINT thread), wall seconds, CPU seconds.
 
     Examples
     --------
@@ -145,7 +146,7 @@ def rank_block(matrix: Array, p: int) -> tuple[RankResult, float, float]:
     1
     """
     wall, cpu = time.perf_counter(), time.process_time()
-    result = ModularDomain(p).rank(np.asarray(matrix, dtype=np.int64))
+    result = rank_mod_p(np.asarray(matrix), p, threads=1)  # one process per core: one thread
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 

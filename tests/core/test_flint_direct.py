@@ -68,10 +68,30 @@ def test_rank_mod_p_takes_the_direct_path_for_large_int64_and_agrees() -> None:
     A = rng.integers(-P, P, (400, 30)) @ rng.integers(-5, 5, (30, 300))
     r = rank_mod_p(A, P)
     assert r.rank == _python_flint_rank(A, P) == 30
-    want = ("FLINT nmod_mat_rank" if flint_direct.status().available
+    want = ("FLINT nmod_mat_lu" if flint_direct.status().available
             else "python-flint nmod_mat")
     assert r.details["computed_by"].startswith(want)
     assert rank_mod_p(A[:5, :5], P).details["computed_by"] == "python-flint nmod_mat"
+
+
+def test_int32_grids_threads_and_int64_agree() -> None:
+    """An int32 grid is ranked as it is (no int64 copy); one or two FLINT threads, int32 or
+    int64, and python-flint give one rank."""
+    if not flint_direct.status().available:
+        pytest.skip(flint_direct.status().reason)
+    rng = np.random.default_rng(5)
+    A = np.mod(rng.integers(0, 2**20, (1100, 40)) @ rng.integers(0, 2**20, (40, 1000)), P)
+    A[:, 3] = (A[:, 1] + 7 * A[:, 2]) % P          # rank 40 regardless (column in the span)
+    want = _python_flint_rank(A, P)
+    assert want == 40
+    for threads in (1, 2):
+        assert flint_direct.rank_mod_p_int64(A.astype(np.int32), P, threads=threads) == want
+        assert flint_direct.rank_mod_p_int64(A, P, threads=threads) == want
+    r = rank_mod_p(A.astype(np.int32), P)
+    assert r.rank == want and r.details["computed_by"].startswith("FLINT")
+    for bad in (0, 1.5, True, 10**6):
+        with pytest.raises(ValueError, match="threads"):
+            flint_direct.rank_mod_p_int64(A, P, threads=bad)  # type: ignore[arg-type]
 
 
 def test_fallback_when_the_direct_path_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,6 +107,8 @@ def test_fallback_when_the_direct_path_is_off(monkeypatch: pytest.MonkeyPatch) -
 def test_bad_arguments_are_named() -> None:
     with pytest.raises(TypeError, match="int64"):
         flint_direct.rank_mod_p_int64(np.zeros((3, 3)), P)
+    with pytest.raises(TypeError, match="int32 or int64"):
+        flint_direct.rank_mod_p_int64(np.zeros((3, 3), dtype=np.int16), P)
     with pytest.raises(TypeError, match="two-dimensional"):
         flint_direct.rank_mod_p_int64(np.zeros(3, dtype=np.int64), P)
     with pytest.raises(ValueError, match="2\\*\\*63"):
