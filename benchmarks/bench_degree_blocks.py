@@ -9,7 +9,8 @@ shared):
   degree blocks (:mod:`seprank.separation.blocks`: one sweep of scaled grids, then one rank per
   block), grid and rank timed separately, and the fitted exponent of each cost in PB;
 * ``evaluator`` -- evaluations of Z_in per second at (d_x, L) = (5, 3) for the int64 numpy
-  evaluator (the one before the compiled kernel) and the compiled float64 kernel, against the
+  evaluator (the one before the compiled kernel), the compiled float64 kernel and the kernel
+  written out for the network's shape (:mod:`seprank.incontext.kernel_unrolled`), against the
   arithmetic limit: multiply-adds per evaluation over the machine's float64 FMA rate
   (measured with a one-thread ``dgemm``);
 * ``primes`` -- flint's ``nmod_mat`` rank time against the prime's size (and the float64 BLAS
@@ -166,6 +167,14 @@ def _evaluator(d_x: int, L: int, z: int) -> dict[str, Any]:
         t = _clock()
         modular_grid(rep, T, T, F, kernel=kernel)
         out[kernel] = _since(t)
+    from seprank.incontext.modular import modular_grid_balanced
+
+    t = _clock()
+    modular_grid_balanced(rep, T[:8], T[:8], F, unrolled=True)  # compile this shape
+    out["unrolled_compile"] = _since(t)
+    t = _clock()
+    modular_grid_balanced(rep, T, T, F, unrolled=True)
+    out["unrolled"] = _since(t)
     with threadpool_limits(1):
         n = 1500
         X = np.random.default_rng(0).standard_normal((n, n))
@@ -302,12 +311,14 @@ def main(argv: list[str]) -> int:
         ["kernel", "us per evaluation (wall)", "us per evaluation (CPU, all threads)",
          "x arithmetic limit (CPU)"],
         [[k, f"{ev[k]['wall'] / ev['evals'] * 1e6:.3f}", f"{ev[k]['cpu'] / ev['evals'] * 1e6:.3f}",
-          f"{ev[k]['cpu'] / ev['evals'] / limit:.1f}"] for k in ("numpy", "compiled")]),
+          f"{ev[k]['cpu'] / ev['evals'] / limit:.1f}"] for k in ("numpy", "compiled", "unrolled")]),
         "", f"Arithmetic limit: {ev['fma_per_eval']} multiply-adds per evaluation at "
         f"{ev['fma_per_s_one_core'] / 1e9:.1f} G multiply-adds/s (one-thread dgemm) = "
         f"{limit * 1e6:.3f} us per evaluation per core. Compiled / numpy throughput: "
         f"{ev['numpy']['cpu'] / ev['compiled']['cpu']:.1f}x (CPU), "
-        f"{ev['numpy']['wall'] / ev['compiled']['wall']:.1f}x (wall).", ""]
+        f"{ev['numpy']['wall'] / ev['compiled']['wall']:.1f}x (wall); unrolled / compiled: "
+        f"{ev['compiled']['cpu'] / ev['unrolled']['cpu']:.1f}x (CPU), compiling the unrolled "
+        f"kernel for this shape {ev['unrolled_compile']['wall']:.1f} s.", ""]
     pr = _run("primes", 1000 if quick else 2000)
     lines += [f"## flint nmod_mat rank vs prime size (n = {pr['n']}, python-flint "
               f"{pr['flint']})", "", markdown_table(

@@ -14,17 +14,28 @@ both ways:
   per multiply-add applied to the blocks' rounds), with the number of blocks and rounds, and
   the time of the blocks whose rounds are below 1% of the largest (small blocks' fixed cost).
 
-Usage: ``python -m benchmarks frontier [--sizes=5x3,3x4] [--dense=5x3]`` (``--dense=`` for
-none).  Larger sizes: ``--sizes=6x3,4x4`` (minutes to an hour on 2 cores).
+With ``--dask=6x3`` (default none) the blocks at that size run three ways, each in a fresh
+subprocess: serially on one FLINT thread (the blocks one after another on one core), serially
+with the default (one FLINT thread per core), and with ``executor=2`` (two local dask worker
+processes, one thread each); the speed-ups of the rank step and end to end are printed, and
+the measured one-thread cost per multiply-add of the block ranks and per evaluation of the
+sweep are projected to a cluster of 16 and 64 workers at (4, 4), (7, 3) and (3, 5)
+(:func:`project`: longest-processing-time-first makespan of the block ranks; the sweep as run
+here, in the calling process on this machine's cores, and as it would take split over the
+workers -- not implemented).
+
+Usage: ``python -m benchmarks frontier [--sizes=5x3,3x4] [--dense=5x3] [--dask=6x3]``
+(``--dense=`` for none).  Larger sizes: ``--sizes=6x3,4x4`` (minutes to an hour on 2 cores).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 from benchmarks._util import machine_line, markdown_table, write_result
-from benchmarks.bench_degree_blocks import _run, _s
+from benchmarks.bench_degree_blocks import _fma_count, _run, _s
 from benchmarks.bench_estimation import load_line, thread_line
 
 
@@ -54,6 +65,102 @@ def overhead(block: dict[str, Any], dense: dict[str, Any]) -> dict[str, Any]:
             "small_rounds_seconds": small, "earlier_rounds_seconds": multi}
 
 
+#: Sizes and cluster widths of the projection.
+PROJECT_SIZES = ((4, 4), (7, 3), (3, 5))
+PROJECT_WORKERS = (2, 16, 64)
+
+
+def block_sides(d_x: int, L: int) -> list[int]:
+    """The first-round sides of the in-context blocks at (d_x, L): bound + 8 per block."""
+    from seprank.incontext.bounds import monomial_count
+
+    C = (3**L - 1) // 2
+    return [min(monomial_count(d_x, 2 * k + 1), monomial_count(d_x, 2 * C - 2 * k)) + 8
+            for k in range(C + 1)]
+
+
+def lpt_makespan(costs: list[float], workers: int) -> float:
+    """Longest processing time first on ``workers`` identical workers (what
+    :func:`seprank.separation.distributed.assign_blocks` does)."""
+    load = [0.0] * workers
+    for c in sorted(costs, reverse=True):
+        load[load.index(min(load))] += c
+    return max(load)
+
+
+def project(d_x: int, L: int, per_madd: float, per_fma_eval: float,
+            cores_here: int) -> dict[str, Any]:
+    """Wall time of the blocks at (d_x, L) from measured one-thread rates: the block ranks
+    (``per_madd`` seconds per multiply-add n^3) as an LPT makespan on k workers, and the
+    sweep ((C + 1) m_max^2 evaluations of ``_fma_count`` multiply-adds at ``per_fma_eval``
+    seconds each) on this machine's cores, or split over k workers."""
+    sides = block_sides(d_x, L)
+    costs = [per_madd * float(n) ** 3 for n in sides]
+    sweep_cpu = len(sides) * max(sides) ** 2 * _fma_count(d_x, L) * per_fma_eval
+    return {"size": (d_x, L), "blocks": len(sides), "largest": max(sides) - 8,
+            "rank_cpu": sum(costs), "largest_rank": max(costs), "sweep_cpu": sweep_cpu,
+            "sweep_here": sweep_cpu / cores_here,
+            "ranks_on": {k: lpt_makespan(costs, k) for k in PROJECT_WORKERS},
+            "store_gib": 4 * sum(n * n for n in sides) / 2**30,
+            "largest_worker_gib": 12 * max(sides) ** 2 / 2**30}
+
+
+def _dask_lines(s: tuple[int, int]) -> list[str]:
+    one = _run("blocks", *s, "serial", 1)
+    default = _run("blocks", *s, "serial", os.cpu_count() or 1)
+    dk = _run("blocks", *s, 2, 1)
+    rows = [[name, r["executor"], r["flint_threads"], _s(r["total"]), f"{r['grid_wall']:.1f} s",
+             f"{r['rank_wall']:.1f} s", f"{r['peak_mib'] / 1024:.2f} GiB",
+             f"{r['load'][0]:.1f}-{r['load'][1]:.1f}"]
+            for name, r in (("serial, 1 thread", one), ("serial, default", default),
+                            ("dask, 2 workers", dk))]
+    lines = [f"### Blocks of one rank on dask at ({s[0]}, {s[1]}) (PB = {one['PB']}, certified "
+             f"{one['rank']} / {default['rank']} / {dk['rank']})", "", markdown_table(
+                 ["variant", "executor", "FLINT threads", "end to end", "sweep (wall)",
+                  "rank step (wall)", "peak (calling process)", "load"], rows), ""]
+    for name, base in (("serial on 1 thread", one), ("serial, default threads", default)):
+        lines.append(f"**dask on 2 workers against {name}: rank step "
+                     f"{base['rank_wall'] / dk['rank_wall']:.2f}x, end to end "
+                     f"{base['total']['wall'] / dk['total']['wall']:.2f}x.**")
+    madds = sum(float(r) * c * min(r, c) for _, _, rs in one["blocks"] for r, c, _ in rs)
+    per_madd = one["rank_wall"] / madds
+    sides = [rs[-1][0] for _, _, rs in one["blocks"]]
+    ceiling = sum(n**3 for n in sides) / lpt_makespan([float(n) ** 3 for n in sides], 2)
+    lines += ["", f"The ceiling of whole blocks on 2 workers here: total / LPT makespan of "
+              f"n^3 = {ceiling:.2f}x (the largest block is "
+              f"{max(sides) ** 3 / sum(n**3 for n in sides):.0%} of the arithmetic). Per-block "
+              "worker seconds (dask): " + ", ".join(
+                  f"{v['shape'][0]}: {v['wall']:.1f} s" for v in sorted(
+                      dk["on_workers"].values(), key=lambda v: -v["shape"][0])[:6]) + ".", ""]
+    C = (3**s[1] - 1) // 2
+    evals = (C + 1) * max(sides) ** 2
+    cores = os.cpu_count() or 1
+    per_fma_eval = one["grid_wall"] * cores / (evals * _fma_count(*s))
+    lines += [f"Measured one-thread rates (serial, 1 FLINT thread): rank {per_madd * 1e12:.1f} "
+              f"ps per multiply-add ({1e-9 / per_madd:.1f} G/s); sweep "
+              f"{per_fma_eval * 1e12:.1f} ps per evaluation multiply-add per core "
+              f"({one['grid_wall']:.1f} s on {cores} cores for {evals:,} evaluations).", "",
+              "Projection (wall; ranks as the LPT makespan of n^3 at the measured rate; the "
+              "sweep as implemented runs in the calling process):", ""]
+    prow = []
+    for d_x, L in PROJECT_SIZES:
+        pr = project(d_x, L, per_madd, per_fma_eval, cores)
+        for k in PROJECT_WORKERS:
+            prow.append([f"({d_x}, {L})", pr["blocks"], pr["largest"], k,
+                         f"{pr['ranks_on'][k] / 60:.1f} min",
+                         f"{pr['sweep_here'] / 60:.1f} min",
+                         f"{(pr['sweep_here'] + pr['ranks_on'][k]) / 60:.1f} min",
+                         f"{(pr['sweep_cpu'] / k + pr['ranks_on'][k]) / 60:.1f} min",
+                         f"{pr['largest_rank'] / 60:.1f} min",
+                         f"{pr['store_gib']:.1f} GiB", f"{pr['largest_worker_gib']:.1f} GiB"])
+    lines += [markdown_table(
+        ["size", "blocks", "largest block", "workers", "ranks", "sweep here",
+         "total (sweep here)", "total (sweep split, not implemented)",
+         "largest block alone", "cache (calling process)", "largest block on its worker"],
+        prow), ""]
+    return lines
+
+
 def main(argv: list[str]) -> int:
     sizes = _sizes(argv, "sizes", "5x3,3x4")
     dense_sizes = _sizes(argv, "dense", "5x3")
@@ -62,6 +169,7 @@ def main(argv: list[str]) -> int:
             f"{thread_line(None)}.", ""]
     blocks = {s: _run("blocks", *s) for s in sizes}
     dense = {s: _run("dense", *s) for s in dense_sizes}
+    dask_sizes = _sizes(argv, "dask", "")
     rows = [[f"({d}, {L})", b["PB"], b["rank"], "yes" if b["rank"] == b["PB"] else "**no**",
              b["certifies"], _s(b["total"]), f"{b['grid_wall']:.1f} s",
              f"{b['rank_wall']:.1f} s", f"{b['peak_mib'] / 1024:.2f} GiB",
@@ -97,6 +205,8 @@ def main(argv: list[str]) -> int:
                           + (f" ({r * c * min(r, c) / t / 1e9:.1f})" if t > 0.01 else "")
                           for r, c, t in rounds)] for bound, rank, rounds in b["blocks"]]),
                   ""]
+    for s in dask_sizes:
+        lines += _dask_lines(s)
     lines += [f"At the end: {load_line()}."]
     text = "\n".join(lines)
     print(text)

@@ -247,13 +247,33 @@ def _side_arrays(rep: PairRepresentation, templates: Array, E_side: Array,
 
 
 def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templates: Array,
-                          domain: ModularDomain) -> Array:
+                          domain: ModularDomain, *, unrolled: bool | None = None) -> Array:
     r"""The grid :math:`[Z_{in}(a^{(r)}, b^{(s)})]` as balanced float64 residues
     (:math:`|r| \le p/2 + 2`), computed by the compiled kernel
-    :func:`seprank.incontext.kernel.zin_grid_kernel`.
+    :func:`seprank.incontext.kernel.zin_grid_kernel`, or for large grids by the kernel
+    written out for this network's shape
+    (:func:`seprank.incontext.kernel_unrolled.unrolled_kernel`).
 
     The layer-1 arrays are formed per template (as in :func:`modular_grid`); layers 1..L run
     per pair in the kernel, both cores.  Exact: see :mod:`seprank.core.modfloat`.
+
+    Parameters
+    ----------
+    rep : PairRepresentation
+        The in-context representation (integer network and embedding).
+    a_templates, b_templates : numpy.ndarray
+        Integer residue templates, shapes (Z_a, d_x) and (Z_b, d_x).
+    domain : ModularDomain
+        The GF(p) domain (p below 2**25).
+    unrolled : bool, optional, keyword-only
+        Use the unrolled kernel (True), the generic one (False), or decide by size (None:
+        unrolled from :data:`~seprank.incontext.kernel_unrolled.UNROLLED_MIN_PAIRS` pairs on;
+        compiling a network shape takes seconds).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 array of shape (Z_a, Z_b): balanced residues of the grid.
 
     References
     ----------
@@ -272,6 +292,7 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
     """
     from seprank.core.modfloat import max_terms, to_balanced
     from seprank.incontext.kernel import zin_grid_kernel
+    from seprank.incontext.kernel_unrolled import UNROLLED_MIN_PAIRS, unrolled_kernel
 
     checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
     p = domain.p
@@ -300,15 +321,20 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
                                                    rep.net.output))
     kq = domain.matmul(np.swapaxes(q, -1, -2), k)  # (L - 1, H, d, d)
     vo = domain.matmul(np.swapaxes(v, -1, -2), np.swapaxes(o, -1, -2))
-    zin_grid_kernel(to_balanced(U, p), to_balanced(uMa, p), to_balanced(Ma, p),
-                    np.ascontiguousarray(to_balanced(V, p).transpose(1, 2, 0)),
-                    np.ascontiguousarray(to_balanced(vMb, p).transpose(1, 2, 0)),
-                    np.ascontiguousarray(to_balanced(Mb, p).transpose(1, 2, 0)),
-                    np.ascontiguousarray(to_balanced(np.stack(maps[1:]), p)),
-                    np.ascontiguousarray(to_balanced(kq, p)),
-                    np.ascontiguousarray(to_balanced(vo, p)),
-                    iu.astype(np.int64), ju.astype(np.int64), gidx, bool(by_heads < by_map),
-                    int(rep.position), int(rep.coordinate), float(p), int(max_terms(p)), out)
+    arrays = (to_balanced(U, p), to_balanced(uMa, p), to_balanced(Ma, p),
+              np.ascontiguousarray(to_balanced(V, p).transpose(1, 2, 0)),
+              np.ascontiguousarray(to_balanced(vMb, p).transpose(1, 2, 0)),
+              np.ascontiguousarray(to_balanced(Mb, p).transpose(1, 2, 0)),
+              np.ascontiguousarray(to_balanced(np.stack(maps[1:]), p)),
+              np.ascontiguousarray(to_balanced(kq, p)),
+              np.ascontiguousarray(to_balanced(vo, p)))
+    use_heads, K = bool(by_heads < by_map), int(max_terms(p))
+    if unrolled if unrolled is not None else out.size >= UNROLLED_MIN_PAIRS:
+        shape = (rep.n_tokens, d, H, L, use_heads, int(rep.position), int(rep.coordinate), K)
+        unrolled_kernel(shape)(*arrays, float(p), out)
+        return out
+    zin_grid_kernel(*arrays, iu.astype(np.int64), ju.astype(np.int64), gidx, use_heads,
+                    int(rep.position), int(rep.coordinate), float(p), K, out)
     return out
 
 

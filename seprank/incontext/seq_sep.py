@@ -25,6 +25,7 @@ from seprank.core.random import SeedLike
 from seprank.core.results import Certificate, RankValued, SeparationMethod
 from seprank.core.types import Array
 from seprank.core.validation import check_array, check_float
+from seprank.incontext.kernel_unrolled import UNROLLED_MIN_PAIRS
 from seprank.incontext.modular import modular_grid, modular_grid_balanced, modular_grid_bytes
 from seprank.incontext.representation import InContextRepresentation
 from seprank.separation.budget import Budget, refuses_budget_keywords
@@ -299,6 +300,14 @@ class _StructuredGrid:
 
     def __init__(self, rep: InContextRepresentation, progress: bool | None) -> None:
         self.rep, self.progress = rep, progress
+        #: The kernel of :meth:`rectangular` (None: decided per call by its size).
+        self.unrolled: bool | None = None
+
+    def expect_pairs(self, pairs: int) -> None:
+        """The degree blocks' sweep announces its work: the kernel written out for this
+        network's shape when it pays for its compilation
+        (:data:`~seprank.incontext.kernel_unrolled.UNROLLED_MIN_PAIRS`)."""
+        self.unrolled = pairs >= UNROLLED_MIN_PAIRS
 
     def peak_bytes(self, m: int) -> int:
         return modular_grid_bytes(self.rep, m, m)
@@ -312,7 +321,8 @@ class _StructuredGrid:
         """The rectangular grid [Z_in(a_r, b_s)] as balanced float64 residues (the degree
         blocks' scaled grids), by the compiled kernel."""
         assert isinstance(domain, ModularDomain)
-        return modular_grid_balanced(self.rep, a_templates, b_templates, domain)
+        return modular_grid_balanced(self.rep, a_templates, b_templates, domain,
+                                     unrolled=self.unrolled)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ import numpy as np
 
 from seprank.core.cluster import available_cores
 from seprank.core.domains import Domain, ModularDomain
+from seprank.core.flint_direct import status as direct_status
 from seprank.core.grid import GridTooLargeError
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
@@ -64,8 +65,8 @@ from seprank.separation.result import (
 from seprank.separation.strategies import Streams, register_strategy
 from seprank.separation.witness import find_grid_minor
 
-__all__ = ["block_separation_rank", "rect_from_batch", "rect_from_grid_matrix",
-           "select_degree"]
+__all__ = ["block_separation_rank", "rank_step_bytes", "rect_from_batch",
+           "rect_from_grid_matrix", "select_degree"]
 
 #: ``evaluate(a_points, b_points)`` -> the grid [f(a_r, b_s)] mod p (int64 or balanced float64)
 #: for a_points of shape (R, |A|, dim) and b_points of shape (S, |B|, dim).
@@ -195,7 +196,9 @@ def rect_from_batch(evaluate: Callable[[Array], Array], n_inputs: int, A: tuple[
 
 def rect_from_grid_matrix(grid_matrix: Any, domain: ModularDomain) -> RectEvaluator:
     """The caller's structured evaluator ``grid_matrix.rectangular(a, b, domain)`` (one
-    position per side) as a rectangular grid evaluator.
+    position per side) as a rectangular grid evaluator; a ``grid_matrix.expect_pairs(n)``
+    method is kept as the evaluator's, and each sweep calls it with the number of pairs it will
+    evaluate (e.g. to choose a kernel that pays for its compilation).
 
     Parameters
     ----------
@@ -221,6 +224,9 @@ def rect_from_grid_matrix(grid_matrix: Any, domain: ModularDomain) -> RectEvalua
     def rect(a_pts: Array, b_pts: Array) -> Array:
         return np.asarray(grid_matrix.rectangular(a_pts[:, 0], b_pts[:, 0], domain))
 
+    announce = getattr(grid_matrix, "expect_pairs", None)
+    if callable(announce):  # the sweep says how many pairs it will evaluate
+        rect.expect_pairs = announce  # type: ignore[attr-defined]
     return rect
 
 
@@ -261,6 +267,9 @@ class _Sweep:
                for k in blocks}
         W = self.weights[blocks]
         n_nodes, S = len(self.nodes), len(cols_all)
+        announce = getattr(self.evaluate, "expect_pairs", None)
+        if callable(announce):
+            announce(n_nodes * len(rows_all) * S)
         chunk = max(1, CHUNK_BYTES // (4 * 8 * n_nodes * S))
         for r0 in range(0, len(rows_all), chunk):
             r1 = min(len(rows_all), r0 + chunk)
@@ -296,8 +305,7 @@ class _BlockMatrix:
     def peak_bytes(self, m: int) -> int:
         rows, cols = self.sweep.shape(m)
         held = self.sweep.cached_bytes(exclude=self.k)
-        return int(held + rows * cols * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"]))
-                   + self.sweep.temp_bytes(m))
+        return int(held + rank_step_bytes(rows, cols) + self.sweep.temp_bytes(m))
 
     def fits(self, m: int) -> bool:
         return self.peak_bytes(m) <= self.limit
@@ -467,6 +475,33 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
         blocks=tuple(blocks), structure=structure, nodes=nodes, inverse=inverse)
 
 
+def rank_step_bytes(rows: int, cols: int) -> int:
+    """Peak bytes of one block's rank step: its int32 matrix, and FLINT's matrix (8 bytes per
+    entry, eliminated in place) with one chunk of reduced rows
+    (:mod:`seprank.core.flint_direct`), or -- when that path is unavailable -- the int64 copy
+    and python-flint's matrices (:data:`~seprank.core.memory.RANK_STEP_FACTOR`).
+
+    Parameters
+    ----------
+    rows, cols : int
+        The block matrix's shape.
+
+    Returns
+    -------
+    int
+        Estimated peak bytes.
+
+    Examples
+    --------
+    >>> rank_step_bytes(1000, 1000) >= 12 * 10**6
+    True
+    """
+    entries = rows * cols
+    if direct_status().available:
+        return 12 * entries + 2 * 8 * 256 * cols
+    return int(entries * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"])))
+
+
 def _guard_workers(executor: Any, matrices: dict[int, Array], store: int, limit: int) -> None:
     """Before an embedded cluster starts: the cached matrices, plus on each of its workers one
     of the largest blocks' rank steps (its copy, the int64 matrix, FLINT's matrix and the copy
@@ -474,9 +509,8 @@ def _guard_workers(executor: Any, matrices: dict[int, Array], store: int, limit:
     if not (executor is None or isinstance(executor, int)) or not matrices:
         return
     workers = available_cores() if executor is None else int(executor)
-    largest = sorted((M.size for M in matrices.values()), reverse=True)[:workers]
-    need = store + sum(n * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"])) for n in largest) \
-        + workers * WORKER_PROCESS_BYTES
+    largest = sorted((M.shape for M in matrices.values()), key=lambda s: -s[0] * s[1])[:workers]
+    need = store + sum(rank_step_bytes(*s) for s in largest) + workers * WORKER_PROCESS_BYTES
     guard_memory(need, what=f"the block ranks on {workers} local dask workers",
                  fix="use fewer workers (executor=1), executor='serial', or raise "
                      "budget=Budget(max_bytes=...) if the machine has the memory",

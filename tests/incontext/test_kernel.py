@@ -42,3 +42,42 @@ def test_kernel_choice_is_validated() -> None:
     with pytest.raises(ValueError, match="kernel"):
         modular_grid(rep, np.ones((1, 2), int), np.ones((1, 2), int), ModularDomain(7),
                      kernel="fast")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("depth", "width", "heads", "n_tokens", "i", "p"),
+                         [(2, 3, 1, 2, 1, P_LARGE),    # layers by the map T, N = 2
+                          (2, 8, 4, 1, 0, P_LARGE),    # the map T: 36-term sums, chunked at 32
+                          (3, 5, 1, 1, 0, P_SMALL),    # head by head
+                          (4, 2, 2, 1, 0, P_LARGE)])   # deeper, two heads
+def test_unrolled_kernel_equals_generic_and_numpy(depth: int, width: int, heads: int,
+                                                  n_tokens: int, i: int, p: int) -> None:
+    """The kernel written out for one shape computes the generic kernel's grid, which the
+    int64 numpy path and the network itself confirm (same extreme residues)."""
+    rep = InContextRepresentation.random(depth=depth, width=width, heads=heads,
+                                         n_tokens=n_tokens, position=i, coordinate=width - 1,
+                                         seed=depth + i + 7)
+    F = ModularDomain(p)
+    rng = np.random.default_rng(width + 1)
+    A, B = rng.integers(0, p, (2, 11, width))
+    A[0], B[0] = p - 1, p // 2
+    unrolled = modular_grid_balanced(rep, A, B, F, unrolled=True)
+    generic = modular_grid_balanced(rep, A, B, F, unrolled=False)
+    assert np.all(np.abs(unrolled) <= residue_bound(p))
+    assert np.array_equal(np.mod(unrolled.astype(np.int64), p),
+                          np.mod(generic.astype(np.int64), p))
+    assert np.array_equal(np.mod(unrolled.astype(np.int64), p),
+                          modular_grid(rep, A, B, F, kernel="numpy"))
+    assert np.array_equal(np.mod(unrolled[:2, :3].astype(np.int64), p),
+                          rep.grid(A[:2], B[:3], domain=F))
+
+
+def test_unrolled_kernel_source_reduces_every_k_products() -> None:
+    """No sum in the generated code holds more than K products before a reduction."""
+    from seprank.incontext.kernel_unrolled import kernel_source
+
+    K = 5
+    src = kernel_source((1, 8, 4, 2, False, 0, 7, K))
+    for line in src.splitlines():
+        assert line.count(" * ") - line.count("np.rint") <= K + 1, line
+    with pytest.raises(ValueError, match="depth >= 2"):
+        kernel_source((1, 3, 1, 1, True, 0, 0, 31))
