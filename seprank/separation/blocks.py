@@ -12,8 +12,9 @@ r"""The block engine: a separation rank as the sum of its degree blocks' certifi
    (:func:`~seprank.separation.degree.check_structure`; a wrong one is refused);
 3. one **sweep** evaluates f at the scaled grids :math:`f(t_i\,a_r, b_s)` once for all blocks --
    every block uses a prefix of one shared template stream, block k the first :math:`m_k`
-   templates, sized to its own bound -- and extracts each block's grid (a GF(p) matrix product
-   with the interpolation weights, :func:`seprank.core.modfloat.matmul_mod`);
+   templates, sized to its own bound -- and extracts each block's grid (a GF(p) product of its
+   row of interpolation weights with the values at the pairs that block uses,
+   :func:`seprank.core.modfloat.matmul_mod`);
 4. each block, smallest first, runs the ordinary growth loop
    :func:`~seprank.separation.growth.grow_until_stable` with its own plan (same template
    stream), memory guard and what is left of the
@@ -267,6 +268,8 @@ class _Sweep:
                for k in blocks}
         W = self.weights[blocks]
         n_nodes, S = len(self.nodes), len(cols_all)
+        prefix = {k: bool(np.array_equal(sel_cols[k], np.arange(sel_cols[k].size)))
+                  for k in blocks}
         announce = getattr(self.evaluate, "expect_pairs", None)
         if callable(announce):
             announce(n_nodes * len(rows_all) * S)
@@ -275,15 +278,21 @@ class _Sweep:
             r1 = min(len(rows_all), r0 + chunk)
             pts = np.concatenate([np.mod(a_pts[r0:r1] * t, p) for t in self.nodes])
             F = np.asarray(self.evaluate(pts, b_pts))
-            F = F if F.dtype == np.float64 else to_balanced(F, p)
-            values = matmul_mod(W, F.reshape(n_nodes, -1), p).reshape(len(blocks), r1 - r0, S)
+            F = (F if F.dtype == np.float64 else to_balanced(F, p)).reshape(n_nodes, r1 - r0, S)
             for idx, k in enumerate(blocks):
-                rows = sel_rows[k]
+                # block k's values at the pairs it uses only (a prefix of rows and columns
+                # when each side holds one position): sum_i W[k, i] f(t_i a_r, b_s)
+                rows, cols = sel_rows[k], sel_cols[k]
                 local = rows[(rows >= r0) & (rows < r1)]
                 if local.size == 0:
                     continue
-                part = values[idx][local - r0][:, sel_cols[k]]
-                out[k][np.searchsorted(rows, local)] = from_balanced(part, p)
+                if prefix[k] and local[-1] - local[0] == local.size - 1:
+                    used = F[:, local[0] - r0:local[-1] + 1 - r0, :cols.size]
+                else:
+                    used = F[:, local - r0][:, :, cols]
+                part = matmul_mod(W[idx:idx + 1], used.reshape(n_nodes, -1), p)
+                out[k][np.searchsorted(rows, local)] = from_balanced(
+                    part.reshape(local.size, cols.size), p)
         kept: dict[int, tuple[Array, Kept | None]] = {k: (M, None) for k, M in out.items()}
         if self.dedupe is not None and max(self.n_a, self.n_b) > 1:
             kept = {k: self.dedupe(M) for k, M in out.items()}

@@ -81,3 +81,21 @@ def test_unrolled_kernel_source_reduces_every_k_products() -> None:
         assert line.count(" * ") - line.count("np.rint") <= K + 1, line
     with pytest.raises(ValueError, match="depth >= 2"):
         kernel_source((1, 3, 1, 1, True, 0, 0, 31))
+
+
+def test_the_sweep_announces_its_work_and_gets_the_unrolled_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the threshold at 0 pairs the degree blocks' sweep runs the unrolled kernel (seen
+    by the kernel cache), and certifies what the generic kernel certifies."""
+    import seprank.incontext.seq_sep as seq_sep
+    from seprank.incontext.kernel_unrolled import unrolled_kernel
+
+    rep = InContextRepresentation.random(depth=3, width=2, heads=1, n_tokens=1, seed=11)
+    generic = seq_sep.incontext_seq_sep(rep, seed=3)
+    monkeypatch.setattr(seq_sep, "UNROLLED_MIN_PAIRS", 0)
+    before = unrolled_kernel.cache_info().misses + unrolled_kernel.cache_info().hits
+    unrolled = seq_sep.incontext_seq_sep(rep, seed=3)
+    after = unrolled_kernel.cache_info().misses + unrolled_kernel.cache_info().hits
+    assert after > before
+    assert unrolled.rank == generic.rank == generic.upper_bound
+    assert [b.rank for b in unrolled.engine.blocks] == [b.rank for b in generic.engine.blocks]
