@@ -12,9 +12,9 @@ r"""The block engine: a separation rank as the sum of its degree blocks' certifi
    (:func:`~seprank.separation.degree.check_structure`; a wrong one is refused);
 3. one **sweep** evaluates f at the scaled grids :math:`f(t_i\,a_r, b_s)` once for all blocks --
    every block uses a prefix of one shared template stream, block k the first :math:`m_k`
-   templates, sized to its own bound -- and extracts each block's grid (a GF(p) product of its
-   row of interpolation weights with the values at the pairs that block uses,
-   :func:`seprank.core.modfloat.matmul_mod`);
+   templates, sized to its own bound -- and extracts each block's grid (a GF(p) product of the
+   interpolation weights with the values, per chunk of rows only for the blocks that use one
+   of its rows and over the columns they use, :func:`seprank.core.modfloat.matmul_mod`);
 4. each block, smallest first, runs the ordinary growth loop
    :func:`~seprank.separation.growth.grow_until_stable` with its own plan (same template
    stream), memory guard and what is left of the
@@ -279,20 +279,23 @@ class _Sweep:
             pts = np.concatenate([np.mod(a_pts[r0:r1] * t, p) for t in self.nodes])
             F = np.asarray(self.evaluate(pts, b_pts))
             F = (F if F.dtype == np.float64 else to_balanced(F, p)).reshape(n_nodes, r1 - r0, S)
-            for idx, k in enumerate(blocks):
-                # block k's values at the pairs it uses only (a prefix of rows and columns
-                # when each side holds one position): sum_i W[k, i] f(t_i a_r, b_s)
-                rows, cols = sel_rows[k], sel_cols[k]
+            # only the blocks that use a row of this chunk, over the columns they use (a
+            # prefix when each side holds one position): one product with their weights
+            need = [i for i, k in enumerate(blocks)
+                    if np.any((sel_rows[k] >= r0) & (sel_rows[k] < r1))]
+            if not need:
+                continue
+            width = (max(sel_cols[blocks[i]].size for i in need)
+                     if all(prefix[blocks[i]] for i in need) else S)
+            used = F if width == S else F[:, :, :width]
+            values = matmul_mod(W[need], used.reshape(n_nodes, -1), p).reshape(
+                len(need), r1 - r0, width)
+            for row, i in enumerate(need):
+                k = blocks[i]
+                rows = sel_rows[k]
                 local = rows[(rows >= r0) & (rows < r1)]
-                if local.size == 0:
-                    continue
-                if prefix[k] and local[-1] - local[0] == local.size - 1:
-                    used = F[:, local[0] - r0:local[-1] + 1 - r0, :cols.size]
-                else:
-                    used = F[:, local - r0][:, :, cols]
-                part = matmul_mod(W[idx:idx + 1], used.reshape(n_nodes, -1), p)
-                out[k][np.searchsorted(rows, local)] = from_balanced(
-                    part.reshape(local.size, cols.size), p)
+                part = values[row][local - r0][:, sel_cols[k]]
+                out[k][np.searchsorted(rows, local)] = from_balanced(part, p)
         kept: dict[int, tuple[Array, Kept | None]] = {k: (M, None) for k, M in out.items()}
         if self.dedupe is not None and max(self.n_a, self.n_b) > 1:
             kept = {k: self.dedupe(M) for k, M in out.items()}

@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -43,6 +44,9 @@ from seprank.core.cluster import check_local_workers, dask_client
 from seprank.core.domains import ModularDomain
 from seprank.core.rank import RankResult, rank_mod_p
 from seprank.core.types import Array
+
+#: A dask scheduler address: optional protocol, host, port.
+_ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|(?:\[[0-9a-fA-F:]+\]|[^\s/:\[\]]+):\d{1,5}")
 
 __all__ = ["BlockRanks", "assign_blocks", "block_ranks", "check_executor", "rank_block"]
 
@@ -81,6 +85,9 @@ def check_executor(executor: Any) -> Any:
                         f"{executor!r}")
     if isinstance(executor, int):
         check_local_workers(executor)
+    if isinstance(executor, str) and not _ADDRESS.fullmatch(executor):
+        raise ValueError(f"executor={executor!r} is neither 'serial' nor a scheduler address "
+                         "such as 'tcp://10.0.0.5:8786' or '10.0.0.5:8786'")
     return executor
 
 

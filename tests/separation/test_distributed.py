@@ -62,6 +62,8 @@ def test_executor_is_validated_where_it_enters() -> None:
         check_executor(0)
     with pytest.raises(ValueError, match="scheduler address"):
         check_executor(MAX_WORKERS_PER_CORE * available_cores() + 1)
+    with pytest.raises(ValueError, match="scheduler address"):
+        check_executor("dask please")
     for bad in (1.5, True, [2]):
         with pytest.raises(TypeError, match="executor must be"):
             check_executor(bad)
