@@ -248,11 +248,15 @@ def block_ranks(executor: Any, domain: ModularDomain,
     ...     pool is None, where
     (True, 'serial (this process)')
     """
+    # this frame lives as long as the caller's with-block: it must not keep the matrices
+    # (the caller releases each block's matrix when the block is done)
     if executor == "serial" or not matrices:
+        del matrices
         yield None, "serial (this process)"
         return
     with dask_client(executor) as (client, where):
         pool = BlockRanks(client, domain, matrices)
+        del matrices
         try:
             yield pool, where
         finally:
