@@ -186,18 +186,25 @@ def _evaluator(d_x: int, L: int, z: int) -> dict[str, Any]:
     return out
 
 
+def block_sides(d_x: int, L: int) -> list[int]:
+    """The first-round sides of the in-context blocks at (d_x, L): bound + 8 per block."""
+    from seprank.incontext.bounds import monomial_count
+
+    C = (3**L - 1) // 2
+    return [min(monomial_count(d_x, 2 * k + 1), monomial_count(d_x, 2 * C - 2 * k)) + 8
+            for k in range(C + 1)]
+
+
 def _project(d_x: int, L: int) -> dict[str, Any]:
     """Projected CPU time and memory of the blocks at (d_x, L) from measured rates: the
     compiled kernel's time per evaluation on a (C+1)*300 x 300 scaled grid and flint's rank
     and build times on a 2000-square matrix (rank ~ n^3, build ~ n^2)."""
     from seprank.core.domains import ModularDomain
-    from seprank.incontext.bounds import monomial_count
     from seprank.incontext.modular import modular_grid_balanced
 
     rep, F = _rep(d_x, L), ModularDomain(16777259)
     C = (3**L - 1) // 2
-    sizes = [min(monomial_count(d_x, 2 * k + 1), monomial_count(d_x, 2 * C - 2 * k)) + 8
-             for k in range(C + 1)]
+    sizes = block_sides(d_x, L)
     z = 300
     T = F.templates(np.random.default_rng(0), z, d_x)
     modular_grid_balanced(rep, T[:4], T[:4], F)

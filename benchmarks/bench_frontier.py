@@ -35,7 +35,7 @@ import sys
 from typing import Any
 
 from benchmarks._util import machine_line, markdown_table, write_result
-from benchmarks.bench_degree_blocks import _fma_count, _run, _s
+from benchmarks.bench_degree_blocks import _fma_count, _run, _s, block_sides
 from benchmarks.bench_estimation import load_line, thread_line
 
 
@@ -70,22 +70,16 @@ PROJECT_SIZES = ((4, 4), (7, 3), (3, 5))
 PROJECT_WORKERS = (2, 16, 64)
 
 
-def block_sides(d_x: int, L: int) -> list[int]:
-    """The first-round sides of the in-context blocks at (d_x, L): bound + 8 per block."""
-    from seprank.incontext.bounds import monomial_count
+def lpt_makespan(sides: list[int], workers: int) -> float:
+    """Multiply-adds n^3 on the busiest of ``workers`` identical workers when square blocks of
+    these sides are placed by :func:`seprank.separation.distributed.assign_blocks` (longest
+    processing time first)."""
+    from seprank.separation.distributed import assign_blocks
 
-    C = (3**L - 1) // 2
-    return [min(monomial_count(d_x, 2 * k + 1), monomial_count(d_x, 2 * C - 2 * k)) + 8
-            for k in range(C + 1)]
-
-
-def lpt_makespan(costs: list[float], workers: int) -> float:
-    """Longest processing time first on ``workers`` identical workers (what
-    :func:`seprank.separation.distributed.assign_blocks` does)."""
-    load = [0.0] * workers
-    for c in sorted(costs, reverse=True):
-        load[load.index(min(load))] += c
-    return max(load)
+    names = [f"w{i}" for i in range(workers)]
+    where = assign_blocks({k: (n, n) for k, n in enumerate(sides)}, names)
+    return max(sum(float(sides[k]) ** 3 for k, w in where.items() if w == name)
+               for name in names)
 
 
 def project(d_x: int, L: int, per_madd: float, per_fma_eval: float,
@@ -100,7 +94,7 @@ def project(d_x: int, L: int, per_madd: float, per_fma_eval: float,
     return {"size": (d_x, L), "blocks": len(sides), "largest": max(sides) - 8,
             "rank_cpu": sum(costs), "largest_rank": max(costs), "sweep_cpu": sweep_cpu,
             "sweep_here": sweep_cpu / cores_here,
-            "ranks_on": {k: lpt_makespan(costs, k) for k in PROJECT_WORKERS},
+            "ranks_on": {k: per_madd * lpt_makespan(sides, k) for k in PROJECT_WORKERS},
             "store_gib": 4 * sum(n * n for n in sides) / 2**30,
             "largest_worker_gib": 12 * max(sides) ** 2 / 2**30}
 
@@ -125,7 +119,7 @@ def _dask_lines(s: tuple[int, int]) -> list[str]:
     madds = sum(float(r) * c * min(r, c) for _, _, rs in one["blocks"] for r, c, _ in rs)
     per_madd = one["rank_wall"] / madds
     sides = [rs[-1][0] for _, _, rs in one["blocks"]]
-    ceiling = sum(n**3 for n in sides) / lpt_makespan([float(n) ** 3 for n in sides], 2)
+    ceiling = sum(float(n) ** 3 for n in sides) / lpt_makespan(sides, 2)
     lines += ["", f"The ceiling of whole blocks on 2 workers here: total / LPT makespan of "
               f"n^3 = {ceiling:.2f}x (the largest block is "
               f"{max(sides) ** 3 / sum(n**3 for n in sides):.0%} of the arithmetic). Per-block "

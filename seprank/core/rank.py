@@ -136,23 +136,23 @@ def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResu
     p = check_int("p", p, 2)
     if not (p < 2**64) or not flint.fmpz(p).is_prime():
         raise ValueError(f"p = {p} is not a prime below 2**64")
-    if (isinstance(residues, np.ndarray) and residues.dtype in (np.int32, np.int64)
-            and residues.ndim == 2 and residues.size >= DIRECT_MIN_ENTRIES and p < 2**63):
-        # a large integer grid: straight to FLINT, without an int64 copy of an int32 one
-        m, n = residues.shape
-        rank = rank_mod_p_int64(residues, p, threads=threads)
+    exact = None
+    if isinstance(residues, np.ndarray) and residues.dtype in (np.int32, np.int64) \
+            and residues.ndim == 2:
+        array = residues  # an int32 grid is not copied to int64
+    else:
+        exact = as_exact_matrix(residues, "residues")
+        if exact.denominators_divisible_by(p):
+            raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its "
+                                    "reduction modulo p is undefined; choose another prime")
+        array = exact.numerators
+    m, n = array.shape
+    if array.dtype in (np.int32, np.int64) and m * n >= DIRECT_MIN_ENTRIES and p < 2**63:
+        rank = rank_mod_p_int64(array, p, threads=threads)  # large: straight to FLINT
         if rank is not None:
             return _modular_result(rank, p, (m, n), "FLINT nmod_mat_lu, rows copied")
-    exact = as_exact_matrix(residues, "residues")
-    if exact.denominators_divisible_by(p):
-        raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its reduction "
-                                "modulo p is undefined; choose another prime")
-    m, n = exact.shape
-    rank = None
-    if exact.numerators.dtype == np.int64 and m * n >= DIRECT_MIN_ENTRIES and p < 2**63:
-        rank = rank_mod_p_int64(exact.numerators, p, threads=threads)
-    if rank is not None:
-        return _modular_result(rank, p, (m, n), "FLINT nmod_mat_lu, rows copied")
+    if exact is None:
+        exact = as_exact_matrix(residues, "residues")
     rank = 0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank())
     return _modular_result(rank, p, (m, n), "python-flint nmod_mat")
 
