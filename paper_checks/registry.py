@@ -57,6 +57,7 @@ from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from paper_checks.defence import Defence
+from paper_checks.evidence import Basis, Proves, check_evidence
 from paper_checks.ledger import (
     KINDS,
     STRICT_LEDGER,
@@ -170,6 +171,9 @@ class Claim:
     certifies: bool = False
     upper_bound: bool = False
     defence: Defence | None = None
+    basis: Basis | None = None
+    universal: bool = False
+    proves: tuple[Proves, ...] = ()
 
     @property
     def paper_info(self) -> Paper:
@@ -189,7 +193,10 @@ class Claim:
                 ("reference", self.reference), ("expected verdict", self.expected_verdict),
                 ("profile", self.profile), ("category", self.category),
                 ("perturbed statement", self.perturbation_text or "none"),
-                ("certifies", self.certifies), ("check", f"{self.module}.{self.func.__name__}")]
+                ("basis", self.basis), ("universal", self.universal),
+                ("certifies", self.certifies),
+                ("certificates must prove", "; ".join(p.text() for p in self.proves) or "-"),
+                ("check", f"{self.module}.{self.func.__name__}")]
 
     def _repr_markdown_(self) -> str:
         return markdown_table(self.summary(), self._display_fields())
@@ -247,6 +254,9 @@ def claim(
     certifies: bool = False,
     upper_bound: bool = False,
     defence: Defence | None = None,
+    basis: Basis | None = None,
+    universal: bool = False,
+    proves: Proves | Iterable[Proves] = (),
 ) -> Callable[[Callable[..., ClaimResult]], Callable[..., ClaimResult]]:
     """Register a check (decorator).
 
@@ -286,6 +296,21 @@ def claim(
         The readings under which the printed statement would be right, each answered, and the
         independent attack on the verdict (:class:`~paper_checks.defence.Defence`); every claim
         expected to be ``erratum``, ``fails``, ``unproven`` or ``note`` has one (tested).
+    basis : {'certified', 'exact', 'symbolic', 'not_refuted', 'numeric', 'statistical'}
+        What kind of evidence the verdict rests on (:mod:`paper_checks.evidence`); every
+        claim declares one (tested), and impossible combinations are refused here.
+    universal : bool
+        The statement quantifies over all parameters (every depth, width, network, ...), not
+        over the stated instances: checked on instances it is at best ``not_refuted``.
+    proves : Proves or iterable of Proves
+        For a certifying claim: what its certificates must prove (kind, relation, value, the
+        subject's parameters); ``--certificates`` / ``--verify`` compare each certificate's
+        proven statement with it.
+
+    Returns
+    -------
+    callable
+        The decorator; it registers the check and returns it unchanged.
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
@@ -304,6 +329,10 @@ def claim(
         raise TypeError(f"claim {id}: defence= is a Defence(...), got {type(defence).__name__}")
     if not statement or "\n" in statement.strip():
         raise ValueError(f"claim {id}: the statement must be one non-empty line")
+    requirements = (proves,) if isinstance(proves, Proves) else tuple(proves)
+    check_evidence(id, basis=basis, expected_verdict=expected_verdict,
+                   universal=bool(universal), upper_bound=bool(upper_bound),
+                   certifies=bool(certifies), proves=requirements)
 
     def register(func: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
         check_perturbation(id, func, perturbation)
@@ -315,7 +344,7 @@ def claim(
         _REGISTRY[id] = Claim(
             id, paper, reference, statement.strip(), expected_verdict, profile, func,
             func.__module__, category, perturbation, bool(certifies), bool(upper_bound),
-            defence,
+            defence, basis, bool(universal), requirements,
         )
         return func
 

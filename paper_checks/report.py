@@ -23,6 +23,7 @@ from tabulate import tabulate
 
 from paper_checks.certificates import supports_verdict
 from paper_checks.defence import ASPECT_TITLES
+from paper_checks.evidence import BASES, BASIS_MEANING
 from paper_checks.ledger import KINDS, NOTE_KINDS, Margin
 from paper_checks.registry import PAPERS
 from paper_checks.runner import ClaimOutcome
@@ -155,7 +156,11 @@ def _counts_line(outcomes: Sequence[ClaimOutcome]) -> str:
         if not c:
             continue
         if verdict == "holds":
-            parts.append(f"{sum(c.values())} holds ({c['weak']} weak)")
+            bases = Counter(o.basis for o in outcomes
+                            if o.is_paper_verdict and o.verdict == "holds")
+            split = ", ".join([f"{bases[b]} {b.replace('_', ' ')}" for b in BASES if bases[b]]
+                              + ([f"{bases[None]} without a basis"] if bases[None] else []))
+            parts.append(f"{sum(c.values())} holds ({c['weak']} weak; {split})")
         elif verdict in ("skipped", "error"):
             parts.append(f"{sum(c.values())} {verdict}")
         else:
@@ -179,28 +184,33 @@ def summary_table(outcomes: Sequence[ClaimOutcome], *, width: int = TABLE_WIDTH)
     by kind.  Cells are plain text (no Markdown escapes); long ids and measured values are cut
     with an ellipsis, and a claim whose verdict differs from the registered one says which was
     expected."""
-    headers = ("id", "verdict", "kind", "ok", "margin", "time", "measured")
+    headers = ("id", "verdict", "kind", "basis", "ok", "margin", "time", "measured")
     rows = []
     for o in outcomes:
         verdict = o.verdict if o.is_paper_verdict else f"{o.verdict} (cons.)"
-        ok = "yes" if o.as_expected else f"NO, expected {o.claim.expected_verdict}"
-        rows.append([o.claim.id, verdict, o.kind or "", ok, format_margin(_margin(o)),
-                     f"{o.seconds:.2f}s", "" if o.result is None else o.result.measured])
+        ok = "yes" if o.as_expected else "NO"
+        rows.append([o.claim.id, verdict, o.kind or "", o.basis or "", ok,
+                     format_margin(_margin(o)), f"{o.seconds:.2f}s",
+                     "" if o.result is None else o.result.measured])
     gaps = 2 * (len(headers) - 1)
-    id_width = min(max([len(headers[0]), *(len(r[0]) for r in rows)]), 28)
-    fixed = [max([len(headers[i]), *(len(str(r[i])) for r in rows)]) for i in range(1, 6)]
+    last = len(headers) - 1
+    id_width = min(max([len(headers[0]), *(len(r[0]) for r in rows)]), 24)
+    fixed = [max([len(headers[i]), *(len(str(r[i])) for r in rows)]) for i in range(1, last)]
     room = max(width - gaps - id_width - sum(fixed), len(headers[-1]))
     while True:   # tabulate pads short headers; shrink the last column until the table fits
-        cells = [[plain_value(r[0], id_width), *r[1:6], plain_value(r[6], room)] for r in rows]
+        cells = [[plain_value(r[0], id_width), *r[1:last], plain_value(r[last], room)]
+                 for r in rows]
         body = tabulate(cells, headers=headers, tablefmt="simple", disable_numparse=True)
         lines = [line.rstrip() for line in body.splitlines()]
         excess = max(len(line) for line in lines) - width
         if excess <= 0 or room <= len(headers[-1]):
             break
         room = max(room - excess, len(headers[-1]))
-    unexpected = sum(not o.as_expected for o in outcomes)
+    unexpected = [o for o in outcomes if not o.as_expected]
     lines += ["", *_pack(f"{len(outcomes)} claims; " + _counts_line(outcomes), width),
-              f"{unexpected} differ from the registered expectation"]
+              *_pack(f"{len(unexpected)} differ from the registered expectation"
+                     + "".join(f"; {o.claim.id} gave {o.verdict}, expected "
+                               f"{o.claim.expected_verdict}" for o in unexpected), width)]
     return "\n".join(lines)
 
 
@@ -220,7 +230,10 @@ def _kind_table(outcomes: Sequence[ClaimOutcome]) -> list[str]:
     out = ["| verdicts on the papers | count | claims |", "|---|---|---|"]
     holds = [o for o in paper if o.verdict == "holds"]
     weak = [o for o in holds if (m := _margin(o)) is not None and m.weak]
-    out.append(f"| holds | {len(holds)} | {len(weak)} with a weak margin (> 100x room) |")
+    bases = Counter(o.basis for o in holds)
+    split = ", ".join(f"{bases[b]} {b.replace('_', ' ')}" for b in BASES if bases[b])
+    out.append(f"| holds | {len(holds)} | {split}; {len(weak)} with a weak margin "
+               "(> 100x room) |")
     for kind in (*REPORT_ORDER, *NOTE_KINDS):
         group = [o for o in paper if o.kind == kind]
         if group:
@@ -243,7 +256,10 @@ def _kind_table(outcomes: Sequence[ClaimOutcome]) -> list[str]:
 def _details(o: ClaimOutcome, link: Any) -> list[str]:
     out = [f"### `{o.claim.id}` — {o.verdict}"
            + (f" ({o.kind})" if o.kind else "") + f" (expected {o.claim.expected_verdict})",
-           "", f"*{o.claim.reference}*: {o.claim.statement}", ""]
+           "", f"*{o.claim.reference}*: {o.claim.statement}", "",
+           f"Basis: {o.basis or '-'}"
+           + (f" ({BASIS_MEANING[o.basis]})" if o.basis is not None
+              and o.basis in BASIS_MEANING else ""), ""]
     if o.error:
         out += ["```", o.error.rstrip(), "```", ""]
     elif o.result is not None:
@@ -327,7 +343,10 @@ def markdown_report(
             + (": " + ", ".join(f"`{o.claim.id}`" for o in unexpected) if unexpected else "."),
             "", *_kind_table(outcomes), "",
             "Margin: the factor by which the measurement could move before the printed statement "
-            "flips (`exact` for identities and integer equalities; `weak` above 100x).", ""]
+            "flips (`exact` for identities and integer equalities; `weak` above 100x).", "",
+            "Basis: what kind of evidence a verdict rests on -- "
+            + "; ".join(f"*{b.replace('_', ' ')}*: {BASIS_MEANING[b]}" for b in BASES) + ".",
+            ""]
     by_paper: dict[str, list[ClaimOutcome]] = {}
     for o in outcomes:
         if o.is_paper_verdict:
@@ -335,14 +354,16 @@ def markdown_report(
     for key, group in by_paper.items():
         info = PAPERS[key]
         out += [f"## {info.title}", "", f"Paper `{key}` (source document `{info.stem}`)", "",
-                "| id | reference | printed statement | verdict | kind | margin | perturbed "
-                "statement | measured | time |", "|---|---|---|---|---|---|---|---|---|"]
+                "| id | reference | printed statement | verdict | kind | basis | margin | "
+                "perturbed statement | measured | time |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
         for o in group:
             r = o.result
             out.append(
                 f"| `{o.claim.id}` | {format_value(o.claim.reference, 40)} | "
                 f"{format_value(o.claim.statement)} | **{o.verdict}** | {o.kind or ''} | "
-                f"{format_margin(_margin(o))} | {_power_cell(o)} | "
+                f"{(o.basis or '').replace('_', ' ')} | {format_margin(_margin(o))} | "
+                f"{_power_cell(o)} | "
                 f"{'' if r is None else format_value(r.measured, 50)} | {o.seconds:.2f}s |")
         out.append("")
     paper = [o for o in outcomes if o.is_paper_verdict]
@@ -494,6 +515,11 @@ def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
             "expected_verdict": o.claim.expected_verdict,
             "verdict": o.verdict,
             "kind": o.kind,
+            "basis": o.basis,
+            "declared_basis": o.claim.basis,
+            "universal": o.claim.universal,
+            "upper_bound": o.claim.upper_bound,
+            "certificates_must_prove": [p.as_dict() for p in o.claim.proves],
             "as_expected": o.as_expected,
             "seconds": o.seconds,
             "margin": margin,

@@ -89,6 +89,19 @@ class ClaimOutcome:
         return "error" if self.result is None else self.result.verdict
 
     @property
+    def basis(self) -> str | None:
+        """What the verdict rests on in *this* run (:mod:`paper_checks.evidence`): the
+        registered basis, except that ``certified`` reads ``exact`` until the independent
+        checker has verified every certificate of the run against the claim's requirement;
+        None for an error or a skipped check."""
+        if self.result is None or self.result.verdict == "skipped":
+            return None
+        declared = self.claim.basis
+        if declared == "certified" and not self.rests_on_verified_certificates:
+            return "exact"
+        return declared
+
+    @property
     def kind(self) -> str | None:
         """How the statement is wrong (None for holds, skipped and errors)."""
         return None if self.result is None else self.result.kind
@@ -125,7 +138,7 @@ class ClaimOutcome:
             rows += self.result._display_fields()
         else:
             rows.append(("error", (self.error or "").strip().splitlines()[-1:]))
-        rows += [("expected verdict", self.claim.expected_verdict),
+        rows += [("basis", self.basis), ("expected verdict", self.claim.expected_verdict),
                  ("seconds", f"{self.seconds:.2f}")]
         if self.power is not None:
             r = self.perturbed_result
