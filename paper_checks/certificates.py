@@ -7,13 +7,21 @@ claim labelled with the claim id and name) with a table of contents ``DIR/index.
 re-checks it with :func:`seprank.certificates.verify.verify`, which imports only the standard
 library; ``paper-checks --verify DIR`` re-checks a directory without running any claim.
 
-The index is a table of contents, never evidence: what a certificate proves is derived from
+The index is a table of contents, never evidence.  What a certificate proves is derived from
 the file by the checker (:attr:`~seprank.certificates.verify.Verification.proves`) and
-compared with what the index files it as -- a file that proves something else, is not the
-file the index lists, or carries another claim's label is reported as a mismatch.
+compared with what the *installed* claim requires (``claim(..., proves=[Proves(...)])``,
+:mod:`paper_checks.evidence`): a genuine certificate of some other true statement -- a smaller
+network, another claim's matrix, a lower value -- filed under a claim id is a mismatch, and so
+is a claim id this installation does not have, a claim that declares no requirement, and a
+requirement no certificate meets.  The file is also compared with what the index files it as
+(its digest, its statement, its label), so a stale or edited index is reported too.
+
 ``--verify DIR`` reads regular files inside ``DIR`` only (no absolute paths, no ``..``, no
-symlink leading out, a size cap per file) and writes nothing.  The report then says which
-verdicts rest on verified certificates (:func:`supports_verdict`).
+symlink leading out, no file with a second hard link -- it may be a name for a file outside
+``DIR`` --, a size cap per file), reads and hashes each file once, and writes nothing.
+Everything printed that came from the directory (names, statements, reasons) is escaped
+(:func:`printable`): a newline or a terminal escape in a name cannot forge or overwrite a line.
+The report then says which verdicts rest on verified certificates (:func:`supports_verdict`).
 """
 
 from __future__ import annotations
@@ -21,12 +29,16 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from paper_checks.evidence import requirement_problems
+from paper_checks.registry import Claim, get_claim
 from paper_checks.runner import ClaimOutcome
 from seprank.certificates.build import save_certificate
 from seprank.certificates.verify import DEFAULT_BUDGET, Verification, VerifyBudget, verify
@@ -34,8 +46,8 @@ from seprank.certificates.verify.limits import Refuse
 from seprank.certificates.verify.schema import parse_text, read_file
 
 __all__ = ["INDEX_FILE", "INDEX_SCHEMA", "CertificateDirectoryError", "CertificateRecord",
-           "attach_records", "describe", "failed_records", "format_records", "supports_verdict",
-           "verify_directory", "write_certificates"]
+           "attach_records", "bind_to_claims", "describe", "failed_records", "format_records",
+           "printable", "supports_verdict", "verify_directory", "write_certificates"]
 
 INDEX_FILE = "index.json"
 #: The schema of ``index.json``: ``{"schema", "version", "claims": {claim id: {name:
@@ -72,8 +84,10 @@ class CertificateRecord:
     proves : Mapping or None
         What the file proves, derived from it by the checker.
     problems : tuple of str
-        Mismatches between the file and the index (what the index files it as, its digest,
-        its label); any one keeps the certificate from counting as verified.
+        Mismatches: between what the file proves and what the installed claim requires, and
+        between the file and the index (what the index files it as, its digest, its label);
+        any one keeps the certificate from counting as verified.  A record with status
+        ``'missing'`` stands for a requirement of the claim that no certificate met.
     """
 
     claim_id: str
@@ -143,26 +157,92 @@ def describe(proves: Mapping[str, Any] | None) -> str:
     >>> describe({"subject": {"matrix": {"shape": [3, 4], "sha256": "sha256:0123456789ab"}}})
     'a 3 x 4 matrix (sha256:0123456789)'
     """
-    if not proves or not isinstance(proves.get("subject"), Mapping):
+    try:
+        return _describe(proves)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return "a subject of unexpected shape"
+
+
+def _describe(proves: Mapping[str, Any] | None) -> str:
+    if not isinstance(proves, Mapping) or not isinstance(proves.get("subject"), Mapping):
         return "?"
     subject = proves["subject"]
     matrix = subject.get("matrix")
     if isinstance(matrix, Mapping):
         m, n = matrix.get("shape") or ("?", "?")
-        sha = str(matrix.get("sha256") or "no matrix")[:17]
-        return f"a {m} x {n} matrix ({sha})"
+        sha = _short(matrix.get("sha256") or "no matrix", 60)[:17]
+        return f"a {_short(m)} x {_short(n)} matrix ({sha})"
     fn = subject.get("function") if isinstance(subject.get("function"), Mapping) else {}
-    words = [str(fn.get("type", "?"))]
+    words = [_short(fn.get("type", "?"))]
     if "depth" in fn:
-        words.append(f"L={fn['depth']} d_x={fn['width']} H={fn['heads']} d_a={fn['key_dim']}"
-                     + (" residual" if fn.get("residual") else ""))
+        words.append(f"L={_short(fn['depth'])} d_x={_short(fn.get('width'))} "
+                     f"H={_short(fn.get('heads'))} d_a={_short(fn.get('key_dim'))}"
+                     + (" residual" if fn.get("residual") is True else ""))
     if "first" in fn:
-        words.append(f"N={len(fn['first'])} V={fn['vocab']}")
+        first = fn["first"]
+        words.append(f"N={len(first) if isinstance(first, list) else '?'} "
+                     f"V={_short(fn.get('vocab'))}")
     if "position" in fn:
-        words.append(f"i={fn['position']} p={fn['coordinate']}")
-    words.append(f"n_inputs={subject.get('n_inputs')} partition={subject.get('partition')}")
-    words.append(f"({str(fn.get('sha256', ''))[:17]})")
+        words.append(f"i={_short(fn['position'])} p={_short(fn.get('coordinate'))}")
+    words.append(f"n_inputs={_short(subject.get('n_inputs'))} "
+                 f"partition={_short(subject.get('partition'), 40)}")
+    words.append(f"({_short(fn.get('sha256', ''), 60)[:17]})")
     return " ".join(words)
+
+
+def _short(value: Any, width: int = 24) -> str:
+    """A value read from a file, as at most ``width`` characters (huge integers included:
+    they are never turned into their full decimal text)."""
+    if type(value) is int and value.bit_length() > 200:
+        return f"<an integer of {value.bit_length()} bits>"
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except ValueError:   # a nested huge int (Python's 4300-digit limit)
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+#: Characters that could move the cursor, end a line or change colours on a terminal.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def printable(text: Any, width: int = 200) -> str:
+    """``text`` safe to print on one terminal line: control and format characters (newlines,
+    escape codes, bidirectional overrides), lone surrogates and unassigned code points are
+    written as ``\\x..`` / ``\\u....`` escapes, and the result is cut at ``width``.
+
+    Parameters
+    ----------
+    text : Any
+        What came from a file or a directory (a name, a statement, a reason); not a ``str``:
+        its :func:`repr`.
+    width : int
+        The longest result, with its ellipsis.
+
+    Returns
+    -------
+    str
+        One printable line.
+
+    Examples
+    --------
+    >>> printable("ok\\n    ok  forged: rank >= 9 \\x1b[2K")
+    'ok\\\\x0a    ok  forged: rank >= 9 \\\\x1b[2K'
+    >>> printable("\\ud800 lone surrogate")
+    '\\\\ud800 lone surrogate'
+    """
+    if not isinstance(text, str):
+        text = _short(text, width)
+    out = []
+    for ch in text[: width * 2]:
+        if unicodedata.category(ch) in _UNSAFE_CATEGORIES:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+                       if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    line = "".join(out)
+    return line if len(line) <= width else line[:width - 1] + "…"
 
 
 def _safe(text: str) -> str:
@@ -195,7 +275,24 @@ def write_certificates(outcomes: Sequence[ClaimOutcome], directory: str | Path, 
     """Write every certificate the outcomes ship to ``directory/<claim id>/<name>.json``
     (labelled with the claim id and name) and the index; with ``check`` re-check each file
     with the independent checker (within ``budget``, default
-    :data:`~seprank.certificates.verify.DEFAULT_BUDGET`).
+    :data:`~seprank.certificates.verify.DEFAULT_BUDGET`) and compare what it proves with what
+    its claim requires (:func:`bind_to_claims`).
+
+    Parameters
+    ----------
+    outcomes : sequence of ClaimOutcome
+        The runs whose certificates are written.
+    directory : str or Path
+        Where (created if missing).
+    check : bool
+        Re-check every file and bind it to its claim.
+    budget : VerifyBudget, optional
+        The checker's budget per certificate.
+
+    Returns
+    -------
+    dict
+        Claim id -> its :class:`CertificateRecord` list.
 
     Examples
     --------
@@ -226,6 +323,9 @@ def write_certificates(outcomes: Sequence[ClaimOutcome], directory: str | Path, 
     (root / INDEX_FILE).write_text(json.dumps({"schema": INDEX_SCHEMA,
                                                "version": _INDEX_VERSION, "claims": index},
                                               indent=1), encoding="utf-8")
+    if check:
+        claims = {o.claim.id: o.claim for o in outcomes if o.claim.id in records}
+        records = bind_to_claims(records, claims.get)
     return records
 
 
@@ -263,12 +363,73 @@ def verify_directory(directory: str | Path, *, budget: VerifyBudget | None = Non
     records: dict[str, list[CertificateRecord]] = {}
     checked: dict[str, Verification] = {}
     base = root.resolve()
+    files: dict[Path, bytes | Refuse] = {}
     for claim_id, name, entry in entries:
         record = CertificateRecord(claim_id, name, "?", entry.get("file")
                                    if isinstance(entry.get("file"), str) else None)
         records.setdefault(claim_id, []).append(_check_entry(record, entry, base, budget,
-                                                             checked))
-    return records
+                                                             checked, files))
+    return bind_to_claims(records, _installed_claim)
+
+
+def _installed_claim(claim_id: str) -> Claim | None:
+    try:
+        return get_claim(claim_id)
+    except KeyError:
+        return None
+
+
+def bind_to_claims(records: Mapping[str, Sequence[CertificateRecord]],
+                   claim_of: Callable[[str], Claim | None]) -> dict[str, list[CertificateRecord]]:
+    """Compare what each checked certificate proves with what its installed claim requires.
+
+    Every record of a claim id that ``claim_of`` does not know, or whose claim declares no
+    requirement (``proves=``), gets a problem; so does every certificate whose proven statement
+    meets no requirement of the claim that applies to its name; and every requirement no
+    certificate met becomes a record of status ``'missing'``.  Only records the checker
+    verified are compared (the others already fail).
+
+    Parameters
+    ----------
+    records : Mapping[str, sequence of CertificateRecord]
+        Claim id -> its checked records.
+    claim_of : callable
+        Claim id -> the installed :class:`~paper_checks.registry.Claim`, or None.
+
+    Returns
+    -------
+    dict
+        The same records with the binding's problems added, and the missing requirements.
+    """
+    out: dict[str, list[CertificateRecord]] = {}
+    for claim_id, recs in records.items():
+        claim = claim_of(claim_id)
+        if claim is None:
+            out[claim_id] = [_with_problem(r, f"no claim {printable(claim_id, 60)} is installed "
+                                              "here: nothing says what it must prove")
+                             for r in recs]
+            continue
+        if not claim.proves:
+            out[claim_id] = [_with_problem(r, f"the installed claim {claim_id} declares no "
+                                              "requirement (proves=): a certificate filed under "
+                                              "it proves nothing about it") for r in recs]
+            continue
+        proven = {r.name: r.proves for r in recs if r.status == "verified"}
+        found = requirement_problems(claim.proves, proven)
+        bound = [r if not found.get(r.name) else
+                 replace(r, problems=(*r.problems, *(f"not what {claim_id} requires: {p}"
+                                                     for p in found[r.name])))
+                 for r in recs]
+        if all(r.status == "verified" for r in recs):
+            bound += [CertificateRecord(claim_id, "(requirement)", "-", status="missing",
+                                        reason=problem, problems=(problem,))
+                      for problem in found.get("", [])]
+        out[claim_id] = bound
+    return out
+
+
+def _with_problem(record: CertificateRecord, problem: str) -> CertificateRecord:
+    return replace(record, problems=(*record.problems, problem))
 
 
 def _read_index(root: Path, budget: VerifyBudget) -> list[tuple[str, str, Mapping[str, Any]]]:
@@ -315,14 +476,19 @@ def _inside(base: Path, rel: Any) -> Path:
 
 
 def _check_entry(record: CertificateRecord, entry: Mapping[str, Any], base: Path,
-                 budget: VerifyBudget, checked: dict[str, Verification]) -> CertificateRecord:
-    unknown = sorted(set(entry) - {"file", "sha256", "proves"})
+                 budget: VerifyBudget, checked: dict[str, Verification],
+                 files: dict[Path, bytes | Refuse]) -> CertificateRecord:
+    unknown = sorted(printable(k, 40) for k in set(entry) - {"file", "sha256", "proves"})
     if unknown or "proves" not in entry or "sha256" not in entry:
         return replace(record, status="refused", reason="the index entry must be {file, "
                        f"sha256, proves}} (unknown: {unknown})")
     try:
         target = _inside(base, entry.get("file"))
-        data = read_file(target, budget).encode("utf-8")
+        if target not in files:      # each file read and hashed once, however often listed
+            files[target] = _read_once(target, budget)
+        data = files[target]
+        if isinstance(data, Refuse):
+            raise data
     except Refuse as err:
         return replace(record, status="refused", reason=str(err))
     v = _verify_once(data, checked, budget)
@@ -330,8 +496,24 @@ def _check_entry(record: CertificateRecord, entry: Mapping[str, Any], base: Path
     sha = "sha256:" + hashlib.sha256(data).hexdigest()
     if entry["sha256"] != sha:
         problems.append(f"the file is not the one the index lists (its SHA-256 is {sha[:19]}.., "
-                        f"the index says {str(entry['sha256'])[:19]}..)")
+                        f"the index says {_short(entry['sha256'], 19)}..)")
     return _record(record, v, entry["proves"], problems)
+
+
+def _read_once(target: Path, budget: VerifyBudget) -> bytes | Refuse:
+    """The file's bytes, or why it is not read: a file with a second hard link may be a name for
+    a file outside the directory (a hard link cannot be told from its original), so it is not
+    read."""
+    try:
+        links = os.stat(target).st_nlink
+        if links > 1:
+            raise Refuse(f"{target.name} has {links} hard links: it may be a file outside the "
+                         "directory; copy it into DIR instead of linking it")
+        return read_file(target, budget).encode("utf-8")
+    except Refuse as err:
+        return err
+    except OSError as err:
+        return Refuse(f"{target.name} cannot be read ({type(err).__name__})")
 
 
 def _record(record: CertificateRecord, v: Verification, filed: Any,
@@ -342,7 +524,7 @@ def _record(record: CertificateRecord, v: Verification, filed: Any,
         expected = {"claim_id": record.claim_id, "name": record.name}
         if label != expected:
             problems.append(f"filed under {record.claim_id} / {record.name!r} but the "
-                            f"certificate is labelled {label!r}")
+                            f"certificate is labelled {_short(label, 80)}")
         if isinstance(filed, Mapping) and dict(filed) != dict(v.proves):
             problems.append(f"the index files it as {_filed_text(filed)}, but the file proves "
                             f"{_filed_text(v.proves)}")
@@ -354,8 +536,8 @@ def _record(record: CertificateRecord, v: Verification, filed: Any,
 
 
 def _filed_text(proves: Mapping[str, Any]) -> str:
-    return (f"'{proves.get('kind')} {proves.get('relation')} {proves.get('value')}' about "
-            f"{describe(proves)}")
+    return (f"'{_short(proves.get('kind'))} {_short(proves.get('relation'))} "
+            f"{_short(proves.get('value'))}' about {describe(proves)}")
 
 
 def _verify_once(data: bytes, checked: dict[str, Verification],
@@ -393,23 +575,28 @@ def format_records(records: Mapping[str, Sequence[CertificateRecord]]) -> str:
     ...                                                 status="verified", seconds=0.01)]}))
     X-1  1/1 verified  0.01 s
         ok  a: rank(M) >= 2 about ?
-    1 certificates: 1 verified, 0 rejected, 0 unchecked, 0 refused, 0 mismatched
+    1 certificates: 1 verified, 0 rejected, 0 unchecked, 0 refused, 0 mismatched, 0 missing
     """
     lines: list[str] = []
-    counts = dict.fromkeys(("verified", "rejected", "unchecked", "refused", "mismatched"), 0)
+    counts = dict.fromkeys(("verified", "rejected", "unchecked", "refused", "mismatched",
+                            "missing"), 0)
     for claim_id, recs in records.items():
         ok = sum(bool(r.verified) for r in recs)
         seconds = sum(r.seconds or 0.0 for r in recs)
-        lines.append(f"{claim_id}  {ok}/{len(recs)} verified  {seconds:.2f} s")
+        lines.append(f"{printable(claim_id, 80)}  {ok}/{len(recs)} verified  {seconds:.2f} s")
         for r in recs:
             mismatch = r.status == "verified" and bool(r.problems)
             flag = "MISMATCH" if mismatch else _FLAGS.get(r.status, str(r.status).upper())
             key = "mismatched" if mismatch else (r.status or "refused")
             counts[key] = counts.get(key, 0) + 1
-            lines.append(f"    {flag}  {r.name}: {r.claim} about {describe(r.proves)}"
+            if r.status == "missing":
+                lines.append(f"    MISSING  {printable(r.reason)}")
+                continue
+            lines.append(f"    {flag}  {printable(r.name, 80)}: {printable(r.claim, 80)} about "
+                         f"{printable(describe(r.proves))}"
                          + ("" if r.status == "verified" or r.reason is None
-                            else f" -- {r.reason}"))
-            lines.extend(f"        {p}" for p in r.problems)
+                            else f" -- {printable(r.reason, 300)}"))
+            lines.extend(f"        {printable(p, 300)}" for p in r.problems)
     total = sum(counts.values())
     lines.append(f"{total} certificates: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
     return "\n".join(lines)

@@ -91,6 +91,10 @@ class Proves:
         "width": 5}, "n_inputs": 2}``).
     name : str, optional
         An :mod:`fnmatch` pattern of the certificate names it applies to (default: all).
+    required : bool, optional
+        A certificate must meet it (default).  ``False`` for a certificate the claim ships only
+        at some sizes (e.g. below a rank limit): it is then checked when present.  Either way a
+        claim's certificates must meet at least one of its requirements.
 
     Examples
     --------
@@ -109,6 +113,7 @@ class Proves:
     value: int
     subject: Mapping[str, Any] = field(default_factory=dict)
     name: str = "*"
+    required: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or not self.kind:
@@ -138,7 +143,7 @@ class Proves:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields."""
         return {"kind": self.kind, "relation": self.relation, "value": self.value,
-                "subject": _plain(self.subject), "name": self.name}
+                "subject": _plain(self.subject), "name": self.name, "required": self.required}
 
     def problems(self, proven: Mapping[str, Any] | None) -> list[str]:
         """Why the checker's reading ``proven`` does not meet this requirement ([] if it does)."""
@@ -263,7 +268,9 @@ def requirement_problems(requirements: Sequence[Proves],
             found.extend(problems)
         out[name] = found
     out[""] = [f"no certificate proves {r.text()} (certificates named {r.name!r})"
-               for r, ok in zip(requirements, met, strict=True) if not ok]
+               for r, ok in zip(requirements, met, strict=True) if not ok and r.required]
+    if requirements and not any(met) and not out[""]:
+        out[""] = ["no certificate meets any requirement of the claim"]
     return out
 
 

@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Literal
 
+from paper_checks.evidence import Proves
 from paper_checks.parameters import Printed, PrintedParameters
 from paper_checks.seeds import setting_seed
 from seprank import LinearAttention, SeparationRankResult, d2w
@@ -126,6 +127,23 @@ def generic_rank(depth: int, width: int, heads: int, n_inputs: int,
     return net.separation_rank(position=0, coordinate=0,
                                partition=balanced_first_half(n_inputs),
                                n_inputs=n_inputs, seed=TEMPLATE_SEED, keep_witness=True)
+
+
+def generic_requirements(configs: tuple[tuple[int, int, int, int], ...],
+                         residual: bool = False) -> tuple[Proves, ...]:
+    """What the certificates of :func:`generic_certificates` must prove, fixed at registration:
+    for each configuration, a grid rank of a network of that shape (depth, width, heads,
+    inputs, residual or not) -- ``>= 1``: the rank itself is measured, and as a lower bound it
+    can refute an upper bound but never establish one.  A configuration whose rank is above
+    :data:`CERTIFIED_RANK_LIMIT` ships no certificate, hence ``required=False``."""
+    return tuple(
+        Proves("grid_rank" if residual else "grid_rank_blocks", ">=", 1,
+               subject={"function": {"type": "linear_attention", "depth": L, "width": d,
+                                     "heads": H, "residual": residual},
+                        "n_inputs": N},
+               name=f"sep L={L} d_x={d} H={H} N={N}" + (" residual" if residual else ""),
+               required=False)
+        for L, d, H, N in configs)
 
 
 def generic_certificates(configs: tuple[tuple[int, int, int, int], ...],

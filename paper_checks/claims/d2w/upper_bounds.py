@@ -25,6 +25,7 @@ from paper_checks.claims.d2w.common import (
     UpperBound,
     generic_certificates,
     generic_rank,
+    generic_requirements,
     upper_bound_at_depth,
 )
 from paper_checks.compare import exact_result
@@ -92,6 +93,7 @@ def _register_upper(name: str, which: UpperBound, reference: str, statement: str
                      full={"configs": QUICK_CONFIGS + FULL_CONFIGS}, paper=PAPER,
                      reference=reference,
                      statement=statement, perturbation=ONE_LAYER_LESS, certifies=True,
+                     proves=generic_requirements(QUICK_CONFIGS + FULL_CONFIGS),
                      upper_bound=True)(check)
 
 
@@ -108,6 +110,7 @@ _register_upper("Thm4", "theorem4", "Theorem 4 (eq. 19)",
                   reference="Theorem 2 upper bound (eq. 8)",
                   statement="if L > log_3(d_x): log_3 sep(y_p^{i,L,d_x,H,Theta}) <= 2 d_x L + c_1 "
                   "+ c_2", certifies=True, upper_bound=True,
+                  proves=generic_requirements(QUICK_CONFIGS + FULL_CONFIGS),
                   perturbation=Perturbed("the hypothesis L > log_3 d_x dropped (the bound "
                                          "claimed at every depth)", require_hypothesis=False))
 def d2w_thm2_upper(configs: tuple[Config, ...], require_hypothesis: bool = True
@@ -139,6 +142,7 @@ def d2w_thm2_upper(configs: tuple[Config, ...], require_hypothesis: bool = True
 @claim(id="D2W-Thm5", paper=PAPER, reference="Theorem 5 (App. A.4)",
        statement="residual network: log_3 Sep(y_p^{L,i}) <= L log_3 L + (4 log_3 d_x + log_3 N "
        "- log_3 H) (3^L - 1)/2", perturbation=ONE_LAYER_LESS, certifies=True,
+       proves=generic_requirements(RESIDUAL_CONFIGS, residual=True),
        upper_bound=True)
 def d2w_thm5(depth_shift: int = 0) -> ClaimResult:
     return _upper_check(RESIDUAL_CONFIGS, "theorem5", True, depth_shift)
@@ -146,7 +150,8 @@ def d2w_thm5(depth_shift: int = 0) -> ClaimResult:
 
 @claim(id="D2W-Thm6", paper=PAPER, reference="Theorem 6 (App. A.4)",
        statement="residual network: sep <= d_x (C(L)+1)^2 ((d_x 2C(L))) (2C(L)/d_x + 1)^{d_x}",
-       perturbation=ONE_LAYER_LESS, certifies=True, upper_bound=True)
+       perturbation=ONE_LAYER_LESS, certifies=True, upper_bound=True,
+       proves=generic_requirements(RESIDUAL_CONFIGS, residual=True))
 def d2w_thm6(depth_shift: int = 0) -> ClaimResult:
     return _upper_check(RESIDUAL_CONFIGS, "theorem6", True, depth_shift)
 

@@ -16,6 +16,7 @@ import numpy as np
 from paper_checks.claims.d2w.common import ATTACK_DATE, REVIEWER, V003
 from paper_checks.compare import exact_result
 from paper_checks.defence import Attack, Defence
+from paper_checks.evidence import Proves
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import (
     ClaimResult,
@@ -109,9 +110,25 @@ def d2w_lemma6_witness(cases: tuple[tuple[int, int, int, int], ...],
                                  "weights": "with the index fixes of notes §7.3 (a)-(c), (g)"})
 
 
+def witness_requirements(cases: tuple[tuple[int, int, int, int], ...]) -> tuple[Proves, ...]:
+    """What the witnesses' certificates must prove: the grid rank ((d lambda)) of a network of
+    each case's shape (those up to :data:`CERTIFIED_WITNESS_LIMIT` ship one)."""
+    out = []
+    for L, d, H, N in cases:
+        expected = multiset_coefficient((d - H) // 2, 3 ** (L - 2))
+        if expected <= CERTIFIED_WITNESS_LIMIT:
+            out.append(Proves("grid_rank", ">=", expected,
+                              subject={"function": {"type": "linear_attention", "depth": L,
+                                                    "width": d, "heads": H, "residual": False},
+                                       "n_inputs": N},
+                              name=f"Lemma 6 witness L={L} d_x={d} H={H} N={N}"))
+    return tuple(out)
+
+
 for _id, _cases in (("D2W-Lemma6-witness", WITNESS_CASES), ("D2W-Lemma6-witness-560",
                                                             ((3, 29, 1, 2),))):
     register_check(d2w_lemma6_witness, id=_id, args={"cases": _cases}, paper=PAPER,
+                   proves=witness_requirements(_cases),
                    reference="Lemma 6 (eq. 28), App. B.2", statement=LEMMA6_STATEMENT,
                    perturbation=Perturbed("eq. 28's constant with the sign (-1)^{(lambda-1)/2} "
                                           "in place of the (-1)^{(lambda+1)/2} solved from eqs. "

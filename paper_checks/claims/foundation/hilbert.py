@@ -19,9 +19,15 @@ import flint
 import numpy as np
 
 from paper_checks.compare import exact_result
+from paper_checks.evidence import Proves
 from paper_checks.registry import ClaimResult, register_check
 from seprank import matrix_rank
-from seprank.certificates import matrix_certificate
+from seprank.certificates import (
+    bind_subject,
+    certificate_header,
+    matrix_certificate,
+    matrix_fields,
+)
 
 HILBERT_SIZES = (8, 12, 14, 16)
 
@@ -38,6 +44,13 @@ def hilbert_determinant(n: int) -> Fraction:
         return math.prod(math.factorial(i) for i in range(1, m))
 
     return Fraction(c(n) ** 4, c(2 * n))
+
+
+def hilbert_subject(n: int) -> dict[str, object]:
+    """What a certificate about H_n is about (its shape and digest), as the checker reads it."""
+    cert = certificate_header("matrix_rank", {"relation": ">=", "value": 0})
+    cert.update({"shape": [n, n], **matrix_fields(hilbert(n))})
+    return dict(bind_subject(cert)["claim"]["subject"])
 
 
 def fnd_hilbert(n: int) -> ClaimResult:
@@ -76,4 +89,5 @@ for _n in HILBERT_SIZES:
         statement=f"The Hilbert matrix H_{_n} is nonsingular (rank {_n}), although float SVD "
         "ranks may report less",
         category="consistency", certifies=True,
+        proves=Proves("matrix_rank", ">=", _n, subject=hilbert_subject(_n), name=f"H_{_n} *"),
     )

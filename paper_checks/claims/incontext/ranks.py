@@ -23,6 +23,7 @@ from paper_checks.claims.incontext.common import (
     pb_result,
 )
 from paper_checks.compare import exact_result
+from paper_checks.evidence import Proves
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from paper_checks.seeds import setting_seed
@@ -64,6 +65,10 @@ def _reference_y_sequential(lm: LanguageModel, s1: tuple[int, ...], s2: tuple[in
                      for k in range(theta.size)])
     m = lm.with_flat(theta - eta * grad)
     return float(m.network(m.embedding[:, list(s2)].T)[i, p])
+
+
+#: Proposition 1's settings (d_x, L, N): seq-sep exact (it reaches PB), classical sep certified.
+PROP1_SETTINGS = ((2, 2, 2), (2, 2, 1), (2, 1, 2), (3, 1, 2))
 
 
 @claim(
@@ -148,6 +153,11 @@ def _pb_rank(d_x: int, H: int, L: int, N: int) -> tuple[int, str]:
     "in-context representation for all weights, and random weights attain it when H < d_x",
     perturbation=Perturbed("PB - 1 in place of PB", pb_offset=-1),
     certifies=True,
+    proves=[Proves("grid_rank_blocks", ">=", pb_hand if d_x != H else 1,
+                   subject={"function": {"type": "incontext", "depth": L, "width": d_x,
+                                         "heads": H, "residual": False}},
+                   name=f"seq-sep d_x={d_x} H={H} L={L} N={N}", required=False)
+            for d_x, H, L, N, pb_hand in QUICK_SETTINGS + FULL_SETTINGS if certified(d_x, L)],
 )
 def icb_pb_attained(settings: tuple[tuple[int, int, int, int, int], ...],
                     pb_offset: int = 0) -> ClaimResult:
@@ -242,10 +252,23 @@ def icb_cor1(depth_shift: int = 0) -> ClaimResult:
     perturbation=Perturbed("seq-sep < sep (strict: the sequential split loses at least one "
                            "term)", strict=True),
     certifies=True,
+    proves=[requirement
+            for d_x, L, N in PROP1_SETTINGS
+            for requirement in (
+                Proves("grid_rank_blocks", ">=", bidegree_bound(d_x, L),
+                       subject={"function": {"type": "incontext", "depth": L, "width": d_x,
+                                             "heads": 1}},
+                       name=f"seq-sep d_x={d_x} L={L} N={N}"),
+                # the classical sep must reach seq-sep (= PB, exact) for seq-sep <= sep
+                Proves("grid_rank_blocks", ">=", bidegree_bound(d_x, L),
+                       subject={"function": {"type": "linear_attention", "depth": L,
+                                             "width": d_x, "heads": 1},
+                                "n_inputs": 2 * N},
+                       name=f"classical sep d_x={d_x} L={L} N={N}"))],
 )
 def icb_prop1(strict: bool = False) -> ClaimResult:
     rows, ok, ratios = [], True, []
-    for d_x, L, N in ((2, 2, 2), (2, 2, 1), (2, 1, 2), (3, 1, 2)):
+    for d_x, L, N in PROP1_SETTINGS:
         seq, classical = _prop1_ranks(d_x, L, N)
         # seq-sep is exact (rank reached PB); the classical rank is a certified lower bound,
         # so seq <= classical-lower-bound <= sep proves the inequality for these weights
@@ -258,7 +281,7 @@ def icb_prop1(strict: bool = False) -> ClaimResult:
                      "classical sep >= (certified)": classical,
                      "classical sep <= (003 Theorem 3)": upper})
     certificates: dict[str, Any] = {}
-    for d_x, L, N in ((2, 2, 2), (2, 2, 1), (2, 1, 2), (3, 1, 2)):
+    for d_x, L, N in PROP1_SETTINGS:
         seq_r, classical_r = _prop1_results(d_x, L, N)
         certificates[f"seq-sep d_x={d_x} L={L} N={N}"] = seq_r.certificate()
         certificates[f"classical sep d_x={d_x} L={L} N={N}"] = certify(classical_r)

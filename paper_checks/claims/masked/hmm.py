@@ -33,6 +33,7 @@ from identifiability import (
 from paper_checks.claims.masked.common import PARAMETERS, attack
 from paper_checks.compare import exact_result, identity_result
 from paper_checks.defence import Defence
+from paper_checks.evidence import Proves
 from paper_checks.ledger import judge_reading
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Independent, claim
@@ -174,7 +175,10 @@ def _rational_hmm(d: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
        statement="Under A5-A7 each component of W forms a matrix of Kruskal rank k, so Kruskal's "
                  "theorem (k_A + k_B + k_C >= 2R + 2) gives identifiability",
        perturbation=Perturbed("the same with T = J/k (rank one: A7 dropped)",
-                              assumption7=False), certifies=True)
+                              assumption7=False), certifies=True,
+       proves=[Proves("kruskal_rank", "=", k, subject={"matrix": {"shape": [d, k]}},
+                      name=f"k-rank ? d={d} k={k} *")
+               for d, k in ((5, 3), (4, 4), (6, 4), (7, 5))])
 def mp_4(assumption7: bool = True) -> ClaimResult:
     rows = []
     ok = True
