@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,7 +31,46 @@ from paper_checks.registry import PAPERS
 from paper_checks.runner import ClaimOutcome
 
 __all__ = ["format_value", "json_report", "kind_counts", "markdown_report", "plain_value",
-           "summary_table", "to_jsonable"]
+           "portable_paths", "summary_table", "to_jsonable"]
+
+#: An absolute directory prefix in a traceback or message (``/home/u/x/`` of ``/home/u/x/f.py``).
+_ABSOLUTE_DIR = re.compile(r"(?<![\w.~])/(?:[^\s/\"':,()<>]+/)+")
+#: The folder holding this package (a checkout or site-packages).
+_ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+
+
+def portable_paths(text: str | None) -> str | None:
+    """A traceback or message without the machine's folders: files of this package's tree
+    relative to it, installed packages from ``site-packages/``, any other file by its name.
+
+    Parameters
+    ----------
+    text : str or None
+        A traceback or message.
+
+    Returns
+    -------
+    str or None
+        The same text without absolute directories.
+
+    Examples
+    --------
+    >>> portable_paths('File "/opt/venv/lib/python3.11/site-packages/tqdm/std.py", line 3')
+    'File "site-packages/tqdm/std.py", line 3'
+    >>> portable_paths("wrote /tmp/x/y/plot.png")
+    'wrote plot.png'
+    """
+    if text is None:
+        return None
+    text = text.replace(_ROOT, "")
+
+    def short(m: re.Match[str]) -> str:
+        folder = m.group(0)
+        if "site-packages/" in folder:
+            return "site-packages/" + folder.split("site-packages/", 1)[1]
+        return ""
+
+    return _ABSOLUTE_DIR.sub(short, text)
 
 _MAX_CELL = 90
 #: How each kind reads in the report: paper errors first, then slips and readings.
@@ -261,7 +302,7 @@ def _details(o: ClaimOutcome, link: Any) -> list[str]:
            + (f" ({BASIS_MEANING[o.basis]})" if o.basis is not None
               and o.basis in BASIS_MEANING else ""), ""]
     if o.error:
-        out += ["```", o.error.rstrip(), "```", ""]
+        out += ["```", (portable_paths(o.error) or "").rstrip(), "```", ""]
     elif o.result is not None:
         r = o.result
         if r.independent is not None:
@@ -318,7 +359,7 @@ def _power_line(o: ClaimOutcome) -> str | None:
     what = o.claim.perturbation_text or ""
     r = o.perturbed_result
     if r is None:
-        return f"- **perturbed statement** ({what}): raised {o.power.error}"
+        return f"- **perturbed statement** ({what}): raised {portable_paths(o.power.error)}"
     margin = "" if r.margin is None else f", margin {format_margin(r.margin)}"
     return f"- **perturbed statement** ({what}): {r.verdict}{margin}"
 
@@ -490,7 +531,7 @@ def _perturbed_json(o: ClaimOutcome) -> dict[str, Any] | None:
             "verdict": None if r is None else r.verdict,
             "log10_slack": None if r is None or r.margin is None
             else to_jsonable(r.margin.log10_slack),
-            "error": o.power.error if r is None else None}
+            "error": portable_paths(o.power.error) if r is None else None}
 
 
 def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
@@ -527,7 +568,7 @@ def json_report(outcomes: Sequence[ClaimOutcome]) -> str:
             "measured": None if r is None else to_jsonable(r.measured),
             "reference_value": None if r is None else to_jsonable(r.reference_value),
             "details": None if r is None else to_jsonable(r.details),
-            "error": o.error,
+            "error": portable_paths(o.error),
             "figures": list(o.figure_paths),
             "certificates": _certificates_json(o),
         })

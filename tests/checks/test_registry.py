@@ -287,3 +287,17 @@ def test_terminal_table_fits_100_columns_without_markdown_escapes(
     assert max(len(line) for line in table.splitlines()) <= 100
     assert "\\|" not in table and "{'|T|" in table and "T-a-very-long-claim-ide…" in table
     assert "T-ok gave holds, expected erratum" in table
+
+
+def test_reports_carry_no_absolute_path_of_the_machine(
+    empty_registry: dict[str, registry.Claim],
+) -> None:
+    @claim(id="T-raises", paper="003", reference="r", statement="s", category="consistency")
+    def t_raises() -> ClaimResult:
+        raise RuntimeError(f"failed reading {Path(__file__).resolve()}")
+
+    outcomes = run_claims(select(), progress=False)
+    assert outcomes[0].error and str(Path(__file__).resolve().parent) in outcomes[0].error
+    here = str(Path(__file__).resolve().parents[2])
+    for text in (json_report(outcomes), markdown_report(outcomes)):
+        assert here not in text and "test_registry.py" in text
