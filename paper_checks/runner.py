@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from paper_checks.registry import Claim, ClaimResult
 from seprank.core.display import html_table, markdown_table, summarize
+from seprank.core.progress import progress_bar
 from seprank.sweeps.measure import TaskOutcome, run_task
 
 __all__ = ["ClaimOutcome", "run_claim", "run_claims", "run_claims_parallel"]
@@ -329,10 +328,12 @@ def run_claims(
     each holding paper claim's perturbed statement, unless ``power=False``)."""
     claims = list(claims)
     outcomes = []
-    bar = tqdm(claims, desc="paper checks", unit="claim", disable=not progress)
-    for claim in bar:
-        bar.set_postfix_str(claim.id, refresh=False)
-        outcomes.append(run_claim(claim, plots_dir=plots_dir, power=power))
+    with progress_bar(desc="paper checks", total=len(claims), unit="claim",
+                      progress=None if progress else False) as bar:
+        for claim in claims:
+            bar.set_postfix_str(claim.id)
+            outcomes.append(run_claim(claim, plots_dir=plots_dir, power=power))
+            bar.update()
     return outcomes
 
 

@@ -65,6 +65,9 @@ from .core.memory import (
 from .core.memory import (
     set_memory_limit as set_memory_limit,
 )
+from .core.progress import (
+    set_progress as set_progress,
+)
 from .core.random import (
     random_prime as random_prime,
 )

@@ -12,6 +12,8 @@ rank                            :class:`RankResult`; the rank over Q, over GF(p)
                                 (:func:`rank_mod_p`) and in floating point
 eps_rank                        :func:`eps_rank`: certified brackets of ε-ranks
 grid                            :func:`grid_tensor`, :func:`matricize`
+progress                        the one progress policy: :func:`progress_bar` (one quiet bar
+                                per user-visible call), :func:`set_progress`
 memory                          the one memory policy: :func:`set_memory_limit`,
                                 :func:`guard_memory` (estimate, then refuse before allocating),
                                 :class:`MemoryBudgetError`
@@ -43,6 +45,7 @@ from seprank.core.inputs import *
 from seprank.core.log3 import *
 from seprank.core.memory import *
 from seprank.core.minors import *
+from seprank.core.progress import *
 from seprank.core.random import *
 from seprank.core.rank import *
 from seprank.core.results import *
@@ -61,6 +64,7 @@ if not TYPE_CHECKING:
         "log3",
         "memory",
         "minors",
+        "progress",
         "random",
         "rank",
         "results",

@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from tqdm import tqdm
 
 from seprank.core.errors import GridTooLargeError
 from seprank.core.memory import (
     OBJECT_ENTRY_BYTES,
     resolve_limit,
 )
+from seprank.core.progress import progress_bar
 from seprank.core.validation import check_indices, check_int
 
 __all__ = [
@@ -161,8 +161,9 @@ def grid_tensor(
     chunk_points : int, keyword-only
         Grid points per call of ``f``.
     progress : bool, optional, keyword-only
-        Show a progress bar; default: for grids of more than a million points, and only when
-        standard error is a terminal.
+        The progress policy's switch (:func:`seprank.core.progress.progress_bar`): None (the
+        default) shows a bar once the grid has taken 2 s, unless an outer call shows one;
+        False: none, here or below.
 
     Returns
     -------
@@ -255,16 +256,17 @@ def grid_tensor(
             "seprank.set_memory_limit(n_bytes) if the machine has the memory."
         )
     result = np.empty((n_points, *out_shape), dtype=probe.dtype)
-    # progress=None: a bar for grids above a million points, on terminals only (tqdm's None)
-    disable = (None if n_points > 1_000_000 else True) if progress is None else not progress
     starts = range(0, n_points, chunk)
-    for start in tqdm(starts, desc="grid tensor", unit="chunk", disable=disable, leave=False):
-        stop = min(start + chunk, n_points)
-        out = batch(np.arange(start, stop, dtype=np.int64))
-        if out.dtype != probe.dtype and not np.can_cast(out.dtype, probe.dtype, "safe"):
-            raise TypeError(
-                f"f returned dtype {out.dtype} for one chunk but {probe.dtype} for the first "
-                "point; make f return one dtype (nothing is cast silently)"
-            )
-        result[start:stop] = out
+    with progress_bar(desc="grid tensor", total=len(starts), unit="chunk",
+                      progress=progress) as bar:
+        for start in starts:
+            stop = min(start + chunk, n_points)
+            out = batch(np.arange(start, stop, dtype=np.int64))
+            if out.dtype != probe.dtype and not np.can_cast(out.dtype, probe.dtype, "safe"):
+                raise TypeError(
+                    f"f returned dtype {out.dtype} for one chunk but {probe.dtype} for the "
+                    "first point; make f return one dtype (nothing is cast silently)"
+                )
+            result[start:stop] = out
+            bar.update()
     return result.reshape(*sizes, *out_shape)

@@ -32,6 +32,7 @@ import numpy as np
 
 from seprank.attention import LinearAttention
 from seprank.core.domains import ModularDomain
+from seprank.core.progress import track
 from seprank.core.types import Array
 from seprank.evaluators import register_evaluator
 
@@ -389,8 +390,6 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     >>> bool(np.all(modular_grid(rep, A, B, F) == rep.grid(A, B, domain=F)))
     True
     """
-    from tqdm.auto import tqdm
-
     if kernel not in ("compiled", "numpy"):
         raise ValueError(f"kernel must be 'compiled' or 'numpy', got {kernel!r}")
     checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
@@ -412,7 +411,7 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     Mb_flat = np.ascontiguousarray(np.transpose(Mb, (1, 0, 2)).reshape(d, Zb * d))
     out = np.empty((Za, Zb), dtype=np.int64)
     rows = max(1, _BLOCK * 4 // max(Zb, 1))
-    for r0 in tqdm(range(0, Za, rows), disable=not progress, desc="Z_in grid mod p"):
+    for r0 in track(range(0, Za, rows), desc="Z_in grid mod p", progress=progress):
         r1 = min(Za, r0 + rows)
         ra = r1 - r0
         if len(maps) == 1:  # depth 1: y^i_p = x_i . (Ma_r + Mb_s)[:, p]

@@ -35,6 +35,7 @@ import numpy.typing as npt
 from seprank.attention import LinearAttention
 from seprank.core.domains import FloatDomain, ModularDomain, domain_for
 from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.progress import track
 from seprank.core.random import SeedLike, spawn
 from seprank.core.types import Array
 from seprank.core.validation import (
@@ -377,10 +378,8 @@ def sequential_seq_sep(
     B = domain.templates(t_rng, z, rep.width)
     if isinstance(domain, ModularDomain):
         details["prime"] = domain.p
-    from tqdm.auto import tqdm
-
     rows = []
-    for r in tqdm(range(A.shape[0]), disable=not progress, desc="Z_seq rows (exact in b)"):
+    for r in track(range(A.shape[0]), desc="Z_seq rows (exact in b)", progress=progress):
         net, emb = _dyadic_network(lm, r)
         E2 = domain.asarray(emb[:, list(rep.second)].T)  # (N, d_x)
         X = domain.mul(E2[None, :, :], domain.asarray(B)[:, None, :])

@@ -43,6 +43,7 @@ from seprank.core.flint_direct import status as direct_status
 from seprank.core.grid import GridTooLargeError
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
+from seprank.core.progress import track
 from seprank.core.rank import RankResult
 from seprank.core.types import Array
 from seprank.separation.budget import Budget
@@ -441,7 +442,8 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
         del first_rounds
         # smallest blocks first: the largest rank step runs when the other blocks' cached
         # matrices are released (the peak is the largest block's, not that plus the cache)
-        for k in sorted(range(len(bounds)), key=lambda k: (bounds[k], k)):
+        for k in track(sorted(range(len(bounds)), key=lambda k: (bounds[k], k)),
+                       desc="degree blocks", unit="block", progress=request.progress):
             if bounds[k] == 0:
                 continue
             j, kk = structure.bidegrees[k]

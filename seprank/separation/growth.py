@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from tqdm.auto import tqdm
 
 from seprank.core.domains import Domain
 from seprank.core.memory import MemoryBudgetError, array_bytes, guard_memory
+from seprank.core.progress import progress_bar
 from seprank.core.rank import RankResult
 from seprank.core.types import Array
 from seprank.core.validation import check_int
@@ -313,8 +313,7 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
     shape = (0, 0)
     stop: StopReason = "fixed"
     E: Array | None = None
-    bar = tqdm(desc=description, unit="round", disable=None if progress is None else not progress,
-               delay=0 if progress else 2, leave=False)
+    bar = progress_bar(desc=description, unit="round", progress=progress)
     try:
         while True:
             t0 = time.perf_counter()
@@ -340,8 +339,8 @@ def grow_until_stable(matrix_of: Callable[[Array], Array], plan: TemplatePlan, *
             history.append(RoundRecord(len(current), shape[0], shape[1], last.rank,
                                        time.perf_counter() - t0))
             bar.update(1)
-            bar.set_postfix(rank=last.rank, matrix=f"{shape[0]}x{shape[1]}",
-                            s=f"{history[-1].seconds:.1f}")
+            bar.set_postfix_str(f"rank={last.rank}, matrix={shape[0]}x{shape[1]}, "
+                                f"s={history[-1].seconds:.1f}")
             if plan.fixed:
                 stop = "fixed"
                 break

@@ -63,10 +63,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from tqdm import tqdm
-
 from seprank.core.cluster import available_cores, dask_client
 from seprank.core.display import summarize
+from seprank.core.progress import progress_bar
 from seprank.core.validation import check_bool
 from seprank.sweeps.limits import (
     _clocked_run_task,
@@ -609,7 +608,8 @@ def sweep(
         Where results are written as they arrive and looked up first (a path opens or creates
         an SQLite file).  Without one nothing is kept.
     progress : bool, keyword-only
-        Show a progress bar (tqdm).
+        Show a progress bar (the toolkit's policy, :mod:`seprank.core.progress`: one bar, shown
+        once the sweep has run 2 s); False silences the tasks' own bars too.
     name, version : str, optional, keyword-only
         The function's name and code version in the store (default:
         :func:`qualified_name` and :func:`code_version`).
@@ -689,8 +689,8 @@ def sweep(
             todo.append(i)
     if priority is not None:
         todo.sort(key=lambda i: -float(priority(param_sets[i])))
-    bar = tqdm(total=len(keys), initial=len(keys) - len(todo), unit="task",
-               desc=fname.rsplit(".", 1)[-1], disable=not progress)
+    bar = progress_bar(total=len(keys), initial=len(keys) - len(todo), unit="task",
+                       desc=fname.rsplit(".", 1)[-1], progress=None if progress else False)
 
     def deliver(i: int, outcome: TaskOutcome) -> None:
         if store is not None:
@@ -706,7 +706,7 @@ def sweep(
         records[i] = SweepRecord(param_sets[i], keys[i], outcome, "computed")
         if outcome.status == "error":
             n_failed = sum(r is not None and r.status == "error" for r in records)
-            bar.set_postfix_str(f"{n_failed} failed", refresh=False)
+            bar.set_postfix_str(f"{n_failed} failed")
         bar.update(1)
 
     try:
