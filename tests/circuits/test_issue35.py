@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import tracemalloc
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -42,7 +43,9 @@ def test_huge_power_degrees_are_derived_by_squaring() -> None:
     e = 10**5                    # (x0 + x1)^e has every bidegree (j, e - j): binomials != 0
     f = _sum_power(e)
     assert f.total_degrees() == (e,)
-    assert f.degree_structure((0,), (1,)).bidegrees == tuple((j, e - j) for j in range(e + 1))
+    structure = f.degree_structure((0,), (1,))
+    assert structure is not None
+    assert structure.bidegrees == tuple((j, e - j) for j in range(e + 1))
 
 
 def test_astronomic_degree_in_closed_form_or_refused() -> None:
@@ -72,7 +75,9 @@ def test_non_homogeneous_high_degree_is_refused_up_front() -> None:
 
 def test_degree_bounds_are_bounds_of_small_circuits() -> None:
     f = rac(n_inputs=3, dim=2, hidden=2, depth=2, seed=0)
-    lo, hi = degree_bounds(f.nodes)[f.output]
+    bound = degree_bounds(f.nodes)[f.output]
+    assert bound is not None
+    lo, hi = bound
     assert lo <= min(f.total_degrees()) and max(f.total_degrees()) <= hi
 
 
@@ -167,7 +172,7 @@ def test_build_name_and_take_indices_are_checked() -> None:
     lambda: linear_ssm(n_inputs=2, dim=1, state=1, low=0, high=0),
     lambda: polynomial_mlp(n_inputs=2, dim=1, widths=1, low=0, high=0),
 ])
-def test_zoo_refuses_an_all_zero_weight_range(make) -> None:  # type: ignore[no-untyped-def]
+def test_zoo_refuses_an_all_zero_weight_range(make: Callable[[], Circuit]) -> None:
     with pytest.raises(ValueError, match="non-zero"):
         make()
 
