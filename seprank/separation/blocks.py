@@ -84,6 +84,9 @@ Dedupe = Callable[[Array], tuple[Array, Kept]]
 BLOCK_MARGIN = 8
 #: Bytes of one sweep chunk's temporaries (scaled grids and their block values).
 CHUNK_BYTES = 96 * 2**20
+#: Bytes per entry of the n x n interpolation system of n blocks while it is built and inverted:
+#: Python ints in lists (V and its inverse), FLINT's matrices and the int64 inverse.
+INTERPOLATION_ENTRY_BYTES = 2 * (8 + 32) + 2 * 8 + 8
 #: Resident bytes of one local dask worker process with seprank, numpy and flint imported.
 WORKER_PROCESS_BYTES = 300 * 2**20
 
@@ -424,6 +427,12 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     template_seed = np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist())
     check_rng = template_rng.spawn(1)[0]
     node_rng = np.random.default_rng(template_seed.spawn(1)[0])
+    n_blocks = len(structure.bidegrees)
+    guard_memory(n_blocks * n_blocks * INTERPOLATION_ENTRY_BYTES,
+                 what=f"the interpolation system of {n_blocks:,} degree blocks (an n x n "
+                      "matrix mod p, its inverse, and their Python copies)",
+                 fix="use structure='dense', or a DegreeStructure with fewer blocks",
+                 max_bytes=limit)
     nodes, inverse = interpolation_nodes(structure, domain, node_rng)
     checked = check_structure(evaluate, structure, domain, nodes, inverse, n_a, n_b, dim,
                               check_rng)

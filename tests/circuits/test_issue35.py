@@ -240,3 +240,9 @@ def test_rac_estimate_bounds_what_it_allocates_and_is_not_100x_over() -> None:
         tracemalloc.stop()
     assert len(f.nodes) > 4000 and peak < limit
     assert math.isfinite(peak)
+
+
+def test_separation_rank_of_a_huge_power_is_refused_not_hung() -> None:
+    f = _sum_power(10**5)    # 100,001 degree blocks: an n x n interpolation system of ~1 TB
+    with pytest.raises(MemoryBudgetError, match="interpolation system"):
+        f.separation_rank(partition=([0], [1]), seed=0, budget=seprank.Budget(max_seconds=5))
