@@ -434,8 +434,9 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
                  fix="use structure='dense', or a DegreeStructure with fewer blocks",
                  max_bytes=limit)
     nodes, inverse = interpolation_nodes(structure, domain, node_rng)
+    deadline = None if budget.max_seconds is None else start + budget.max_seconds
     checked = check_structure(evaluate, structure, domain, nodes, inverse, n_a, n_b, dim,
-                              check_rng)
+                              check_rng, deadline=deadline)
     sweep = _Sweep(evaluate, domain, nodes, inverse, n_a, n_b, dedupe)
     bounds = [structure.block_bound(k, n_a * dim, n_b * dim)
               for k in range(len(structure.bidegrees))]
@@ -453,7 +454,6 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     biggest = max((_BlockMatrix(sweep, k, limit).peak_bytes(m) for k, m in sizes.items()),
                   default=0)
     notes: dict[str, Any] = {"structure_check": checked}
-    deadline = None if budget.max_seconds is None else start + budget.max_seconds
     if sizes and store + biggest <= limit:  # one sweep for every block's first round
         shared = plan(0).sample(m_max)  # a fresh copy of the shared stream
         try:

@@ -36,6 +36,7 @@ def test_blocks_unstarted_after_the_deadline_say_so() -> None:
     assert cut.certifies == "lower_bound"
     assert cut.status.startswith("not saturated")
     assert all(b.stop_reason == "time_limit" and b.rank == 0 for b in cut.blocks)
+    assert cut.details["structure_check"]["stopped"] == "time_limit"   # polled there too
 
 
 def test_in_context_seq_sep_honours_a_tiny_budget() -> None:
