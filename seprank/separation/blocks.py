@@ -481,6 +481,7 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
             witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
             if deadline is not None and time.perf_counter() > deadline:  # polled per block
                 done[k] = _not_run(j, kk, bounds[k], request, domain.p)
+                sweep.cache.pop(k, None)
                 continue
             try:
                 out = grow_until_stable(
@@ -491,6 +492,7 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
                     rank_of=None if pool is None else pool.rank_of(k))
             except _OutOfTime:
                 done[k] = _not_run(j, kk, bounds[k], request, domain.p)
+                sweep.cache.pop(k, None)
                 continue
             templates = (out.templates if out.templates is not None
                          else matrix_of.last if matrix_of.last is not None
