@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from seprank.certificates.verify.circuit import parse_program
+from seprank.certificates.verify.limits import Refuse
 from seprank.circuits.circuit import Circuit
 from seprank.circuits.program import OPS, Node, Ref, int_tensor, parse_spec
 from seprank.core.validation import check_int
@@ -211,8 +213,10 @@ class CircuitBuilder:
         if not node.shape:
             raise ValueError("take needs a node with at least one axis")
         axis = check_int("axis", axis, 0, len(node.shape) - 1)
-        if isinstance(indices, str | bytes) or not hasattr(indices, "__iter__"):
-            raise TypeError(f"indices must be a sequence of integers, got {indices!r}")
+        if isinstance(indices, str | bytes | Mapping) or not isinstance(
+                indices, Sequence | np.ndarray):
+            raise TypeError(f"indices must be a sequence of integers (a list, tuple or 1-d "
+                            f"array: ordered), got {type(indices).__name__}")
         idx = tuple(check_int("indices entry", i, 0, node.shape[axis] - 1) for i in indices)
         if not idx:
             raise ValueError("take needs at least one index")
@@ -285,6 +289,11 @@ class CircuitBuilder:
             The circuit of ``output``.
         """
         node = self._ref(output, "output")
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str saying what the circuit is, got {name!r}")
+        if not isinstance(source, str):
+            raise TypeError(f"source must be a str (where the architecture comes from), got "
+                            f"{source!r}")
         if node.shape != ():
             raise ValueError(f"the output must be a scalar node (shape ()), got {node.shape}; "
                              "use entry() or an einsum to '->'")
@@ -326,6 +335,12 @@ def from_json(program: Mapping[str, Any], *, name: str = "circuit",
     if not isinstance(program, Mapping) or set(program) != {"n_inputs", "dim", "nodes",
                                                            "output"}:
         raise ValueError("program must be a mapping with n_inputs, dim, nodes and output")
+    n_inputs = check_int("program['n_inputs']", program["n_inputs"], 1)
+    dim = check_int("program['dim']", program["dim"], 1)
+    try:   # one language, one reader: what the independent checker refuses is refused here
+        parse_program(_as_json(program), n_inputs, dim)
+    except Refuse as err:
+        raise ValueError(f"program refused by the certificate checker's reader: {err}") from None
     b = CircuitBuilder(n_inputs=program["n_inputs"], dim=program["dim"])
     refs: list[Any] = []
     for k, raw in enumerate(program["nodes"]):
@@ -350,3 +365,17 @@ def from_json(program: Mapping[str, Any], *, name: str = "circuit",
         else:
             refs.append(b.reshape(refs[raw["arg"]], raw["shape"]))
     return b.build(refs[program["output"]], name=name, source=source)
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` with mappings as dicts and sequences as lists (what JSON decodes to), so the
+    checker's reader, which takes decoded JSON only, reads a program built in Python too."""
+    if isinstance(value, Mapping):
+        return {k: _as_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_json(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _as_json(value.tolist())
+    if isinstance(value, np.integer) and not isinstance(value, np.bool_):
+        return int(value)
+    return value

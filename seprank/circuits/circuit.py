@@ -15,6 +15,7 @@ batch function ``f(X, *, domain=None)`` of :func:`seprank.separation_rank` (``X`
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,10 +23,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from seprank.circuits.degrees import AbstractBackend, Bidegrees, DegreeBox, abstract_inputs
+from seprank.circuits.degrees import (
+    AbstractBackend,
+    Bidegrees,
+    DegreeBox,
+    abstract_inputs,
+    check_degree_work,
+    degree_bounds,
+)
 from seprank.circuits.evaluate import backend_for, run, run_all
-from seprank.circuits.program import Node
+from seprank.circuits.program import Node, check_program
 from seprank.core.domains import Domain, ExactDomain, FloatDomain
+from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
 from seprank.core.types import Array
 from seprank.core.validation import check_int
 from seprank.separation.degree import DegreeStructure
@@ -77,6 +86,19 @@ class Circuit:
     parameters: int = 0
     _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n_inputs", check_int("n_inputs", self.n_inputs, 1))
+        object.__setattr__(self, "dim", check_int("dim", self.dim, 1))
+        for label in ("name", "source"):
+            if not isinstance(getattr(self, label), str):
+                raise TypeError(f"{label} must be a str, got {getattr(self, label)!r}")
+        if not self.name.strip():
+            raise ValueError("name must say what the circuit is (a non-empty str)")
+        object.__setattr__(self, "parameters", check_int("parameters", self.parameters, 0))
+        object.__setattr__(self, "nodes",
+                           check_program(self.nodes, self.output, self.n_inputs, self.dim))
+        object.__setattr__(self, "output", int(self.output))
+
     @classmethod
     def from_nodes(cls, nodes: Sequence[Node], output: int, *, n_inputs: int, dim: int,
                    name: str, source: str = "", parameters: int | None = None) -> Circuit:
@@ -103,7 +125,9 @@ class Circuit:
         Circuit
             The circuit of the kept nodes, re-indexed in their original order.
         """
-        needed, stack = set(), [output]
+        check_program(nodes, output, check_int("n_inputs", n_inputs, 1),
+                      check_int("dim", dim, 1))
+        needed, stack = set(), [int(output)]
         while stack:
             i = stack.pop()
             if i not in needed:
@@ -116,7 +140,7 @@ class Circuit:
                      for n in (nodes[i] for i in order))
         if parameters is None:
             parameters = sum(int(np.prod(n.shape)) for n in kept if n.op == "const")
-        return cls(kept, new[output], n_inputs, dim, str(name), str(source),
+        return cls(kept, new[int(output)], n_inputs, dim, name, source,
                    check_int("parameters", parameters, 0))
 
     def __repr__(self) -> str:
@@ -174,6 +198,7 @@ class Circuit:
         A, B = validate_partition((A, B), self.n_inputs)
         key = ("bidegrees", A, B)
         if key not in self._cache:
+            check_degree_work(self.nodes, what=f"the bidegrees of {self.name!r}")
             in_a = set(A)
             X = abstract_inputs(self.n_inputs, self.dim,
                                 lambda n: Bidegrees({(1, 0) if n in in_a else (0, 1)}))
@@ -191,8 +216,12 @@ class Circuit:
         tuple of int
             The total degrees, ascending (empty for a single input position).
         """
-        pairs = self.bidegrees(tuple(range(self.n_inputs - 1)), (self.n_inputs - 1,)) \
-            if self.n_inputs > 1 else frozenset()
+        if self.n_inputs == 1:
+            return ()
+        bound = degree_bounds(self.nodes)[self.output]
+        if bound is not None and bound[0] == bound[1]:   # closed form: one total degree
+            return (bound[0],)
+        pairs = self.bidegrees(tuple(range(self.n_inputs - 1)), (self.n_inputs - 1,))
         return tuple(sorted({j + k for j, k in pairs}))
 
     def degree_structure(self, A: Sequence[int], B: Sequence[int]) -> DegreeStructure | None:
@@ -242,6 +271,10 @@ class Circuit:
         def entry(n: int) -> DegreeBox:
             return DegreeBox(tuple((1, 1) if m == n else (0, 0) for m in range(self.n_inputs)))
 
+        entries = sum(math.prod(node.shape) for node in self.nodes)
+        guard_memory(entries * self.n_inputs * (16 + 2 * OBJECT_ENTRY_BYTES),
+                     what=f"the multidegrees of {self.name!r} ({entries:,} entries x "
+                          f"{self.n_inputs:,} positions)", fix="use a smaller circuit")
         X = abstract_inputs(self.n_inputs, self.dim, entry)
         zero_box = tuple((0, 0) for _ in range(self.n_inputs))
         values = run_all(self.nodes, X, AbstractBackend(DegreeBox(zero_box), DegreeBox(None)))

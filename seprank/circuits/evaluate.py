@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from seprank.circuits.program import Node
 from seprank.core.domains import Domain, ExactDomain, FloatDomain, ModularDomain
-from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.memory import OBJECT_ENTRY_BYTES, array_bytes, guard_memory
 from seprank.core.modfloat import (
     MAX_PRIME,
     from_balanced,
@@ -49,6 +50,12 @@ class Backend:
     #: Products that one sum may hold before it must be reduced (None: no limit).
     terms: int | None = None
     key: Any = None
+    #: Bytes of one entry (None: object entries, priced by their magnitude).
+    entry: int | None = 8
+
+    def check(self, x: Array) -> Array:
+        """The output node's values, checked (float: finite)."""
+        return x
 
     def const(self, value: Array) -> Array:
         raise NotImplementedError
@@ -144,6 +151,16 @@ class _Float(Backend):
     def __init__(self, domain: FloatDomain) -> None:
         self.dtype = np.complex128 if domain.complex_ else np.float64
         self.key = ("float", self.dtype)
+        self.entry = 16 if domain.complex_ else 8
+
+    def check(self, x: Array) -> Array:
+        if not np.all(np.isfinite(x)):
+            bad = int(np.size(x) - np.count_nonzero(np.isfinite(x)))
+            raise OverflowError(f"the float evaluation overflowed: {bad:,} of {np.size(x):,} "
+                                f"outputs are infinite or NaN (the inputs were finite); "
+                                "evaluate in ExactDomain() or ModularDomain(p), or scale the "
+                                "inputs down")
+        return x
 
     def const(self, value: Array) -> Array:
         return value.astype(self.dtype)
@@ -154,6 +171,7 @@ class _Float(Backend):
 
 class _Exact(Backend):
     key = ("exact",)
+    entry = None
 
     def __init__(self, domain: ExactDomain) -> None:
         self.domain = domain
@@ -174,8 +192,9 @@ class _BalancedModular(Backend):
         self.inverse = 1.0 / domain.p
         self.key = ("modular-float", domain.p)
 
-    def const(self, value: Array) -> Array:
-        return to_balanced(self.domain.asarray(value), self.p)
+    def const(self, value: Array) -> Array:   # a 0-d constant as 1-d (to_balanced writes)
+        flat = np.asarray(self.domain.asarray(value.reshape(-1)))
+        return to_balanced(flat, self.p).reshape(value.shape)
 
     def inputs(self, X: Array) -> Array:
         return to_balanced(self.domain.asarray(X), self.p)
@@ -193,7 +212,7 @@ class _BalancedModular(Backend):
 
 
 class _IntModular(Backend):
-    """GF(p), 2**26 <= p < 2**31: int64 residues in [0, p)."""
+    """GF(p), p = 2 or 2**26 <= p < 2**31: int64 residues in [0, p)."""
 
     def __init__(self, domain: ModularDomain) -> None:
         self.domain, self.p = domain, domain.p
@@ -202,7 +221,7 @@ class _IntModular(Backend):
         self.key = ("modular-int", domain.p)
 
     def const(self, value: Array) -> Array:
-        return self.domain.asarray(value)
+        return np.asarray(self.domain.asarray(value.reshape(-1))).reshape(value.shape)
 
     def inputs(self, X: Array) -> Array:
         return self.domain.asarray(X)
@@ -220,7 +239,8 @@ def backend_for(domain: Domain) -> Backend:
     '_BalancedModular'
     """
     if isinstance(domain, ModularDomain):
-        return _BalancedModular(domain) if domain.p < MAX_PRIME else _IntModular(domain)
+        return (_BalancedModular(domain) if 3 <= domain.p < MAX_PRIME   # balanced needs p odd
+                else _IntModular(domain))
     if isinstance(domain, ExactDomain):
         return _Exact(domain)
     if isinstance(domain, FloatDomain):
@@ -233,27 +253,148 @@ def run(nodes: Sequence[Node], output: int, X: Array, backend: Backend,
         cache: dict[Any, dict[int, Array]] | None = None) -> Array:
     """Evaluate the nodes on the batch ``X`` (batch, N, dim) with ``backend``; the output
     node's values, shape (batch,).  Unbatched nodes are taken from (and stored in)
-    ``cache[backend.key]``."""
-    return backend.result(run_all(nodes[:output + 1], X, backend, cache)[output])
+    ``cache[backend.key]``; a batched node is released as soon as its last reader has run, and
+    the peak of the whole evaluation (:func:`evaluation_bytes`) is guarded before it starts."""
+    nodes = nodes[:output + 1]
+    guard_memory(evaluation_bytes(nodes, X, backend),
+                 what=f"the evaluation of a circuit of {len(nodes):,} nodes on "
+                      f"{X.shape[0]:,} inputs (its largest live nodes together)",
+                 fix="evaluate fewer inputs at once")
+    with np.errstate(over="ignore", invalid="ignore"):   # an overflow is refused by check()
+        values = run_all(nodes, X, backend, cache, release=True)
+    return backend.result(backend.check(values[output]))
+
+
+def _last_uses(nodes: Sequence[Node]) -> list[list[int]]:
+    """Per node i, the nodes whose last reader is i (released after i is computed)."""
+    last = {a: i for i, node in enumerate(nodes) for a in node.args}
+    freed: list[list[int]] = [[] for _ in nodes]
+    for a, i in last.items():
+        freed[i].append(a)
+    return freed
+
+
+def _magnitude_bits(nodes: Sequence[Node], X: Array) -> list[int]:
+    """Per node, a bound on the bit length of its entries' magnitudes (numerator and
+    denominator together for fractions), from the inputs' and constants' sizes."""
+    def bits_of(v: Any) -> int:
+        if isinstance(v, Fraction):
+            return abs(v.numerator).bit_length() + v.denominator.bit_length()
+        try:
+            return abs(int(v)).bit_length()
+        except (TypeError, ValueError, OverflowError):
+            return 64
+    x_bits = max((bits_of(v) for v in X.reshape(-1)), default=1) if X.dtype == object \
+        else 64
+    out: list[int] = []
+    for node in nodes:
+        args = [out[a] for a in node.args]
+        if node.op == "input":
+            b = x_bits
+        elif node.op == "const":
+            assert node.value is not None
+            b = max((bits_of(v) for v in node.value.reshape(-1)), default=1)
+        elif node.op == "einsum":
+            lhs = node.spec.split("->")[0].split(",")
+            sizes: dict[str, int] = {}
+            for letters, a in zip(lhs, node.args, strict=True):
+                sizes.update(zip(letters, nodes[a].shape, strict=True))
+            terms = math.prod(n for c, n in sizes.items() if c not in node.spec.split("->")[1])
+            b = sum(args) + terms.bit_length()
+        elif node.op == "power":
+            b = args[0] * node.exponent
+        elif node.op == "prod":
+            b = args[0] * nodes[node.args[0]].shape[node.axis]
+        elif node.op == "add":
+            b = max(args) + len(args).bit_length()
+        else:
+            b = args[0]
+        out.append(b)
+    return out
+
+
+def entry_bytes(backend: Backend, bits: int) -> int:
+    """Bytes of one entry of a node whose magnitudes have at most ``bits`` bits: the dtype's
+    width, or for object entries the pointer and the Python int (or Fraction) it points to.
+
+    Parameters
+    ----------
+    backend : Backend
+        The number domain's backend.
+    bits : int
+        A bound on the bit length of the entries' magnitudes.
+
+    Returns
+    -------
+    int
+        Bytes per entry.
+
+    Examples
+    --------
+    >>> entry_bytes(_Float(FloatDomain()), 10**6)
+    8
+    >>> entry_bytes(_Exact(ExactDomain()), 3000) > 3000 // 8
+    True
+    """
+    if backend.entry is not None:
+        return backend.entry
+    return 8 + OBJECT_ENTRY_BYTES + 4 * math.ceil(bits / 30)
+
+
+def evaluation_bytes(nodes: Sequence[Node], X: Array, backend: Backend) -> int:
+    """The estimated peak bytes of :func:`run`: at every node, the values alive then (the
+    input, cached constants, batched nodes still to be read), the node's value and its
+    operation's temporaries (operand copies of a contraction, the squarings of a power).
+
+    Parameters
+    ----------
+    nodes : sequence of Node
+        The nodes evaluated, in order.
+    X : numpy.ndarray
+        The batch of inputs, shape (batch, N, dim).
+    backend : Backend
+        The number domain's backend (its entry width).
+
+    Returns
+    -------
+    int
+        Bytes.
+    """
+    batch = X.shape[0]
+    bits = _magnitude_bits(nodes, X) if backend.entry is None else [0] * len(nodes)
+    size = [(batch if node.batched else 1) * math.prod(node.shape) * entry_bytes(backend, b)
+            for node, b in zip(nodes, bits, strict=True)]
+    freed = _last_uses(nodes)
+    live, peak = array_bytes(X.shape, X.dtype), 0
+    for i, node in enumerate(nodes):
+        temp = (sum(size[a] for a in node.args) if node.op in ("einsum", "add")
+                else 2 * size[i] if node.op in ("power", "prod") else 0)
+        peak = max(peak, live + size[i] + temp)
+        live += size[i]
+        live -= sum(size[a] for a in freed[i] if nodes[a].batched)
+    return peak
 
 
 def run_all(nodes: Sequence[Node], X: Array, backend: Backend,
-            cache: dict[Any, dict[int, Array]] | None = None) -> dict[int, Array]:
-    """Every node's value on the batch ``X`` (:func:`run`)."""
-    batch = X.shape[0]
+            cache: dict[Any, dict[int, Array]] | None = None, *,
+            release: bool = False) -> dict[int, Array]:
+    """Every node's value on the batch ``X`` (:func:`run`); with ``release`` a batched node is
+    dropped once its last reader has run (only the last node's value is then certain to be
+    kept)."""
     fixed = {} if cache is None else cache.setdefault(backend.key, {})
+    freed = _last_uses(nodes) if release else [[] for _ in nodes]
     values: dict[int, Array] = {}
     for i, node in enumerate(nodes):
         if not node.batched and i in fixed:
             values[i] = fixed[i]
             continue
-        guard_memory(array_bytes((batch if node.batched else 1, *node.shape), np.float64),
-                     what=f"node {i} ({node.op}, shape {node.shape}) of a circuit on "
-                          f"{batch:,} inputs", fix="evaluate fewer inputs at once")
         values[i] = _apply(node, [values[a] for a in node.args], [nodes[a] for a in node.args],
                            X, backend)
         if not node.batched:
             fixed[i] = values[i]
+        for a in freed[i]:
+            if a != len(nodes) - 1:
+                values.pop(a, None)
     return values
 
 

@@ -33,8 +33,9 @@ the independent checker interprets (:meth:`Circuit.to_json`; kind ``"circuit"`` 
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +45,7 @@ import numpy.typing as npt
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.types import Array
 
-__all__ = ["OPS", "Node", "Ref"]
+__all__ = ["OPS", "Node", "Ref", "check_program"]
 
 #: The node kinds of the language (module docstring).
 OPS = ("input", "const", "einsum", "power", "add", "prod", "take", "reshape")
@@ -201,3 +202,121 @@ def int_tensor(value: npt.ArrayLike, name: str) -> Array:
     out = flat.reshape(arr.shape)
     out.flags.writeable = False
     return out
+
+
+def check_program(nodes: Any, output: Any, n_inputs: int, dim: int) -> tuple[Node, ...]:
+    """Check a node list the way :class:`~seprank.circuits.builder.CircuitBuilder` builds one:
+    every entry a :class:`Node` of a known kind whose operands are earlier nodes, whose shape
+    and batch flag are what its kind gives, and a scalar ``output`` that depends on the input.
+
+    Parameters
+    ----------
+    nodes : sequence of Node
+        The nodes in topological order.
+    output : int
+        The index of the output node.
+    n_inputs, dim : int
+        The input's shape ``(n_inputs, dim)``.
+
+    Returns
+    -------
+    tuple of Node
+        The nodes, unchanged.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the first node that is malformed and what it should be.
+
+    Examples
+    --------
+    >>> check_program([Node("input", (), (2, 1), True)], 0, 2, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: output: node 0 has shape (2, 1); the output must be a scalar node (shape ()) ...
+    """
+    if isinstance(nodes, str | bytes | Mapping) or not isinstance(nodes, Sequence) or not nodes:
+        raise TypeError(f"nodes must be a non-empty sequence of Node, got {type(nodes).__name__}")
+    for i, node in enumerate(nodes):
+        _check_node(i, node, nodes, n_inputs, dim)
+    if isinstance(output, bool) or not isinstance(output, int | np.integer) \
+            or not 0 <= int(output) < len(nodes):
+        raise ValueError(f"output must be the index of a node in 0..{len(nodes) - 1}, got "
+                         f"{output!r}")
+    out = nodes[int(output)]
+    if out.shape != () or not out.batched:
+        raise ValueError(f"output: node {int(output)} has shape {out.shape}"
+                         f"{'' if out.batched else ' and does not depend on the input'}; the "
+                         "output must be a scalar node (shape ()) that depends on the input")
+    return tuple(nodes)
+
+
+def _check_node(i: int, node: Any, nodes: Sequence[Any], n_inputs: int, dim: int) -> None:
+    where = f"node {i}"
+    if not isinstance(node, Node):
+        raise TypeError(f"{where} must be a Node, got {type(node).__name__}")
+    if node.op not in OPS:
+        raise ValueError(f"{where}: unknown op {node.op!r}; known: {OPS}")
+    arity = {"input": 0, "const": 0, "einsum": None, "add": None}.get(node.op, 1)
+    args = node.args
+    if not isinstance(args, tuple) or any(
+            isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < i for a in args):
+        raise ValueError(f"{where} ({node.op}): operands {args!r} must be indices of earlier "
+                         f"nodes (0..{i - 1})")
+    if (arity is not None and len(args) != arity) or (arity is None and not args) or (
+            node.op == "einsum" and len(args) > 2):
+        raise ValueError(f"{where} ({node.op}): wrong number of operands ({len(args)})")
+    shapes = [nodes[a].shape for a in args]
+    batched = any(nodes[a].batched for a in args)
+    shape: tuple[int, ...]
+    if node.op == "input":
+        shape, batched = (n_inputs, dim), True
+    elif node.op == "const":
+        value = node.value
+        if not isinstance(value, np.ndarray) or value.dtype != object or any(
+                isinstance(v, bool) or not isinstance(v, int) for v in value.reshape(-1)):
+            raise TypeError(f"{where} (const): value must be an object array of Python ints "
+                            "(build constants with CircuitBuilder.const)")
+        shape = tuple(value.shape)
+    elif node.op == "einsum":
+        ops, out, sizes = parse_spec(node.spec, shapes)
+        if ",".join(ops) + "->" + out != node.spec:
+            raise ValueError(f"{where} (einsum): spec {node.spec!r} must be written without "
+                             "spaces")
+        shape = tuple(sizes[c] for c in out)
+    elif node.op == "power":
+        if isinstance(node.exponent, bool) or not isinstance(node.exponent, int) \
+                or node.exponent < 1:
+            raise ValueError(f"{where} (power): exponent must be an int >= 1, got "
+                             f"{node.exponent!r}")
+        shape = shapes[0]
+    elif node.op == "add":
+        if len(set(shapes)) != 1:
+            raise ValueError(f"{where} (add): operands of shapes {shapes} (need one shape)")
+        shape = shapes[0]
+    elif node.op in ("prod", "take"):
+        src = shapes[0]
+        if not src or isinstance(node.axis, bool) or not isinstance(node.axis, int) \
+                or not 0 <= node.axis < len(src):
+            raise ValueError(f"{where} ({node.op}): axis {node.axis!r} is not an axis of "
+                             f"shape {src}")
+        if node.op == "prod":
+            shape = src[:node.axis] + src[node.axis + 1:]
+        else:
+            idx = node.indices
+            if not isinstance(idx, tuple) or not idx or any(
+                    isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < src[node.axis]
+                    for k in idx):
+                raise ValueError(f"{where} (take): indices must be a non-empty tuple of ints "
+                                 f"in 0..{src[node.axis] - 1}")
+            shape = (*src[:node.axis], len(idx), *src[node.axis + 1:])
+    else:
+        if not isinstance(node.shape, tuple) or any(
+                isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in node.shape) \
+                or math.prod(node.shape) != math.prod(shapes[0]):
+            raise ValueError(f"{where} (reshape): cannot reshape {shapes[0]} into "
+                             f"{node.shape!r}")
+        shape = node.shape
+    if node.shape != shape or node.batched is not batched:
+        raise ValueError(f"{where} ({node.op}): shape {node.shape!r}, batched={node.batched!r} "
+                         f"where its operands give shape {shape}, batched={batched}")

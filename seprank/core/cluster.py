@@ -15,6 +15,7 @@ import ast
 import inspect
 import logging
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,8 +23,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-__all__ = ["MAIN_GUARD_MESSAGE", "MAX_WORKERS_PER_CORE", "available_cores",
-           "check_local_workers", "check_main_guard", "dask_client"]
+__all__ = [
+    "MAIN_GUARD_MESSAGE",
+    "MAX_WORKERS_PER_CORE",
+    "available_cores",
+    "check_local_workers",
+    "check_main_guard",
+    "check_scheduler_address",
+    "dask_client",
+]
 
 #: An embedded cluster may have at most this many worker processes per available core.
 MAX_WORKERS_PER_CORE = 4
@@ -148,6 +156,50 @@ def check_local_workers(n_workers: int) -> int:
     return n_workers
 
 
+#: A dask scheduler address: a protocol and anything, or host:port.
+_ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|(?:\[[0-9a-fA-F:]+\]|[^\s/:\[\]]+):\d+")
+
+
+def check_scheduler_address(address: Any, *, name: str = "executor") -> str:
+    """A dask scheduler address (``'tcp://10.0.0.5:8786'``, ``'10.0.0.5:8786'``), refused with
+    a message naming the port when the port is not in 1..65535 (a client would wait 30 s and
+    fail without saying why).
+
+    Parameters
+    ----------
+    address : str
+        The address.
+    name : str, default "executor"
+        The argument's name, for the message.
+
+    Returns
+    -------
+    str
+        ``address``, unchanged.
+
+    Examples
+    --------
+    >>> check_scheduler_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    >>> check_scheduler_address("10.0.0.5:99999")
+    Traceback (most recent call last):
+    ...
+    ValueError: executor='10.0.0.5:99999': port 99999 is not a TCP port (1 to 65535); ...
+    """
+    if not isinstance(address, str):
+        raise TypeError(f"{name} must be a scheduler address string, got "
+                        f"{type(address).__name__}")
+    if not _ADDRESS.fullmatch(address):
+        raise ValueError(f"{name}={address!r} is not a scheduler address such as "
+                         "'tcp://10.0.0.5:8786' or '10.0.0.5:8786'")
+    port = re.search(r"(?<=[^:]):(\d+)/?$", address.split("://", 1)[-1])
+    if port is not None and not 1 <= int(port.group(1)) <= 65535:
+        raise ValueError(f"{name}={address!r}: port {int(port.group(1))} is not a TCP port (1 "
+                         "to 65535); give the port the scheduler listens on (dask's default: "
+                         "8786)")
+    return address
+
+
 @contextmanager
 def dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
     """A ``distributed.Client`` for ``executor``, and a description of where it runs.
@@ -196,6 +248,7 @@ def dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
                                    silence_logs=logging.ERROR)
         description = f"local dask cluster, {n_workers} worker processes"
     elif isinstance(executor, str):
+        check_scheduler_address(executor)
         cluster, description = None, f"dask cluster at {executor}"
     elif hasattr(executor, "scheduler_address"):
         cluster, description = None, f"dask cluster at {executor.scheduler_address}"

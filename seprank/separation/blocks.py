@@ -85,6 +85,9 @@ Dedupe = Callable[[Array], tuple[Array, Kept]]
 BLOCK_MARGIN = 8
 #: Bytes of one sweep chunk's temporaries (scaled grids and their block values).
 CHUNK_BYTES = 96 * 2**20
+#: Bytes per entry of the n x n interpolation system of n blocks while it is built and inverted:
+#: Python ints in lists (V and its inverse), FLINT's matrices and the int64 inverse.
+INTERPOLATION_ENTRY_BYTES = 2 * (8 + 32) + 2 * 8 + 8
 #: Resident bytes of one local dask worker process with seprank, numpy and flint imported.
 WORKER_PROCESS_BYTES = 300 * 2**20
 
@@ -255,9 +258,12 @@ class _Sweep:
     def cached_bytes(self, exclude: int | None = None) -> int:
         return sum(M.nbytes for k, (_, M, _) in self.cache.items() if k != exclude)
 
-    def run(self, templates: Array, sizes: dict[int, int]) -> dict[int, tuple[Array, Kept | None]]:
+    def run(self, templates: Array, sizes: dict[int, int], deadline: float | None = None
+            ) -> dict[int, tuple[Array, Kept | None]]:
         """Block matrices over the first ``sizes[k]`` templates, for every requested k, with
-        the rows and columns they kept of the full matricization (None: nothing removed)."""
+        the rows and columns they kept of the full matricization (None: nothing removed).
+        Past ``deadline`` (a :func:`time.perf_counter` value) it stops between chunks with
+        :class:`_OutOfTime`."""
         start = time.perf_counter()
         p, blocks = self.p, sorted(sizes)
         m_max = max(sizes.values())
@@ -276,6 +282,10 @@ class _Sweep:
             announce(n_nodes * len(rows_all) * S)
         chunk = max(1, CHUNK_BYTES // (4 * 8 * n_nodes * S))
         for r0 in range(0, len(rows_all), chunk):
+            if deadline is not None and time.perf_counter() > deadline:
+                self.seconds += time.perf_counter() - start
+                raise _OutOfTime(f"the scaled grids stopped at row {r0:,} of "
+                                 f"{len(rows_all):,}: the time budget ran out")
             r1 = min(len(rows_all), r0 + chunk)
             pts = np.concatenate([np.mod(a_pts[r0:r1] * t, p) for t in self.nodes])
             F = np.asarray(self.evaluate(pts, b_pts))
@@ -304,16 +314,24 @@ class _Sweep:
         return kept
 
 
+class _OutOfTime(Exception):
+    """The time budget ran out inside a sweep (before a block's first round was complete)."""
+
+
 class _BlockMatrix:
     """Block k's grid evaluator for the growth loop: served from the sweep when its templates
-    are the sweep's prefix, else evaluated for this block alone; memory-checked."""
+    are the sweep's prefix, else evaluated for this block alone; memory-checked.  Its first
+    round stops at ``deadline`` (later rounds are started only when the growth loop predicts
+    they end in time)."""
 
-    def __init__(self, sweep: _Sweep, k: int, limit: int) -> None:
-        self.sweep, self.k, self.limit = sweep, k, limit
+    def __init__(self, sweep: _Sweep, k: int, limit: int, deadline: float | None = None
+                 ) -> None:
+        self.sweep, self.k, self.limit, self.deadline = sweep, k, limit, deadline
         #: The templates of the last round (what a certificate of the block needs).
         self.last: Array | None = None
         #: Rows and columns of the last matrix in the full matricization (after de-duplication).
         self.kept: Kept | None = None
+        self.evaluated = False
 
     def peak_bytes(self, m: int) -> int:
         rows, cols = self.sweep.shape(m)
@@ -326,6 +344,7 @@ class _BlockMatrix:
     def __call__(self, templates: Array) -> Array:
         m = len(templates)
         self.last = templates
+        first, self.evaluated = not self.evaluated, True
         hit = self.sweep.cache.pop(self.k, None)
         if hit is not None and len(hit[0]) == m and np.array_equal(hit[0], templates):
             self.kept = hit[2]
@@ -339,7 +358,8 @@ class _BlockMatrix:
                 f"{self.limit / 2**30:.3g} GiB. Raise it with budget=Budget(max_bytes=...) if "
                 "the machine has the memory", needed=need, limit=self.limit,
                 what="a degree block's grid")
-        M, self.kept = self.sweep.run(templates, {self.k: m})[self.k]
+        M, self.kept = self.sweep.run(templates, {self.k: m},
+                                      self.deadline if first else None)[self.k]
         return M
 
 
@@ -408,9 +428,16 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     template_seed = np.random.SeedSequence(template_rng.integers(0, 2**63, 4).tolist())
     check_rng = template_rng.spawn(1)[0]
     node_rng = np.random.default_rng(template_seed.spawn(1)[0])
+    n_blocks = len(structure.bidegrees)
+    guard_memory(n_blocks * n_blocks * INTERPOLATION_ENTRY_BYTES,
+                 what=f"the interpolation system of {n_blocks:,} degree blocks (an n x n "
+                      "matrix mod p, its inverse, and their Python copies)",
+                 fix="use structure='dense', or a DegreeStructure with fewer blocks",
+                 max_bytes=limit)
     nodes, inverse = interpolation_nodes(structure, domain, node_rng)
+    deadline = None if budget.max_seconds is None else start + budget.max_seconds
     checked = check_structure(evaluate, structure, domain, nodes, inverse, n_a, n_b, dim,
-                              check_rng)
+                              check_rng, deadline=deadline)
     sweep = _Sweep(evaluate, domain, nodes, inverse, n_a, n_b, dedupe)
     bounds = [structure.block_bound(k, n_a * dim, n_b * dim)
               for k in range(len(structure.bidegrees))]
@@ -430,8 +457,11 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     notes: dict[str, Any] = {"structure_check": checked}
     if sizes and store + biggest <= limit:  # one sweep for every block's first round
         shared = plan(0).sample(m_max)  # a fresh copy of the shared stream
-        for k, (M, kept) in sweep.run(shared, sizes).items():
-            sweep.cache[k] = (shared[:sizes[k]], M, kept)
+        try:
+            for k, (M, kept) in sweep.run(shared, sizes, deadline).items():
+                sweep.cache[k] = (shared[:sizes[k]], M, kept)
+        except _OutOfTime as out_of_time:
+            notes["sweep"] = f"the shared sweep of the first rounds stopped: {out_of_time}"
     elif sizes:
         notes["sweep"] = (f"the blocks' first rounds together ({store / 2**30:.3g} GiB) exceed "
                           "the memory limit: blocks evaluated one at a time")
@@ -449,13 +479,23 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
             j, kk = structure.bidegrees[k]
             remaining = (None if budget.max_seconds is None
                          else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
-            matrix_of = _BlockMatrix(sweep, k, limit)
+            matrix_of = _BlockMatrix(sweep, k, limit, deadline)
             witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
-            out = grow_until_stable(matrix_of, plans[k], upper_bound=bounds[k],
-                                    budget=replace(budget, max_seconds=remaining),
-                                    progress=request.progress, description=f"block ({j}, {kk})",
-                                    on_final=witness.on_final if request.keep_witness else None,
-                                    rank_of=None if pool is None else pool.rank_of(k))
+            if deadline is not None and time.perf_counter() > deadline:  # polled per block
+                done[k] = _not_run(j, kk, bounds[k], request, domain.p)
+                sweep.cache.pop(k, None)
+                continue
+            try:
+                out = grow_until_stable(
+                    matrix_of, plans[k], upper_bound=bounds[k],
+                    budget=replace(budget, max_seconds=remaining), progress=request.progress,
+                    description=f"block ({j}, {kk})",
+                    on_final=witness.on_final if request.keep_witness else None,
+                    rank_of=None if pool is None else pool.rank_of(k))
+            except _OutOfTime:
+                done[k] = _not_run(j, kk, bounds[k], request, domain.p)
+                sweep.cache.pop(k, None)
+                continue
             templates = (out.templates if out.templates is not None
                          else matrix_of.last if matrix_of.last is not None
                          else np.empty((0, dim)))
@@ -487,6 +527,16 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
         matrix_shape=largest.matrix_shape, history=tuple(history),
         seconds=time.perf_counter() - start, upper_bound=upper_bound, details=details,
         blocks=tuple(blocks), structure=structure, nodes=nodes, inverse=inverse)
+
+
+def _not_run(j: int, k: int, bound: int, request: SeparationRequest, p: int) -> DegreeBlock:
+    """A block the time budget left unstarted: rank 0 (a lower bound that claims nothing),
+    stop ``'time_limit'``, no templates."""
+    empty = np.empty((0, request.dim), dtype=np.int64)
+    last = RankResult(0, "modular", "lower_bound",
+                      {"prime": p, "shape": (0, 0), "not_run": "the time budget ran out"})
+    return DegreeBlock(j, k, bound, 0, "time_limit", 0, (0, 0), (), last, empty,
+                       GridEvidence(request.f, request.n_inputs, request.dim, empty, p))
 
 
 def rank_step_bytes(rows: int, cols: int) -> int:

@@ -32,6 +32,7 @@ p (Schwartz-Zippel) and all :data:`CHECK_POINTS` checks with at most its power.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,13 +210,17 @@ def interpolation_nodes(structure: DegreeStructure, domain: ModularDomain,
 def check_structure(evaluate: Callable[[Array, Array], Array], structure: DegreeStructure,
                     domain: ModularDomain, nodes: Sequence[int], inverse: Array,
                     n_a: int, n_b: int, dim: int, rng: np.random.Generator,
-                    n_checks: int = CHECK_POINTS) -> dict[str, Any]:
+                    n_checks: int = CHECK_POINTS, deadline: float | None = None
+                    ) -> dict[str, Any]:
     r"""Refuse a function that is not of the declared structure (module docstring).
 
     ``evaluate(a_points, b_points)`` returns the rectangular grid
     :math:`[f(a_r, b_s)] \bmod p` for ``a_points`` of shape (R, n_a, dim) and ``b_points`` of
     shape (S, n_b, dim).  At ``n_checks`` random points and random nonzero scalings
     :math:`(t^*, s^*)` the interpolated blocks must predict :math:`f(t^* x_A, s^* x_B)`.
+
+    Past ``deadline`` (a :func:`time.perf_counter` value) the remaining checks are skipped and
+    the result says ``'stopped': 'time_limit'`` (the block engine then starts no block).
 
     Raises
     ------
@@ -242,6 +247,9 @@ def check_structure(evaluate: Callable[[Array, Array], Array], structure: Degree
     p = domain.p
     n = len(nodes)
     for trial in range(n_checks):
+        if deadline is not None and time.perf_counter() > deadline:
+            # the blocks see the same deadline and do not start: nothing rests on this
+            return {"passed": trial, "prime": p, "stopped": "time_limit"}
         a = rng.integers(0, p, (1, n_a, dim))
         b = rng.integers(0, p, (1, n_b, dim))
         t_star, s_star = (int(x) for x in rng.integers(1, p, 2))

@@ -32,7 +32,6 @@ Examples
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -40,13 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from seprank.core.cluster import check_local_workers, dask_client
+from seprank.core.cluster import check_local_workers, check_scheduler_address, dask_client
 from seprank.core.domains import ModularDomain
 from seprank.core.rank import RankResult, rank_mod_p
 from seprank.core.types import Array
-
-#: A dask scheduler address: optional protocol, host, port.
-_ADDRESS = re.compile(r"[a-z][a-z0-9+.-]*://\S+|(?:\[[0-9a-fA-F:]+\]|[^\s/:\[\]]+):\d{1,5}")
 
 __all__ = ["BlockRanks", "assign_blocks", "block_ranks", "check_executor", "rank_block"]
 
@@ -75,7 +71,7 @@ def check_executor(executor: Any) -> Any:
     ...
     ValueError: executor=0: an embedded dask cluster takes 1 to ... worker processes ...
     """
-    if executor == "serial" or executor is None:
+    if executor is None or (isinstance(executor, str) and executor == "serial"):
         return executor
     if isinstance(executor, bool) or not (
             isinstance(executor, int | str) or hasattr(executor, "submit")
@@ -85,9 +81,8 @@ def check_executor(executor: Any) -> Any:
                         f"{executor!r}")
     if isinstance(executor, int):
         check_local_workers(executor)
-    if isinstance(executor, str) and not _ADDRESS.fullmatch(executor):
-        raise ValueError(f"executor={executor!r} is neither 'serial' nor a scheduler address "
-                         "such as 'tcp://10.0.0.5:8786' or '10.0.0.5:8786'")
+    if isinstance(executor, str):
+        check_scheduler_address(executor)
     return executor
 
 

@@ -211,10 +211,20 @@ def separation_rank(
                          f"the strategy {strategy.name!r} ranks one matrix: leave "
                          "executor='serial'")
     if not strategy.grid:
-        return strategy.driver(request, None, None, budget)
+        return _checked(strategy.name, strategy.driver(request, None, None, budget))
     if request.method == "symbolic":  # pragma: no cover - a grid strategy registered for it
         raise ValueError(f"strategy {strategy.name!r} is a grid strategy: it cannot compute "
                          "method='symbolic'")
     prime_rng, template_rng, witness_rng = spawn(seed, 3)  # the first two as spawn(seed, 2)
     domain = domain_for(request.method, prime_rng, rtol=request.rtol)
-    return strategy.driver(request, domain, Streams(template_rng, witness_rng), budget)
+    return _checked(strategy.name,
+                    strategy.driver(request, domain, Streams(template_rng, witness_rng), budget))
+
+
+def _checked(name: str, result: Any) -> SeparationRankResult:
+    """A strategy driver's result, refused unless it is a :class:`SeparationRankResult`."""
+    if not isinstance(result, SeparationRankResult):
+        raise TypeError(f"the strategy {name!r} returned {type(result).__name__}, not a "
+                        "SeparationRankResult; its driver must return the result it computed "
+                        "(register_strategy)")
+    return result

@@ -136,12 +136,14 @@ def run_serial(fn: Callable[..., Any], params: Mapping[str, Any],
 
     def alarm(signum: int, frame: Any) -> None:
         if state["armed"]:
-            raise _TaskDeadline
+            state["armed"] = False          # one stop per task, even from a late signal
+            raise _TaskDeadline(f"the task ran longer than its timeout of {timeout:g} s")
 
     start = time.perf_counter()
     old_handler = signal.signal(signal.SIGALRM, alarm)
-    old_delay, _ = signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
+    old_delay = 0.0
+    try:   # armed inside the try: a timeout that fires at once is this task's stop too
+        old_delay, _ = signal.setitimer(signal.ITIMER_REAL, timeout)
         return run_task(fn, params)
     except _TaskDeadline:
         return timeout_outcome(timeout, time.perf_counter() - start)

@@ -53,6 +53,8 @@ import hashlib
 import html
 import importlib.metadata
 import inspect
+import math
+import numbers
 import os
 import sqlite3
 import sys
@@ -63,7 +65,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from seprank.core.cluster import available_cores, dask_client
+import numpy as np
+
+from seprank.core.cluster import available_cores, check_scheduler_address, dask_client
 from seprank.core.display import summarize
 from seprank.core.progress import progress_bar
 from seprank.core.validation import check_bool
@@ -576,6 +580,16 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
             client.cancel(list(pending))
 
 
+def _priority(priority: Callable[[Mapping[str, Any]], Any], params: Mapping[str, Any]) -> float:
+    """``priority(params)`` as a finite float (a NaN would leave the order undefined)."""
+    value = priority(params)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not math.isfinite(float(value)):
+        raise ValueError(f"priority({dict(params)}) returned {value!r}; it must return a "
+                         "finite number (higher starts first)")
+    return float(value)
+
+
 def sweep(
     fn: Callable[..., Any],
     params: Iterable[Mapping[str, Any]],
@@ -663,6 +677,20 @@ def sweep(
     retry_failed = check_bool("retry_failed", retry_failed)
     limit = check_timeout(timeout, executor)
     param_sets = _validated_params(params)
+    for label, given in (("name", name), ("version", version)):
+        if given is not None and not isinstance(given, str):
+            raise TypeError(f"{label} must be a str (or None for the default), got {given!r}")
+        if given is not None and not given.strip():
+            raise ValueError(f"{label} must be a non-empty str (or None for the default), got "
+                             f"{given!r}")
+    serial = isinstance(executor, str) and executor == "serial"
+    if isinstance(executor, str) and not serial:
+        check_scheduler_address(executor)
+    elif isinstance(executor, np.ndarray):
+        raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
+                        f"address or a distributed.Client, got an array {executor!r}")
+    if priority is not None and not callable(priority):
+        raise TypeError(f"priority must be a function of a parameter set, got {priority!r}")
     fname = name if name is not None else qualified_name(fn)
     ver = version if version is not None else code_version(fn)
     keys = [TaskKey.of(fname, p, version=ver) for p in param_sets]
@@ -688,7 +716,8 @@ def sweep(
         else:
             todo.append(i)
     if priority is not None:
-        todo.sort(key=lambda i: -float(priority(param_sets[i])))
+        ranks = {i: _priority(priority, param_sets[i]) for i in todo}
+        todo.sort(key=lambda i: -ranks[i])
     bar = progress_bar(total=len(keys), initial=len(keys) - len(todo), unit="task",
                        desc=fname.rsplit(".", 1)[-1], progress=None if progress else False)
 
@@ -712,7 +741,7 @@ def sweep(
     try:
         if not todo:
             description = "nothing to compute"
-        elif executor == "serial":
+        elif serial:
             description = "this process, serially"
             for i in todo:
                 deliver(i, run_serial(fn, param_sets[i], limit))

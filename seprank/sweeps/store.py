@@ -196,10 +196,15 @@ class TaskKey:
         TaskKey
             The key.
         """
+        for label, value in (("fn", fn), ("version", version)):
+            if not isinstance(value, str):
+                raise TypeError(f"TaskKey.of: {label} must be a str, got {value!r}")
+            if not value.strip():
+                raise ValueError(f"TaskKey.of: {label} must be a non-empty str, got {value!r}")
         rest = {k: v for k, v in params.items() if k != "seed"}
         seed = json.dumps(_plain(params.get("seed"), "the seed"), sort_keys=True,
                           separators=(",", ":"))
-        return cls(str(fn), canonical_params(rest), seed, str(version))
+        return cls(fn, canonical_params(rest), seed, version)
 
     def as_tuple(self) -> tuple[str, str, str, str]:
         """The key's four fields, in order.

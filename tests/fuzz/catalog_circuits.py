@@ -15,7 +15,57 @@ F = CI.shallow_cac(n_inputs=2, dim=2, channels=2, seed=0)
 B = CI.CircuitBuilder(n_inputs=2, dim=2)
 X = B.input()
 
+Y = B.einsum("nd->", X)
+
+
+def _power_structure(exponent: int) -> object:
+    """(x0 + x1)^exponent and its degree blocks: a huge exponent is derived by squaring on
+    degree sets or refused up front (issue 35), never a quadratic hang."""
+    b = CI.CircuitBuilder(n_inputs=2, dim=1)
+    s = b.einsum("n->", b.reshape(b.input(), (2,)))
+    f = b.build(b.power(s, exponent), name="(x0 + x1)^e")
+    return f.total_degrees(), f.degree_structure((0,), (1,))
+
+
+def _mlp_structure(exponent: int) -> object:
+    f = CI.polynomial_mlp(n_inputs=2, dim=1, widths=2, exponent=exponent, seed=0)
+    return f.degree_structure((0,), (1,))
+
+
+def _incontext_degrees(depth: int) -> object:
+    return CI.incontext(depth=depth, width=2, seed=0).bidegrees((0,), (1,))
+
+
+def _evaluate(p: int) -> object:
+    """F in GF(p): p = 2 included (ModularDomain(2) exists, so the circuit evaluates in it)."""
+    return F(np.ones((2, 2, 2), dtype=int), domain=seprank.ModularDomain(p))
+
+
+NAMES = ("bogus",)   # the harness's "unknown choice" is a valid name or source
 ENTRIES: list[Entry] = [
+    Entry("circuits.Circuit", CI.Circuit,
+          dict(nodes=F.nodes, output=F.output, n_inputs=2, dim=2, name="f", source="s",
+               parameters=4),
+          kinds={"nodes": "skip", "output": "count0", "parameters": "count0"},
+          accept={"name": NAMES, "source": NAMES}),
+    Entry("circuits.Circuit.from_nodes", CI.Circuit.from_nodes,
+          dict(nodes=F.nodes, output=F.output, n_inputs=2, dim=2, name="f", source="s"),
+          kinds={"nodes": "skip", "output": "count0"},
+          accept={"name": NAMES, "source": NAMES}),
+    Entry("circuits.check_program", CI.check_program,
+          dict(nodes=F.nodes, output=F.output, n_inputs=2, dim=2),
+          kinds={"nodes": "skip", "output": "count0", "n_inputs": "skip", "dim": "skip"}),
+    Entry("circuits.CircuitBuilder.build",
+          lambda name, source: B.build(Y, name=name, source=source),
+          dict(name="f", source="s"), accept={"name": NAMES, "source": NAMES}),
+    Entry("circuits.Circuit.__call__(GF(p))", _evaluate, dict(p=2), kinds={"p": "count"},
+          aliases={"p": ("ModularDomain",)}),
+    Entry("circuits.power.degree_structure", _power_structure, dict(exponent=3),
+          huge=("exponent",)),
+    Entry("circuits.polynomial_mlp.degree_structure", _mlp_structure, dict(exponent=3),
+          huge=("exponent",)),
+    Entry("circuits.incontext.bidegrees", _incontext_degrees, dict(depth=1),
+          huge=("depth",), aliases={"depth": ("L",)}),
     Entry("circuits.CircuitBuilder", CI.CircuitBuilder, dict(n_inputs=2, dim=2)),
     Entry("circuits.CircuitBuilder.const", B.const, dict(value=[[1, 2], [3, 4]])),
     Entry("circuits.CircuitBuilder.einsum", lambda spec: B.einsum(spec, X, X),

@@ -19,6 +19,7 @@ import seprank.incontext as I
 import seprank.sweeps as SW
 from identifiability.markov import stochastic_power
 from seprank.certificates import network_spec
+from seprank.core.cluster import check_scheduler_address
 from seprank.separation import (
     Budget,
     DegreeStructure,
@@ -31,6 +32,8 @@ from seprank.separation import (
     symbolic_separation_rank,
     validate_partition,
 )
+from seprank.separation.distributed import check_executor
+from seprank.sweeps.store import TaskKey
 from tests.fuzz.harness import Entry
 
 F = C.ModularDomain(16777259)
@@ -76,8 +79,24 @@ DEPTH = ("L",)
 ENTRIES: list[Entry] = [
     # -- core ---------------------------------------------------------------------------------
     Entry("sweep", SW.sweep, dict(fn=square, params=[{"x": 1}, {"x": 2}], executor="serial",
-                                 progress=False, store=None, timeout=5.0),
-          kinds={"params": "skip", "executor": "skip", "timeout": "pos"}),
+                                 progress=False, store=None, timeout=5.0, name="square",
+                                 version="v1", priority=lambda p: p["x"]),
+          kinds={"params": "skip", "executor": "skip", "timeout": "pos"},
+          accept={"name": ("bogus",), "version": ("bogus",)}),
+    Entry("sweep(executor)", SW.sweep, dict(fn=square, params=[{"x": 1}], executor="serial",
+                                            progress=False, version="v1"),
+          kinds={"fn": "skip", "params": "skip", "version": "skip", "progress": "skip"},
+          accept={"executor": (3,)}),   # 3 worker processes: valid
+    Entry("sweep(priority)", lambda value: SW.sweep(
+        square, [{"x": 1}, {"x": 2}], executor="serial", progress=False, version="v1",
+        priority=lambda p: value), dict(value=1.0),
+        kinds={"value": "real"}, aliases={"value": ("priority",)}),
+    Entry("TaskKey.of", TaskKey.of, dict(fn="square", params={"x": 1}, version="v1"),
+          kinds={"params": "skip"}, accept={"fn": ("bogus",), "version": ("bogus",)}),
+    Entry("check_scheduler_address", check_scheduler_address,
+          dict(address="tcp://10.0.0.5:8786"), kinds={"name": "skip"}),
+    Entry("check_executor", check_executor, dict(executor="serial"),
+          accept={"executor": (3,)}),
     Entry("ResultStore", SW.ResultStore, dict(path=":memory:", timeout=5.0,
                                               max_value_bytes=10**6),
           kinds={"path": "skip", "max_value_bytes": "count"}),
