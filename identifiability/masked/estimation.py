@@ -29,6 +29,20 @@ exactly.  Here the same tensor is estimated from samples and inverted robustly:
    ``SEPARATION_TO_NOISE`` standard errors, when :math:`\sigma_k` of a whitening matrix is
    below ``SIGMA_TO_NOISE`` times its noise (rank k not resolved), or when no contraction had
    real eigenvalues; ``'invalid'`` when the projected parameters still violate an assumption.
+6. **goodness of fit** -- the moment residual :math:`r = \hat m - m(\hat\theta)` of the
+   returned model (all of :math:`\hat P_{123}` and the pair moments) against the sampling
+   error of :math:`\hat m`, whose total variance :math:`\operatorname{tr}\Sigma` the same
+   delete-a-group jackknife estimates: ``details['fit_to_noise']`` is
+   :math:`\|r\|/\sqrt{\operatorname{tr}\hat\Sigma}`.  When the model class contains the
+   truth :math:`\theta^*`, the least-squares fit has :math:`\|r\|\le\|\hat m -
+   m(\theta^*)\|`, whose mean square is :math:`\operatorname{tr}\Sigma`, so the ratio is
+   about 1 or less; a model with too few states leaves a bias that does not shrink with the
+   sample, and the ratio grows like :math:`\sqrt n`.  Above ``FIT_TO_NOISE`` (and when the
+   data separate the states) the status is ``'misfit'``: the data reject a k-state model.
+   ``details['supported_k']`` is the number of components the data resolve: the singular
+   values of the pair moment :math:`\hat P_{12}` (rank k under A7/A8) that stand
+   ``SUPPORT_TO_NOISE`` jackknife standard errors above zero -- a lower bound on the number
+   of states (a poorly conditioned model's smallest components may not be resolved).
    Every estimate reports the conditioning it depends on: :math:`\sigma_{\min}(O)` (or M)
    and :math:`\sigma_{\min}(T)`.
 
@@ -52,7 +66,7 @@ from threadpoolctl import threadpool_limits
 
 from identifiability.errors import UnreliableEstimateError
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
-from identifiability.masked.moment_fit import fit_spectral, jackknife
+from identifiability.masked.moment_fit import fit_spectral, jackknife, model_moments
 from identifiability.masked.moments import (
     TripleMoments,
     _as_stream,
@@ -73,8 +87,8 @@ from seprank.core import (
 )
 from seprank.core.types import FloatArray
 
-__all__ = ["GAP_TO_NOISE", "SIGMA_TO_NOISE", "MomentEstimate", "UnreliableEstimateError",
-           "estimate_ghmm", "estimate_hmm"]
+__all__ = ["FIT_TO_NOISE", "GAP_TO_NOISE", "MAX_GROUPS", "SIGMA_TO_NOISE", "MomentEstimate",
+           "UnreliableEstimateError", "estimate_ghmm", "estimate_hmm"]
 
 #: Smallest eigenvalue gap of the chosen contraction, in jackknife standard errors, for the
 #: components to count as separated by the data.
@@ -84,7 +98,18 @@ SIGMA_TO_NOISE = 3.0
 #: Components whose emission columns are closer (max-abs) than this many jackknife standard
 #: errors are not told apart by the data.
 SEPARATION_TO_NOISE = 3.0
-STATUSES = ("ok", "too_few_samples", "invalid")
+#: Largest moment residual of an acceptable fit, in units of the moments' total sampling error
+#: (jackknife): a correct model's least-squares fit stays near 1 or below (module docstring).
+FIT_TO_NOISE = 3.0
+#: A singular value of the pair moment counts as resolved when it is this many jackknife
+#: standard errors above zero (``details['supported_k']``).
+SUPPORT_TO_NOISE = 10.0
+#: Most jackknife groups: the jackknife refits the model once per group, so its cost is linear
+#: in ``n_groups``; error bars need far fewer (10-50).
+MAX_GROUPS = 1000
+#: Relative size of rounding in the moments: the noise floor of moments without sampling error.
+ROUNDING = 1e-10
+STATUSES = ("ok", "too_few_samples", "misfit", "invalid")
 
 
 @dataclass(frozen=True, repr=False)
@@ -95,9 +120,13 @@ class MomentEstimate(Result):
     ----------
     model : HMM or GaussianHMM
         The projected parameters, a valid model of the class when ``status != 'invalid'``.
-    status : {'ok', 'too_few_samples', 'invalid'}
-        See the module docstring; ``meaningful`` is ``status == 'ok'``.  A noisy sample
-        takes precedence: its projected model may also be invalid (``valid`` says).
+    status : {'ok', 'too_few_samples', 'misfit', 'invalid'}
+        See the module docstring; ``meaningful`` is ``status == 'ok'``.  ``'misfit'``: the
+        data reject a k-state model (the moment residual exceeds ``FIT_TO_NOISE`` sampling
+        errors); it takes precedence when the data also resolve more than k states
+        (``details['supported_k'] > k``).  Otherwise a noisy sample takes precedence (a
+        poor estimate also fits the moments poorly), then a misfit, then an invalid
+        projection (``valid`` says).
     problems : tuple of str
         Why the status is not ``'ok'``.
     raw_emission, raw_T : numpy.ndarray
@@ -111,7 +140,9 @@ class MomentEstimate(Result):
     task : Task
     n_windows, n_sequences : int
     details : Mapping
-        Settings and diagnostics of the estimate.
+        Settings and diagnostics of the estimate, among them ``fit_to_noise`` (the moment
+        residual in units of its sampling error; NaN when the jackknife failed),
+        ``supported_k`` (states resolved by the pair moments) and ``refinement``.
     """
 
     model: HMM | GaussianHMM
@@ -322,7 +353,20 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     except (AssumptionError, ValueError) as err:
         invalid.append(f"the projected parameters are not a valid model: {err}")
         model = cls(np.nan_to_num(fit.E), np.nan_to_num(fit.T), require=())
-    status = "too_few_samples" if noisy else "invalid" if invalid else "ok"
+    fit_ratio = _fit_to_noise(mom, model)
+    supported = _supported_k(mom)
+    misfit = []
+    if fit_ratio > FIT_TO_NOISE:
+        unconverged = (" (or its fit: the refinement stopped at its budget)"
+                       if fit.refinement.get("budget_exhausted") else "")
+        misfit.append(f"the model{unconverged} does not fit the moments: their residual is "
+                      f"{fit_ratio:.3g} times their sampling error (> {FIT_TO_NOISE:g}; a "
+                      f"correct model stays near 1): the data reject k = {k}; they resolve "
+                      f"{supported} component(s)")
+    # a noisy estimate also fits poorly, unless the data resolve more than k states
+    too_small = bool(misfit) and supported > k
+    status = ("misfit" if too_small else "too_few_samples" if noisy else
+              "misfit" if misfit else "invalid" if invalid else "ok")
     name = "O" if kind == "hmm" else "M"
     with np.errstate(all="ignore"):
         sv = {f"sigma_min_{name}": _smin(fit.E), "sigma_min_T": _smin(fit.T)}
@@ -342,9 +386,10 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
                        "real_candidates": f.n_real, "candidates": n_contractions},
                    "jackknife_groups": jk["groups"], "eigenvalues": lam.tolist(),
                    "gap_to_noise_required": gap_to_noise, "invalid": bool(invalid),
-                   "refinement": fit.refinement}
-    est = MomentEstimate(model, status, tuple(invalid + noisy), fit.E_raw, fit.T_raw, stderr,
-                         conditioning, task, mom.n_windows, mom.n_sequences, details)
+                   "refinement": fit.refinement, "fit_to_noise": fit_ratio,
+                   "fit_to_noise_allowed": FIT_TO_NOISE, "supported_k": supported}
+    est = MomentEstimate(model, status, tuple(misfit + invalid + noisy), fit.E_raw, fit.T_raw,
+                         stderr, conditioning, task, mom.n_windows, mom.n_sequences, details)
     if status != "ok" and check == "raise":
         fname = "estimate_hmm" if kind == "hmm" else "estimate_ghmm"
         raise UnreliableEstimateError(
@@ -353,6 +398,41 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
             f"{sv[f'sigma_min_{name}']:.3g}, sigma_min(T) = {sv['sigma_min_T']:.3g}. "
             + _advice(mom, k) + "; check='report' returns the estimate with its status", est)
     return est
+
+
+def _fit_to_noise(mom: TripleMoments, model: HMM | GaussianHMM) -> float:
+    """Root of the squared moment residual of ``model`` over the moments' total jackknife
+    variance (module docstring, step 6); NaN when a group is empty or the model not finite."""
+    groups = len(mom.counts)
+    if groups < 2 or np.any(mom.counts == 0):
+        return float("nan")
+    P3, Pp = mom.moments()
+    with np.errstate(all="ignore"):
+        M3, Mp = model_moments(model.emission, model.T)
+        res = float(np.sum((P3 - M3) ** 2) + np.sum((Pp - Mp) ** 2))
+        reps = [mom.moments(g) for g in range(groups)]
+        mean3 = np.mean([r[0] for r in reps], axis=0)
+        meanp = np.mean([r[1] for r in reps], axis=0)
+        var = (groups - 1) / groups * sum(float(np.sum((r[0] - mean3) ** 2)
+                                                + np.sum((r[1] - meanp) ** 2)) for r in reps)
+        # moments without sampling noise (population moments): only rounding can be left
+        scale = float(np.sum(P3 ** 2) + np.sum(Pp ** 2))
+        noise = max(var, (ROUNDING * ROUNDING) * scale)
+        ratio = np.sqrt(res / noise) if noise > 0 else (0.0 if res == 0 else np.inf)
+    return float(ratio) if np.isfinite(res) else float("nan")
+
+
+def _supported_k(mom: TripleMoments) -> int:
+    """Singular values of the pair moment E[x_t x_t+1^T] (rank k under A7/A8) resolved at
+    ``SUPPORT_TO_NOISE`` jackknife standard errors: the number of states the data support."""
+    sv = np.linalg.svd(mom.moments()[1][0], compute_uv=False)
+    groups = [g for g in range(len(mom.counts)) if mom.counts[g] > 0]
+    if len(groups) < 2 or len(groups) < len(mom.counts):
+        return int(np.sum(sv > ROUNDING * max(float(sv[0]), 1e-300)))
+    reps = np.array([np.linalg.svd(mom.moments(g)[1][0], compute_uv=False) for g in groups])
+    n = len(groups)
+    se = np.sqrt((n - 1) / n * np.sum((reps - reps.mean(axis=0)) ** 2, axis=0))
+    return int(np.sum(sv > SUPPORT_TO_NOISE * np.maximum(se, ROUNDING * float(sv[0]))))
 
 
 def _advice(mom: TripleMoments, k: int) -> str:
@@ -443,6 +523,26 @@ def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleM
     return empirical_moments(sequences, d, kind=kind, n_groups=n_groups)
 
 
+def _check_groups(n_groups: Any) -> int:
+    """``n_groups`` in [2, MAX_GROUPS]: the jackknife refits the model once per group."""
+    n = check_int("n_groups", n_groups, 2)
+    if n > MAX_GROUPS:
+        raise ValueError(f"n_groups = {n:,} jackknife groups: the estimator refits the model "
+                         f"once per group, so its time grows linearly in n_groups; at most "
+                         f"{MAX_GROUPS:,} are allowed (10-50 give the error bars)")
+    return n
+
+
+def _check_filled(mom: TripleMoments) -> None:
+    """Refuse statistics with an empty jackknife group (more groups than sequences)."""
+    empty = int(np.sum(mom.counts == 0))
+    if empty:
+        raise ValueError(f"n_groups = {len(mom.counts):,} but {empty:,} group(s) got no window "
+                         f"(the data hold {mom.n_sequences:,} sequence(s); sequences go to "
+                         "groups round-robin): the jackknife needs every group; use n_groups "
+                         f"<= {max(2, len(mom.counts) - empty)}")
+
+
 def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any, refine: Any
             ) -> tuple[int, int, float]:
     check_choice("check", check, ("raise", "report"))
@@ -475,7 +575,9 @@ def estimate_hmm(
     seed : keyword-only
         The algorithm's stream (candidate contractions); keep it apart from the data's seed.
     n_groups : int, keyword-only
-        Jackknife groups (see :func:`~identifiability.masked.moments.empirical_moments`).
+        Jackknife groups (see :func:`~identifiability.masked.moments.empirical_moments`),
+        2 to :data:`MAX_GROUPS`; every group must receive a window (at most one group per
+        sequence of a batch).  The estimate is refitted once per group.
     n_contractions : int, keyword-only
         Random contractions tried; the one with the widest eigenvalue gap is used.
     gap_to_noise : float, keyword-only
@@ -507,13 +609,14 @@ def estimate_hmm(
     """
     k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "hmm")
-    n_groups = check_int("n_groups", n_groups, 2)
+    n_groups = _check_groups(n_groups)
     if d is not None:
         d = check_int("d", d)
     with threadpool_limits(limits=1, user_api="blas"):
         mom = _moments(sequences, d, "hmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A7 needs k <= d")
+    _check_filled(mom)
     return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)
 
 
@@ -555,9 +658,10 @@ def estimate_ghmm(
     """
     k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "ghmm")
-    n_groups = check_int("n_groups", n_groups, 2)
+    n_groups = _check_groups(n_groups)
     with threadpool_limits(limits=1, user_api="blas"):
         mom = _moments(sequences, None, "ghmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A8 needs k <= d")
+    _check_filled(mom)
     return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)

@@ -327,3 +327,60 @@ def test_em_from_an_undetermined_estimate_is_not_an_improvement() -> None:
     assert em.improves_on_start is False and em.start_status == "too_few_samples"
     assert "more samples" in em.details["advice"] and "restarts" in em.details["advice"]
     assert refine_em(truth, x, n_iter=3).improves_on_start is None
+
+
+# --- goodness of fit, supported k and bounded jackknife ------------------------------------
+
+def test_a_model_with_too_few_states_is_a_misfit_and_raises() -> None:
+    """k = 2 on data from a well-conditioned 3-state HMM: the moments reject it (a 2-state
+    model cannot produce a rank-3 pair moment), the correct k = 3 fits within noise."""
+    x, _ = WELL.sample(100, n_sequences=2000, seed=21)
+    mom = empirical_moments(x, 3)
+    small = estimate_hmm(mom, 2, seed=1, check="report")
+    assert small.status == "misfit" and not small.meaningful
+    assert small.details["supported_k"] == 3 and "reject k = 2" in small.problems[0]
+    with pytest.raises(UnreliableEstimateError, match="misfit"):
+        estimate_hmm(mom, 2, seed=1)
+    right = estimate_hmm(mom, 3, seed=1, check="report")
+    assert right.status == "ok" and right.details["supported_k"] == 3
+    assert right.details["fit_to_noise"] <= right.details["fit_to_noise_allowed"]
+
+
+def test_a_gaussian_model_with_too_few_states_is_a_misfit() -> None:
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    x, _ = truth.sample(100, n_sequences=1000, seed=22)
+    mom = empirical_moments(x, 3, kind="ghmm")
+    assert estimate_ghmm(mom, 2, seed=1, check="report").status == "misfit"
+    assert estimate_ghmm(mom, 3, seed=1, check="report").status == "ok"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_fit_statistic_of_the_true_model_is_about_one(seed: int) -> None:
+    """The residual of the TRUE parameters is the sampling error itself, so its size in units
+    of the jackknife's total standard error has mean square ~1 (Markov: > 3 with prob. < 1/9,
+    far less for a sum of many near-Gaussian terms)."""
+    from identifiability.masked.estimation import _fit_to_noise
+
+    x, _ = WELL.sample(60, n_sequences=800, seed=100 + seed)
+    ratio = _fit_to_noise(empirical_moments(x, 3), WELL)
+    assert 0.2 < ratio < 3
+
+
+def test_n_groups_is_bounded_before_any_work() -> None:
+    x, _ = WELL.sample(10, n_sequences=2000, seed=0)
+    with pytest.raises(ValueError, match="at most 1,000"):
+        estimate_hmm(x, 3, n_groups=10**6)
+    with pytest.raises(ValueError, match="n_groups"):
+        estimate_ghmm(np.zeros((5, 10, 3)), 2, n_groups=10**6)
+
+
+def test_more_groups_than_sequences_is_refused_with_the_fix() -> None:
+    x, _ = WELL.sample(50, n_sequences=6, seed=0)
+    with pytest.raises(ValueError, match="use n_groups <= 6"):
+        estimate_hmm(x, 3, n_groups=8)
+
+
+def test_a_stream_of_short_sequences_fills_every_group() -> None:
+    seqs = [np.array([0, 1, 2, 0])] * 30          # two windows each
+    mom = empirical_moments(iter(seqs), 3, n_groups=10)
+    assert np.all(mom.counts > 0) and mom.counts.sum() == 60
