@@ -229,6 +229,7 @@ ENTRIES: list[Entry] = [
           dict(problem=PROB, kind="nce", method="ngd", step=0.5, n_steps=20, tau0=[0.0, 1.0],
                scale_exponent=0.0), kinds={"n_steps": "count0"}, huge=("n_steps",)),
     # issue 26: the identifiability entry point
-    Entry("identifiable", MP.identifiable, dict(model=HMM1, task="x2*x3|x1", seed=0),
+    Entry("identifiable", MP.identifiable, dict(model=HMM1, task="x2*x3|x1", seed=0,
+                                                max_work=1e9),
           kinds={"model": "object", "task": "object"}),
 ]
