@@ -193,18 +193,16 @@ class MomentEstimate(Result):
 
         Parameters
         ----------
-        truth : HMM or GaussianHMM
-            The true model.
+        truth : HMM, GaussianHMM, or a result with a ``model``
+            The true model (or another estimate, recovery or fit).
 
         Returns
         -------
         dict
-            Max-abs errors of the emission and transition parameters, and the matching.
+            Max-abs errors of the emission and transition parameters (and of the start
+            law), and the matching: :meth:`HMM.errors_against` of ``model``.
         """
-        m = match_permutation(self.model.emission, truth.emission)
-        p = m.perm
-        return {"perm": p.tolist(), "emission": m.max_abs_error,
-                "T": float(np.max(np.abs(self.model.T[np.ix_(p, p)] - truth.T)))}
+        return self.model.errors_against(truth)
 
     def plot(self, truth: HMM | GaussianHMM | None = None, *, ax: Any = None) -> Any:
         """Estimated entries of the emission matrix and T with their jackknife standard errors,
@@ -498,6 +496,44 @@ def _task(task: Any, kind: str) -> Task:
     return t
 
 
+def _split_lengths(sequences: Any, lengths: Any, kind: str) -> list[np.ndarray]:
+    """hmmlearn's layout: X of shape (n_samples, 1) tokens (HMM) or (n_samples, d) vectors
+    (G-HMM), cut into consecutive sequences of the given lengths."""
+    if isinstance(sequences, TripleMoments):
+        raise ValueError("lengths cuts hmmlearn's X into sequences; sequences is already "
+                         "TripleMoments: drop lengths")
+    X = np.asarray(sequences)
+    if kind == "hmm":
+        if X.ndim == 2 and X.shape[1] == 1:
+            X = X[:, 0]
+        if X.ndim != 1:
+            raise ValueError(f"with lengths, sequences must be hmmlearn's X of shape "
+                             f"(n_samples, 1) (or (n_samples,)), got shape {X.shape}")
+    elif X.ndim != 2:
+        raise ValueError(f"with lengths, sequences must be hmmlearn's X of shape (n_samples, d), "
+                         f"got shape {X.shape}")
+    lens = np.asarray(lengths)
+    if lens.ndim != 1 or lens.size == 0 or lens.dtype.kind not in "iu" or np.any(lens < 0):
+        raise ValueError(f"lengths must be a non-empty 1-D sequence of non-negative integers "
+                         f"(hmmlearn's lengths), got {lengths!r:.80}")
+    if int(lens.sum()) != X.shape[0]:
+        raise ValueError(f"lengths sum to {int(lens.sum()):,} but X has {X.shape[0]:,} samples "
+                         "(rows): they must agree, as in hmmlearn's fit(X, lengths)")
+    return [X[a:b] for a, b in itertools.pairwise(np.concatenate([[0], np.cumsum(lens)]))]
+
+
+def _refuse_hmmlearn_column(sequences: Any) -> None:
+    """An integer (n_samples, 1) array is hmmlearn's layout, not n sequences of length 1."""
+    if (isinstance(sequences, np.ndarray) and sequences.ndim == 2 and sequences.shape[1] == 1
+            and sequences.shape[0] >= 3):
+        raise ValueError(
+            f"sequences has shape {sequences.shape}: one column of tokens is hmmlearn's "
+            "layout (X, lengths), which here would read as "
+            f"{sequences.shape[0]:,} sequences of length 1.  Pass the lengths: "
+            "estimate_hmm(X, k, lengths=lengths); for one sequence: estimate_hmm(X[:, 0], k); "
+            "or give a 2-D batch with one sequence per row")
+
+
 def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleMoments:
     if isinstance(sequences, TripleMoments):
         if sequences.kind != kind:
@@ -555,6 +591,7 @@ def estimate_hmm(
     sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", d: int | None = None,
     seed: SeedLike = None, n_groups: int = 10, n_contractions: int = 16,
     gap_to_noise: float = GAP_TO_NOISE, refine: bool = True, check: str = "raise",
+    lengths: Sequence[int] | None = None,
 ) -> MomentEstimate:
     r"""Estimate an HMM's :math:`(O, T)` from token sequences by the x2⊗x3|x1 moments.
 
@@ -589,6 +626,11 @@ def estimate_hmm(
     check : {'raise', 'report'}, keyword-only
         ``'raise'`` (default): a status other than ``'ok'`` raises
         :class:`UnreliableEstimateError`; ``'report'`` returns the estimate with its status.
+    lengths : sequence of int, optional, keyword-only
+        hmmlearn's layout: ``sequences`` is its ``X`` of shape ``(n_samples, 1)`` and
+        ``lengths`` the length of each consecutive sequence, as in ``fit(X, lengths)``.  An
+        integer ``(n_samples, 1)`` array without ``lengths`` is refused (it would read as
+        sequences of length 1).
 
     Returns
     -------
@@ -612,6 +654,10 @@ def estimate_hmm(
     n_groups = _check_groups(n_groups)
     if d is not None:
         d = check_int("d", d)
+    if lengths is not None:
+        sequences = _split_lengths(sequences, lengths, "hmm")
+    else:
+        _refuse_hmmlearn_column(sequences)
     with threadpool_limits(limits=1, user_api="blas"):
         mom = _moments(sequences, d, "hmm", n_groups)
     if k > mom.d:
@@ -623,7 +669,7 @@ def estimate_hmm(
 def estimate_ghmm(
     sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", seed: SeedLike = None,
     n_groups: int = 10, n_contractions: int = 16, gap_to_noise: float = GAP_TO_NOISE,
-    refine: bool = True, check: str = "raise",
+    refine: bool = True, check: str = "raise", lengths: Sequence[int] | None = None,
 ) -> MomentEstimate:
     r"""Estimate a G-HMM's :math:`(M, T)` (unit means, identity covariance) from samples.
 
@@ -639,6 +685,9 @@ def estimate_ghmm(
         of them (streamed).
     k, task, seed, n_groups, n_contractions, gap_to_noise, refine, check
         As for :func:`estimate_hmm` (Theorem-8 tasks).
+    lengths : sequence of int, optional, keyword-only
+        hmmlearn's layout: ``sequences`` is its ``X`` of shape ``(n_samples, d)``, cut into
+        consecutive sequences of these lengths.
 
     Returns
     -------
@@ -659,6 +708,8 @@ def estimate_ghmm(
     k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "ghmm")
     n_groups = _check_groups(n_groups)
+    if lengths is not None:
+        sequences = _split_lengths(sequences, lengths, "ghmm")
     with threadpool_limits(limits=1, user_api="blas"):
         mom = _moments(sequences, None, "ghmm", n_groups)
     if k > mom.d:

@@ -384,3 +384,27 @@ def test_a_stream_of_short_sequences_fills_every_group() -> None:
     seqs = [np.array([0, 1, 2, 0])] * 30          # two windows each
     mom = empirical_moments(iter(seqs), 3, n_groups=10)
     assert np.all(mom.counts > 0) and mom.counts.sum() == 60
+
+
+# --- hmmlearn's layout -----------------------------------------------------------------------
+
+def test_hmmlearn_x_and_lengths_give_the_same_moments_as_the_batch() -> None:
+    x, _ = WELL.sample(60, n_sequences=300, seed=30)
+    X = x.reshape(-1, 1)                                   # hmmlearn: (n_samples, 1)
+    lengths = [60] * 300
+    a = estimate_hmm(x, 3, seed=1, check="report")
+    b = estimate_hmm(X, 3, lengths=lengths, seed=1, check="report")
+    assert b.n_windows == a.n_windows == 300 * 58 and b.n_sequences == 300
+    assert np.allclose(b.model.O, a.model.O, atol=1e-12)   # the same full-sample moments
+    with pytest.raises(ValueError, match=r"lengths=lengths"):
+        estimate_hmm(X, 3)
+    with pytest.raises(ValueError, match="lengths sum to"):
+        estimate_hmm(X, 3, lengths=[60] * 299)
+
+
+def test_hmmlearn_layout_for_the_gaussian_model() -> None:
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    x, _ = truth.sample(40, n_sequences=200, seed=31)
+    a = estimate_ghmm(x, 3, seed=1, check="report")
+    b = estimate_ghmm(x.reshape(-1, 3), 3, lengths=[40] * 200, seed=1, check="report")
+    assert b.n_windows == a.n_windows and np.allclose(b.model.M, a.model.M, atol=1e-12)
