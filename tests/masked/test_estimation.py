@@ -408,3 +408,30 @@ def test_hmmlearn_layout_for_the_gaussian_model() -> None:
     a = estimate_ghmm(x, 3, seed=1, check="report")
     b = estimate_ghmm(x.reshape(-1, 3), 3, lengths=[40] * 200, seed=1, check="report")
     assert b.n_windows == a.n_windows and np.allclose(b.model.M, a.model.M, atol=1e-12)
+
+
+def test_the_refinement_minimises_the_frequency_weighted_moment_residual() -> None:
+    """HMM moments are window frequencies with variance ~ m/n: the refinement solves the
+    weighted least squares with weights 1/sqrt(max(m, 1/n)).  At its optimum the weighted
+    gradient J^T W^2 r vanishes (first-order condition), the unweighted one does not."""
+    from identifiability.masked.moment_fit import (
+        fit_moments,
+        model_moments,
+        moment_jacobian,
+        moment_weights,
+    )
+
+    x, _ = WELL.sample(100, n_sequences=300, seed=40)
+    mom = empirical_moments(x, 3)
+    P3, Pp = mom.moments()
+    m = np.concatenate([P3.ravel(), Pp.ravel()])
+    w = moment_weights(mom)
+    assert w is not None and np.allclose(w, 1 / np.sqrt(np.maximum(m, 1 / mom.n_windows)))
+    fit = fit_moments(WELL.O, WELL.T, P3, Pp, max_iterations=50, ftol=1e-15, weights=w)
+    M3, Mp = model_moments(fit.E, fit.T)
+    r = np.concatenate([M3.ravel(), Mp.ravel()]) - m
+    J = moment_jacobian(fit.E, fit.T)
+    g_w = J.T @ (w ** 2 * r) / np.linalg.norm(J.T @ (w ** 2 * np.abs(r)))
+    g_u = J.T @ r / np.linalg.norm(J.T @ np.abs(r))
+    assert np.max(np.abs(g_w)) < 1e-6 < np.max(np.abs(g_u))
+    assert moment_weights(empirical_moments(np.zeros((4, 5, 2)), 2, kind="ghmm")) is None
