@@ -65,8 +65,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from identifiability.errors import UnreliableEstimateError
+from identifiability.masked.goodness_of_fit import FIT_TO_NOISE, fit_to_noise, supported_k
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
-from identifiability.masked.moment_fit import fit_spectral, jackknife, model_moments
+from identifiability.masked.moment_fit import fit_spectral, jackknife
 from identifiability.masked.moments import (
     TripleMoments,
     _as_stream,
@@ -87,7 +88,7 @@ from seprank.core import (
 )
 from seprank.core.types import FloatArray
 
-__all__ = ["FIT_TO_NOISE", "GAP_TO_NOISE", "MAX_GROUPS", "SIGMA_TO_NOISE", "MomentEstimate",
+__all__ = ["GAP_TO_NOISE", "MAX_GROUPS", "SIGMA_TO_NOISE", "MomentEstimate",
            "UnreliableEstimateError", "estimate_ghmm", "estimate_hmm"]
 
 #: Smallest eigenvalue gap of the chosen contraction, in jackknife standard errors, for the
@@ -98,17 +99,9 @@ SIGMA_TO_NOISE = 3.0
 #: Components whose emission columns are closer (max-abs) than this many jackknife standard
 #: errors are not told apart by the data.
 SEPARATION_TO_NOISE = 3.0
-#: Largest moment residual of an acceptable fit, in units of the moments' total sampling error
-#: (jackknife): a correct model's least-squares fit stays near 1 or below (module docstring).
-FIT_TO_NOISE = 3.0
-#: A singular value of the pair moment counts as resolved when it is this many jackknife
-#: standard errors above zero (``details['supported_k']``).
-SUPPORT_TO_NOISE = 10.0
 #: Most jackknife groups: the jackknife refits the model once per group, so its cost is linear
 #: in ``n_groups``; error bars need far fewer (10-50).
 MAX_GROUPS = 1000
-#: Relative size of rounding in the moments: the noise floor of moments without sampling error.
-ROUNDING = 1e-10
 STATUSES = ("ok", "too_few_samples", "misfit", "invalid")
 
 
@@ -351,8 +344,8 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     except (AssumptionError, ValueError) as err:
         invalid.append(f"the projected parameters are not a valid model: {err}")
         model = cls(np.nan_to_num(fit.E), np.nan_to_num(fit.T), require=())
-    fit_ratio = _fit_to_noise(mom, model)
-    supported = _supported_k(mom)
+    fit_ratio = fit_to_noise(mom, model)
+    supported = supported_k(mom)
     misfit = []
     if fit_ratio > FIT_TO_NOISE:
         unconverged = (" (or its fit: the refinement stopped at its budget)"
@@ -396,41 +389,6 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
             f"{sv[f'sigma_min_{name}']:.3g}, sigma_min(T) = {sv['sigma_min_T']:.3g}. "
             + _advice(mom, k) + "; check='report' returns the estimate with its status", est)
     return est
-
-
-def _fit_to_noise(mom: TripleMoments, model: HMM | GaussianHMM) -> float:
-    """Root of the squared moment residual of ``model`` over the moments' total jackknife
-    variance (module docstring, step 6); NaN when a group is empty or the model not finite."""
-    groups = len(mom.counts)
-    if groups < 2 or np.any(mom.counts == 0):
-        return float("nan")
-    P3, Pp = mom.moments()
-    with np.errstate(all="ignore"):
-        M3, Mp = model_moments(model.emission, model.T)
-        res = float(np.sum((P3 - M3) ** 2) + np.sum((Pp - Mp) ** 2))
-        reps = [mom.moments(g) for g in range(groups)]
-        mean3 = np.mean([r[0] for r in reps], axis=0)
-        meanp = np.mean([r[1] for r in reps], axis=0)
-        var = (groups - 1) / groups * sum(float(np.sum((r[0] - mean3) ** 2)
-                                                + np.sum((r[1] - meanp) ** 2)) for r in reps)
-        # moments without sampling noise (population moments): only rounding can be left
-        scale = float(np.sum(P3 ** 2) + np.sum(Pp ** 2))
-        noise = max(var, (ROUNDING * ROUNDING) * scale)
-        ratio = np.sqrt(res / noise) if noise > 0 else (0.0 if res == 0 else np.inf)
-    return float(ratio) if np.isfinite(res) else float("nan")
-
-
-def _supported_k(mom: TripleMoments) -> int:
-    """Singular values of the pair moment E[x_t x_t+1^T] (rank k under A7/A8) resolved at
-    ``SUPPORT_TO_NOISE`` jackknife standard errors: the number of states the data support."""
-    sv = np.linalg.svd(mom.moments()[1][0], compute_uv=False)
-    groups = [g for g in range(len(mom.counts)) if mom.counts[g] > 0]
-    if len(groups) < 2 or len(groups) < len(mom.counts):
-        return int(np.sum(sv > ROUNDING * max(float(sv[0]), 1e-300)))
-    reps = np.array([np.linalg.svd(mom.moments(g)[1][0], compute_uv=False) for g in groups])
-    n = len(groups)
-    se = np.sqrt((n - 1) / n * np.sum((reps - reps.mean(axis=0)) ** 2, axis=0))
-    return int(np.sum(sv > SUPPORT_TO_NOISE * np.maximum(se, ROUNDING * float(sv[0]))))
 
 
 def _advice(mom: TripleMoments, k: int) -> str:

@@ -359,10 +359,10 @@ def test_the_fit_statistic_of_the_true_model_is_about_one(seed: int) -> None:
     """The residual of the TRUE parameters is the sampling error itself, so its size in units
     of the jackknife's total standard error has mean square ~1 (Markov: > 3 with prob. < 1/9,
     far less for a sum of many near-Gaussian terms)."""
-    from identifiability.masked.estimation import _fit_to_noise
+    from identifiability.masked.goodness_of_fit import fit_to_noise
 
     x, _ = WELL.sample(60, n_sequences=800, seed=100 + seed)
-    ratio = _fit_to_noise(empirical_moments(x, 3), WELL)
+    ratio = fit_to_noise(empirical_moments(x, 3), WELL)
     assert 0.2 < ratio < 3
 
 
