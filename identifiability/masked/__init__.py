@@ -20,6 +20,7 @@ from identifiability.masked.counterexamples import *
 from identifiability.masked.cp import *
 from identifiability.masked.em import *
 from identifiability.masked.estimation import *
+from identifiability.masked.goodness_of_fit import *
 from identifiability.masked.hmm import *
 from identifiability.masked.identifiable import *
 from identifiability.masked.kruskal import *
@@ -88,6 +89,7 @@ if not TYPE_CHECKING:
         "cp",
         "em",
         "estimation",
+        "goodness_of_fit",
         "hmm",
         "identifiable",
         "kruskal",

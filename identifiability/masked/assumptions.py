@@ -154,9 +154,13 @@ def _check_T(T: FloatArray, atol: float, rank_rtol: float) -> tuple[AssumptionCh
     a5 = col <= atol and row <= atol and neg >= -atol
     rank = matrix_rank(T, method="svd", rtol=rank_rtol)
     sv = np.array2string(rank.details["singular_values"], precision=3)
+    hint = ("; its ROWS sum to 1: this is the row convention of hmmlearn's transmat_ "
+            "(P(h_t+1 = j | h_t = i) in row i), the transpose of T here: pass transmat_.T, "
+            "or convert a fitted model with HMM.from_hmmlearn / GaussianHMM.from_hmmlearn"
+            if col > atol and row <= atol and neg >= -atol else "")
     return (
         AssumptionCheck("A5", a5, f"T: max |column sum - 1| = {col:.3g}, max |row sum - 1| = "
-                        f"{row:.3g}, min entry = {neg:.3g} (atol {atol:g})"),
+                        f"{row:.3g}, min entry = {neg:.3g} (atol {atol:g}){hint}"),
         rank.rank,
         f"singular values of T {sv}",
     )
@@ -207,8 +211,12 @@ def check_assumptions(
     a5, rank_T, sv_text = _check_T(Tm, atol, rank_rtol)
     d, k = E.shape
     if Tm.shape[0] != k:
+        hint = (f"; an emission matrix with k = {Tm.shape[0]} rows is hmmlearn's layout "
+                "(emissionprob_ / means_ are k x d): pass its transpose, or convert a fitted "
+                "model with HMM.from_hmmlearn / GaussianHMM.from_hmmlearn"
+                if E.shape[0] == Tm.shape[0] else "")
         raise ValueError(f"shape mismatch: the emission matrix is {E.shape} (k = {k} columns) "
-                         f"but T is {Tm.shape}")
+                         f"but T is {Tm.shape}{hint}")
     rank_E = matrix_rank(E, method="svd", rtol=rank_rtol).rank
     non_degen = rank_T == k and rank_E == k and k <= d
     name = "O" if kind == "hmm" else "M"
@@ -218,9 +226,13 @@ def check_assumptions(
     if kind == "hmm":
         col = float(np.max(np.abs(E.sum(axis=0) - 1)))
         neg = float(E.min())
+        rows_ok = float(np.max(np.abs(E.sum(axis=1) - 1))) <= atol
+        o_hint = ("; its ROWS sum to 1: a row-stochastic matrix (hmmlearn's emissionprob_ is "
+                  "k x d with rows P(x | h)): pass its transpose, or use HMM.from_hmmlearn"
+                  if col > atol and rows_ok and neg >= -atol else "")
         checks.append(AssumptionCheck("O", col <= atol and neg >= -atol,
                                       f"O: max |column sum - 1| = {col:.3g}, min entry = "
-                                      f"{neg:.3g} (atol {atol:g})"))
+                                      f"{neg:.3g} (atol {atol:g}){o_hint}"))
         zero_rows = int(np.sum(np.abs(E).sum(axis=1) <= atol))
         checks.append(AssumptionCheck("A6", zero_rows == 0, f"{zero_rows} zero row(s) of O"))
         checks.append(AssumptionCheck("A7", non_degen, nd_text))

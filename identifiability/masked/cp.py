@@ -121,6 +121,16 @@ def _rel_error(W: FloatArray, factors: tuple[FloatArray, FloatArray, FloatArray]
     return float(np.linalg.norm(W - cp_reconstruct(factors)) / np.linalg.norm(W))
 
 
+def _leading_subspace(X: FloatArray, rank: int) -> FloatArray:
+    """Orthonormal basis of the leading ``rank``-dimensional column space of a wide ``X``:
+    eigenvectors of the m x m Gram matrix (one BLAS product; an SVD of the m x n unfolding is
+    40x slower at d = 120), then one subspace-iteration step X X^T U with a QR, which
+    removes the Gram matrix's squared rounding from an exact low-rank X's column space."""
+    G = X @ X.T
+    U = np.linalg.eigh(G)[1][:, ::-1][:, :rank]
+    return np.asarray(np.linalg.qr(X @ (X.T @ U))[0])
+
+
 def jennrich(
     W: Any, rank: int, *, seed: SeedLike = None,
 ) -> CPResult:
@@ -167,8 +177,8 @@ def jennrich(
         raise ValueError(f"W is the zero tensor (rank 0): it has no rank-{rank} decomposition "
                          "for Jennrich's algorithm to find")
     rng = as_generator(seed)
-    U = np.linalg.svd(T.reshape(I, J * K), full_matrices=False)[0][:, :rank]
-    V = np.linalg.svd(np.moveaxis(T, 1, 0).reshape(J, I * K), full_matrices=False)[0][:, :rank]
+    U = _leading_subspace(T.reshape(I, J * K), rank)
+    V = _leading_subspace(np.moveaxis(T, 1, 0).reshape(J, I * K), rank)
     Tc = np.einsum("ir,ijk,js->rsk", U, T, V)
     u, v = rng.standard_normal(K), rng.standard_normal(K)
     Mu, Mv = Tc @ u, Tc @ v

@@ -115,20 +115,16 @@ class EMRefinement(Result):
 
         Parameters
         ----------
-        truth : HMM or GaussianHMM
-            The true model.
+        truth : HMM, GaussianHMM, or a result with a ``model``
+            The true model (or another estimate, recovery or fit).
 
         Returns
         -------
         dict
-            Max-abs errors of the emission and transition parameters, and the matching.
+            Max-abs errors of the emission and transition parameters (and of the start
+            law), and the matching: :meth:`HMM.errors_against` of ``model``.
         """
-        from identifiability.masked.recovery import match_permutation
-
-        m = match_permutation(self.model.emission, truth.emission)
-        p = m.perm
-        return {"perm": p.tolist(), "emission": m.max_abs_error,
-                "T": float(np.max(np.abs(self.model.T[np.ix_(p, p)] - truth.T)))}
+        return self.model.errors_against(truth)
 
 
 def hmmlearn_data(sequences: Any, kind: str, d: int, *, k: int = 8

@@ -29,6 +29,20 @@ exactly.  Here the same tensor is estimated from samples and inverted robustly:
    ``SEPARATION_TO_NOISE`` standard errors, when :math:`\sigma_k` of a whitening matrix is
    below ``SIGMA_TO_NOISE`` times its noise (rank k not resolved), or when no contraction had
    real eigenvalues; ``'invalid'`` when the projected parameters still violate an assumption.
+6. **goodness of fit** -- the moment residual :math:`r = \hat m - m(\hat\theta)` of the
+   returned model (all of :math:`\hat P_{123}` and the pair moments) against the sampling
+   error of :math:`\hat m`, whose total variance :math:`\operatorname{tr}\Sigma` the same
+   delete-a-group jackknife estimates: ``details['fit_to_noise']`` is
+   :math:`\|r\|/\sqrt{\operatorname{tr}\hat\Sigma}`.  When the model class contains the
+   truth :math:`\theta^*`, the least-squares fit has :math:`\|r\|\le\|\hat m -
+   m(\theta^*)\|`, whose mean square is :math:`\operatorname{tr}\Sigma`, so the ratio is
+   about 1 or less; a model with too few states leaves a bias that does not shrink with the
+   sample, and the ratio grows like :math:`\sqrt n`.  Above ``FIT_TO_NOISE`` (and when the
+   data separate the states) the status is ``'misfit'``: the data reject a k-state model.
+   ``details['supported_k']`` is the number of components the data resolve: the singular
+   values of the pair moment :math:`\hat P_{12}` (rank k under A7/A8) that stand
+   ``SUPPORT_TO_NOISE`` jackknife standard errors above zero -- a lower bound on the number
+   of states (a poorly conditioned model's smallest components may not be resolved).
    Every estimate reports the conditioning it depends on: :math:`\sigma_{\min}(O)` (or M)
    and :math:`\sigma_{\min}(T)`.
 
@@ -51,6 +65,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from identifiability.errors import UnreliableEstimateError
+from identifiability.masked.goodness_of_fit import FIT_TO_NOISE, fit_to_noise, supported_k
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
 from identifiability.masked.moment_fit import fit_spectral, jackknife
 from identifiability.masked.moments import (
@@ -73,8 +88,8 @@ from seprank.core import (
 )
 from seprank.core.types import FloatArray
 
-__all__ = ["GAP_TO_NOISE", "SIGMA_TO_NOISE", "MomentEstimate", "UnreliableEstimateError",
-           "estimate_ghmm", "estimate_hmm"]
+__all__ = ["GAP_TO_NOISE", "MAX_GROUPS", "SIGMA_TO_NOISE", "MomentEstimate",
+           "UnreliableEstimateError", "estimate_ghmm", "estimate_hmm"]
 
 #: Smallest eigenvalue gap of the chosen contraction, in jackknife standard errors, for the
 #: components to count as separated by the data.
@@ -84,7 +99,10 @@ SIGMA_TO_NOISE = 3.0
 #: Components whose emission columns are closer (max-abs) than this many jackknife standard
 #: errors are not told apart by the data.
 SEPARATION_TO_NOISE = 3.0
-STATUSES = ("ok", "too_few_samples", "invalid")
+#: Most jackknife groups: the jackknife refits the model once per group, so its cost is linear
+#: in ``n_groups``; error bars need far fewer (10-50).
+MAX_GROUPS = 1000
+STATUSES = ("ok", "too_few_samples", "misfit", "invalid")
 
 
 @dataclass(frozen=True, repr=False)
@@ -95,9 +113,13 @@ class MomentEstimate(Result):
     ----------
     model : HMM or GaussianHMM
         The projected parameters, a valid model of the class when ``status != 'invalid'``.
-    status : {'ok', 'too_few_samples', 'invalid'}
-        See the module docstring; ``meaningful`` is ``status == 'ok'``.  A noisy sample
-        takes precedence: its projected model may also be invalid (``valid`` says).
+    status : {'ok', 'too_few_samples', 'misfit', 'invalid'}
+        See the module docstring; ``meaningful`` is ``status == 'ok'``.  ``'misfit'``: the
+        data reject a k-state model (the moment residual exceeds ``FIT_TO_NOISE`` sampling
+        errors); it takes precedence when the data also resolve more than k states
+        (``details['supported_k'] > k``).  Otherwise a noisy sample takes precedence (a
+        poor estimate also fits the moments poorly), then a misfit, then an invalid
+        projection (``valid`` says).
     problems : tuple of str
         Why the status is not ``'ok'``.
     raw_emission, raw_T : numpy.ndarray
@@ -111,7 +133,9 @@ class MomentEstimate(Result):
     task : Task
     n_windows, n_sequences : int
     details : Mapping
-        Settings and diagnostics of the estimate.
+        Settings and diagnostics of the estimate, among them ``fit_to_noise`` (the moment
+        residual in units of its sampling error; NaN when the jackknife failed),
+        ``supported_k`` (states resolved by the pair moments) and ``refinement``.
     """
 
     model: HMM | GaussianHMM
@@ -162,18 +186,16 @@ class MomentEstimate(Result):
 
         Parameters
         ----------
-        truth : HMM or GaussianHMM
-            The true model.
+        truth : HMM, GaussianHMM, or a result with a ``model``
+            The true model (or another estimate, recovery or fit).
 
         Returns
         -------
         dict
-            Max-abs errors of the emission and transition parameters, and the matching.
+            Max-abs errors of the emission and transition parameters (and of the start
+            law), and the matching: :meth:`HMM.errors_against` of ``model``.
         """
-        m = match_permutation(self.model.emission, truth.emission)
-        p = m.perm
-        return {"perm": p.tolist(), "emission": m.max_abs_error,
-                "T": float(np.max(np.abs(self.model.T[np.ix_(p, p)] - truth.T)))}
+        return self.model.errors_against(truth)
 
     def plot(self, truth: HMM | GaussianHMM | None = None, *, ax: Any = None) -> Any:
         """Estimated entries of the emission matrix and T with their jackknife standard errors,
@@ -322,7 +344,20 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
     except (AssumptionError, ValueError) as err:
         invalid.append(f"the projected parameters are not a valid model: {err}")
         model = cls(np.nan_to_num(fit.E), np.nan_to_num(fit.T), require=())
-    status = "too_few_samples" if noisy else "invalid" if invalid else "ok"
+    fit_ratio = fit_to_noise(mom, model)
+    supported = supported_k(mom)
+    misfit = []
+    if fit_ratio > FIT_TO_NOISE:
+        unconverged = (" (or its fit: the refinement stopped at its budget)"
+                       if fit.refinement.get("budget_exhausted") else "")
+        misfit.append(f"the model{unconverged} does not fit the moments: their residual is "
+                      f"{fit_ratio:.3g} times their sampling error (> {FIT_TO_NOISE:g}; a "
+                      f"correct model stays near 1): the data reject k = {k}; they resolve "
+                      f"{supported} component(s)")
+    # a noisy estimate also fits poorly, unless the data resolve more than k states
+    too_small = bool(misfit) and supported > k
+    status = ("misfit" if too_small else "too_few_samples" if noisy else
+              "misfit" if misfit else "invalid" if invalid else "ok")
     name = "O" if kind == "hmm" else "M"
     with np.errstate(all="ignore"):
         sv = {f"sigma_min_{name}": _smin(fit.E), "sigma_min_T": _smin(fit.T)}
@@ -342,9 +377,10 @@ def _estimate(mom: TripleMoments, k: int, task: Task, seed: SeedLike, n_contract
                        "real_candidates": f.n_real, "candidates": n_contractions},
                    "jackknife_groups": jk["groups"], "eigenvalues": lam.tolist(),
                    "gap_to_noise_required": gap_to_noise, "invalid": bool(invalid),
-                   "refinement": fit.refinement}
-    est = MomentEstimate(model, status, tuple(invalid + noisy), fit.E_raw, fit.T_raw, stderr,
-                         conditioning, task, mom.n_windows, mom.n_sequences, details)
+                   "refinement": fit.refinement, "fit_to_noise": fit_ratio,
+                   "fit_to_noise_allowed": FIT_TO_NOISE, "supported_k": supported}
+    est = MomentEstimate(model, status, tuple(misfit + invalid + noisy), fit.E_raw, fit.T_raw,
+                         stderr, conditioning, task, mom.n_windows, mom.n_sequences, details)
     if status != "ok" and check == "raise":
         fname = "estimate_hmm" if kind == "hmm" else "estimate_ghmm"
         raise UnreliableEstimateError(
@@ -418,6 +454,44 @@ def _task(task: Any, kind: str) -> Task:
     return t
 
 
+def _split_lengths(sequences: Any, lengths: Any, kind: str) -> list[np.ndarray]:
+    """hmmlearn's layout: X of shape (n_samples, 1) tokens (HMM) or (n_samples, d) vectors
+    (G-HMM), cut into consecutive sequences of the given lengths."""
+    if isinstance(sequences, TripleMoments):
+        raise ValueError("lengths cuts hmmlearn's X into sequences; sequences is already "
+                         "TripleMoments: drop lengths")
+    X = np.asarray(sequences)
+    if kind == "hmm":
+        if X.ndim == 2 and X.shape[1] == 1:
+            X = X[:, 0]
+        if X.ndim != 1:
+            raise ValueError(f"with lengths, sequences must be hmmlearn's X of shape "
+                             f"(n_samples, 1) (or (n_samples,)), got shape {X.shape}")
+    elif X.ndim != 2:
+        raise ValueError(f"with lengths, sequences must be hmmlearn's X of shape (n_samples, d), "
+                         f"got shape {X.shape}")
+    lens = np.asarray(lengths)
+    if lens.ndim != 1 or lens.size == 0 or lens.dtype.kind not in "iu" or np.any(lens < 0):
+        raise ValueError(f"lengths must be a non-empty 1-D sequence of non-negative integers "
+                         f"(hmmlearn's lengths), got {lengths!r:.80}")
+    if int(lens.sum()) != X.shape[0]:
+        raise ValueError(f"lengths sum to {int(lens.sum()):,} but X has {X.shape[0]:,} samples "
+                         "(rows): they must agree, as in hmmlearn's fit(X, lengths)")
+    return [X[a:b] for a, b in itertools.pairwise(np.concatenate([[0], np.cumsum(lens)]))]
+
+
+def _refuse_hmmlearn_column(sequences: Any) -> None:
+    """An integer (n_samples, 1) array is hmmlearn's layout, not n sequences of length 1."""
+    if (isinstance(sequences, np.ndarray) and sequences.ndim == 2 and sequences.shape[1] == 1
+            and sequences.shape[0] >= 3):
+        raise ValueError(
+            f"sequences has shape {sequences.shape}: one column of tokens is hmmlearn's "
+            "layout (X, lengths), which here would read as "
+            f"{sequences.shape[0]:,} sequences of length 1.  Pass the lengths: "
+            "estimate_hmm(X, k, lengths=lengths); for one sequence: estimate_hmm(X[:, 0], k); "
+            "or give a 2-D batch with one sequence per row")
+
+
 def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleMoments:
     if isinstance(sequences, TripleMoments):
         if sequences.kind != kind:
@@ -443,6 +517,26 @@ def _moments(sequences: Any, d: int | None, kind: str, n_groups: int) -> TripleM
     return empirical_moments(sequences, d, kind=kind, n_groups=n_groups)
 
 
+def _check_groups(n_groups: Any) -> int:
+    """``n_groups`` in [2, MAX_GROUPS]: the jackknife refits the model once per group."""
+    n = check_int("n_groups", n_groups, 2)
+    if n > MAX_GROUPS:
+        raise ValueError(f"n_groups = {n:,} jackknife groups: the estimator refits the model "
+                         f"once per group, so its time grows linearly in n_groups; at most "
+                         f"{MAX_GROUPS:,} are allowed (10-50 give the error bars)")
+    return n
+
+
+def _check_filled(mom: TripleMoments) -> None:
+    """Refuse statistics with an empty jackknife group (more groups than sequences)."""
+    empty = int(np.sum(mom.counts == 0))
+    if empty:
+        raise ValueError(f"n_groups = {len(mom.counts):,} but {empty:,} group(s) got no window "
+                         f"(the data hold {mom.n_sequences:,} sequence(s); sequences go to "
+                         "groups round-robin): the jackknife needs every group; use n_groups "
+                         f"<= {max(2, len(mom.counts) - empty)}")
+
+
 def _common(k: Any, n_contractions: Any, check: Any, gap_to_noise: Any, refine: Any
             ) -> tuple[int, int, float]:
     check_choice("check", check, ("raise", "report"))
@@ -455,6 +549,7 @@ def estimate_hmm(
     sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", d: int | None = None,
     seed: SeedLike = None, n_groups: int = 10, n_contractions: int = 16,
     gap_to_noise: float = GAP_TO_NOISE, refine: bool = True, check: str = "raise",
+    lengths: Sequence[int] | None = None,
 ) -> MomentEstimate:
     r"""Estimate an HMM's :math:`(O, T)` from token sequences by the x2⊗x3|x1 moments.
 
@@ -475,7 +570,9 @@ def estimate_hmm(
     seed : keyword-only
         The algorithm's stream (candidate contractions); keep it apart from the data's seed.
     n_groups : int, keyword-only
-        Jackknife groups (see :func:`~identifiability.masked.moments.empirical_moments`).
+        Jackknife groups (see :func:`~identifiability.masked.moments.empirical_moments`),
+        2 to :data:`MAX_GROUPS`; every group must receive a window (at most one group per
+        sequence of a batch).  The estimate is refitted once per group.
     n_contractions : int, keyword-only
         Random contractions tried; the one with the widest eigenvalue gap is used.
     gap_to_noise : float, keyword-only
@@ -487,6 +584,11 @@ def estimate_hmm(
     check : {'raise', 'report'}, keyword-only
         ``'raise'`` (default): a status other than ``'ok'`` raises
         :class:`UnreliableEstimateError`; ``'report'`` returns the estimate with its status.
+    lengths : sequence of int, optional, keyword-only
+        hmmlearn's layout: ``sequences`` is its ``X`` of shape ``(n_samples, 1)`` and
+        ``lengths`` the length of each consecutive sequence, as in ``fit(X, lengths)``.  An
+        integer ``(n_samples, 1)`` array without ``lengths`` is refused (it would read as
+        sequences of length 1).
 
     Returns
     -------
@@ -507,20 +609,25 @@ def estimate_hmm(
     """
     k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "hmm")
-    n_groups = check_int("n_groups", n_groups, 2)
+    n_groups = _check_groups(n_groups)
     if d is not None:
         d = check_int("d", d)
+    if lengths is not None:
+        sequences = _split_lengths(sequences, lengths, "hmm")
+    else:
+        _refuse_hmmlearn_column(sequences)
     with threadpool_limits(limits=1, user_api="blas"):
         mom = _moments(sequences, d, "hmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A7 needs k <= d")
+    _check_filled(mom)
     return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)
 
 
 def estimate_ghmm(
     sequences: Any, k: int, *, task: Task | str = "x2*x3|x1", seed: SeedLike = None,
     n_groups: int = 10, n_contractions: int = 16, gap_to_noise: float = GAP_TO_NOISE,
-    refine: bool = True, check: str = "raise",
+    refine: bool = True, check: str = "raise", lengths: Sequence[int] | None = None,
 ) -> MomentEstimate:
     r"""Estimate a G-HMM's :math:`(M, T)` (unit means, identity covariance) from samples.
 
@@ -536,6 +643,9 @@ def estimate_ghmm(
         of them (streamed).
     k, task, seed, n_groups, n_contractions, gap_to_noise, refine, check
         As for :func:`estimate_hmm` (Theorem-8 tasks).
+    lengths : sequence of int, optional, keyword-only
+        hmmlearn's layout: ``sequences`` is its ``X`` of shape ``(n_samples, d)``, cut into
+        consecutive sequences of these lengths.
 
     Returns
     -------
@@ -555,9 +665,12 @@ def estimate_ghmm(
     """
     k, n_contractions, gap_to_noise = _common(k, n_contractions, check, gap_to_noise, refine)
     t = _task(task, "ghmm")
-    n_groups = check_int("n_groups", n_groups, 2)
+    n_groups = _check_groups(n_groups)
+    if lengths is not None:
+        sequences = _split_lengths(sequences, lengths, "ghmm")
     with threadpool_limits(limits=1, user_api="blas"):
         mom = _moments(sequences, None, "ghmm", n_groups)
     if k > mom.d:
         raise ValueError(f"k = {k} exceeds d = {mom.d}: A8 needs k <= d")
+    _check_filled(mom)
     return _estimate(mom, k, t, seed, n_contractions, check, gap_to_noise, refine)

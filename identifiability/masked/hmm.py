@@ -164,6 +164,47 @@ class _BaseHMM:
         return (f"{type(self).__name__}(d={self.d}, k={self.k}, {name}=<{self.d}x{self.k} array>, "
                 f"T=<{self.k}x{self.k} array>, start={start})")
 
+    def errors_against(self, other: Any) -> dict[str, Any]:
+        """Max-abs differences to another model after matching the hidden states (the
+        Hungarian matching of the emission columns): a comparison up to relabelling.
+
+        Parameters
+        ----------
+        other : HMM, GaussianHMM, or a result with a ``model`` attribute
+            A model of the same kind and sizes (e.g. the truth, or an estimate, a recovery
+            or an EM fit: their ``model`` is used).
+
+        Returns
+        -------
+        dict
+            ``perm`` (state ``perm[j]`` of this model matched to state j of ``other``),
+            ``emission``, ``T`` and ``start`` (max-abs differences after the matching).
+
+        Examples
+        --------
+        >>> m = HMM.random(4, 3, seed=0)
+        >>> p = [2, 0, 1]
+        >>> twin = HMM(m.O[:, p], m.T[np.ix_(p, p)])
+        >>> err = twin.errors_against(m)
+        >>> err["perm"], err["emission"], err["T"]
+        ([1, 2, 0], 0.0, 0.0)
+        """
+        from identifiability.masked.recovery import match_permutation
+
+        ref = getattr(other, "model", other)
+        if not isinstance(ref, _BaseHMM):
+            raise TypeError(f"other must be an HMM or GaussianHMM (or a result with a model), "
+                            f"got {type(other).__name__}")
+        if ref.kind != self.kind or ref.emission.shape != self.emission.shape:
+            raise ValueError(f"cannot compare a {self.kind} model with d = {self.d}, k = "
+                             f"{self.k} to a {ref.kind} model with d = {ref.d}, k = {ref.k}: "
+                             "the kinds and sizes must agree")
+        m = match_permutation(self.emission, ref.emission)
+        p = m.perm
+        return {"perm": p.tolist(), "emission": m.max_abs_error,
+                "T": float(np.max(np.abs(self.T[np.ix_(p, p)] - ref.T))),
+                "start": float(np.max(np.abs(self.start[p] - ref.start)))}
+
     def summary(self) -> str:
         """One line: the sizes, the start law and the assumptions."""
         what = "discrete HMM" if self.kind == "hmm" else "Gaussian HMM (identity covariances)"

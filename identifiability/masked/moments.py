@@ -234,7 +234,9 @@ def empirical_moments(
         if arr.shape[1] < 3:
             continue
         if one_sequence:
-            _accumulate_blocks(arr[0], kind, d, triples, pairs, counts)
+            # the blocks start at this sequence's round-robin group: a stream of short
+            # sequences fills every group, not only the first blocks' ones
+            _accumulate_blocks(arr[0], kind, d, triples, pairs, counts, int(groups[0]))
         else:
             for g in range(n_groups):
                 rows = arr[groups == g]
@@ -249,14 +251,17 @@ def empirical_moments(
 
 
 def _accumulate_blocks(seq: npt.NDArray[Any], kind: str, d: int, triples: FloatArray,
-                       pairs: FloatArray, counts: npt.NDArray[np.int64]) -> None:
-    """One sequence: windows cut into len(counts) contiguous blocks, block g -> group g."""
+                       pairs: FloatArray, counts: npt.NDArray[np.int64], offset: int = 0
+                       ) -> None:
+    """One sequence: windows cut into len(counts) contiguous blocks, block b -> group
+    (b + offset) mod n_groups."""
     n_windows = seq.shape[0] - 2
     edges = np.linspace(0, n_windows, len(counts) + 1).round().astype(int)
     for g in range(len(counts)):
         lo, hi = int(edges[g]), int(edges[g + 1])
         if hi > lo:  # windows lo..hi-1 use observations lo..hi+1
-            _accumulate(seq[None, lo:hi + 2], kind, d, triples[g], pairs[g], counts, g)
+            h = (g + offset) % len(counts)
+            _accumulate(seq[None, lo:hi + 2], kind, d, triples[h], pairs[h], counts, h)
 
 
 def _accumulate(rows: npt.NDArray[Any], kind: str, d: int, triple: FloatArray,

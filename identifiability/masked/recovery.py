@@ -172,18 +172,27 @@ class RecoveredModel(Result):
 
         Parameters
         ----------
-        truth : HMM or GaussianHMM
-            The true model.
+        truth : HMM, GaussianHMM, or a result with a ``model``
+            The true model (or an estimate or fit to compare with), of the same kind and
+            sizes.
 
         Returns
         -------
         dict
-            Max-abs errors of the emission and transition parameters, and the matching.
+            Max-abs errors of the emission and transition parameters, and the matching
+            (the same keys as :meth:`HMM.errors_against`, but ``start``: a recovery has none).
         """
-        m = match_permutation(self.emission, truth.emission)
+        ref = getattr(truth, "model", truth)
+        if not isinstance(ref, HMM | GaussianHMM):
+            raise TypeError(f"truth must be an HMM or GaussianHMM (or a result with a model), "
+                            f"got {type(truth).__name__}")
+        if ref.emission.shape != self.emission.shape:
+            raise ValueError(f"cannot compare a recovery with emission {self.emission.shape} "
+                             f"to a model with emission {ref.emission.shape}")
+        m = match_permutation(self.emission, ref.emission)
         p = m.perm
         return {"perm": p.tolist(), "emission": m.max_abs_error,
-                "T": float(np.max(np.abs(self.T[np.ix_(p, p)] - truth.T)))}
+                "T": float(np.max(np.abs(self.T[np.ix_(p, p)] - ref.T)))}
 
 
 def _decompose(W: FloatArray, k: int, method: CPMethod, rng: np.random.Generator,

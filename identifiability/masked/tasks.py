@@ -40,7 +40,7 @@ from identifiability.errors import AssumptionError
 from identifiability.markov import stochastic_power
 from identifiability.masked.assumptions import ASSUMPTIONS
 from identifiability.masked.hmm import HMM, GaussianHMM, _tokens_to_onehot
-from seprank.core import check_array, check_int
+from seprank.core import check_array, check_int, guard_memory
 
 __all__ = ["Predictor", "Task", "optimal_predictor", "predict_raw"]
 
@@ -247,8 +247,14 @@ def predict_raw(emission: Any, T: Any, phi: Any, task: Task | str) -> npt.NDArra
     if E.ndim != 2 or Tm.ndim != 2 or Tm.shape[0] != Tm.shape[1] or E.shape[1] != Tm.shape[0]:
         raise ValueError(f"emission must be d x k and T k x k, got {E.shape} and {Tm.shape}")
     dtype = np.result_type(E, Tm, ph, np.float64)  # complex input (complex-step) stays complex
+    t = Task(task)
+    n_out = float(np.atleast_2d(ph).shape[0]) * float(E.shape[0]) ** len(t.targets)
+    guard_memory(3 * n_out * np.dtype(dtype).itemsize,
+                 what=f"the predictor values of {t} at {np.atleast_2d(ph).shape[0]:,} inputs "
+                      f"(d = {E.shape[0]})", fix="evaluate fewer inputs at once or use a "
+                      "task with fewer targets")
     E, Tm, ph = E.astype(dtype), Tm.astype(dtype), ph.astype(dtype)
-    P = _hidden_posterior(Tm, np.atleast_2d(ph), Task(task))
+    P = _hidden_posterior(Tm, np.atleast_2d(ph), t)
     out = P
     for axis in range(1, P.ndim):
         out = np.moveaxis(np.tensordot(out, E, axes=([axis], [1])), -1, axis)
@@ -313,12 +319,18 @@ def optimal_predictor(model: HMM | GaussianHMM, task: Task | str) -> Predictor:
     Parameters
     ----------
     model : HMM or GaussianHMM
-        Must satisfy A5 (the formulas use the uniform stationary law).
+        Must satisfy A5 (the formulas use the uniform stationary law): checked here when
+        the model was built without requiring it.
     task : Task or str
 
     Returns
     -------
     Predictor
+
+    Raises
+    ------
+    AssumptionError
+        When A5 fails for ``model`` (T not doubly stochastic, or a non-uniform start).
 
     References
     ----------
@@ -338,10 +350,13 @@ def optimal_predictor(model: HMM | GaussianHMM, task: Task | str) -> Predictor:
     task = Task(task)
     if not isinstance(model, HMM | GaussianHMM):
         raise TypeError(f"model must be an HMM or GaussianHMM, got {type(model).__name__}")
-    if "A5" not in model.require:
-        raise AssumptionError("A5", "the optimal predictors of seed 004 use the uniform "
-                              "stationary law; build the model with A5 required",
-                              description=ASSUMPTIONS["A5"])
+    if "A5" not in model.require:      # A5 not checked on construction: check it now
+        a5 = model.check_assumptions()["A5"]
+        if not (a5.holds and model.uniform_start):
+            why = a5.measured if not a5.holds else f"start = {model.start} is not uniform"
+            raise AssumptionError("A5", f"{why}. The closed-form optimal predictors use the "
+                                  "uniform stationary law of A5; balance T (sinkhorn) and "
+                                  "start from the uniform law", description=ASSUMPTIONS["A5"])
     size = model.d ** len(task.targets) * model.k ** len(task.targets)
     if size > _MAX_OUTPUT_ENTRIES:
         raise ValueError(f"task {task} on d = {model.d}, k = {model.k} needs {size:.3g} entries "

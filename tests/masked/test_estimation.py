@@ -327,3 +327,111 @@ def test_em_from_an_undetermined_estimate_is_not_an_improvement() -> None:
     assert em.improves_on_start is False and em.start_status == "too_few_samples"
     assert "more samples" in em.details["advice"] and "restarts" in em.details["advice"]
     assert refine_em(truth, x, n_iter=3).improves_on_start is None
+
+
+# --- goodness of fit, supported k and bounded jackknife ------------------------------------
+
+def test_a_model_with_too_few_states_is_a_misfit_and_raises() -> None:
+    """k = 2 on data from a well-conditioned 3-state HMM: the moments reject it (a 2-state
+    model cannot produce a rank-3 pair moment), the correct k = 3 fits within noise."""
+    x, _ = WELL.sample(100, n_sequences=2000, seed=21)
+    mom = empirical_moments(x, 3)
+    small = estimate_hmm(mom, 2, seed=1, check="report")
+    assert small.status == "misfit" and not small.meaningful
+    assert small.details["supported_k"] == 3 and "reject k = 2" in small.problems[0]
+    with pytest.raises(UnreliableEstimateError, match="misfit"):
+        estimate_hmm(mom, 2, seed=1)
+    right = estimate_hmm(mom, 3, seed=1, check="report")
+    assert right.status == "ok" and right.details["supported_k"] == 3
+    assert right.details["fit_to_noise"] <= right.details["fit_to_noise_allowed"]
+
+
+def test_a_gaussian_model_with_too_few_states_is_a_misfit() -> None:
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    x, _ = truth.sample(100, n_sequences=1000, seed=22)
+    mom = empirical_moments(x, 3, kind="ghmm")
+    assert estimate_ghmm(mom, 2, seed=1, check="report").status == "misfit"
+    assert estimate_ghmm(mom, 3, seed=1, check="report").status == "ok"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_fit_statistic_of_the_true_model_is_about_one(seed: int) -> None:
+    """The residual of the TRUE parameters is the sampling error itself, so its size in units
+    of the jackknife's total standard error has mean square ~1 (Markov: > 3 with prob. < 1/9,
+    far less for a sum of many near-Gaussian terms)."""
+    from identifiability.masked.goodness_of_fit import fit_to_noise
+
+    x, _ = WELL.sample(60, n_sequences=800, seed=100 + seed)
+    ratio = fit_to_noise(empirical_moments(x, 3), WELL)
+    assert 0.2 < ratio < 3
+
+
+def test_n_groups_is_bounded_before_any_work() -> None:
+    x, _ = WELL.sample(10, n_sequences=2000, seed=0)
+    with pytest.raises(ValueError, match="at most 1,000"):
+        estimate_hmm(x, 3, n_groups=10**6)
+    with pytest.raises(ValueError, match="n_groups"):
+        estimate_ghmm(np.zeros((5, 10, 3)), 2, n_groups=10**6)
+
+
+def test_more_groups_than_sequences_is_refused_with_the_fix() -> None:
+    x, _ = WELL.sample(50, n_sequences=6, seed=0)
+    with pytest.raises(ValueError, match="use n_groups <= 6"):
+        estimate_hmm(x, 3, n_groups=8)
+
+
+def test_a_stream_of_short_sequences_fills_every_group() -> None:
+    seqs = [np.array([0, 1, 2, 0])] * 30          # two windows each
+    mom = empirical_moments(iter(seqs), 3, n_groups=10)
+    assert np.all(mom.counts > 0) and mom.counts.sum() == 60
+
+
+# --- hmmlearn's layout -----------------------------------------------------------------------
+
+def test_hmmlearn_x_and_lengths_give_the_same_moments_as_the_batch() -> None:
+    x, _ = WELL.sample(60, n_sequences=300, seed=30)
+    X = x.reshape(-1, 1)                                   # hmmlearn: (n_samples, 1)
+    lengths = [60] * 300
+    a = estimate_hmm(x, 3, seed=1, check="report")
+    b = estimate_hmm(X, 3, lengths=lengths, seed=1, check="report")
+    assert b.n_windows == a.n_windows == 300 * 58 and b.n_sequences == 300
+    assert np.allclose(b.model.O, a.model.O, atol=1e-12)   # the same full-sample moments
+    with pytest.raises(ValueError, match=r"lengths=lengths"):
+        estimate_hmm(X, 3)
+    with pytest.raises(ValueError, match="lengths sum to"):
+        estimate_hmm(X, 3, lengths=[60] * 299)
+
+
+def test_hmmlearn_layout_for_the_gaussian_model() -> None:
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    x, _ = truth.sample(40, n_sequences=200, seed=31)
+    a = estimate_ghmm(x, 3, seed=1, check="report")
+    b = estimate_ghmm(x.reshape(-1, 3), 3, lengths=[40] * 200, seed=1, check="report")
+    assert b.n_windows == a.n_windows and np.allclose(b.model.M, a.model.M, atol=1e-12)
+
+
+def test_the_refinement_minimises_the_frequency_weighted_moment_residual() -> None:
+    """HMM moments are window frequencies with variance ~ m/n: the refinement solves the
+    weighted least squares with weights 1/sqrt(max(m, 1/n)).  At its optimum the weighted
+    gradient J^T W^2 r vanishes (first-order condition), the unweighted one does not."""
+    from identifiability.masked.moment_fit import (
+        fit_moments,
+        model_moments,
+        moment_jacobian,
+        moment_weights,
+    )
+
+    x, _ = WELL.sample(100, n_sequences=300, seed=40)
+    mom = empirical_moments(x, 3)
+    P3, Pp = mom.moments()
+    m = np.concatenate([P3.ravel(), Pp.ravel()])
+    w = moment_weights(mom)
+    assert w is not None and np.allclose(w, 1 / np.sqrt(np.maximum(m, 1 / mom.n_windows)))
+    fit = fit_moments(WELL.O, WELL.T, P3, Pp, max_iterations=50, ftol=1e-15, weights=w)
+    M3, Mp = model_moments(fit.E, fit.T)
+    r = np.concatenate([M3.ravel(), Mp.ravel()]) - m
+    J = moment_jacobian(fit.E, fit.T)
+    g_w = J.T @ (w ** 2 * r) / np.linalg.norm(J.T @ (w ** 2 * np.abs(r)))
+    g_u = J.T @ r / np.linalg.norm(J.T @ np.abs(r))
+    assert np.max(np.abs(g_w)) < 1e-6 < np.max(np.abs(g_u))
+    assert moment_weights(empirical_moments(np.zeros((4, 5, 2)), 2, kind="ghmm")) is None

@@ -208,3 +208,34 @@ def test_hmmlearn_round_trip_and_posterior_cross_check() -> None:
     hg.startprob_ = np.array([0.5, 0.3, 0.2])
     with pytest.raises(AssumptionError, match="A5"):
         GaussianHMM.from_hmmlearn(hg)
+
+
+# --- hmmlearn habits ---------------------------------------------------------------------------
+
+def test_row_stochastic_parameters_get_the_from_hmmlearn_hint() -> None:
+    m = HMM.random(4, 3, seed=0)
+    h = m.to_hmmlearn()
+    Tr = np.array([[0.9, 0.1, 0.0], [0.2, 0.7, 0.1], [0.1, 0.1, 0.8]])   # rows sum to 1 only
+    with pytest.raises(AssumptionError, match="from_hmmlearn"):
+        HMM(m.O, Tr)
+    with pytest.raises(ValueError, match="from_hmmlearn"):
+        HMM(h.emissionprob_, h.transmat_)                   # k x d emission: transposed
+    m3 = HMM.random(3, 3, seed=1)
+    with pytest.raises(AssumptionError, match="from_hmmlearn"):
+        HMM(m3.O.T.copy(), m3.T)                            # square, but rows sum to 1
+    assert HMM.from_hmmlearn(h).errors_against(m)["emission"] < 1e-15
+
+
+def test_models_compare_up_to_a_permutation_of_states() -> None:
+    m = HMM.random(5, 3, seed=2)
+    p = np.array([2, 0, 1])
+    twin = HMM(m.O[:, p], m.T[np.ix_(p, p)])
+    err = twin.errors_against(m)
+    assert err["emission"] == err["T"] == err["start"] == 0.0
+    assert np.array_equal(twin.O[:, err["perm"]], m.O)
+    other = HMM.random(5, 3, seed=3)
+    assert other.errors_against(m)["emission"] > 0.01
+    with pytest.raises(ValueError, match="sizes must agree"):
+        HMM.random(4, 3, seed=0).errors_against(m)
+    with pytest.raises(TypeError):
+        m.errors_against(m.O)

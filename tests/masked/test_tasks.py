@@ -190,6 +190,9 @@ def test_predictor_interface() -> None:
         fg.table()
     with pytest.raises(ValueError, match="token indices"):
         f(7)
-    explore = HMM(m.O, m.T, require=("O", "A6", "A7"))
-    with pytest.raises(AssumptionError, match="A5"):
-        optimal_predictor(explore, "x2|x1")
+    explore = HMM(m.O, m.T, require=("O", "A6", "A7"))      # A5 not required, but it holds
+    assert np.allclose(optimal_predictor(explore, "x2|x1").table(),
+                       optimal_predictor(m, "x2|x1").table())
+    ordinary = HMM(m.O, [[0.9, 0.2, 0.1], [0.05, 0.7, 0.1], [0.05, 0.1, 0.8]], require=())
+    with pytest.raises(AssumptionError, match="A5"):                # rows sum to 1.2, ...
+        optimal_predictor(ordinary, "x2|x1")
