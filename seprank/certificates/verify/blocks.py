@@ -34,6 +34,7 @@ from typing import Any
 from .cost import Sizes
 from .evaluators import Function, homogeneous_degree, parse_function
 from .exact import (
+    MAX_SIZE,
     Number,
     Prepared,
     Reject,
@@ -45,6 +46,7 @@ from .exact import (
     keys_of,
     minor_nonzero,
     prime_of,
+    show,
     template_indices,
     templates_of,
 )
@@ -99,11 +101,11 @@ def _structure(cert: Mapping[str, Any], p: int) -> tuple[int, list[Any]]:
                         ("bidegrees", "source"))
     D = structure["total_degree"]
     if type(D) is not int or D < 0:
-        raise Refuse(f"structure.total_degree = {D!r} must be an integer >= 0")
+        raise Refuse(f"structure.total_degree = {show(D)} must be an integer >= 0")
     if structure.get("source") is not None and type(structure["source"]) is not str:
         raise Refuse("structure.source must be a string")
     if p <= D:
-        raise Reject(f"p = {p} must exceed the total degree D = {D} (D + 1 distinct "
+        raise Reject(f"p = {p} must exceed the total degree D = {show(D)} (D + 1 distinct "
                      "interpolation nodes mod p)")
     blocks = cert.get("blocks")
     if type(blocks) is not list:
@@ -118,12 +120,13 @@ def _structure(cert: Mapping[str, Any], p: int) -> tuple[int, list[Any]]:
             raise Refuse(f"blocks[{idx}].bidegree must be [j, k], integers >= 0")
         j, k = bideg
         r = blk["rank"]
-        if type(r) is not int or r < 1:
-            raise Refuse(f"blocks[{idx}].rank = {r!r} must be an integer >= 1 (blocks of rank 0 "
-                         "are left out)")
+        if type(r) is not int or r < 1 or r > MAX_SIZE:
+            raise Refuse(f"blocks[{idx}].rank = {show(r)} must be an integer >= 1 (blocks of "
+                         "rank 0 are left out) and at most 10^18")
         if j + k != D:
-            raise Reject(f"blocks[{idx}] has bidegree ({j}, {k}) but a homogeneous f of degree "
-                         f"D = {D} has only the bidegrees (j, D - j): {j} + {k} != {D}")
+            raise Reject(f"blocks[{idx}] has bidegree ({show(j)}, {show(k)}) but a homogeneous "
+                         f"f of degree D = {D} has only the bidegrees (j, D - j): "
+                         f"{show(j)} + {show(k)} != {D}")
         if j in seen:
             raise Reject(f"blocks[{seen[j]}] and blocks[{idx}] both have A-degree {j}: the "
                          "blocks of the sum must be distinct bidegrees")
@@ -135,7 +138,7 @@ def _check_homogeneous(fn: Function, f: Callable[[list[list[Number]]], Number], 
                        p: int, log: list[str]) -> None:
     degree, why = homogeneous_degree(fn.raw)
     if degree is not None and degree != D:
-        raise Reject(f"the function is homogeneous of degree {degree} ({why}), not of the "
+        raise Reject(f"the function is homogeneous of degree {show(degree)} ({why}), not of the "
                      f"declared total degree D = {D}")
     rng = random.SystemRandom()   # points the certificate's author cannot have chosen
     N, d = fn.n_inputs, fn.dim

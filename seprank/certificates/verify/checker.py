@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from .exact import Prepared, Reject, integer, keys_of
+from .exact import Prepared, Reject, integer, keys_of, show
 from .kinds import FIELDS, KINDS
 from .limits import DEFAULT_BUDGET, Refuse, VerifyBudget, activate, deactivate, over_budget
 from .schema import read_certificate
@@ -225,7 +225,10 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
             return outcome("refused", f"budget must be a VerifyBudget, not "
                                       f"{type(budget).__name__}")
         if max_operations is not None:
-            budget = replace(budget, max_operations=max_operations)
+            try:
+                budget = replace(budget, max_operations=max_operations)
+            except ValueError as err:
+                return outcome("refused", f"max_operations: {err}")
         token = activate(budget)
         try:
             cert = read_certificate(certificate, budget)
@@ -250,9 +253,15 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
                                   "than this machine can check)")
     except RecursionError:
         return outcome("refused", "the certificate is nested too deeply")
-    except Exception as err:  # verify never raises: the boundary says why
+    except ValueError as err:
+        if "integer string conversion" in str(err):      # a message that printed a huge int
+            return outcome("refused", "the certificate holds numbers too long to print in "
+                                      "this checker's message (more than 4300 digits); it "
+                                      "was not checked")
+        return outcome("refused", f"malformed certificate: ValueError: {_safe(err)}")
+    except (Exception, SystemExit, GeneratorExit) as err:  # verify never raises
         return outcome("refused", f"malformed certificate: {type(err).__name__}: "
-                                  f"{str(err)[:300]}")
+                                  f"{_safe(err)}")
     if missing:
         return outcome("unchecked", "not everything the claim rests on was recomputed: "
                        + "; ".join(missing), missing)
@@ -264,16 +273,16 @@ def _header(cert: Any) -> str:
     if type(cert) is not dict:
         raise Refuse("a certificate is a JSON object")
     if cert.get("schema") != SCHEMA:
-        raise Refuse(f"schema {str(cert.get('schema'))[:60]!r} is not {SCHEMA!r}")
+        raise Refuse(f"schema {show(cert.get('schema'))} is not {SCHEMA!r}")
     version = cert.get("version")
     if type(version) is not int or version != SCHEMA_VERSION:
-        raise Refuse(f"schema version {str(version)[:20]}; this checker reads exactly version "
+        raise Refuse(f"schema version {show(version, 20)}; this checker reads exactly version "
                      f"{SCHEMA_VERSION} (an integer): regenerate the certificate with seprank "
                      ">= 0.3 (version 1 named the output entry 'i' / 'p', now "
                      "'position' / 'coordinate')")
     kind = cert.get("kind")
     if type(kind) is not str or kind not in KINDS:
-        raise Refuse(f"unknown certificate kind {str(kind)[:40]!r}; known: {sorted(KINDS)}")
+        raise Refuse(f"unknown certificate kind {show(kind, 40)}; known: {sorted(KINDS)}")
     return kind
 
 
@@ -303,24 +312,60 @@ def _prepare(cert: dict[str, Any], kind: str) -> Prepared:
 
 def _same_subject(stated: Any, derived: Mapping[str, Any]) -> None:
     """The claim names the subject the certificate's data is about."""
-    if stated == derived:
+    if same_json(stated, derived):
         return
     where = _difference(stated, derived, "claim.subject")
     raise Reject(f"the claim is not about the certificate's data: {where} (the data is about "
                  f"{_short(derived)})")
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, type for type: ``0`` is not ``false``, ``1`` not ``1.0``.
+
+    Parameters
+    ----------
+    a, b : object
+        JSON values (dict, list, str, int, bool, None).
+
+    Returns
+    -------
+    bool
+        Whether they are the same JSON value.
+
+    Examples
+    --------
+    >>> same_json({"residual": False}, {"residual": False}), same_json(0, False)
+    (True, False)
+    """
+    seq = (list, tuple)
+    if type(a) in seq and type(b) in seq:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _safe(err: BaseException) -> str:
+    """An exception's message, bounded and printable (it may quote the certificate)."""
+    try:
+        text = str(err)
+    except Exception:
+        text = "(its message cannot be shown)"
+    return repr(text[:300])[1:-1] if text else "(no message)"
+
+
 def _difference(stated: Any, derived: Any, where: str) -> str:
     if type(stated) is dict and isinstance(derived, Mapping):
         for key in sorted(set(stated) | set(derived)):
-            if stated.get(key) != derived.get(key):
+            if not same_json(stated.get(key), derived.get(key)):
                 return _difference(stated.get(key), derived.get(key), f"{where}.{key}")
     return f"{where} says {_short(stated)}, the data gives {_short(derived)}"
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 160 else text[:157] + "..."
+    return show(value, 160)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

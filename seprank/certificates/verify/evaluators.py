@@ -17,7 +17,7 @@ from typing import Any
 
 from .circuit import Program, parse_program
 from .cost import Sizes, attention_cost, polynomial_cost
-from .exact import Number, Reject, Ring, integer, keys_of, num, tensor
+from .exact import Number, Reject, Ring, integer, keys_of, num, show, tensor
 from .limits import Refuse, capped
 from .schema import digest
 
@@ -510,13 +510,13 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
         degrees = {sum(int(e) for _, _, e in term[1]) for term in terms
                    if num(term[0], "function.terms coefficient") != 0}
         if len(degrees) > 1:
-            raise Reject(f"the polynomial has terms of total degrees {sorted(degrees)[:8]}: it "
-                         "is not homogeneous, so its coefficient matrix need not be "
-                         "block-diagonal by degree")
+            raise Reject(f"the polynomial has terms of total degrees "
+                         f"{show(sorted(degrees)[:8])}: it is not homogeneous, so its "
+                         "coefficient matrix need not be block-diagonal by degree")
         if not degrees:
             return None, "the zero polynomial is homogeneous of every degree"
         D = degrees.pop()
-        return D, f"every term of the polynomial has total degree {D}"
+        return D, f"every term of the polynomial has total degree {show(D)}"
     if kind == "circuit":
         program = spec.get("program")
         if not isinstance(program, Mapping):
