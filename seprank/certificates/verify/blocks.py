@@ -31,6 +31,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .circuit import DEGREE_CAP
 from .cost import Sizes
 from .evaluators import Function, homogeneous_degree, parse_function
 from .exact import (
@@ -138,7 +139,8 @@ def _check_homogeneous(fn: Function, f: Callable[[list[list[Number]]], Number], 
                        p: int, log: list[str]) -> None:
     degree, why = homogeneous_degree(fn.raw)
     if degree is not None and degree != D:
-        raise Reject(f"the function is homogeneous of degree {show(degree)} ({why}), not of the "
+        shown = "above 2^90" if degree > DEGREE_CAP else show(degree)
+        raise Reject(f"the function is homogeneous of degree {shown} ({why}), not of the "
                      f"declared total degree D = {D}")
     rng = random.SystemRandom()   # points the certificate's author cannot have chosen
     N, d = fn.n_inputs, fn.dim
@@ -213,7 +215,7 @@ def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
     p_cost = product_cost(2 * p.bit_length())
     each = fn.cost(p, Sizes(p.bit_length()))
     evaluations = 2 * HOMOGENEITY_CHECKS + sum(r * r * (D + 1) for _, _, r, *_ in parsed)
-    estimate = capped(evaluations * each + 3 * (D + 1) * (D + 1) * p_cost
+    estimate = capped(evaluations * each + fn.setup_cost() + 3 * (D + 1) * (D + 1) * p_cost
                       + sum(r * r * r for _, _, r, *_ in parsed) * p_cost)
     what = (f"{evaluations} evaluations of the {fn.type} function over GF(p) at about "
             f"{each:.3g} operations each (D + 1 = {D + 1} per block value), the interpolation "
@@ -224,7 +226,10 @@ def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
         return _run(fn, ring, D, A, B, N, parsed, total, value, log)
 
     return Prepared(f"sep_({tuple(A)},{tuple(B)})(f) {relation} {value}", subject, estimate,
-                    what, run)
+                    what, run, fn.memory(p, Sizes(p.bit_length()))
+                    + len(parsed) * (D + 1) * (36 + p.bit_length() // 8),
+                    ("the circuit's index plans and node values, and " if fn.program else "")
+                    + f"{len(parsed)} row(s) of {D + 1} interpolation weights")
 
 
 def _run(fn: Function, ring: Ring, D: int, A: list[int], B: list[int], N: int,

@@ -14,8 +14,17 @@ from typing import Any, Literal
 
 from .exact import Prepared, Reject, integer, keys_of, show
 from .kinds import FIELDS, KINDS
-from .limits import DEFAULT_BUDGET, Refuse, VerifyBudget, activate, deactivate, over_budget
+from .limits import (
+    DEFAULT_BUDGET,
+    Refuse,
+    VerifyBudget,
+    activate,
+    deactivate,
+    over_budget,
+    over_memory,
+)
 from .schema import read_certificate
+from .text import escape_for_terminal, escape_markdown
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification", "main", "subject_of",
            "verify"]
@@ -128,7 +137,9 @@ class Verification:
                 f"seconds={self.seconds:.3g}, recomputed={self.recomputed}{extra})")
 
     def _repr_markdown_(self) -> str:
-        """The summary, then the steps checked and what was not (standard library only)."""
+        """The summary, then the steps checked and what was not (standard library only);
+        every text is escaped (:func:`~.text.escape_markdown`): a reason may quote a
+        stranger's certificate."""
         rows = [("status", self.status), ("kind", self.kind), ("claim", self.claim),
                 ("recomputed", str(self.recomputed)), ("seconds", f"{self.seconds:.3g}")]
         rows += [(f"check {i + 1}", step) for i, step in enumerate(self.checks[:12])]
@@ -136,8 +147,9 @@ class Verification:
             rows.append(("…", f"{len(self.checks) - 12} more checks"))
         rows += [("reason", str(self.reason))] if self.reason else []
         rows += [("not checked", step) for step in self.not_checked[:6]]
-        cells = "\n".join(f"| {k} | {_cut(v, 200).replace('|', '&#124;')} |" for k, v in rows)
-        return f"**{_cut(self.summary(), 400)}**\n\n| field | value |\n|---|---|\n{cells}"
+        cells = "\n".join(f"| {k} | {escape_markdown(_cut(v, 200))} |" for k, v in rows)
+        return (f"**{escape_markdown(_cut(self.summary(), 400))}**\n\n| field | value |\n"
+                f"|---|---|\n{cells}")
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields.
@@ -240,6 +252,7 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
             proves = {"kind": kind, "relation": stated["relation"], "value": stated["value"],
                       "subject": prepared.subject, "label": stated.get("label")}
             over_budget(prepared.estimate, budget, prepared.what)
+            over_memory(prepared.memory, budget, prepared.memory_what)
             missing = prepared.run(log)
             _same_subject(stated["subject"], prepared.subject)
         finally:
@@ -424,9 +437,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed += not (v.ok or (v.status == "unchecked" and ns.allow_unchecked))
         if ns.json:
             print(json.dumps({"path": path, **v.as_dict()}, default=str))
-        else:
-            print(f"{path}: {v.summary()}")
+        else:          # a file name may hold newlines or escape codes: one escaped line
+            print(escape_for_terminal(f"{path}: {v.summary()}", ascii_only=_ascii_terminal()))
     return 1 if failed else 0
+
+
+def _ascii_terminal() -> bool:
+    """Standard output cannot encode every character (a non-UTF terminal): escape non-ASCII."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower().replace("-", "")
+    return encoding not in ("utf8", "utf16", "utf32")
 
 
 def subject_of(certificate: Mapping[str, Any]) -> dict[str, Any]:

@@ -162,6 +162,35 @@ class Function:
             return self.program.cost(prime, inputs)
         return 0
 
+    def setup_cost(self) -> int:
+        """Estimated operations of preparing the evaluator once per check (a circuit's index
+        plans; nothing for the other types).
+
+        Returns
+        -------
+        int
+            Estimated operations.
+        """
+        return self.program.setup_cost() if self.program is not None else 0
+
+    def memory(self, prime: int | None, inputs: Sizes) -> int:
+        """Estimated bytes of the evaluator's own data (a circuit's plans and node values;
+        the other types hold a few vectors beyond the certificate's own numbers: 0).
+
+        Parameters
+        ----------
+        prime : int or None
+            The modulus (None: over Q).
+        inputs : Sizes
+            Sizes of the input numbers.
+
+        Returns
+        -------
+        int
+            Estimated bytes.
+        """
+        return self.program.memory(prime, inputs) if self.program is not None else 0
+
     def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:
         """f as a function of the N input vectors (lists of ring elements).
 

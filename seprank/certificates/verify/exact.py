@@ -9,6 +9,7 @@ written in pieces (:func:`parse_decimal`, :func:`decimal`), never through Python
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -349,17 +350,27 @@ _MERSENNE_61 = 2**61 - 1
 
 
 def independent(rows: list[list[Number]]) -> bool:
-    """The rows are linearly independent over Q: first their rank modulo 2^61 - 1 (a full rank
-    there is a full rank over Q), else exactly with fractions."""
+    """The rows are linearly independent over Q: their rank modulo 2^61 - 1, then modulo
+    three random primes of 62 bits that the certificate's author cannot have chosen (a full
+    rank modulo any prime is a full rank over Q; independent rows lose rank only modulo the
+    few primes dividing all their maximal minors), and only then exactly with fractions
+    (truly dependent rows: the deadline bounds that elimination)."""
     if not rows:
         return True
-    ring = Ring(_MERSENNE_61)
-    try:
-        residues = [[ring.of(v, "vector") for v in r] for r in rows]
-    except Reject:     # a denominator divisible by the prime: decide exactly
-        residues = None
-    if residues is not None and rank_mod(residues, _MERSENNE_61) == len(rows):
-        return True
+    rng = random.SystemRandom()
+    primes = [_MERSENNE_61]
+    while len(primes) < 4:
+        q = rng.randrange(2**61, 2**62) | 1
+        if is_prime(q):
+            primes.append(q)
+    for q in primes:
+        ring = Ring(q)
+        try:
+            residues = [[ring.of(v, "vector") for v in r] for r in rows]
+        except Reject:     # a denominator divisible by q: try the next prime
+            continue
+        if rank_mod(residues, q) == len(rows):
+            return True
     return rank_exact(rows) == len(rows)
 
 
@@ -374,6 +385,7 @@ def rank_exact(rows: list[list[Number]]) -> int:
             continue
         mat[rank], mat[pivot] = mat[pivot], mat[rank]
         for k in range(rank + 1, len(mat)):
+            tick()
             if mat[k][c] != 0:
                 f = mat[k][c] / mat[rank][c]
                 mat[k] = [a - f * b for a, b in zip(mat[k], mat[rank], strict=True)]
@@ -560,6 +572,10 @@ class Prepared:
         Their breakdown.
     run : callable
         ``run(log)`` does the check; returns what it could not recompute.
+    memory : int, default 0
+        Estimated bytes of the check's own data beyond the certificate (0: negligible).
+    memory_what : str, default ""
+        What those bytes are.
     """
 
     claim: str
@@ -567,3 +583,5 @@ class Prepared:
     estimate: int
     what: str
     run: Callable[[list[str]], list[str]]
+    memory: int = 0
+    memory_what: str = ""
