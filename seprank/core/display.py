@@ -140,14 +140,15 @@ def _rows(rows: Mapping[str, Any] | list[tuple[str, Any]]) -> tuple[list[tuple[s
 
 
 #: Characters a Markdown renderer may read as markup: backslash-escaped in a cell.
-_MARKDOWN_PUNCTUATION = frozenset("\\`*_[]()#+-!~{}")
+_MARKDOWN_PUNCTUATION = frozenset("\\`*_[]~")
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
 
 
 def escape_markdown(text: str) -> str:
     """Text shown literally in a Markdown table cell: ``&``, ``<``, ``>`` and ``|`` as HTML
-    entities (no raw HTML, no cell break), Markdown punctuation backslash-escaped (no links,
-    images, emphasis or code spans from a stranger's text), whitespace runs as one space.
+    entities (no raw HTML, no cell break), the characters of inline markup (backslash,
+    backtick, ``*``, ``_``, ``[``, ``]``, ``~``) backslash-escaped (no links, images, emphasis
+    or code spans from a stranger's text), whitespace runs as one space.
 
     Parameters
     ----------
@@ -164,7 +165,7 @@ def escape_markdown(text: str) -> str:
     >>> escape_markdown("a | b")
     'a &#124; b'
     >>> print(escape_markdown("![x](http://t/) <b>"))
-    \\!\\[x\\]\\(http://t/\\) &lt;b&gt;
+    !\\[x\\](http://t/) &lt;b&gt;
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")

@@ -24,6 +24,7 @@ import pytest
 from seprank.certificates.verify import (
     SCHEMA,
     VerifyBudget,
+    describe_subject,
     escape_for_terminal,
     main,
     subject_of,
@@ -199,3 +200,18 @@ def test_the_checkers_command_line_prints_one_line_per_file(
     assert main([str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 and "\\nfake.json" in lines[0]
+
+
+@pytest.mark.parametrize("proves", [
+    None, [], {"subject": None}, {"subject": {"matrix": {"shape": [1, 2, 3]}}},
+    {"subject": {"matrix": {"shape": 5}}}, {"subject": {"matrix": {"shape": [10**5000, 1]}}},
+    {"value": 10**5000, "subject": {"function": {"depth": 2}}},
+    {"subject": {"function": {"first": 5, "type": "\ud800\n ok"}}},
+    {"subject": {"function": {"type": "x"}, "partition": [[10**6000]], "n_inputs": "\x1b[2K"}},
+])
+def test_describing_what_an_index_says_never_raises(proves: Any) -> None:
+    """L04-L08: odd shapes in an index's ``proves`` give a line, never a traceback."""
+    line = describe_subject(proves)
+    assert isinstance(line, str) and line.isprintable() and len(line) <= 300
+    assert "\n" not in line and "\x1b" not in line
+    line.encode("utf-8")

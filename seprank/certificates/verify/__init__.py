@@ -72,8 +72,8 @@ from __future__ import annotations
 from .checker import SCHEMA, SCHEMA_VERSION, STATUSES, Verification, main, subject_of, verify
 from .evaluators import evaluate_function
 from .limits import DEFAULT_BUDGET, VerifyBudget
-from .text import escape_for_terminal
+from .text import describe_subject, escape_for_terminal
 
 __all__ = ["DEFAULT_BUDGET", "SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification",
-           "VerifyBudget", "escape_for_terminal", "evaluate_function", "main", "subject_of",
-           "verify"]
+           "VerifyBudget", "describe_subject", "escape_for_terminal", "evaluate_function",
+           "main", "subject_of", "verify"]

@@ -21,7 +21,9 @@ import os
 import unicodedata
 from typing import Any
 
-__all__ = ["escape_for_terminal", "escape_markdown"]
+from .exact import show
+
+__all__ = ["describe_subject", "escape_for_terminal", "escape_markdown"]
 
 #: Unicode categories written as escapes: controls, format characters (bidi overrides,
 #: zero-width), surrogates, private use, unassigned, line and paragraph separators.
@@ -96,16 +98,17 @@ def _escape(ch: str, ascii_only: bool) -> str:
     return f"\\U{code:08x}"
 
 
-_MARKDOWN_PUNCTUATION = frozenset("\\`*_[]()#+-!~{}")
+_MARKDOWN_PUNCTUATION = frozenset("\\`*_[]~")
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
 
 
 def escape_markdown(text: str) -> str:
     """Text shown literally in Markdown (a table cell or a bold headline): ``&``, ``<``,
-    ``>`` and ``|`` as HTML entities (no raw HTML, no cell break), Markdown punctuation
-    backslash-escaped (no links, images, emphasis or code spans from a stranger's text),
-    whitespace runs as one space.  (:func:`seprank.core.display.escape_markdown` is the
-    same rule for the engine's displays; this package imports only the standard library.)
+    ``>`` and ``|`` as HTML entities (no raw HTML, no cell break), the characters of inline
+    markup (backslash, backtick, ``*``, ``_``, ``[``, ``]``, ``~``) backslash-escaped (no
+    links, images, emphasis or code spans from a stranger's text), whitespace runs as one
+    space.  (:func:`seprank.core.display.escape_markdown` is the same rule for the engine's
+    displays; this package imports only the standard library.)
 
     Parameters
     ----------
@@ -120,7 +123,7 @@ def escape_markdown(text: str) -> str:
     Examples
     --------
     >>> print(escape_markdown("![x](http://t/) | <b>"))
-    \\!\\[x\\]\\(http://t/\\) &#124; &lt;b&gt;
+    !\\[x\\](http://t/) &#124; &lt;b&gt;
     """
     out = []
     for ch in " ".join(str(text).split()):
@@ -131,3 +134,76 @@ def escape_markdown(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def describe_subject(proves: Any) -> str:
+    """What a certificate is about, in one escaped line, from a ``proves`` mapping
+    (:attr:`~.checker.Verification.proves`, or the copy an index file states) -- never
+    raising, whatever its shape: odd values are shown by :func:`~.exact.show` (a huge integer
+    by its size), missing ones as ``?``.
+
+    Parameters
+    ----------
+    proves : object
+        The mapping (``kind``, ``relation``, ``value``, ``subject``); anything else gives
+        ``'?'``.
+
+    Returns
+    -------
+    str
+        For example ``'a 3 x 4 matrix (sha256:0123456789)'`` or ``'linear_attention L=1 d_x=2
+        H=1 d_a=2 i=0 p=0 n_inputs=2 partition=[[0], [1]] (sha256:0123456789)'``, at most
+        300 characters, safe to print (:func:`escape_for_terminal`).
+
+    Examples
+    --------
+    >>> describe_subject({"subject": {"matrix": {"shape": [3, 4],
+    ...                                          "sha256": "sha256:0123456789ab"}}})
+    'a 3 x 4 matrix (sha256:0123456789)'
+    >>> describe_subject({"subject": {"matrix": {"shape": [1, 2, 3]}}})
+    'a matrix of shape [1, 2, 3] (no matrix)'
+    >>> describe_subject({"subject": {"function": {"first": 5, "depth": 10**5000}}})[:40]
+    '? L=an integer of 16,610 bits (~10^5000)'
+    """
+    try:
+        return escape_for_terminal(_describe(proves), 300)
+    except Exception:          # a description never stops a report
+        return "?"
+
+
+def _describe(proves: Any) -> str:
+    subject = proves.get("subject") if type(proves) is dict else None
+    if type(subject) is not dict:
+        return "?"
+
+    def field(where: dict[str, Any], key: str) -> str:
+        value = where.get(key, "?")
+        return value if type(value) is str and len(value) <= 40 else show(value, 40)
+
+    def digest(value: Any) -> str:
+        return value[:17] if type(value) is str else "no matrix" if value is None else show(value)
+
+    matrix = subject.get("matrix")
+    if type(matrix) is dict:
+        shape = matrix.get("shape")
+        sha = digest(matrix.get("sha256"))
+        if type(shape) is list and len(shape) == 2 and all(type(v) is int for v in shape):
+            return f"a {show(shape[0])} x {show(shape[1])} matrix ({sha})"
+        return f"a matrix of shape {show(shape)} ({sha})"
+    fn = subject.get("function")
+    fn = fn if type(fn) is dict else {}
+    words = [field(fn, "type")]
+    if "depth" in fn:
+        words.append(f"L={field(fn, 'depth')} d_x={field(fn, 'width')} H={field(fn, 'heads')} "
+                     f"d_a={field(fn, 'key_dim')}" + (" residual" if fn.get("residual") is True
+                                                       else ""))
+    if "first" in fn:
+        first = fn["first"]
+        words.append(f"N={len(first) if type(first) is list else show(first)} "
+                     f"V={field(fn, 'vocab')}")
+    if "position" in fn:
+        words.append(f"i={field(fn, 'position')} p={field(fn, 'coordinate')}")
+    words.append(f"n_inputs={field(subject, 'n_inputs')} "
+                 f"partition={show(subject.get('partition'), 80)}")
+    words.append(f"({digest(fn.get('sha256', ''))})")
+    return " ".join(words)
