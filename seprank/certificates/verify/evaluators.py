@@ -18,7 +18,7 @@ from typing import Any
 from .circuit import Program, parse_program
 from .cost import Sizes, attention_cost, polynomial_cost
 from .exact import Number, Reject, Ring, integer, keys_of, num, show, tensor
-from .limits import Refuse, capped
+from .limits import Refuse, capped, tick
 from .schema import digest
 
 __all__ = ["Function", "evaluate_function", "homogeneous_degree", "parse_function"]
@@ -355,6 +355,7 @@ class _Attention:
             targets = [position] if last else list(range(n))
             Y: dict[int, list[Number]] = {t: [0] * self.width for t in targets}
             for Wq, Wk, Wv, Wo in heads:
+                tick()
                 keys = [mv(Wk, z) for z in Z]
                 outs = [mv(Wo, mv(Wv, z)) for z in Z]
                 for t in targets:
@@ -408,7 +409,9 @@ def _polynomial(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]]],
 
     def f(X: list[list[Number]]) -> Number:
         total: Number = 0
-        for coef, factors in parsed:
+        for count, (coef, factors) in enumerate(parsed):
+            if count & 1023 == 0:
+                tick()
             value = coef
             for pos, coord, exp in factors:
                 value = ring.red(value * _power(X[pos][coord], exp, ring))

@@ -63,6 +63,10 @@ def escape_for_terminal(text: Any, width: int | None = None, *, ascii_only: bool
     >>> escape_for_terminal("x" * 50, width=10)
     'xxxxxxx...'
     """
+    if width is not None and (type(width) is not int or width < 4):
+        raise ValueError(f"width must be an integer >= 4 or None, got {show(width)}")
+    if type(ascii_only) is not bool:
+        raise TypeError(f"ascii_only must be True or False, got {show(ascii_only)}")
     if isinstance(text, os.PathLike):
         text = os.fspath(text)
     if isinstance(text, bytes | bytearray):
