@@ -69,11 +69,20 @@ was missing.  ``python -m verify`` exits non-zero for it unless ``--allow-unchec
 
 from __future__ import annotations
 
-from .checker import SCHEMA, SCHEMA_VERSION, STATUSES, Verification, main, subject_of, verify
+from .checker import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    STATUSES,
+    Verification,
+    main,
+    same_json,
+    subject_of,
+    verify,
+)
 from .evaluators import evaluate_function
 from .limits import DEFAULT_BUDGET, VerifyBudget
 from .text import describe_subject, escape_for_terminal
 
 __all__ = ["DEFAULT_BUDGET", "SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification",
            "VerifyBudget", "describe_subject", "escape_for_terminal", "evaluate_function",
-           "main", "subject_of", "verify"]
+           "main", "same_json", "subject_of", "verify"]

@@ -26,8 +26,8 @@ from .limits import (
 from .schema import read_certificate
 from .text import escape_for_terminal, escape_markdown
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification", "main", "subject_of",
-           "verify"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification", "main", "same_json",
+           "subject_of", "verify"]
 
 #: The schema name every certificate carries in ``"schema"``.
 SCHEMA = "seprank.certificate"
