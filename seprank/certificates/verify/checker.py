@@ -181,11 +181,12 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
 
     Parameters
     ----------
-    certificate : Mapping, str, bytes or os.PathLike
-        The certificate as a dict, as JSON text, or a file.  A ``str`` whose first non-blank
-        character is ``{`` is JSON text; any other ``str`` is a file path (as is a
-        :class:`pathlib.Path`).  A file must be a regular file within the budget's size; it is
-        measured before it is read (:mod:`.schema`).
+    certificate : dict, str, bytes or pathlib.Path
+        The certificate as a dict (of JSON-shaped builtin values only: no object's own code
+        runs), as JSON text, or a file.  A ``str`` whose first non-blank character is ``{`` is
+        JSON text; any other ``str`` is a file path (as is a :class:`pathlib.Path`).  A file
+        must be a regular file within the budget's size; it is measured before it is read
+        (:mod:`.schema`).
     budget : VerifyBudget, optional, keyword-only
         Limits on the input and the work (default :data:`.limits.DEFAULT_BUDGET`).
     max_operations : int, optional, keyword-only

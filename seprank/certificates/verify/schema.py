@@ -1,8 +1,9 @@
 """Reading a stranger's certificate strictly, before any work (standard library only).
 
-* **Sources**: a mapping, JSON text (``str`` or ``bytes``), or a file path (``pathlib.Path``,
-  any ``os.PathLike``, or a ``str`` that is not JSON text: a ``str`` whose first non-blank
-  character is ``{`` is JSON text, any other ``str`` is a path).  A path must name a regular
+* **Sources**: a dict, JSON text (``str`` or ``bytes``), or a file path (a ``pathlib.Path``,
+  or a ``str`` that is not JSON text: a ``str`` whose first non-blank character is ``{`` is
+  JSON text, any other ``str`` is a path) -- exactly these types, so that no code of the
+  caller's objects runs inside the checker.  A path must name a regular
   file no larger than the budget: it is measured with ``os.stat`` before it is opened
   (directories, FIFOs, devices and oversize files are refused unread) and opened with
   ``O_NONBLOCK``, so nothing can make the checker wait.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pathlib
 import stat
 import sys
 from collections.abc import Mapping
@@ -76,7 +78,7 @@ def read_certificate(source: Any, budget: VerifyBudget) -> Any:
 
     Parameters
     ----------
-    source : Mapping, str, bytes or os.PathLike
+    source : dict, str, bytes or pathlib.Path
         A certificate, its JSON text, or a path to a file.
     budget : VerifyBudget
         Limits on size and nesting.
@@ -103,16 +105,17 @@ def read_certificate(source: Any, budget: VerifyBudget) -> Any:
     if isinstance(source, Mapping):
         raise Refuse(f"a certificate given as an object must be a dict, not "
                      f"{type(source).__name__[:40]} (or pass its JSON text)")
-    if isinstance(source, bytes | bytearray):
+    if type(source) is bytes or type(source) is bytearray:
         return parse_text(_decode(bytes(source)), budget)
-    if isinstance(source, str):
+    if type(source) is str:
         if source.lstrip()[:1] == "{":
             return parse_text(source, budget)
         return parse_text(read_file(source, budget), budget)
-    if isinstance(source, os.PathLike):
+    if isinstance(source, pathlib.PurePath) and type(source).__fspath__ is \
+            pathlib.PurePath.__fspath__:            # no caller code runs to name the file
         return parse_text(read_file(source, budget), budget)
-    raise Refuse(f"a certificate is a mapping, JSON text or a file path, not "
-                 f"{type(source).__name__}")
+    raise Refuse(f"a certificate is a dict, JSON text (str or bytes) or a pathlib.Path, not "
+                 f"{type(source).__name__[:40]}")
 
 
 def read_file(path: str | os.PathLike[str], budget: VerifyBudget) -> str:
