@@ -16,7 +16,7 @@ import matplotlib
 import numpy as np
 import pytest
 
-from seprank.core.display import MAX_DISPLAY, summarize
+from seprank.core.display import MAX_DISPLAY, escape_markdown, summarize
 
 matplotlib.use("Agg")
 
@@ -202,8 +202,9 @@ def test_display_renders_and_is_bounded(name: str) -> None:
     md = obj._repr_markdown_()
     assert isinstance(md, str) and md.startswith("**") and "|---|" in md
     assert len(md) <= MAX_DISPLAY and not _dumps_an_array(md), md
-    if hasattr(obj, "summary"):
-        assert obj.summary().splitlines()[0][:40] in md
+    if hasattr(obj, "summary"):              # the headline (escaped by markdown_table)
+        head = obj.summary().splitlines()[0][:40]
+        assert head in md or escape_markdown(head) in md
     if hasattr(obj, "_repr_html_"):
         page = obj._repr_html_()
         assert page.startswith("<div>") and "<table>" in page and len(page) <= 2 * MAX_DISPLAY
@@ -236,3 +237,57 @@ def test_plots_return_their_axes() -> None:
     upper = d2w.theorem3_upper(width=2, depth=2)
     assert upper.plot([_block_result()]).get_yscale() == "log"
     plt.close("all")
+
+
+# --- issue 35: bounded reprs and escaped tables ---------------------------------------------
+
+
+def test_a_degree_structures_repr_is_bounded() -> None:
+    """homogeneous(10**6) printed 17.8 MB: the repr shows the ends and counts the rest."""
+    from seprank.separation.degree import DegreeStructure
+    text = repr(DegreeStructure.homogeneous(10**5, source="003, eq. 12"))
+    assert len(text) <= REPR_LIMIT and "\n" not in text, text
+    assert "(0, 100000)" in text and "(100000, 0)" in text and "99,995 more" in text
+    small = DegreeStructure(((1, 2), (3, 0)), source="s")
+    assert repr(small) == "DegreeStructure(bidegrees=((1, 2), (3, 0)), source='s')"
+
+
+def _balanced(page: str) -> bool:
+    """Every opened tag of the fragment is closed, in order (no tag cut in half)."""
+    stack: list[str] = []
+    for closing, name in re.findall(r"<(/?)([a-z]+)[^<>]*>", page):
+        if not closing:
+            stack.append(name)
+        elif not stack or stack.pop() != name:
+            return False
+    return not stack and page.count("<") == page.count(">")
+
+
+def test_tables_escape_keys_and_headers_and_cut_between_rows() -> None:
+    from seprank.core.display import MAX_DISPLAY, html_table, markdown_table
+    md = markdown_table("t", {"a|b": 1, "![x](http://t/)": "<img src=x>"})
+    rows = md.splitlines()[4:]
+    assert all(row.count("|") == 3 for row in rows), md       # no key breaks its cell
+    assert "[x]" not in md and "<img" not in md and "&lt;img" in md
+    page = html_table("t", {"k": 1}, header=("<script>", "v&"))
+    assert "<script>" not in page and "&lt;script&gt;" in page and "v&amp;" in page
+    many = [(f"key {k} <b>&", "<" * 119) for k in range(24)]     # escapes lengthen cells
+    page = html_table("t" * 500, many)
+    assert len(page) <= MAX_DISPLAY and _balanced(page), page[-200:]
+    assert page.endswith("</table></div>") and "more</td></tr>" in page
+    md = markdown_table("t", many)
+    assert len(md) <= MAX_DISPLAY and all(r.count("|") == 3 for r in md.splitlines()[2:])
+
+
+def test_a_verifications_markdown_escapes_the_certificates_text() -> None:
+    """A stranger's field name reaches the reason; the Markdown shows it as text."""
+    from seprank.certificates import verify
+    cert = {"schema": "seprank.certificate", "version": 2, "kind": "matrix_rank",
+            "shape": [1, 1], "claim": {"relation": ">=", "value": 0, "subject": None},
+            "![x](http://tracker/) <img src=x onerror=alert(1)> | **b**": 1}
+    v = verify(cert)
+    assert v.status == "refused" and "<img" in (v.reason or "")
+    md = v._repr_markdown_()
+    assert "<img" not in md and "[x]" not in md and "\\[x\\]" in md and "&lt;img" in md
+    assert "**b**" not in md and "\\*\\*b\\*\\*" in md
+    assert all(line.count("|") == 3 for line in md.splitlines()[2:]), md

@@ -28,8 +28,8 @@ import numpy as np
 
 from .validation import check_int
 
-__all__ = ["MAX_CELL", "MAX_DISPLAY", "RichDisplay", "html_table", "markdown_table",
-           "summarize"]
+__all__ = ["MAX_CELL", "MAX_DISPLAY", "RichDisplay", "escape_markdown", "html_table",
+           "markdown_table", "summarize"]
 
 #: Longest cell of a display table (characters).
 MAX_CELL = 120
@@ -139,9 +139,68 @@ def _rows(rows: Mapping[str, Any] | list[tuple[str, Any]]) -> tuple[list[tuple[s
     return shown, len(items) - len(shown)
 
 
+#: Characters a Markdown renderer may read as markup: backslash-escaped in a cell.
+_MARKDOWN_PUNCTUATION = frozenset("\\`*_[]~")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;"}
+
+
+def escape_markdown(text: str) -> str:
+    """Text shown literally in a Markdown table cell: ``&``, ``<``, ``>`` and ``|`` as HTML
+    entities (no raw HTML, no cell break), the characters of inline markup (backslash,
+    backtick, ``*``, ``_``, ``[``, ``]``, ``~``) backslash-escaped (no links, images, emphasis
+    or code spans from a stranger's text), whitespace runs as one space.
+
+    Parameters
+    ----------
+    text : str
+        The text (for example a name read from a certificate).
+
+    Returns
+    -------
+    str
+        The escaped text, one line.
+
+    Examples
+    --------
+    >>> escape_markdown("a | b")
+    'a &#124; b'
+    >>> print(escape_markdown("![x](http://t/) <b>"))
+    !\\[x\\](http://t/) &lt;b&gt;
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    out = []
+    for ch in " ".join(text.split()):
+        if ch in _ENTITIES:
+            out.append(_ENTITIES[ch])
+        elif ch in _MARKDOWN_PUNCTUATION:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _fit(head: str, lines: list[str], tail: str, more: int, more_line: Any,
+         sep: str = "") -> str:
+    """``head`` + as many whole ``lines`` as fit in :data:`MAX_DISPLAY` with ``tail`` (the
+    rest counted by ``more_line(count)``): text is cut before markup, never inside it."""
+    budget = MAX_DISPLAY - len(head) - len(tail) - 80
+    kept: list[str] = []
+    for line in lines:
+        if len(line) + len(sep) > budget:
+            break
+        kept.append(line)
+        budget -= len(line) + len(sep)
+    more += len(lines) - len(kept)
+    if more:
+        kept.append(more_line(more))
+    return head + sep.join(kept) + tail
+
+
 def markdown_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
                    header: tuple[str, str] = ("field", "value")) -> str:
-    """``**title**`` then a two-column Markdown table of summarised values (``|`` escaped).
+    """``**title**`` then a two-column Markdown table of summarised values (every cell, the
+    title and the header escaped by :func:`escape_markdown`).
 
     Parameters
     ----------
@@ -156,7 +215,7 @@ def markdown_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
     Returns
     -------
     str
-        The Markdown text of at most ``MAX_DISPLAY`` characters.
+        The Markdown text of at most ``MAX_DISPLAY`` characters (whole rows only).
 
     Examples
     --------
@@ -170,16 +229,17 @@ def markdown_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
     """
     _check_table(title, rows, header)
     shown, more = _rows(rows)
-    lines = [f"**{_cut(title, 4 * MAX_CELL)}**", "", f"| {header[0]} | {header[1]} |", "|---|---|"]
-    lines += [f"| {k} | {v.replace('|', '&#124;')} |" for k, v in shown]
-    if more:
-        lines.append(f"| … | {more} more |")
-    return "\n".join(lines)[:MAX_DISPLAY]
+    head = (f"**{escape_markdown(_cut(title, 4 * MAX_CELL))}**\n\n| "
+            f"{escape_markdown(_cut(header[0], MAX_CELL))} | "
+            f"{escape_markdown(_cut(header[1], MAX_CELL))} |\n|---|---|\n")
+    lines = [f"| {escape_markdown(_cut(k, MAX_CELL))} | {escape_markdown(v)} |"
+             for k, v in shown]
+    return _fit(head, lines, "", more, lambda n: f"| … | {n} more |", "\n").rstrip("\n")
 
 
 def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
                header: tuple[str, str] = ("field", "value")) -> str:
-    """The same table as :func:`markdown_table`, in HTML (escaped).
+    """The same table as :func:`markdown_table`, in HTML (title, header and cells escaped).
 
     Parameters
     ----------
@@ -194,7 +254,8 @@ def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
     Returns
     -------
     str
-        The HTML fragment (a ``div``) of at most ``MAX_DISPLAY`` characters.
+        The HTML fragment (a ``div``) of at most ``MAX_DISPLAY`` characters: whole rows only,
+        so its markup is always complete.
 
     Examples
     --------
@@ -203,13 +264,13 @@ def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
     """
     _check_table(title, rows, header)
     shown, more = _rows(rows)
-    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>"
-                   for k, v in shown)
-    if more:
-        body += f"<tr><td>…</td><td>{more} more</td></tr>"
-    return (f"<div><p><b>{html.escape(_cut(title, 4 * MAX_CELL))}</b></p><table>"
-            f"<tr><th>{header[0]}</th><th>{header[1]}</th></tr>{body}</table></div>"
-            )[:MAX_DISPLAY]
+    head = (f"<div><p><b>{html.escape(_cut(title, 4 * MAX_CELL))}</b></p><table>"
+            f"<tr><th>{html.escape(_cut(header[0], MAX_CELL))}</th>"
+            f"<th>{html.escape(_cut(header[1], MAX_CELL))}</th></tr>")
+    lines = [f"<tr><td>{html.escape(_cut(k, MAX_CELL))}</td><td>{html.escape(v)}</td></tr>"
+             for k, v in shown]
+    return _fit(head, lines, "</table></div>", more,
+                lambda n: f"<tr><td>…</td><td>{n} more</td></tr>")
 
 
 class RichDisplay:

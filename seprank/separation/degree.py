@@ -72,7 +72,7 @@ __all__ = ["CHECK_POINTS", "BlockSeparationRankResult", "DegreeBlock", "DegreeSt
 CHECK_POINTS = 8
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DegreeStructure:
     r"""The bidegrees :math:`(j_k, k_k)` in :math:`(x_A, x_B)` a function may have.
 
@@ -142,6 +142,16 @@ class DegreeStructure:
                      f"degree-{D:,} form", fix="use a smaller total_degree")
         return cls(tuple((j, D - j) for j in range(D + 1)
                          if a_parity is None or j % 2 == a_parity), source)
+
+    def __repr__(self) -> str:
+        """At most the first and last three bidegrees, and how many there are (a degree-10^6
+        structure has a million of them)."""
+        pairs = self.bidegrees
+        shown = ", ".join(map(str, pairs)) if len(pairs) <= 6 else (
+            ", ".join(map(str, pairs[:3])) + f", … ({len(pairs) - 6:,} more), "
+            + ", ".join(map(str, pairs[-3:])))
+        source = self.source if len(self.source) <= 60 else self.source[:59] + "…"
+        return f"DegreeStructure(bidegrees=({shown}), source={source!r})"
 
     @property
     def a_degrees(self) -> tuple[int, ...]:

@@ -59,4 +59,12 @@ ENTRIES: list[Entry] = [
           kinds={"certificate": "object"}),
     Entry("certificates.matrix_fields", CE.matrix_fields, dict(values=[[1, 2]]),
           kinds={"values": "object"}),
+    # issue 35: printing a stranger's names (any value is shown, escaped)
+    Entry("certificates.escape_for_terminal", CE.escape_for_terminal,
+          dict(text="a\nb", width=80, ascii_only=False), kinds={"text": "skip"}, huge=()),
+    Entry("certificates.same_json", CE.same_json, dict(a={"v": 1}, b={"v": True}),
+          kinds={"a": "skip", "b": "skip"}),
+    Entry("certificates.describe_subject", CE.describe_subject,
+          dict(proves={"subject": {"matrix": {"shape": [1, 2], "sha256": None}}}),
+          kinds={"proves": "skip"}),
 ]

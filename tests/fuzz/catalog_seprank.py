@@ -440,4 +440,7 @@ ENTRIES: list[Entry] = [
     Entry("core.html_table", C.html_table, dict(title="t", rows={"a": 1}),
           kinds={"title": "object", "rows": "object", "header": "object"},
           accept={"title": ("abc",)}),  # any str is a title
+    # issue 35: Markdown escaping of a stranger's text
+    Entry("core.escape_markdown", C.escape_markdown, dict(text="a | b"),
+          kinds={"text": "object"}, accept={"text": ("abc",)}),  # any str is text
 ]

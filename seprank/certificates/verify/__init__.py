@@ -26,7 +26,13 @@ check a certificate without trusting the engine that produced it: copy this fold
    dependent column set with its kernel vector (Kruskal rank);
 5. checks that the claim names what the data is about (``claim.subject``: the function's
    type, digest and parameters, the partition, the matrix's shape and digest);
-6. says what it verified, what it could not, and how long it took (:class:`Verification`):
+6. bounds its own resources: the estimate counts the interpreter's work per circuit node,
+   index plans, Kruskal column sets and the growth of denominators in sums over Q, and a
+   separate estimate of memory (:attr:`VerifyBudget.max_memory`: index plans, node values,
+   interpolation weights) is checked with it before any work; the deadline
+   (:attr:`VerifyBudget.seconds`) is polled inside every loop the estimates cannot bound,
+   and no message ever prints an attacker-sized number (a huge integer is shown by its size);
+7. says what it verified, what it could not, and how long it took (:class:`Verification`):
    ``status`` is ``'verified'`` (``ok``), ``'rejected'``, ``'unchecked'`` or ``'refused'``.
    ``verify`` never raises.
 
@@ -63,9 +69,20 @@ was missing.  ``python -m verify`` exits non-zero for it unless ``--allow-unchec
 
 from __future__ import annotations
 
-from .checker import SCHEMA, SCHEMA_VERSION, STATUSES, Verification, main, subject_of, verify
+from .checker import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    STATUSES,
+    Verification,
+    main,
+    same_json,
+    subject_of,
+    verify,
+)
 from .evaluators import evaluate_function
 from .limits import DEFAULT_BUDGET, VerifyBudget
+from .text import describe_subject, escape_for_terminal
 
 __all__ = ["DEFAULT_BUDGET", "SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification",
-           "VerifyBudget", "evaluate_function", "main", "subject_of", "verify"]
+           "VerifyBudget", "describe_subject", "escape_for_terminal", "evaluate_function",
+           "main", "same_json", "subject_of", "verify"]

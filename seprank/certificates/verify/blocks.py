@@ -31,9 +31,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .circuit import DEGREE_CAP
 from .cost import Sizes
 from .evaluators import Function, homogeneous_degree, parse_function
 from .exact import (
+    MAX_SIZE,
     Number,
     Prepared,
     Reject,
@@ -45,6 +47,7 @@ from .exact import (
     keys_of,
     minor_nonzero,
     prime_of,
+    show,
     template_indices,
     templates_of,
 )
@@ -99,11 +102,11 @@ def _structure(cert: Mapping[str, Any], p: int) -> tuple[int, list[Any]]:
                         ("bidegrees", "source"))
     D = structure["total_degree"]
     if type(D) is not int or D < 0:
-        raise Refuse(f"structure.total_degree = {D!r} must be an integer >= 0")
+        raise Refuse(f"structure.total_degree = {show(D)} must be an integer >= 0")
     if structure.get("source") is not None and type(structure["source"]) is not str:
         raise Refuse("structure.source must be a string")
     if p <= D:
-        raise Reject(f"p = {p} must exceed the total degree D = {D} (D + 1 distinct "
+        raise Reject(f"p = {p} must exceed the total degree D = {show(D)} (D + 1 distinct "
                      "interpolation nodes mod p)")
     blocks = cert.get("blocks")
     if type(blocks) is not list:
@@ -118,12 +121,13 @@ def _structure(cert: Mapping[str, Any], p: int) -> tuple[int, list[Any]]:
             raise Refuse(f"blocks[{idx}].bidegree must be [j, k], integers >= 0")
         j, k = bideg
         r = blk["rank"]
-        if type(r) is not int or r < 1:
-            raise Refuse(f"blocks[{idx}].rank = {r!r} must be an integer >= 1 (blocks of rank 0 "
-                         "are left out)")
+        if type(r) is not int or r < 1 or r > MAX_SIZE:
+            raise Refuse(f"blocks[{idx}].rank = {show(r)} must be an integer >= 1 (blocks of "
+                         "rank 0 are left out) and at most 10^18")
         if j + k != D:
-            raise Reject(f"blocks[{idx}] has bidegree ({j}, {k}) but a homogeneous f of degree "
-                         f"D = {D} has only the bidegrees (j, D - j): {j} + {k} != {D}")
+            raise Reject(f"blocks[{idx}] has bidegree ({show(j)}, {show(k)}) but a homogeneous "
+                         f"f of degree D = {D} has only the bidegrees (j, D - j): "
+                         f"{show(j)} + {show(k)} != {D}")
         if j in seen:
             raise Reject(f"blocks[{seen[j]}] and blocks[{idx}] both have A-degree {j}: the "
                          "blocks of the sum must be distinct bidegrees")
@@ -135,7 +139,8 @@ def _check_homogeneous(fn: Function, f: Callable[[list[list[Number]]], Number], 
                        p: int, log: list[str]) -> None:
     degree, why = homogeneous_degree(fn.raw)
     if degree is not None and degree != D:
-        raise Reject(f"the function is homogeneous of degree {degree} ({why}), not of the "
+        shown = "above 2^90" if degree > DEGREE_CAP else show(degree)
+        raise Reject(f"the function is homogeneous of degree {shown} ({why}), not of the "
                      f"declared total degree D = {D}")
     rng = random.SystemRandom()   # points the certificate's author cannot have chosen
     N, d = fn.n_inputs, fn.dim
@@ -210,7 +215,7 @@ def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
     p_cost = product_cost(2 * p.bit_length())
     each = fn.cost(p, Sizes(p.bit_length()))
     evaluations = 2 * HOMOGENEITY_CHECKS + sum(r * r * (D + 1) for _, _, r, *_ in parsed)
-    estimate = capped(evaluations * each + 3 * (D + 1) * (D + 1) * p_cost
+    estimate = capped(evaluations * each + fn.setup_cost() + 3 * (D + 1) * (D + 1) * p_cost
                       + sum(r * r * r for _, _, r, *_ in parsed) * p_cost)
     what = (f"{evaluations} evaluations of the {fn.type} function over GF(p) at about "
             f"{each:.3g} operations each (D + 1 = {D + 1} per block value), the interpolation "
@@ -221,7 +226,10 @@ def prepare_blocks(cert: Mapping[str, Any]) -> Prepared:
         return _run(fn, ring, D, A, B, N, parsed, total, value, log)
 
     return Prepared(f"sep_({tuple(A)},{tuple(B)})(f) {relation} {value}", subject, estimate,
-                    what, run)
+                    what, run, fn.memory(p, Sizes(p.bit_length()))
+                    + len(parsed) * (D + 1) * (36 + p.bit_length() // 8),
+                    ("the circuit's index plans and node values, and " if fn.program else "")
+                    + f"{len(parsed)} row(s) of {D + 1} interpolation weights")
 
 
 def _run(fn: Function, ring: Ring, D: int, A: list[int], B: list[int], N: int,

@@ -12,13 +12,22 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from .exact import Prepared, Reject, integer, keys_of
+from .exact import Prepared, Reject, integer, keys_of, show
 from .kinds import FIELDS, KINDS
-from .limits import DEFAULT_BUDGET, Refuse, VerifyBudget, activate, deactivate, over_budget
+from .limits import (
+    DEFAULT_BUDGET,
+    Refuse,
+    VerifyBudget,
+    activate,
+    deactivate,
+    over_budget,
+    over_memory,
+)
 from .schema import read_certificate
+from .text import escape_for_terminal, escape_markdown
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification", "main", "subject_of",
-           "verify"]
+__all__ = ["SCHEMA", "SCHEMA_VERSION", "STATUSES", "Verification", "main", "same_json",
+           "subject_of", "verify"]
 
 #: The schema name every certificate carries in ``"schema"``.
 SCHEMA = "seprank.certificate"
@@ -128,7 +137,9 @@ class Verification:
                 f"seconds={self.seconds:.3g}, recomputed={self.recomputed}{extra})")
 
     def _repr_markdown_(self) -> str:
-        """The summary, then the steps checked and what was not (standard library only)."""
+        """The summary, then the steps checked and what was not (standard library only);
+        every text is escaped (:func:`~.text.escape_markdown`): a reason may quote a
+        stranger's certificate."""
         rows = [("status", self.status), ("kind", self.kind), ("claim", self.claim),
                 ("recomputed", str(self.recomputed)), ("seconds", f"{self.seconds:.3g}")]
         rows += [(f"check {i + 1}", step) for i, step in enumerate(self.checks[:12])]
@@ -136,8 +147,9 @@ class Verification:
             rows.append(("…", f"{len(self.checks) - 12} more checks"))
         rows += [("reason", str(self.reason))] if self.reason else []
         rows += [("not checked", step) for step in self.not_checked[:6]]
-        cells = "\n".join(f"| {k} | {_cut(v, 200).replace('|', '&#124;')} |" for k, v in rows)
-        return f"**{_cut(self.summary(), 400)}**\n\n| field | value |\n|---|---|\n{cells}"
+        cells = "\n".join(f"| {k} | {escape_markdown(_cut(v, 200))} |" for k, v in rows)
+        return (f"**{escape_markdown(_cut(self.summary(), 400))}**\n\n| field | value |\n"
+                f"|---|---|\n{cells}")
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready fields.
@@ -169,11 +181,12 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
 
     Parameters
     ----------
-    certificate : Mapping, str, bytes or os.PathLike
-        The certificate as a dict, as JSON text, or a file.  A ``str`` whose first non-blank
-        character is ``{`` is JSON text; any other ``str`` is a file path (as is a
-        :class:`pathlib.Path`).  A file must be a regular file within the budget's size; it is
-        measured before it is read (:mod:`.schema`).
+    certificate : dict, str, bytes or pathlib.Path
+        The certificate as a dict (of JSON-shaped builtin values only: no object's own code
+        runs), as JSON text, or a file.  A ``str`` whose first non-blank character is ``{`` is
+        JSON text; any other ``str`` is a file path (as is a :class:`pathlib.Path`).  A file
+        must be a regular file within the budget's size; it is measured before it is read
+        (:mod:`.schema`).
     budget : VerifyBudget, optional, keyword-only
         Limits on the input and the work (default :data:`.limits.DEFAULT_BUDGET`).
     max_operations : int, optional, keyword-only
@@ -225,7 +238,10 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
             return outcome("refused", f"budget must be a VerifyBudget, not "
                                       f"{type(budget).__name__}")
         if max_operations is not None:
-            budget = replace(budget, max_operations=max_operations)
+            try:
+                budget = replace(budget, max_operations=max_operations)
+            except ValueError as err:
+                return outcome("refused", f"max_operations: {err}")
         token = activate(budget)
         try:
             cert = read_certificate(certificate, budget)
@@ -237,6 +253,7 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
             proves = {"kind": kind, "relation": stated["relation"], "value": stated["value"],
                       "subject": prepared.subject, "label": stated.get("label")}
             over_budget(prepared.estimate, budget, prepared.what)
+            over_memory(prepared.memory, budget, prepared.memory_what)
             missing = prepared.run(log)
             _same_subject(stated["subject"], prepared.subject)
         finally:
@@ -250,9 +267,15 @@ def verify(certificate: Any, *, budget: VerifyBudget | None = None,
                                   "than this machine can check)")
     except RecursionError:
         return outcome("refused", "the certificate is nested too deeply")
-    except Exception as err:  # verify never raises: the boundary says why
+    except ValueError as err:
+        if "integer string conversion" in str(err):      # a message that printed a huge int
+            return outcome("refused", "the certificate holds numbers too long to print in "
+                                      "this checker's message (more than 4300 digits); it "
+                                      "was not checked")
+        return outcome("refused", f"malformed certificate: ValueError: {_safe(err)}")
+    except (Exception, SystemExit, GeneratorExit) as err:  # verify never raises
         return outcome("refused", f"malformed certificate: {type(err).__name__}: "
-                                  f"{str(err)[:300]}")
+                                  f"{_safe(err)}")
     if missing:
         return outcome("unchecked", "not everything the claim rests on was recomputed: "
                        + "; ".join(missing), missing)
@@ -264,16 +287,16 @@ def _header(cert: Any) -> str:
     if type(cert) is not dict:
         raise Refuse("a certificate is a JSON object")
     if cert.get("schema") != SCHEMA:
-        raise Refuse(f"schema {str(cert.get('schema'))[:60]!r} is not {SCHEMA!r}")
+        raise Refuse(f"schema {show(cert.get('schema'))} is not {SCHEMA!r}")
     version = cert.get("version")
     if type(version) is not int or version != SCHEMA_VERSION:
-        raise Refuse(f"schema version {str(version)[:20]}; this checker reads exactly version "
+        raise Refuse(f"schema version {show(version, 20)}; this checker reads exactly version "
                      f"{SCHEMA_VERSION} (an integer): regenerate the certificate with seprank "
                      ">= 0.3 (version 1 named the output entry 'i' / 'p', now "
                      "'position' / 'coordinate')")
     kind = cert.get("kind")
     if type(kind) is not str or kind not in KINDS:
-        raise Refuse(f"unknown certificate kind {str(kind)[:40]!r}; known: {sorted(KINDS)}")
+        raise Refuse(f"unknown certificate kind {show(kind, 40)}; known: {sorted(KINDS)}")
     return kind
 
 
@@ -303,24 +326,60 @@ def _prepare(cert: dict[str, Any], kind: str) -> Prepared:
 
 def _same_subject(stated: Any, derived: Mapping[str, Any]) -> None:
     """The claim names the subject the certificate's data is about."""
-    if stated == derived:
+    if same_json(stated, derived):
         return
     where = _difference(stated, derived, "claim.subject")
     raise Reject(f"the claim is not about the certificate's data: {where} (the data is about "
                  f"{_short(derived)})")
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values, type for type: ``0`` is not ``false``, ``1`` not ``1.0``.
+
+    Parameters
+    ----------
+    a, b : object
+        JSON values (dict, list, str, int, bool, None).
+
+    Returns
+    -------
+    bool
+        Whether they are the same JSON value.
+
+    Examples
+    --------
+    >>> same_json({"residual": False}, {"residual": False}), same_json(0, False)
+    (True, False)
+    """
+    seq = (list, tuple)
+    if type(a) in seq and type(b) in seq:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _safe(err: BaseException) -> str:
+    """An exception's message, bounded and printable (it may quote the certificate)."""
+    try:
+        text = str(err)
+    except Exception:
+        text = "(its message cannot be shown)"
+    return repr(text[:300])[1:-1] if text else "(no message)"
+
+
 def _difference(stated: Any, derived: Any, where: str) -> str:
     if type(stated) is dict and isinstance(derived, Mapping):
         for key in sorted(set(stated) | set(derived)):
-            if stated.get(key) != derived.get(key):
+            if not same_json(stated.get(key), derived.get(key)):
                 return _difference(stated.get(key), derived.get(key), f"{where}.{key}")
     return f"{where} says {_short(stated)}, the data gives {_short(derived)}"
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 160 else text[:157] + "..."
+    return show(value, 160)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -379,9 +438,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed += not (v.ok or (v.status == "unchecked" and ns.allow_unchecked))
         if ns.json:
             print(json.dumps({"path": path, **v.as_dict()}, default=str))
-        else:
-            print(f"{path}: {v.summary()}")
+        else:          # a file name may hold newlines or escape codes: one escaped line
+            print(escape_for_terminal(f"{path}: {v.summary()}", ascii_only=_ascii_terminal()))
     return 1 if failed else 0
+
+
+def _ascii_terminal() -> bool:
+    """Standard output cannot encode every character (a non-UTF terminal): escape non-ASCII."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower().replace("-", "")
+    return encoding not in ("utf8", "utf16", "utf32")
 
 
 def subject_of(certificate: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any
 
 from .cost import Sizes
 from .exact import Number, Reject, Ring, integer, keys_of, tensor
-from .limits import ESTIMATE_CAP, Refuse, capped, product_cost, tick
+from .limits import ESTIMATE_CAP, Refuse, capped, product_cost, tick, words
 
 __all__ = ["Program", "parse_program"]
 
@@ -41,6 +42,22 @@ _EXACT = Ring(None)
 #: Nodes of one program, and entries of one node (before any cost estimate).
 MAX_NODES = 100_000
 MAX_ENTRIES = 10**8
+#: Degrees are exact up to here (above every prime the checker accepts, ~2^81.5).
+DEGREE_CAP = 2**90
+#: Number sizes (bits) are capped here in the estimates (anything near is far over budget).
+BITS_CAP = 2**40
+#: Interpreter operations per node per evaluation (dispatch, the node's list, the lookups):
+#: measured ~1 microsecond, 10-20 operations at the checker's 10^7-2*10^7 operations/s.
+NODE_OPS = 20
+#: Operations of building one einsum term's index tuple (measured ~4 microseconds at most),
+#: and one entry of a take or prod plan.
+PLAN_TERM_OPS = 40
+PLAN_ENTRY_OPS = 10
+#: Bytes of one einsum term's plan (a tuple and its list slot, before its ints), of one plan
+#: entry of a take or prod (an int and its slot), and of a Fraction beyond its two ints.
+TERM_BYTES = 72
+ENTRY_BYTES = 40
+FRACTION_BYTES = 100
 
 
 def _numel(shape: Sequence[int]) -> int:
@@ -116,44 +133,105 @@ class Program:
     def total_degree(self) -> tuple[int, str]:
         """The total degree D of the output, proved node by node (module docstring).
 
-        Raises :class:`Reject` when an ``add`` joins nodes of different degrees (the program
-        does not show f homogeneous).
+        Degrees are kept exactly up to :data:`DEGREE_CAP` (above every prime this checker
+        accepts, so a block certificate of such a degree fails ``p > D`` anyway) and as
+        "above the cap" beyond it: no node holds an integer of millions of digits.  Raises
+        :class:`Reject` when an ``add`` joins nodes of different degrees, or of degrees above
+        the cap (the program does not show f homogeneous of a degree this checker can use).
 
         Returns
         -------
         D : int
-            The total degree of the output.
+            The total degree of the output (``DEGREE_CAP + 1`` stands for any degree above
+            the cap).
         reason : str
             The sentence a report quotes for it.
         """
         deg: list[int] = []
+        over = DEGREE_CAP + 1
         for k, node in enumerate(self.nodes):
+            if k % 4096 == 0:
+                tick()
             if node.op == "input":
-                deg.append(1)
+                d = 1
             elif node.op == "const":
-                deg.append(0)
+                d = 0
             elif node.op == "einsum":
-                deg.append(sum(deg[a] for a in node.args))
+                d = sum(deg[a] for a in node.args)
             elif node.op == "power":
-                deg.append(node.exponent * deg[node.args[0]])
+                d = node.exponent * deg[node.args[0]]
             elif node.op == "prod":
-                deg.append(self.nodes[node.args[0]].shape[node.axis] * deg[node.args[0]])
+                d = self.nodes[node.args[0]].shape[node.axis] * deg[node.args[0]]
             elif node.op == "add":
                 ds = {deg[a] for a in node.args}
-                if len(ds) != 1:
-                    raise Reject(f"circuit node {k} adds terms of degrees {sorted(ds)}: the "
-                                 "program does not show f homogeneous, so its coefficient "
-                                 "matrix need not be block-diagonal by degree")
-                deg.append(ds.pop())
+                if len(ds) != 1 or over in ds:
+                    shown = ", ".join("above 2^90" if x == over else str(x) for x in sorted(ds))
+                    raise Reject(f"circuit node {k} adds terms of degrees [{shown}]: the "
+                                 "program does not show f homogeneous (of a degree below "
+                                 "2^90), so its coefficient matrix need not be block-diagonal "
+                                 "by degree")
+                d = ds.pop()
             else:
-                deg.append(deg[node.args[0]])
+                d = deg[node.args[0]]
+            deg.append(min(d, over))
         D = deg[self.output]
-        return D, (f"the circuit's program proves f homogeneous of degree {D} node by node "
-                   "(constants 0, inputs 1, contractions add degrees, powers and product "
+        shown = "above 2^90" if over == D else str(D)
+        return D, (f"the circuit's program proves f homogeneous of degree {shown} node by "
+                   "node (constants 0, inputs 1, contractions add degrees, powers and product "
                    "pooling multiply them, sums join equal degrees)")
+
+    def _sizes(self, inputs: Sizes) -> Iterator[tuple[CNode, int, int, int, list[int]]]:
+        """Each node with bounds over Q on its entries: bits of their common denominator (a
+        sum of fractions with distinct denominators has their product as its denominator),
+        of the numerators written over it, of its largest single entry (numerator and
+        denominator), and the largest single entry of each operand."""
+        num: list[int] = []
+        den: list[int] = []
+        ent: list[int] = []
+        for node in self.nodes:
+            args = [ent[a] for a in node.args]
+            if node.op == "input":
+                d = inputs.den_bits
+                n, e = inputs.bits + d, inputs.bits
+            elif node.op == "const":
+                sz = Sizes.of(node.value)
+                d = sz.den_bits
+                n, e = sz.bits + d, sz.bits
+            elif node.op == "einsum":
+                d = sum(den[a] for a in node.args)
+                n = sum(num[a] for a in node.args) + node.terms().bit_length()
+                e = n + d
+            elif node.op == "power":
+                d = node.exponent * den[node.args[0]]
+                n = node.exponent * num[node.args[0]]
+                e = node.exponent * args[0]
+            elif node.op == "prod":
+                length = self.nodes[node.args[0]].shape[node.axis]
+                d, n = length * den[node.args[0]], length * num[node.args[0]]
+                e = length * args[0]
+            elif node.op == "add":
+                d = sum(den[a] for a in set(node.args))
+                n = max(num[a] for a in node.args) + d + len(node.args).bit_length()
+                e = n + d
+            else:
+                d, n, e = den[node.args[0]], num[node.args[0]], args[0]
+            d, n, e = min(d, BITS_CAP), min(n, BITS_CAP), min(e, n + d, BITS_CAP)
+            den.append(d)
+            num.append(n)
+            ent.append(e)
+            yield node, n, d, e, args
 
     def cost(self, prime: int | None, inputs: Sizes) -> int:
         """Operations of one evaluation (constants included) over GF(prime) or Q.
+
+        Each node is charged its arithmetic -- its operations times the cost of one product
+        at its number sizes -- plus the interpreter's own work per node
+        (:data:`NODE_OPS`).  Over Q the sizes follow :meth:`_sizes`: a contraction's terms
+        are products of its operands' entries, accumulated into sums whose size is bounded
+        by the common denominator of the operands (denominators multiply through sums), so a
+        sum of many fractions with distinct denominators is priced by the product of those
+        denominators.  Building the index plans happens once per check:
+        :meth:`setup_cost`.
 
         Parameters
         ----------
@@ -165,41 +243,94 @@ class Program:
         Returns
         -------
         int
-            The estimated cost: each node's operations weighted by the cost of a product of
-            its operands' sizes (capped at ``ESTIMATE_CAP``), compared with the checker's
+            The estimated cost (capped at ``ESTIMATE_CAP``), compared with the checker's
             budget before any evaluation starts.
         """
-        x_bits = inputs.bits + inputs.den_bits
-        rational = bool(inputs.den_bits)
-        size: list[int] = []
+        total = 0
+        p_step = product_cost(2 * prime.bit_length()) if prime is not None else 0
+        for node, n, d, _, args in self._sizes(inputs):
+            out = words(n + d)
+            rational = 8 if d else 1
+            if node.op == "einsum":
+                ops = node.terms()
+                if prime is not None:
+                    step = p_step * (len(node.args) + 1)
+                elif len(args) == 2:
+                    step = (words(args[0]) * words(args[1])
+                            + rational * out * words(args[0] + args[1]))
+                else:
+                    step = rational * out * words(args[0])
+            elif node.op == "power":
+                ops = node.numel * 2 * node.exponent.bit_length()
+                step = p_step if prime is not None else product_cost(
+                    min(node.exponent * args[0], BITS_CAP)) * rational
+            elif node.op == "prod":
+                ops = node.numel * self.nodes[node.args[0]].shape[node.axis]
+                step = p_step if prime is not None else rational * out * words(args[0])
+            elif node.op == "add":
+                ops = node.numel * len(node.args)
+                step = p_step if prime is not None else rational * out * words(max(args))
+            elif node.op == "reshape":
+                ops, step = 1, 1
+            else:
+                ops, step = node.numel, p_step or 1
+            total += ops * step + NODE_OPS
+            if total >= ESTIMATE_CAP:
+                return ESTIMATE_CAP
+        return capped(total)
+
+    def setup_cost(self) -> int:
+        """Operations of building the index plans, once per check (:data:`PLAN_TERM_OPS` per
+        einsum term, :data:`PLAN_ENTRY_OPS` per taken or pooled entry).
+
+        Returns
+        -------
+        int
+            Estimated operations.
+        """
         total = 0
         for node in self.nodes:
-            if node.op == "input":
-                b, ops = x_bits, node.numel
-            elif node.op == "const":
-                b = max((v.bit_length() if type(v) is int else
-                         v.numerator.bit_length() + v.denominator.bit_length()
-                         for v in node.value), default=0)
-                rational = rational or any(type(v) is not int for v in node.value)
-                ops = node.numel
-            elif node.op == "einsum":
-                b = sum(size[a] for a in node.args) + node.terms().bit_length()
-                ops = node.terms() * (len(node.args) + 2)
-            elif node.op == "power":
-                b = node.exponent * size[node.args[0]]
-                ops = node.numel * 2 * node.exponent.bit_length()
+            if node.op == "einsum":
+                total += node.terms() * PLAN_TERM_OPS
+            elif node.op == "take":
+                total += node.numel * PLAN_ENTRY_OPS
             elif node.op == "prod":
-                n = self.nodes[node.args[0]].shape[node.axis]
-                b, ops = n * size[node.args[0]], node.numel * n
-            elif node.op == "add":
-                b = max(size[a] for a in node.args) + len(node.args).bit_length()
-                ops = node.numel * len(node.args)
+                total += node.numel * self.nodes[node.args[0]].shape[node.axis] * PLAN_ENTRY_OPS
+        return capped(total)
+
+    def memory(self, prime: int | None, inputs: Sizes) -> int:
+        """Bytes of the checker's data for this program: the index plans (a tuple per einsum
+        term, an index per taken entry, a list per pooled entry) and every node's values of
+        one evaluation (an int or a Fraction object per entry, at its size).
+
+        Parameters
+        ----------
+        prime : int or None
+            The prime p of GF(p), or None for Q.
+        inputs : Sizes
+            The bit sizes of the input entries.
+
+        Returns
+        -------
+        int
+            Estimated bytes (capped at ``ESTIMATE_CAP``).
+        """
+        total = 0
+        for node, _, d, e, _ in self._sizes(inputs):
+            if node.op == "einsum":
+                total += node.terms() * (TERM_BYTES + 28 * len(node.args))
+            elif node.op == "take":
+                total += node.numel * ENTRY_BYTES
+            elif node.op == "prod":
+                length = self.nodes[node.args[0]].shape[node.axis]
+                total += node.numel * (64 + length * ENTRY_BYTES)
+            if node.op == "reshape":
+                continue                  # the same list as its operand
+            if prime is not None:
+                each = 36 + prime.bit_length() // 8
             else:
-                b, ops = size[node.args[0]], node.numel
-            b = min(b, 2**40)
-            size.append(b)
-            bits = 2 * prime.bit_length() if prime is not None else b
-            total += ops * product_cost(bits) * (8 if rational and prime is None else 1)
+                each = 36 + e // 8 + (FRACTION_BYTES if d else 0)
+            total += node.numel * each
             if total >= ESTIMATE_CAP:
                 return ESTIMATE_CAP
         return capped(total)
@@ -221,6 +352,7 @@ class Program:
         plans: dict[int, Any] = {}
         fixed: dict[int, list[Number]] = {}
         for k, node in enumerate(self.nodes):
+            tick()
             plans[k] = _plan(node, self.nodes)
             if not node.batched:
                 fixed[k] = _apply(node, k, [fixed[a] for a in node.args], plans[k], ring, [])
@@ -231,6 +363,8 @@ class Program:
             flat = [v for row in X for v in row]
             values: dict[int, list[Number]] = {}
             for k, node in enumerate(nodes):
+                if k & 255 == 0:
+                    tick()
                 if not node.batched:
                     values[k] = fixed[k]
                 else:
@@ -241,27 +375,38 @@ class Program:
         return f
 
 
+#: Rows of an index plan or entries of a node between two polls of the deadline.
+_CHUNK = 4096
+
+
 def _plan(node: CNode, nodes: Sequence[CNode]) -> Any:
     """Index maps of a node: (out, a[, b]) flat indices of every einsum term; the input indices
-    of every output entry of a prod; the source index of every taken entry."""
+    of every output entry of a prod; the source index of every taken entry (the deadline is
+    polled every :data:`_CHUNK` of them)."""
     if node.op == "einsum":
+        sizes = dict(node.sizes)
         letters = [c for c, _ in node.sizes]
-        ranges = [range(n) for _, n in node.sizes]
-        pos = {c: i for i, c in enumerate(letters)}
-
-        def index_of(word: str) -> Callable[[tuple[int, ...]], int]:
-            shape = [dict(node.sizes)[c] for c in word]
-            st = _strides(shape)
-            where = [pos[c] for c in word]
-            return lambda a: sum(a[w] * s for w, s in zip(where, st, strict=True))
-
-        idx = [index_of(w) for w in (node.out, *node.letters)]
-        return [tuple(g(a) for g in idx) for a in itertools.product(*ranges)]
+        strides = []
+        for word in (node.out, *node.letters):
+            of_word = dict(zip(word, _strides([sizes[c] for c in word]), strict=True))
+            strides.append([of_word.get(c, 0) for c in letters])
+        rows: list[tuple[int, ...]] = [tuple(0 for _ in strides)]
+        for axis, c in enumerate(letters):      # one letter at a time: rows grow by its size
+            steps = [tuple(i * ws[axis] for ws in strides) for i in range(sizes[c])]
+            grown: list[tuple[int, ...]] = []
+            for start in range(0, len(rows), _CHUNK):
+                tick()
+                for row in rows[start:start + _CHUNK]:
+                    grown.extend(tuple(map(add, row, step)) for step in steps)
+            rows = grown
+        return rows
     if node.op in ("prod", "take"):
         src = nodes[node.args[0]].shape
         st = _strides(src)
         out: list[Any] = []
-        for multi in itertools.product(*(range(n) for n in node.shape)):
+        for count, multi in enumerate(itertools.product(*(range(n) for n in node.shape))):
+            if count % _CHUNK == 0:
+                tick()
             if node.op == "take":
                 m = list(multi)
                 m[node.axis] = node.indices[m[node.axis]]
@@ -284,25 +429,27 @@ def _apply(node: CNode, k: int, args: list[list[Number]], plan: Any, ring: Ring,
         return [ring.of(v, f"function.program.nodes[{k}].value") for v in node.value]
     if node.op == "einsum":
         acc: list[Number] = [0] * node.numel
-        if len(args) == 1:
-            (a,) = args
-            for o, i in plan:
-                acc[o] += a[i]
-        else:
-            a, b = args
-            for o, i, j in plan:
-                acc[o] += a[i] * b[j]
+        for start in range(0, len(plan), _CHUNK):
+            tick()
+            if len(args) == 1:
+                (a,) = args
+                for o, i in plan[start:start + _CHUNK]:
+                    acc[o] += a[i]
+            else:
+                a, b = args
+                for o, i, j in plan[start:start + _CHUNK]:
+                    acc[o] += a[i] * b[j]
         return [red(v) for v in acc]
     if node.op == "power":
         e = node.exponent
         if ring.p is not None:
-            return [pow(int(v), e, ring.p) for v in args[0]]
-        return [v ** e for v in args[0]]
+            return [pow(int(v), e, ring.p) for v in _ticking(args[0])]
+        return [v ** e for v in _ticking(args[0])]
     if node.op == "add":
-        return [red(sum(vs)) for vs in zip(*args, strict=True)]
+        return [red(sum(vs)) for vs in _ticking(list(zip(*args, strict=True)))]
     if node.op == "prod":
         out = []
-        for group in plan:
+        for group in _ticking(plan):
             v: Number = 1
             for i in group:
                 v = red(v * args[0][i])
@@ -311,6 +458,13 @@ def _apply(node: CNode, k: int, args: list[list[Number]], plan: Any, ring: Ring,
     if node.op == "take":
         return [args[0][i] for i in plan]
     return args[0]                                   # reshape: the same flat entries
+
+
+def _ticking(items: Sequence[Any]) -> Iterator[Any]:
+    """The items, polling the deadline every :data:`_CHUNK` of them."""
+    for start in range(0, len(items), _CHUNK):
+        tick()
+        yield from items[start:start + _CHUNK]
 
 
 def parse_program(raw: Any, n_inputs: int, dim: int) -> Program:

@@ -10,9 +10,13 @@ from fractions import Fraction
 from typing import Any
 
 from .exact import Number, bits
-from .limits import ESTIMATE_CAP, product_cost
+from .limits import ESTIMATE_CAP, product_cost, words
 
 __all__ = ["Sizes", "attention_cost", "polynomial_cost"]
+
+#: Interpreter operations per polynomial term per evaluation (the loop, the tuple unpacking;
+#: about 1 microsecond), beyond its arithmetic.
+TERM_OPS = 10
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,8 @@ def attention_cost(net: Any, n: int, prime: int | None, inputs: Sizes) -> int:
 def polynomial_cost(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]]],
                     prime: int | None, inputs: Sizes) -> int:
     """Products of a sum of monomials: ``log2(e)`` squarings per power over GF(p); over Q the
-    term's final size, ``bits(c) + sum e bits(x)``, per product.
+    term's final size, ``bits(c) + sum e bits(x)``, per product, and its addition to the
+    running sum, whose denominator grows to the product of the distinct denominators.
 
     Parameters
     ----------
@@ -140,13 +145,23 @@ def polynomial_cost(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]
     """
     total = 0
     x_bits = inputs.bits + inputs.den_bits
+    # over Q the running sum's denominator is the product of the terms' distinct
+    # denominators: every addition is priced at that size
+    dens = {coef.denominator for coef, _ in terms if isinstance(coef, Fraction)}
+    if prime is None:
+        den_bits = sum(d.bit_length() for d in dens) + inputs.den_bits * max(
+            (sum(e for _, _, e in factors) for _, factors in terms), default=0)
     for coef, factors in terms:
         if prime is not None:
             step = product_cost(2 * prime.bit_length())
             total += step * (1 + sum(e.bit_length() + 1 for _, _, e in factors))
+            total += TERM_OPS + 5 * len(factors)
         else:
-            size = bits(coef) + sum(e * x_bits for _, _, e in factors)
-            total += (1 + 2 * len(factors)) * product_cost(min(size, 2**128))
+            size = min(bits(coef) + sum(e * x_bits for _, _, e in factors), 2**40)
+            rational = 8 if den_bits else 1
+            total += ((1 + 2 * len(factors)) * product_cost(size) * rational
+                      + rational * words(min(size + den_bits, 2**40)) * words(size)
+                      + TERM_OPS + 5 * len(factors))
         if total >= ESTIMATE_CAP:
             return ESTIMATE_CAP
     return total

@@ -17,8 +17,8 @@ from typing import Any
 
 from .circuit import Program, parse_program
 from .cost import Sizes, attention_cost, polynomial_cost
-from .exact import Number, Reject, Ring, integer, keys_of, num, tensor
-from .limits import Refuse, capped
+from .exact import Number, Reject, Ring, integer, keys_of, num, show, tensor
+from .limits import Refuse, capped, tick
 from .schema import digest
 
 __all__ = ["Function", "evaluate_function", "homogeneous_degree", "parse_function"]
@@ -161,6 +161,35 @@ class Function:
         if self.program is not None:
             return self.program.cost(prime, inputs)
         return 0
+
+    def setup_cost(self) -> int:
+        """Estimated operations of preparing the evaluator once per check (a circuit's index
+        plans; nothing for the other types).
+
+        Returns
+        -------
+        int
+            Estimated operations.
+        """
+        return self.program.setup_cost() if self.program is not None else 0
+
+    def memory(self, prime: int | None, inputs: Sizes) -> int:
+        """Estimated bytes of the evaluator's own data (a circuit's plans and node values;
+        the other types hold a few vectors beyond the certificate's own numbers: 0).
+
+        Parameters
+        ----------
+        prime : int or None
+            The modulus (None: over Q).
+        inputs : Sizes
+            Sizes of the input numbers.
+
+        Returns
+        -------
+        int
+            Estimated bytes.
+        """
+        return self.program.memory(prime, inputs) if self.program is not None else 0
 
     def evaluator(self, ring: Ring) -> Callable[[list[list[Number]]], Number]:
         """f as a function of the N input vectors (lists of ring elements).
@@ -326,6 +355,7 @@ class _Attention:
             targets = [position] if last else list(range(n))
             Y: dict[int, list[Number]] = {t: [0] * self.width for t in targets}
             for Wq, Wk, Wv, Wo in heads:
+                tick()
                 keys = [mv(Wk, z) for z in Z]
                 outs = [mv(Wo, mv(Wv, z)) for z in Z]
                 for t in targets:
@@ -379,7 +409,9 @@ def _polynomial(terms: Sequence[tuple[Number, Sequence[tuple[int, int, int]]]],
 
     def f(X: list[list[Number]]) -> Number:
         total: Number = 0
-        for coef, factors in parsed:
+        for count, (coef, factors) in enumerate(parsed):
+            if count & 1023 == 0:
+                tick()
             value = coef
             for pos, coord, exp in factors:
                 value = ring.red(value * _power(X[pos][coord], exp, ring))
@@ -510,13 +542,13 @@ def homogeneous_degree(spec: Any) -> tuple[int | None, str]:
         degrees = {sum(int(e) for _, _, e in term[1]) for term in terms
                    if num(term[0], "function.terms coefficient") != 0}
         if len(degrees) > 1:
-            raise Reject(f"the polynomial has terms of total degrees {sorted(degrees)[:8]}: it "
-                         "is not homogeneous, so its coefficient matrix need not be "
-                         "block-diagonal by degree")
+            raise Reject(f"the polynomial has terms of total degrees "
+                         f"{show(sorted(degrees)[:8])}: it is not homogeneous, so its "
+                         "coefficient matrix need not be block-diagonal by degree")
         if not degrees:
             return None, "the zero polynomial is homogeneous of every degree"
         D = degrees.pop()
-        return D, f"every term of the polynomial has total degree {D}"
+        return D, f"every term of the polynomial has total degree {show(D)}"
     if kind == "circuit":
         program = spec.get("program")
         if not isinstance(program, Mapping):

@@ -9,6 +9,7 @@ written in pieces (:func:`parse_decimal`, :func:`decimal`), never through Python
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 
 from .limits import Refuse, active, tick
 
-__all__ = ["Number", "Prepared", "Reject", "Ring", "decimal", "parse_decimal"]
+__all__ = ["Number", "Prepared", "Reject", "Ring", "decimal", "parse_decimal", "show"]
 
 Number = int | Fraction
 
@@ -100,10 +101,10 @@ def num(x: Any, where: str) -> Number:
     if type(x) is int:
         return x
     if type(x) is not str:
-        raise Refuse(f"{where}: {_show(x)} is not an exact number (an int or a string 'a/b')")
+        raise Refuse(f"{where}: {show(x)} is not an exact number (an int or a string 'a/b')")
     limit = active().max_digits
     if len(x) > 2 * limit + 2 or not NUMBER_TEXT.match(x):
-        raise Refuse(f"{where}: {_show(x)} is not an exact number: a string must be an "
+        raise Refuse(f"{where}: {show(x)} is not an exact number: a string must be an "
                      f"integer or a fraction 'a/b' of ASCII digits, at most {limit} digits each")
     head, _, tail = x.partition("/")
     if len(head.lstrip("-")) > limit or len(tail) > limit:
@@ -114,23 +115,97 @@ def num(x: Any, where: str) -> Number:
         return numerator
     denominator = parse_decimal(tail)
     if denominator == 0:
-        raise Reject(f"{where}: {_show(x)} divides by zero")
+        raise Reject(f"{where}: {show(x)} divides by zero")
     q = Fraction(numerator, denominator)
     return q.numerator if q.denominator == 1 else q
 
 
-def _show(x: Any) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
+#: Integers of at most this many bits are written out in messages (about 60 digits).
+SHOWN_BITS = 200
+
+
+def show(x: Any, width: int = 60) -> str:
+    """A value from a certificate (or computed from one) for a message: at most about
+    ``width`` characters, never ``str()`` of an integer beyond Python's 4300-digit limit,
+    never a hostile object's own ``repr``, lone surrogates and control characters escaped.
+
+    Parameters
+    ----------
+    x : object
+        An int, a Fraction, a string, a list or dict of them, or anything else (then only its
+        type is named).
+    width : int, default 60
+        The most characters of the text (longer text ends in ``...``).
+
+    Returns
+    -------
+    str
+        The short text: small numbers as they are (``15``, ``2/3``), a huge integer by its
+        size (``an integer of 16,002 bits (~10^4817)``), strings as their ``repr``.
+
+    Examples
+    --------
+    >>> show(15), show(-3), show(True)
+    ('15', '-3', 'True')
+    >>> show(10**5000)
+    'an integer of 16,610 bits (~10^5000)'
+    >>> show(chr(0xD800) + chr(10)) == repr(chr(0xD800) + chr(10))
+    True
+    """
+    text = _text(x, width, 0)
+    return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
+
+
+def _text(x: Any, width: int, depth: int) -> str:
+    kind = type(x)
+    if kind is int:
+        if x.bit_length() <= SHOWN_BITS:
+            return str(x)
+        sign = "-" if x < 0 else ""
+        return (f"{sign}an integer of {x.bit_length():,} bits "
+                f"(~{sign}10^{(x.bit_length() - 0.5) * 0.30102999566398120:.0f})")
+    if kind is Fraction:
+        if x.numerator.bit_length() + x.denominator.bit_length() <= SHOWN_BITS:
+            return str(x)
+        return (f"a fraction ({_text(x.numerator, width, depth)}) / "
+                f"({_text(x.denominator, width, depth)})")
+    if x is None or kind is bool or kind is float:
+        return repr(x)
+    if kind is str:
+        return repr(x[: width + 2])
+    if depth > 3:
+        return "..."
+    if kind is list or kind is tuple:
+        inner, used = [], 0
+        for item in x:
+            if used > width:
+                inner.append("...")
+                break
+            inner.append(_text(item, width, depth + 1))
+            used += len(inner[-1]) + 2
+        body = ", ".join(inner)
+        return f"[{body}]" if kind is list else f"({body}{',' if len(x) == 1 else ''})"
+    if kind is dict:
+        inner, used = [], 0
+        for key, item in x.items():
+            if used > width:
+                inner.append("...")
+                break
+            inner.append(f"{_text(key, width, depth + 1)}: {_text(item, width, depth + 1)}")
+            used += len(inner[-1]) + 2
+        return "{" + ", ".join(inner) + "}"
+    if kind.__name__ == "JsonFloat":
+        return f"JsonFloat({_text(x.text, width, depth)})"
+    return f"a {kind.__name__}"
 
 
 def integer(x: Any, where: str, low: int = 0, high: int | None = None) -> int:
     """A JSON integer (exactly: not a bool, float or string) in ``low..high``."""
     if type(x) is not int:
-        raise Refuse(f"{where} must be an integer, got {_show(x)}")
+        raise Refuse(f"{where} must be an integer, got {show(x)}")
     if x < low or (high is not None and x > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise Refuse(f"{where} = {_show(x)} must be in {span}")
+        raise Refuse(f"{where} = {show(x)} must be in {span}")
     return x
 
 
@@ -171,7 +246,8 @@ class Ring:
             return q
         if isinstance(q, Fraction):
             if q.denominator % self.p == 0:
-                raise Reject(f"{where}: the denominator of {q} is divisible by p = {self.p}")
+                raise Reject(f"{where}: the denominator of {show(q)} is divisible by p = "
+                             f"{self.p}")
             return q.numerator * pow(q.denominator, -1, self.p) % self.p
         return q % self.p
 
@@ -274,17 +350,27 @@ _MERSENNE_61 = 2**61 - 1
 
 
 def independent(rows: list[list[Number]]) -> bool:
-    """The rows are linearly independent over Q: first their rank modulo 2^61 - 1 (a full rank
-    there is a full rank over Q), else exactly with fractions."""
+    """The rows are linearly independent over Q: their rank modulo 2^61 - 1, then modulo
+    three random primes of 62 bits that the certificate's author cannot have chosen (a full
+    rank modulo any prime is a full rank over Q; independent rows lose rank only modulo the
+    few primes dividing all their maximal minors), and only then exactly with fractions
+    (truly dependent rows: the deadline bounds that elimination)."""
     if not rows:
         return True
-    ring = Ring(_MERSENNE_61)
-    try:
-        residues = [[ring.of(v, "vector") for v in r] for r in rows]
-    except Reject:     # a denominator divisible by the prime: decide exactly
-        residues = None
-    if residues is not None and rank_mod(residues, _MERSENNE_61) == len(rows):
-        return True
+    rng = random.SystemRandom()
+    primes = [_MERSENNE_61]
+    while len(primes) < 4:
+        q = rng.randrange(2**61, 2**62) | 1
+        if is_prime(q):
+            primes.append(q)
+    for q in primes:
+        ring = Ring(q)
+        try:
+            residues = [[ring.of(v, "vector") for v in r] for r in rows]
+        except Reject:     # a denominator divisible by q: try the next prime
+            continue
+        if rank_mod(residues, q) == len(rows):
+            return True
     return rank_exact(rows) == len(rows)
 
 
@@ -299,12 +385,17 @@ def rank_exact(rows: list[list[Number]]) -> int:
             continue
         mat[rank], mat[pivot] = mat[pivot], mat[rank]
         for k in range(rank + 1, len(mat)):
+            tick()
             if mat[k][c] != 0:
                 f = mat[k][c] / mat[rank][c]
                 mat[k] = [a - f * b for a, b in zip(mat[k], mat[rank], strict=True)]
         rank += 1
     return rank
 
+
+#: The largest matrix side or claimed rank a certificate may state (larger ones cannot be
+#: checked by any budget; messages then never print attacker-sized numbers).
+MAX_SIZE = 10**18
 
 #: Primes are tested deterministically below this bound (and refused above it).
 PRIME_LIMIT = 3317044064679887385961981
@@ -319,7 +410,8 @@ def is_prime(n: int) -> bool:
         if n % b == 0:
             return n == b
     if n >= PRIME_LIMIT:
-        raise Reject(f"the prime {n} is too large for this checker's primality test")
+        raise Reject(f"the prime {show(n)} is too large for this checker's primality test "
+                     f"(below {PRIME_LIMIT} only)")
     d, s = n - 1, 0
     while d % 2 == 0:
         d, s = d // 2, s + 1
@@ -338,9 +430,9 @@ def is_prime(n: int) -> bool:
 
 def prime_of(value: Any, where: str) -> int:
     if type(value) is not int:
-        raise Refuse(f"{where} must be an integer prime, got {_show(value)}")
+        raise Refuse(f"{where} must be an integer prime, got {show(value)}")
     if not is_prime(value):
-        raise Reject(f"{where} = {value!r} is not a prime")
+        raise Reject(f"{where} = {show(value)} is not a prime")
     return value
 
 
@@ -365,9 +457,12 @@ def claim_of(cert: Mapping[str, Any], relations: tuple[str, ...]) -> tuple[str, 
         raise Refuse("the certificate has no 'claim' object")
     relation, value = claim.get("relation"), claim.get("value")
     if relation not in relations:
-        raise Refuse(f"claim.relation must be one of {relations}, got {_show(relation)}")
+        raise Refuse(f"claim.relation must be one of {relations}, got {show(relation)}")
     if type(value) is not int or value < 0:
-        raise Refuse(f"claim.value must be a non-negative integer, got {_show(value)}")
+        raise Refuse(f"claim.value must be a non-negative integer, got {show(value)}")
+    if value > MAX_SIZE:
+        raise Refuse(f"claim.value = {show(value)} is above 10^18: no certificate this "
+                     "checker reads can prove a rank that large")
     return relation, value
 
 
@@ -376,6 +471,9 @@ def shape_of(cert: Mapping[str, Any]) -> tuple[int, int]:
     if type(shape) is not list or len(shape) != 2 or not all(
             type(s) is int and s >= 0 for s in shape):
         raise Refuse("shape must be [m, n], two integers >= 0")
+    if max(shape) > MAX_SIZE:
+        raise Refuse(f"shape {show(shape)} has a side above 10^18 (no matrix that large can "
+                     "be read or checked)")
     return shape[0], shape[1]
 
 
@@ -387,7 +485,8 @@ def first_difference(stated: list[list[Number]], recomputed: Callable[[int, int]
             again = recomputed(k, j)
             if again != value:
                 raise Reject(f"entry ({k}, {j}) of the minor (row {rows[k]}, column "
-                             f"{cols[j]}): the certificate says {value}, recomputed {again}")
+                             f"{cols[j]}): the certificate says {show(value)}, recomputed "
+                             f"{show(again)}")
 
 
 def bad(message: str) -> Any:
@@ -473,6 +572,10 @@ class Prepared:
         Their breakdown.
     run : callable
         ``run(log)`` does the check; returns what it could not recompute.
+    memory : int, default 0
+        Estimated bytes of the check's own data beyond the certificate (0: negligible).
+    memory_what : str, default ""
+        What those bytes are.
     """
 
     claim: str
@@ -480,3 +583,5 @@ class Prepared:
     estimate: int
     what: str
     run: Callable[[list[str]], list[str]]
+    memory: int = 0
+    memory_what: str = ""

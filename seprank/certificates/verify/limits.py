@@ -18,7 +18,7 @@ import math
 import time
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_BUDGET", "Refuse", "VerifyBudget"]
+__all__ = ["DEFAULT_BUDGET", "Refuse", "VerifyBudget", "over_memory"]
 
 
 class Refuse(Exception):
@@ -54,7 +54,14 @@ class VerifyBudget:
         JSON values (numbers, strings, lists, objects) in one certificate.
     seconds : float or None
         Wall time after which a running check stops with status ``'refused'`` (None: no
-        deadline; the estimate alone bounds the work).  Default 600.
+        deadline; the estimate alone bounds the work).  Default 600.  The deadline is polled
+        inside every loop of the check (evaluations, the nodes of one evaluation, the terms
+        of one contraction, index plans, degree proofs, eliminations), at least every few
+        milliseconds.
+    max_memory : int
+        Estimated bytes of the checker's own data (a circuit's index plans and node values,
+        numbers included) a certificate may need, checked with the operations before any
+        work.  Default 1 GiB.
 
     Examples
     --------
@@ -72,9 +79,11 @@ class VerifyBudget:
     max_depth: int = 32
     max_values: int = 2_000_000
     seconds: float | None = 600.0
+    max_memory: int = 2**30
 
     def __post_init__(self) -> None:
-        for name in ("max_operations", "max_bytes", "max_digits", "max_depth", "max_values"):
+        for name in ("max_operations", "max_bytes", "max_digits", "max_depth", "max_values",
+                     "max_memory"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise ValueError(f"VerifyBudget.{name} must be a positive integer, got {value!r}")
@@ -142,6 +151,26 @@ ESTIMATE_CAP = 10**30
 def capped(estimate: int | float) -> int:
     """An estimate as an int, at most :data:`ESTIMATE_CAP`."""
     return ESTIMATE_CAP if estimate >= ESTIMATE_CAP else int(estimate)
+
+
+def over_memory(estimate: int, budget: VerifyBudget, what: str) -> None:
+    """Refuse a check whose data would exceed ``budget.max_memory`` bytes (before any work).
+
+    Parameters
+    ----------
+    estimate : int
+        Estimated bytes.
+    budget : VerifyBudget
+        The budget.
+    what : str
+        What the bytes are, for the message.
+    """
+    estimate = capped(estimate)
+    if estimate > budget.max_memory:
+        raise Refuse(f"checking this certificate needs about {estimate:.3g} bytes of memory "
+                     f"({what}), above the budget of {budget.max_memory:.3g}; if you trust it "
+                     "and have the memory, raise it: verify(cert, "
+                     "budget=VerifyBudget(max_memory=...))")
 
 
 def over_budget(estimate: int, budget: VerifyBudget, what: str) -> None:

@@ -1,8 +1,9 @@
 """Reading a stranger's certificate strictly, before any work (standard library only).
 
-* **Sources**: a mapping, JSON text (``str`` or ``bytes``), or a file path (``pathlib.Path``,
-  any ``os.PathLike``, or a ``str`` that is not JSON text: a ``str`` whose first non-blank
-  character is ``{`` is JSON text, any other ``str`` is a path).  A path must name a regular
+* **Sources**: a dict, JSON text (``str`` or ``bytes``), or a file path (a ``pathlib.Path``,
+  or a ``str`` that is not JSON text: a ``str`` whose first non-blank character is ``{`` is
+  JSON text, any other ``str`` is a path) -- exactly these types, so that no code of the
+  caller's objects runs inside the checker.  A path must name a regular
   file no larger than the budget: it is measured with ``os.stat`` before it is opened
   (directories, FIFOs, devices and oversize files are refused unread) and opened with
   ``O_NONBLOCK``, so nothing can make the checker wait.
@@ -11,8 +12,9 @@
   the free-form ``provenance`` may hold; ``NaN`` / ``Infinity`` are refused; integers are
   limited to :attr:`~.limits.VerifyBudget.max_digits` digits (read piece by piece, never through
   Python's 4300-digit limit); nesting depth and the number of values are bounded.
-* A mapping given directly is copied into the same form (``numbers.Integral`` to ``int``,
-  tuples to lists) with the same bounds, so both paths meet the same checks.
+* A dict given directly is copied into the same form (tuples to lists, numpy integers to
+  ``int``) with the same bounds, so both paths meet the same checks; only JSON-shaped
+  builtin types are read, so no code of the caller's objects runs (:func:`from_python`).
 * :func:`canonical_json` is the one text the digests of a claim's subject are taken of.
 """
 
@@ -20,9 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import numbers
 import os
+import pathlib
 import stat
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,7 +78,7 @@ def read_certificate(source: Any, budget: VerifyBudget) -> Any:
 
     Parameters
     ----------
-    source : Mapping, str, bytes or os.PathLike
+    source : dict, str, bytes or pathlib.Path
         A certificate, its JSON text, or a path to a file.
     budget : VerifyBudget
         Limits on size and nesting.
@@ -97,18 +100,22 @@ def read_certificate(source: Any, budget: VerifyBudget) -> Any:
     ...
     seprank.certificates.verify.limits.Refuse: no/such/file.json: no such file
     """
-    if isinstance(source, Mapping):
+    if type(source) is dict:
         return from_python(source, budget)
-    if isinstance(source, bytes | bytearray):
+    if isinstance(source, Mapping):
+        raise Refuse(f"a certificate given as an object must be a dict, not "
+                     f"{type(source).__name__[:40]} (or pass its JSON text)")
+    if type(source) is bytes or type(source) is bytearray:
         return parse_text(_decode(bytes(source)), budget)
-    if isinstance(source, str):
+    if type(source) is str:
         if source.lstrip()[:1] == "{":
             return parse_text(source, budget)
         return parse_text(read_file(source, budget), budget)
-    if isinstance(source, os.PathLike):
+    if isinstance(source, pathlib.PurePath) and type(source).__fspath__ is \
+            pathlib.PurePath.__fspath__:            # no caller code runs to name the file
         return parse_text(read_file(source, budget), budget)
-    raise Refuse(f"a certificate is a mapping, JSON text or a file path, not "
-                 f"{type(source).__name__}")
+    raise Refuse(f"a certificate is a dict, JSON text (str or bytes) or a pathlib.Path, not "
+                 f"{type(source).__name__[:40]}")
 
 
 def read_file(path: str | os.PathLike[str], budget: VerifyBudget) -> str:
@@ -254,13 +261,41 @@ def _bound(value: Any, budget: VerifyBudget) -> None:
 
 
 def from_python(value: Any, budget: VerifyBudget) -> Any:
-    """A mapping given directly, copied into the JSON form :func:`parse_text` returns (same
-    bounds; ``numbers.Integral`` becomes ``int``, a tuple a list, a float a :class:`JsonFloat`)."""
+    """A certificate given as Python objects, copied into the JSON form :func:`parse_text`
+    returns, with the same bounds.
+
+    Only JSON-shaped values are read -- exactly ``dict`` (string keys), ``list``, ``tuple``,
+    ``str``, ``int``, ``bool``, ``float`` (kept as a :class:`JsonFloat`), ``None`` and numpy's
+    own integer scalars -- and nothing of the caller's code runs: a subclass or any other
+    object (whose methods could raise anything, even ``SystemExit``) is refused by its type
+    name.
+
+    Parameters
+    ----------
+    value : object
+        The certificate (a dict).
+    budget : VerifyBudget
+        Limits on size and nesting.
+
+    Returns
+    -------
+    object
+        The copy.
+
+    Examples
+    --------
+    >>> from seprank.certificates.verify.limits import DEFAULT_BUDGET
+    >>> from_python({"a": (1, 2.5)}, DEFAULT_BUDGET)
+    {'a': [1, JsonFloat('2.5')]}
+    >>> from_python({"a": {1, 2}}, DEFAULT_BUDGET)
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: a certificate holds JSON values only (dict, ...
+    """
     count = 0
     max_bits = int(budget.max_digits * 3.3219) + 1     # digits -> bits
 
-    def integer(item: Any) -> int:
-        n = int(item)
+    def integer(n: int) -> int:
         if n.bit_length() > max_bits:
             raise Refuse(f"an integer with more than {budget.max_digits} digits")
         return n
@@ -286,26 +321,30 @@ def from_python(value: Any, budget: VerifyBudget) -> Any:
                     raise Refuse(f"an integer with more than {budget.max_digits} digits")
                 return list(item)
             return [copy(v, depth + 1) for v in item]
-        if kind is dict or isinstance(item, Mapping):
+        if kind is dict:
             out = {}
             for k, v in item.items():
                 if type(k) is not str:
-                    raise Refuse(f"a certificate's keys are strings, not {type(k).__name__}")
+                    raise Refuse(f"a certificate's keys are strings, not "
+                                 f"{type(k).__name__[:40]}")
                 out[k] = copy(v, depth + 1)
             return out
-        if isinstance(item, bool):
-            return bool(item)
-        if isinstance(item, numbers.Integral):
-            return integer(item)
-        if isinstance(item, float):
+        if kind is float:
             return JsonFloat(repr(item))
-        if isinstance(item, str):
-            return str(item)
-        if isinstance(item, list | tuple):
-            return [copy(v, depth + 1) for v in item]
-        raise Refuse(f"a certificate holds JSON values only, not {type(item).__name__}")
+        if _numpy_integer(kind):
+            return integer(int(item))
+        raise Refuse(f"a certificate holds JSON values only (dict, list, str, int, bool, float, "
+                     f"None), not {kind.__name__[:40]}: pass a dict or its JSON text")
 
     return copy(value, 1)
+
+
+def _numpy_integer(kind: type) -> bool:
+    """One of numpy's own integer scalar types (not a subclass; numpy is not imported)."""
+    numpy = sys.modules.get("numpy")
+    return (numpy is not None and kind.__module__ == "numpy"
+            and getattr(numpy, kind.__name__, None) is kind
+            and issubclass(kind, numpy.integer))
 
 
 def canonical_json(value: Any) -> str:
