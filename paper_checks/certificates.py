@@ -20,7 +20,8 @@ requirement no certificate meets.  The file is also compared with what the index
 symlink leading out, no file with a second hard link -- it may be a name for a file outside
 ``DIR`` --, a size cap per file), reads and hashes each file once, and writes nothing.
 Everything printed that came from the directory (names, statements, reasons) is escaped
-(:func:`printable`): a newline or a terminal escape in a name cannot forge or overwrite a line.
+(:func:`~seprank.certificates.verify.escape_for_terminal`): a newline or a terminal escape in
+a name cannot forge or overwrite a line.
 The report then says which verdicts rest on verified certificates (:func:`supports_verdict`).
 """
 
@@ -31,7 +32,6 @@ import hashlib
 import json
 import os
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -41,13 +41,22 @@ from paper_checks.evidence import requirement_problems
 from paper_checks.registry import Claim, get_claim
 from paper_checks.runner import ClaimOutcome
 from seprank.certificates.build import save_certificate
-from seprank.certificates.verify import DEFAULT_BUDGET, Verification, VerifyBudget, verify
+from seprank.certificates.verify import (
+    DEFAULT_BUDGET,
+    Verification,
+    VerifyBudget,
+    describe_subject,
+    escape_for_terminal,
+    same_json,
+    verify,
+)
+from seprank.certificates.verify.exact import show
 from seprank.certificates.verify.limits import Refuse
 from seprank.certificates.verify.schema import parse_text, read_file
 
 __all__ = ["INDEX_FILE", "INDEX_SCHEMA", "CertificateDirectoryError", "CertificateRecord",
-           "attach_records", "bind_to_claims", "describe", "failed_records", "format_records",
-           "printable", "supports_verdict", "verify_directory", "write_certificates"]
+           "attach_records", "bind_to_claims", "failed_records", "format_records",
+           "supports_verdict", "verify_directory", "write_certificates"]
 
 INDEX_FILE = "index.json"
 #: The schema of ``index.json``: ``{"schema", "version", "claims": {claim id: {name:
@@ -149,100 +158,9 @@ def supports_verdict(outcome: ClaimOutcome) -> bool:
     return verdict == "holds"
 
 
-def describe(proves: Mapping[str, Any] | None) -> str:
-    """What a certificate is about, in one line (from :attr:`Verification.proves`).
-
-    Examples
-    --------
-    >>> describe({"subject": {"matrix": {"shape": [3, 4], "sha256": "sha256:0123456789ab"}}})
-    'a 3 x 4 matrix (sha256:0123456789)'
-    """
-    try:
-        return _describe(proves)
-    except (TypeError, ValueError, KeyError, AttributeError):
-        return "a subject of unexpected shape"
-
-
-def _describe(proves: Mapping[str, Any] | None) -> str:
-    if not isinstance(proves, Mapping) or not isinstance(proves.get("subject"), Mapping):
-        return "?"
-    subject = proves["subject"]
-    matrix = subject.get("matrix")
-    if isinstance(matrix, Mapping):
-        m, n = matrix.get("shape") or ("?", "?")
-        sha = _short(matrix.get("sha256") or "no matrix", 60)[:17]
-        return f"a {_short(m)} x {_short(n)} matrix ({sha})"
-    fn = subject.get("function") if isinstance(subject.get("function"), Mapping) else {}
-    words = [_short(fn.get("type", "?"))]
-    if "depth" in fn:
-        words.append(f"L={_short(fn['depth'])} d_x={_short(fn.get('width'))} "
-                     f"H={_short(fn.get('heads'))} d_a={_short(fn.get('key_dim'))}"
-                     + (" residual" if fn.get("residual") is True else ""))
-    if "first" in fn:
-        first = fn["first"]
-        words.append(f"N={len(first) if isinstance(first, list) else '?'} "
-                     f"V={_short(fn.get('vocab'))}")
-    if "position" in fn:
-        words.append(f"i={_short(fn['position'])} p={_short(fn.get('coordinate'))}")
-    words.append(f"n_inputs={_short(subject.get('n_inputs'))} "
-                 f"partition={_short(subject.get('partition'), 40)}")
-    words.append(f"({_short(fn.get('sha256', ''), 60)[:17]})")
-    return " ".join(words)
-
-
-def _short(value: Any, width: int = 24) -> str:
-    """A value read from a file, as at most ``width`` characters (huge integers included:
-    they are never turned into their full decimal text)."""
-    if type(value) is int and value.bit_length() > 200:
-        return f"<an integer of {value.bit_length()} bits>"
-    try:
-        text = value if isinstance(value, str) else repr(value)
-    except ValueError:   # a nested huge int (Python's 4300-digit limit)
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
-#: Characters that could move the cursor, end a line or change colours on a terminal.
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def printable(text: Any, width: int = 200) -> str:
-    """``text`` safe to print on one terminal line: control and format characters (newlines,
-    escape codes, bidirectional overrides), lone surrogates and unassigned code points are
-    written as ``\\x..`` / ``\\u....`` escapes, and the result is cut at ``width``.
-
-    Parameters
-    ----------
-    text : Any
-        What came from a file or a directory (a name, a statement, a reason); not a ``str``:
-        its :func:`repr`.
-    width : int
-        The longest result, with its ellipsis.
-
-    Returns
-    -------
-    str
-        One printable line.
-
-    Examples
-    --------
-    >>> printable("ok\\n    ok  forged: rank >= 9 \\x1b[2K")
-    'ok\\\\x0a    ok  forged: rank >= 9 \\\\x1b[2K'
-    >>> printable("\\ud800 lone surrogate")
-    '\\\\ud800 lone surrogate'
-    """
-    if not isinstance(text, str):
-        text = _short(text, width)
-    out = []
-    for ch in text[: width * 2]:
-        if unicodedata.category(ch) in _UNSAFE_CATEGORIES:
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-                       if code < 0x10000 else f"\\U{code:08x}")
-        else:
-            out.append(ch)
-    line = "".join(out)
-    return line if len(line) <= width else line[:width - 1] + "…"
+def _line(text: Any, width: int = 200) -> str:
+    """What came from the directory, as one escaped line of at most ``width`` characters."""
+    return escape_for_terminal(text if isinstance(text, str) else show(text, width), width)
 
 
 def _safe(text: str) -> str:
@@ -405,7 +323,7 @@ def bind_to_claims(records: Mapping[str, Sequence[CertificateRecord]],
     for claim_id, recs in records.items():
         claim = claim_of(claim_id)
         if claim is None:
-            out[claim_id] = [_with_problem(r, f"no claim {printable(claim_id, 60)} is installed "
+            out[claim_id] = [_with_problem(r, f"no claim {_line(claim_id, 60)} is installed "
                                               "here: nothing says what it must prove")
                              for r in recs]
             continue
@@ -478,7 +396,7 @@ def _inside(base: Path, rel: Any) -> Path:
 def _check_entry(record: CertificateRecord, entry: Mapping[str, Any], base: Path,
                  budget: VerifyBudget, checked: dict[str, Verification],
                  files: dict[Path, bytes | Refuse]) -> CertificateRecord:
-    unknown = sorted(printable(k, 40) for k in set(entry) - {"file", "sha256", "proves"})
+    unknown = sorted(_line(k, 40) for k in set(entry) - {"file", "sha256", "proves"})
     if unknown or "proves" not in entry or "sha256" not in entry:
         return replace(record, status="refused", reason="the index entry must be {file, "
                        f"sha256, proves}} (unknown: {unknown})")
@@ -496,7 +414,7 @@ def _check_entry(record: CertificateRecord, entry: Mapping[str, Any], base: Path
     sha = "sha256:" + hashlib.sha256(data).hexdigest()
     if entry["sha256"] != sha:
         problems.append(f"the file is not the one the index lists (its SHA-256 is {sha[:19]}.., "
-                        f"the index says {_short(entry['sha256'], 19)}..)")
+                        f"the index says {show(entry['sha256'], 19)}..)")
     return _record(record, v, entry["proves"], problems)
 
 
@@ -524,8 +442,8 @@ def _record(record: CertificateRecord, v: Verification, filed: Any,
         expected = {"claim_id": record.claim_id, "name": record.name}
         if label != expected:
             problems.append(f"filed under {record.claim_id} / {record.name!r} but the "
-                            f"certificate is labelled {_short(label, 80)}")
-        if isinstance(filed, Mapping) and dict(filed) != dict(v.proves):
+                            f"certificate is labelled {show(label, 80)}")
+        if isinstance(filed, Mapping) and not same_json(dict(filed), dict(v.proves)):
             problems.append(f"the index files it as {_filed_text(filed)}, but the file proves "
                             f"{_filed_text(v.proves)}")
         elif not isinstance(filed, Mapping):
@@ -536,8 +454,8 @@ def _record(record: CertificateRecord, v: Verification, filed: Any,
 
 
 def _filed_text(proves: Mapping[str, Any]) -> str:
-    return (f"'{_short(proves.get('kind'))} {_short(proves.get('relation'))} "
-            f"{_short(proves.get('value'))}' about {describe(proves)}")
+    return (f"'{show(proves.get('kind'))} {show(proves.get('relation'))} "
+            f"{show(proves.get('value'))}' about {describe_subject(proves)}")
 
 
 def _verify_once(data: bytes, checked: dict[str, Verification],
@@ -583,20 +501,20 @@ def format_records(records: Mapping[str, Sequence[CertificateRecord]]) -> str:
     for claim_id, recs in records.items():
         ok = sum(bool(r.verified) for r in recs)
         seconds = sum(r.seconds or 0.0 for r in recs)
-        lines.append(f"{printable(claim_id, 80)}  {ok}/{len(recs)} verified  {seconds:.2f} s")
+        lines.append(f"{_line(claim_id, 80)}  {ok}/{len(recs)} verified  {seconds:.2f} s")
         for r in recs:
             mismatch = r.status == "verified" and bool(r.problems)
             flag = "MISMATCH" if mismatch else _FLAGS.get(r.status, str(r.status).upper())
             key = "mismatched" if mismatch else (r.status or "refused")
             counts[key] = counts.get(key, 0) + 1
             if r.status == "missing":
-                lines.append(f"    MISSING  {printable(r.reason)}")
+                lines.append(f"    MISSING  {_line(r.reason)}")
                 continue
-            lines.append(f"    {flag}  {printable(r.name, 80)}: {printable(r.claim, 80)} about "
-                         f"{printable(describe(r.proves))}"
+            lines.append(f"    {flag}  {_line(r.name, 80)}: {_line(r.claim, 80)} about "
+                         f"{describe_subject(r.proves)}"
                          + ("" if r.status == "verified" or r.reason is None
-                            else f" -- {printable(r.reason, 300)}"))
-            lines.extend(f"        {printable(p, 300)}" for p in r.problems)
+                            else f" -- {_line(r.reason, 300)}"))
+            lines.extend(f"        {_line(p, 300)}" for p in r.problems)
     total = sum(counts.values())
     lines.append(f"{total} certificates: " + ", ".join(f"{n} {k}" for k, n in counts.items()))
     return "\n".join(lines)

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from paper_checks.certificates import printable, verify_directory
+from paper_checks.certificates import verify_directory
 from paper_checks.cli import main
 from paper_checks.registry import select
 from paper_checks.runner import run_claims
-from seprank.certificates.verify import verify
+from seprank.certificates.verify import escape_for_terminal, verify
 
 #: Small claims whose certificates verify in well under a second each.
 SMALL = ("ICB-Prop1", "MP-4", "FND-Hilbert-8", "FND-Hilbert-12", "D2W-Thm5", "D2W-Thm6")
@@ -139,7 +139,7 @@ def test_names_from_the_directory_cannot_forge_or_erase_lines(
     assert "\x1b" not in out and "\r" not in out
     assert not any(line.startswith("    ok  H_12 exact rank: rank(M) >= 12 verified")
                    for line in out.splitlines())
-    assert printable(forged).startswith("x\\x0a    ok")
+    assert escape_for_terminal(forged).startswith("x\\n    ok")
 
 
 def test_each_file_is_read_once_and_no_hard_link_is_followed(
