@@ -291,3 +291,24 @@ def test_a_verifications_markdown_escapes_the_certificates_text() -> None:
     assert "<img" not in md and "[x]" not in md and "\\[x\\]" in md and "&lt;img" in md
     assert "**b**" not in md and "\\*\\*b\\*\\*" in md
     assert all(line.count("|") == 3 for line in md.splitlines()[2:]), md
+
+
+def test_a_separation_rank_displays_the_answer_first() -> None:
+    from seprank import LinearAttention
+    from seprank.core.display import MAX_MAIN_FIELDS
+
+    net = LinearAttention.random(depth=2, width=2, heads=1, seed=0)
+    r = net.separation_rank(position=0, coordinate=0, partition=([0, 1], [2, 3]), n_inputs=4,
+                            seed=0)
+    md = r._repr_markdown_()
+    opened, _, hidden = md.partition("<details>")
+    # the value and what it certifies as math, right under the headline
+    assert rf"\ge {r.rank}$" in opened.split("| field |")[0]
+    fields = [line for line in opened.split("| bidegree |")[0].splitlines()
+              if line.startswith("| ") and not line.startswith("| field")]
+    assert len(fields) <= MAX_MAIN_FIELDS and fields[0] == f"| rank | {r.rank} |"
+    assert "| bidegree | bound | rank | stop | matrix |" in opened      # the blocks as a table
+    assert len(opened.split("| bidegree |")[1].strip().splitlines()) == 2 + len(r.blocks)
+    assert "block\\_table" in hidden and "block\\_table" not in opened  # internals collapsed
+    page = r._repr_html_()
+    assert "\\(\\operatorname{sep}" in page and "<details>" in page and _balanced(page)

@@ -28,8 +28,8 @@ import numpy as np
 
 from .validation import check_int
 
-__all__ = ["MAX_CELL", "MAX_DISPLAY", "RichDisplay", "escape_markdown", "html_table",
-           "markdown_table", "summarize"]
+__all__ = ["MAX_CELL", "MAX_DISPLAY", "MAX_MAIN_FIELDS", "RichDisplay", "escape_markdown",
+           "html_result", "html_table", "markdown_result", "markdown_table", "summarize"]
 
 #: Longest cell of a display table (characters).
 MAX_CELL = 120
@@ -37,6 +37,8 @@ MAX_CELL = 120
 MAX_ROWS = 24
 #: A rich display never exceeds this many characters.
 MAX_DISPLAY = 8000
+#: Fields shown open under a result's headline; the rest sit in a collapsed section.
+MAX_MAIN_FIELDS = 6
 _ARRAY_ITEMS = 6
 _SMALL_ARRAY = 9
 
@@ -271,6 +273,137 @@ def html_table(title: str, rows: Mapping[str, Any] | list[tuple[str, Any]],
              for k, v in shown]
     return _fit(head, lines, "</table></div>", more,
                 lambda n: f"<tr><td>…</td><td>{n} more</td></tr>")
+
+
+Table = tuple[tuple[str, ...], list[tuple[Any, ...]]]
+
+
+def _check_page(title: Any, main: Any, table: Table | None, math: str | None) -> None:
+    _check_table(title, main, ("field", "value"))
+    if math is not None and not isinstance(math, str):
+        raise TypeError(f"math must be a LaTeX str or None, got {type(math).__name__}")
+    if table is not None and not (isinstance(table, tuple) and len(table) == 2
+                                  and all(isinstance(h, str) for h in table[0])):
+        raise TypeError("table must be (headers, rows): a tuple of column names and a list of "
+                        "row tuples")
+
+
+def markdown_result(title: str, main: list[tuple[str, Any]], *, math: str | None = None,
+                    table: Table | None = None, more: list[tuple[str, Any]] = ()  # type: ignore[assignment]
+                    ) -> str:
+    r"""A result's Markdown display, the answer first: the headline, the value as math, at
+    most :data:`MAX_MAIN_FIELDS` fields, a real table (e.g. blocks), and every other field in a
+    collapsed ``<details>`` section.
+
+    Parameters
+    ----------
+    title : str
+        The headline (the answer in words).
+    main : list of (str, Any)
+        The fields a researcher reads (the first :data:`MAX_MAIN_FIELDS` are shown open).
+    math : str, optional
+        The answer as LaTeX, e.g. ``r"\operatorname{sep}_{A,B}(f) \ge 49"``.
+    table : (headers, rows), optional
+        A table shown open (rows summarised, at most ``MAX_ROWS``).
+    more : list of (str, Any)
+        Everything else, collapsed.
+
+    Returns
+    -------
+    str
+        At most :data:`MAX_DISPLAY` characters, cut between parts.
+
+    Examples
+    --------
+    >>> print(markdown_result("sep >= 4", [("rank", 4)], math="s \\ge 4", more=[("p", 7)]))
+    **sep &gt;= 4**
+    <BLANKLINE>
+    $s \ge 4$
+    <BLANKLINE>
+    | field | value |
+    |---|---|
+    | rank | 4 |
+    <BLANKLINE>
+    <details><summary>1 more field</summary>
+    <BLANKLINE>
+    | field | value |
+    |---|---|
+    | p | 7 |
+    <BLANKLINE>
+    </details>
+    """
+    _check_page(title, main, table, math)
+    rest = list(main[MAX_MAIN_FIELDS:]) + list(more)
+    open_rows = markdown_table(title, list(main[:MAX_MAIN_FIELDS]))
+    head, _, body = open_rows.partition("\n\n")
+    parts = [head]
+    if math:
+        parts.append(f"${math}$")
+    parts.append(body)
+    if table is not None:
+        headers, rows = table
+        lines = ["| " + " | ".join(escape_markdown(_cut(h, MAX_CELL)) for h in headers) + " |",
+                 "|" + "---|" * len(headers)]
+        lines += ["| " + " | ".join(escape_markdown(summarize(v, 40)) for v in row) + " |"
+                  for row in rows[:MAX_ROWS]]
+        if len(rows) > MAX_ROWS:
+            lines.append(f"| … {len(rows) - MAX_ROWS} more |" + " |" * (len(headers) - 1))
+        parts.append("\n".join(lines))
+    if rest:
+        hidden = markdown_table("", rest).partition("\n\n")[2]
+        label = f"{len(rest)} more field{'s' if len(rest) != 1 else ''}"
+        parts.append(f"<details><summary>{label}</summary>\n\n{hidden}\n\n</details>")
+    return _fit("", parts, "", 0, lambda n: "", "\n\n")
+
+
+def html_result(title: str, main: list[tuple[str, Any]], *, math: str | None = None,
+                table: Table | None = None, more: list[tuple[str, Any]] = ()  # type: ignore[assignment]
+                ) -> str:
+    """The same display as :func:`markdown_result`, in HTML (math in ``\\(...\\)``, rendered
+    by MathJax where the page has it).
+
+    Parameters
+    ----------
+    title : str
+        The headline.
+    main : list of (str, Any)
+        The fields shown open (at most :data:`MAX_MAIN_FIELDS`).
+    math : str, optional
+        The answer as LaTeX.
+    table : (headers, rows), optional
+        A table shown open.
+    more : list of (str, Any)
+        Everything else, collapsed.
+
+    Returns
+    -------
+    str
+        A ``div`` of at most :data:`MAX_DISPLAY` characters with complete markup.
+
+    Examples
+    --------
+    >>> page = html_result("sep >= 4", [("rank", 4)], more=[("p", 7)])
+    >>> page.startswith("<div>") and "<details>" in page and page.endswith("</div>")
+    True
+    """
+    _check_page(title, main, table, math)
+    rest = list(main[MAX_MAIN_FIELDS:]) + list(more)
+    parts = [html_table(title, list(main[:MAX_MAIN_FIELDS]))[len("<div>"):-len("</div>")]]
+    if math:
+        parts.insert(1, f"<p>\\({html.escape(math)}\\)</p>")
+    if table is not None:
+        headers, rows = table
+        cells = "".join(f"<th>{html.escape(_cut(h, MAX_CELL))}</th>" for h in headers)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(summarize(v, 40))}</td>"
+                                        for v in row) + "</tr>" for row in rows[:MAX_ROWS])
+        if len(rows) > MAX_ROWS:
+            body += f"<tr><td>… {len(rows) - MAX_ROWS} more</td></tr>"
+        parts.append(f"<table><tr>{cells}</tr>{body}</table>")
+    if rest:
+        hidden = html_table("", rest)[len("<div>"):-len("</div>")]
+        label = f"{len(rest)} more field{'s' if len(rest) != 1 else ''}"
+        parts.append(f"<details><summary>{label}</summary>{hidden}</details>")
+    return _fit("<div>", parts, "</div>", 0, lambda n: "")
 
 
 class RichDisplay:

@@ -22,7 +22,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
-from seprank.core.display import html_table, markdown_table, summarize
+from seprank.core.display import html_result, markdown_result, summarize
 
 __all__ = ["CERTIFICATES", "Certificate", "CertifiedResult", "Method", "RankValued", "Result",
            "SeparationMethod"]
@@ -163,11 +163,21 @@ class Result:
         info = self._repr_info()
         return [*info.items(), *((k, v) for k, v in self.details.items() if k not in info)]
 
+    def _display_math(self) -> str | None:
+        """The answer as LaTeX for the rich display's headline (None: no formula)."""
+        return None
+
+    def _display_table(self) -> tuple[tuple[str, ...], list[tuple[Any, ...]]] | None:
+        """A table shown open under the headline (blocks, rounds), or None."""
+        return None
+
     def _repr_markdown_(self) -> str:
-        return markdown_table(self.summary(), self._display_fields())
+        return markdown_result(self.summary(), self._display_fields(),
+                               math=self._display_math(), table=self._display_table())
 
     def _repr_html_(self) -> str:
-        return html_table(self.summary(), self._display_fields())
+        return html_result(self.summary(), self._display_fields(),
+                           math=self._display_math(), table=self._display_table())
 
 
 class CertifiedResult(Result):

@@ -519,9 +519,9 @@ class BlockSeparationRankResult(SeparationRankResult):
         return {**super()._repr_info(), "blocks": len(self.blocks),
                 "block_bound": self.block_bound}
 
-    def _repr_markdown_(self) -> str:
-        rows = "\n".join(f"| {b.a_degree}, {b.b_degree} | {b.bound} | {b.rank} | "
-                         f"{b.stop_reason} | {b.matrix_shape[0]}x{b.matrix_shape[1]} |"
-                         for b in self.blocks)
-        return (f"**{self.summary()}**\n\n| bidegree | bound | rank | stop | matrix |\n"
-                f"|---|---|---|---|---|\n{rows}")
+    def _display_table(self) -> tuple[tuple[str, ...], list[tuple[Any, ...]]] | None:
+        if not self.blocks:
+            return super()._display_table()
+        return (("bidegree", "bound", "rank", "stop", "matrix"),
+                [(f"({b.a_degree}, {b.b_degree})", b.bound, b.rank, b.stop_reason,
+                  f"{b.matrix_shape[0]}x{b.matrix_shape[1]}") for b in self.blocks])

@@ -307,11 +307,29 @@ class SeparationRankResult(RankValued):
                 "stop_reason": self.stop_reason, "saturated": self.saturated,
                 "n_templates": self.n_templates, "partition": self.partition}
 
-    def _repr_markdown_(self) -> str:
-        rows = "\n".join(f"| {r.n_templates} | {r.rows}x{r.cols} | {r.rank} | {r.seconds:.2f} |"
-                         for r in self.history)
-        return (f"**{self.summary()}**\n\n| templates | matrix | rank | seconds |\n"
-                f"|---|---|---|---|\n{rows}")
+    def _display_fields(self) -> list[tuple[str, Any]]:
+        # what a researcher reads first: the value, what it certifies, whether the growth
+        # saturated (in words), the partition, method and time; the engine's internals below
+        info = self._repr_info()
+        first = [("rank", self.rank), ("certifies", self.certifies), ("status", self.status),
+                 ("partition", self.partition), ("method", self.method),
+                 ("seconds", round(self.seconds, 2))]
+        shown = {k for k, _ in first}
+        return [*first, *((k, v) for k, v in info.items() if k not in shown),
+                *((k, v) for k, v in self.details.items() if k not in shown and k not in info)]
+
+    def _display_math(self) -> str | None:
+        relation = {"lower_bound": r"\ge", "exact": "=", "none": r"\approx"}[self.certifies]
+        A, B = self.partition
+        return (rf"\operatorname{{sep}}_{{\{{{','.join(map(str, A))}\}},"
+                rf"\{{{','.join(map(str, B))}\}}}}(f) {relation} {self.rank}")
+
+    def _display_table(self) -> tuple[tuple[str, ...], list[tuple[Any, ...]]] | None:
+        if not self.history:
+            return None
+        return (("round templates", "matrix", "rank", "seconds"),
+                [(r.n_templates, f"{r.rows}x{r.cols}", r.rank, round(r.seconds, 2))
+                 for r in self.history])
 
 
 def growth_status(stop: StopReason, rank: int, history: tuple[RoundRecord, ...],
