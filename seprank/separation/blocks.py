@@ -39,9 +39,9 @@ import numpy as np
 
 from seprank.core.cluster import available_cores
 from seprank.core.domains import Domain, ModularDomain
-from seprank.core.flint_direct import status as direct_status
+from seprank.core.gfp_elimination import elimination_bytes
 from seprank.core.grid import GridTooLargeError
-from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
 from seprank.core.rank import RankResult
 from seprank.core.types import Array
@@ -488,10 +488,8 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
 
 
 def rank_step_bytes(rows: int, cols: int) -> int:
-    """Peak bytes of one block's rank step: its int32 matrix, and FLINT's matrix (8 bytes per
-    entry, eliminated in place) with one chunk of reduced rows
-    (:mod:`seprank.core.flint_direct`), or -- when that path is unavailable -- the int64 copy
-    and python-flint's matrices (:data:`~seprank.core.memory.RANK_STEP_FACTOR`).
+    """Peak bytes of one block's rank step: its int32 matrix and the float64 elimination's
+    copy with its strips (:func:`seprank.core.gfp_elimination.elimination_bytes`).
 
     Parameters
     ----------
@@ -508,16 +506,13 @@ def rank_step_bytes(rows: int, cols: int) -> int:
     >>> rank_step_bytes(1000, 1000) >= 12 * 10**6
     True
     """
-    entries = rows * cols
-    if direct_status().available:
-        return 12 * entries + 2 * 8 * 256 * cols
-    return int(entries * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"])))
+    return 4 * rows * cols + elimination_bytes(rows, cols)
 
 
 def _guard_workers(executor: Any, matrices: dict[int, Array], store: int, limit: int) -> None:
     """Before an embedded cluster starts: the cached matrices, plus on each of its workers one
-    of the largest blocks' rank steps (its copy, the int64 matrix, FLINT's matrix and the copy
-    its elimination makes) and the worker process itself, within the memory limit."""
+    of the largest blocks' rank steps (its copy and the elimination's float64 copy) and the
+    worker process itself, within the memory limit."""
     if not (executor is None or isinstance(executor, int)) or not matrices:
         return
     workers = available_cores() if executor is None else int(executor)
