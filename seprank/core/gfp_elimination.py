@@ -242,8 +242,13 @@ def elimination_bytes(m: int, n: int) -> int:
     True
     """
     m, n = max(0, int(m)), max(0, int(n))
-    strip = max(STRIP_BYTES, 8 * max(m, n) * PANEL_COLUMNS)
-    return 8 * m * n + (4 * strip if m and n else 0) + 16 * (m + n)
+    return 8 * m * n + (4 * _strip_bytes(m, n) if m and n else 0) + 16 * (m + n)
+
+
+def _strip_bytes(m: int, n: int) -> int:
+    """Bytes of one work buffer: a strip of a trailing update (rows x width, width at least
+    :data:`PANEL_COLUMNS`) or of the split right operand."""
+    return max(STRIP_BYTES, 8 * max(m, n) * PANEL_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -572,6 +577,17 @@ class _Eliminator:
         self.cols = np.arange(n, dtype=np.int64)
         self.direct, self.split_terms = product_terms(p)
         self.s = _split_base(p)
+        self.capacity = _strip_bytes(m, n) // 8
+        self.buffers: list[Array | None] = [None] * 4
+
+    def buffer(self, i: int, rows: int, cols: int) -> Array:
+        """Work buffer ``i`` (0..3) as a C-contiguous ``rows x cols`` array: allocated once per
+        elimination at the largest size a strip needs, so the strips touch warm pages."""
+        if self.buffers[i] is None:
+            self.buffers[i] = self.be.empty((self.capacity,))
+        flat = self.buffers[i]
+        assert flat is not None and rows * cols <= self.capacity
+        return flat[:rows * cols].reshape(rows, cols)
 
     def sub_product(self, out: Array, L: Array, U: Array) -> None:
         """out <- (out - L @ U) mod p, exactly, in column strips."""
@@ -579,27 +595,22 @@ class _Eliminator:
         if k == 0 or out.size == 0:
             return
         be, p = self.be, self.p
-        width = max(PANEL_COLUMNS, STRIP_BYTES // (8 * max(out.shape[0], k)))
-        ncols = out.shape[1]
-        width = min(width, ncols)
-        T = be.empty((out.shape[0], width))
+        rows, ncols = out.shape
+        width = min(ncols, max(PANEL_COLUMNS, STRIP_BYTES // (8 * max(rows, k))))
         if k <= self.direct:
             for j0 in range(0, ncols, width):
                 j1 = min(ncols, j0 + width)
-                t = T[:, :j1 - j0]
+                t = self.buffer(0, rows, j1 - j0)
                 be.matmul(L, U[:, j0:j1], out=t)
                 be.sub_reduce(out[:, j0:j1], t, p)
             return
-        T2 = be.empty((out.shape[0], width))
-        hi, lo = be.empty((min(k, self.split_terms), width)), be.empty(
-            (min(k, self.split_terms), width))
         for j0 in range(0, ncols, width):
             j1 = min(ncols, j0 + width)
             for k0 in range(0, k, self.split_terms):
                 k1 = min(k, k0 + self.split_terms)
-                h, lw = hi[:k1 - k0, :j1 - j0], lo[:k1 - k0, :j1 - j0]
+                h, lw = self.buffer(2, k1 - k0, j1 - j0), self.buffer(3, k1 - k0, j1 - j0)
                 be.split(U[k0:k1, j0:j1], self.s, h, lw)
-                t, t2 = T[:, :j1 - j0], T2[:, :j1 - j0]
+                t, t2 = self.buffer(0, rows, j1 - j0), self.buffer(1, rows, j1 - j0)
                 be.matmul(L[:, k0:k1], h, out=t)
                 be.matmul(L[:, k0:k1], lw, out=t2)
                 be.sub_reduce_split(out[:, j0:j1], t, t2, self.s, p)
