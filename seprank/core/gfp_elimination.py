@@ -31,6 +31,25 @@ place on ONE float64 copy of the matrix (8 bytes per entry) plus strips of at mo
 :data:`STRIP_BYTES`; the input is converted to it in row chunks, so an int32 grid can be
 released by the caller as soon as :func:`eliminate` has made its copy (``release=``).
 
+Choice of prime (issue 36, item 2).  The engines draw a random 25-bit prime,
+:math:`2^{24} \le p < 2^{25}` (:data:`seprank.core.domains.SMALL_PRIME_BITS`), unchanged by
+this module: their fused GF(p) kernels (:mod:`seprank.core.modfloat`, the in-context kernels)
+need :math:`p < 2^{26}`, and every certified value and engine fingerprint stays as it was.
+What a smaller or larger prime would trade, quantified by Schwartz--Zippel: an :math:`r \times
+r` minor of a grid whose entries are polynomials of degree at most :math:`d` in the random
+template coordinates is a polynomial of degree :math:`D \le r d`; if it is not identically zero
+mod p it vanishes at a uniformly random point with probability at most :math:`D / p`.  For the
+largest frontier block, :math:`r = 27{,}132` ((7, 3)), that is :math:`\le 1.6\,d \cdot
+10^{-3}` for one fixed minor at :math:`p \ge 2^{24}`; a grid with the engine's
+``BLOCK_MARGIN`` spare rows and columns falls short only if *every* :math:`r \times r` minor
+vanishes, and then the growth loop adds a round.  A 20-bit prime would let the products run
+without the split (about half the multiply-adds: :func:`product_terms` gives :math:`2^{15}`
+direct terms) at 16x the bound; a 62-bit prime would make the bound negligible
+(:math:`r d / 2^{61}`) but has no float64 elimination here (python-flint, 3.7--4x one dgemm
+measured).  Whatever the prime, a GF(p) rank never exceeds the rank it bounds, so a
+shortfall can only lower the certified value, never raise it: the value stays a certified
+lower bound in every case.
+
 Safety (issue 35).  Pure numpy and numba: nothing can abort the interpreter.  The prime is
 validated (a prime :math:`3 \le p < 2^{26}`), the memory is estimated and refused by
 :func:`seprank.core.memory.guard_memory` *before* the copy, and concurrent calls from several
@@ -88,6 +107,7 @@ __all__ = [
     "eliminate",
     "elimination_bytes",
     "product_terms",
+    "widen_in_place",
 ]
 
 #: Largest prime (exclusive): balanced products :math:`h^2 < 2^{50}` stay exact in float64.
@@ -223,8 +243,9 @@ def product_terms(p: int) -> tuple[int, int]:
 def elimination_bytes(m: int, n: int) -> int:
     """Peak bytes :func:`eliminate` allocates for an ``m x n`` matrix (beyond the input).
 
-    The float64 copy (8 bytes per entry), four strip temporaries (two products, the split
-    right operand) and the permutations.
+    The float64 copy (8 bytes per entry), four strip buffers (two products, the split right
+    operand; each at most :data:`STRIP_BYTES`, a panel-wide strip, or the matrix's size) and
+    the permutations.
 
     Parameters
     ----------
@@ -247,8 +268,8 @@ def elimination_bytes(m: int, n: int) -> int:
 
 def _strip_bytes(m: int, n: int) -> int:
     """Bytes of one work buffer: a strip of a trailing update (rows x width, width at least
-    :data:`PANEL_COLUMNS`) or of the split right operand."""
-    return max(STRIP_BYTES, 8 * max(m, n) * PANEL_COLUMNS)
+    :data:`PANEL_COLUMNS`) or of the split right operand -- never more than the matrix."""
+    return min(max(STRIP_BYTES, 8 * max(m, n) * PANEL_COLUMNS), 8 * m * n)
 
 
 @dataclass(frozen=True)
@@ -676,7 +697,7 @@ def _fill(A: Array, residues: Any, p: int) -> None:
 
 
 def eliminate(residues: Any, p: int, *, threads: int | None = None,
-              max_bytes: int | None = None, release: Any = None,
+              max_bytes: int | None = None, release: Any = None, overwrite: bool = False,
               backend: NumpyBackend | None = None) -> Elimination:
     """Rank over GF(p) of an integer matrix and a non-zero minor, on float64 BLAS.
 
@@ -684,7 +705,9 @@ def eliminate(residues: Any, p: int, *, threads: int | None = None,
     ----------
     residues : numpy.ndarray
         A two-dimensional integer array (any representatives; any layout, broadcast views
-        included) or an object array of Python ints.
+        included) or an object array of Python ints; with ``overwrite=True``, a C-contiguous
+        float64 array of balanced residues (:func:`widen_in_place`), eliminated in place
+        (destroyed; no copy is made).
     p : int
         A prime :math:`3 \\le p < 2^{26}` (:func:`check_prime`).
     threads : int, optional, keyword-only
@@ -693,6 +716,9 @@ def eliminate(residues: Any, p: int, *, threads: int | None = None,
     max_bytes : int, optional, keyword-only
         Memory limit for the elimination's own arrays; default the process limit
         (:func:`seprank.core.memory.get_memory_limit`).  Checked before anything is allocated.
+    overwrite : bool, keyword-only
+        Eliminate a float64 array of balanced residues in place (checked to be balanced
+        integers first).
     release : callable, optional, keyword-only
         Called once the float64 copy is made (the caller drops its own reference to the
         input there, e.g. an int32 grid, so that the two are not held at once).
@@ -718,6 +744,9 @@ def eliminate(residues: Any, p: int, *, threads: int | None = None,
     p = check_prime(p)
     threads = check_threads(threads)
     arr = residues
+    if overwrite:
+        return _eliminate_in_place(arr, p, threads, max_bytes,
+                                   backend if backend is not None else NumpyBackend())
     if not (isinstance(arr, np.ndarray) and arr.ndim == 2
             and (arr.dtype.kind in "iu" or arr.dtype == object)):
         raise TypeError("residues must be a two-dimensional integer numpy array, got "
@@ -746,3 +775,94 @@ def eliminate(residues: Any, p: int, *, threads: int | None = None,
         cols = tuple(int(j) for j in work.cols[:rank])
     return Elimination(rank, rows, cols, p, (m, n))
 
+
+def _eliminate_in_place(A: Any, p: int, threads: int | None, max_bytes: int | None,
+                        be: NumpyBackend) -> Elimination:
+    if not (isinstance(A, np.ndarray) and A.ndim == 2 and A.dtype == np.float64
+            and A.flags.c_contiguous and A.flags.writeable):
+        raise TypeError("overwrite=True takes a writeable C-contiguous two-dimensional float64 "
+                        "array of balanced residues")
+    m, n = (int(x) for x in A.shape)
+    guard_memory(elimination_bytes(m, n) - 8 * m * n,
+                 what=f"the in-place GF(p) elimination of a {m:,} x {n:,} matrix (its strips)",
+                 fix="rank a smaller matrix", max_bytes=max_bytes,
+                 takes_max_bytes=max_bytes is not None)
+    if m and n and not _is_balanced(A.reshape(-1), p):
+        raise ValueError(f"overwrite=True needs balanced residues: integers of magnitude at most "
+                         f"{_bound(p)} (p = {p})")
+    if m == 0 or n == 0:
+        return Elimination(0, (), (), p, (m, n))
+    with _LOCK:
+        work = _Eliminator(A, p, be)
+        with _blas_threads(threads) if threads is not None else nullcontext():
+            rank = work.rec(0, 0, n)
+        rows = tuple(int(i) for i in work.rows[:rank])
+        cols = tuple(int(j) for j in work.cols[:rank])
+    return Elimination(rank, rows, cols, p, (m, n))
+
+
+@nb.njit(cache=True, nogil=True)
+def _is_balanced(x: Array, p: int) -> bool:  # pragma: no cover - compiled
+    h = float(p // 2 + 2)
+    for i in range(x.size):
+        v = x[i]
+        if not (abs(v) <= h and v == np.rint(v)):
+            return False
+    return True
+
+
+@nb.njit(cache=True, nogil=True)
+def _widen(ints: Array, floats: Array, count: int, p: int) -> None:  # pragma: no cover
+    """floats[i] <- balanced(ints[i]) for i = count-1 .. 0, where ``floats`` is the same memory
+    as ``ints`` (2 int32 slots per float64): backwards, entry i is written over int32 slots
+    2i and 2i+1, which were read before (they are >= i)."""
+    half = p // 2
+    for i in range(count - 1, -1, -1):
+        v = np.int64(ints[i]) % p
+        if v > half:
+            v -= p
+        floats[i] = float(v)
+
+
+def widen_in_place(grid: Array, shape: tuple[int, int], p: int) -> Array:
+    """An int32 grid turned into balanced float64 residues in its own allocation.
+
+    The caller first grows its (sole-owner, C-contiguous) int32 array to twice its entries with
+    ``grid.resize((2 * m * n,), refcheck=True)`` -- a ``realloc``, which for a large block
+    remaps the pages instead of copying -- so the peak is the float64 matrix alone, not an
+    int32 grid beside a float64 copy (issue 36, item 4).  The entries are widened from the
+    last to the first, each float64 written over int32 slots already read.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        One-dimensional int32 array of ``2 * m * n`` entries whose first ``m * n`` hold the
+        grid row by row (any representatives).
+    shape : tuple of int
+        ``(m, n)``.
+    p : int
+        A prime :math:`3 \\le p < 2^{26}`.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``m x n`` float64 balanced residues, a view of ``grid``'s memory (for
+        ``eliminate(..., overwrite=True)``).
+
+    Examples
+    --------
+    >>> g = np.array([[1, 6], [13, -1]], dtype=np.int32)
+    >>> g.resize((8,), refcheck=False)
+    >>> widen_in_place(g, (2, 2), 7)
+    array([[ 1., -1.],
+           [-1., -1.]])
+    """
+    p = check_prime(p)
+    m, n = (int(x) for x in shape)
+    if not (isinstance(grid, np.ndarray) and grid.dtype == np.int32 and grid.ndim == 1
+            and grid.flags.c_contiguous and grid.size == 2 * m * n):
+        raise ValueError("grid must be a contiguous one-dimensional int32 array of 2 * m * n "
+                         "entries (resized by its owner)")
+    floats = grid.view(np.float64)
+    _widen(grid, floats, m * n, p)
+    return floats.reshape(m, n)

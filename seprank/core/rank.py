@@ -36,7 +36,7 @@ from seprank.core.validation import check_int, check_tolerance
 
 __all__ = ["ELIMINATION_MIN_ENTRIES", "RankResult", "check_modulus", "exact_rank",
            "exact_rank_bytes", "flint_rank_bytes", "float_rank_bytes", "matrix_shape",
-           "rank_mod_p", "svd_rank"]
+           "rank_mod_p", "rank_mod_p_in_place", "svd_rank"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -179,6 +179,36 @@ def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResu
                                "(seprank.core.gfp_elimination)")
     rank = 0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank())
     return _modular_result(rank, p, (m, n), "python-flint nmod_mat")
+
+
+def rank_mod_p_in_place(balanced: Any, p: int, *, threads: int | None = None) -> RankResult:
+    """Rank over GF(p) of float64 balanced residues, eliminated in place (the array is
+    destroyed; no copy): the degree blocks' rank step on a grid widened in its own allocation
+    (:func:`seprank.core.gfp_elimination.widen_in_place`).
+
+    Parameters
+    ----------
+    balanced : numpy.ndarray
+        C-contiguous float64 balanced residues (integers of magnitude at most p // 2 + 2;
+        checked).
+    p : int
+        A prime :math:`3 \\le p < 2^{26}`.
+    threads : int, optional, keyword-only
+        BLAS threads (as for :func:`rank_mod_p`).
+
+    Returns
+    -------
+    RankResult
+        As :func:`rank_mod_p`.
+
+    Examples
+    --------
+    >>> rank_mod_p_in_place(np.array([[1.0, 2.0], [2.0, -3.0]]), 7).rank   # 2 * 2 = -3 mod 7
+    1
+    """
+    e = eliminate(balanced, p, threads=threads, overwrite=True)
+    return _modular_result(e.rank, p, e.shape, "float64 BLAS elimination in place "
+                           "(seprank.core.gfp_elimination)")
 
 
 #: Integer arrays with at least this many entries are ranked by the float64 BLAS elimination

@@ -141,3 +141,54 @@ def test_release_is_called_after_the_copy_and_broadcast_views_are_read() -> None
         flint_rank(np.array([[2**70, 1], [1, 1]], dtype=object), 7)
     assert ge.eliminate(np.arange(12, dtype=np.uint64).reshape(3, 4), 7).rank == 2
     assert ge.eliminate(np.zeros((0, 4), dtype=np.int64), 7).rank == 0
+
+
+def test_widen_in_place_holds_no_int32_grid_beside_the_float64_matrix() -> None:
+    """Issue 36, item 4: the widened grid is the int32 grid's own allocation grown by realloc
+    (remapped, not copied): the peak resident memory grows by the float64 matrix (8 bytes per
+    entry), not by an int32 grid beside a float64 copy (12)."""
+    import os
+    import subprocess
+    import sys
+
+    code = """
+import resource, numpy as np
+from seprank.core import gfp_elimination as ge
+p, m, n = 16777259, 4000, 4000
+ge.widen_in_place(np.zeros(8, dtype=np.int32), (2, 2), p)  # compiled before measuring
+rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+base = rss()
+def widened():
+    grid = np.full((m, n), -1, dtype=np.int32)
+    grid.resize((2 * m * n,), refcheck=True)
+    return ge.widen_in_place(grid, (m, n), p)
+A = widened()
+print((rss() - base) / (m * n), float(A.min()), float(A.max()))
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    per_entry, lo, hi = (float(x) for x in out.stdout.split())
+    assert per_entry < 9.5  # 8 bytes per entry and the interpreter's noise; a copy makes 12
+    assert lo == hi == -1.0
+    rng = np.random.default_rng(3)
+    p = 16777259
+    want = rng.integers(-3 * p, 3 * p, (60, 50))
+    expect = np.mod(want, p)
+    expect[expect > p // 2] -= p
+    A = ge.widen_in_place(np.resize(want.astype(np.int32), 2 * want.size), want.shape, p)
+    assert A.dtype == np.float64 and np.array_equal(A, expect)
+    small = low_rank(rng, 90, 70, 23, p)
+    e = ge.eliminate(ge.widen_in_place(np.resize(small.astype(np.int32), 2 * small.size),
+                                       small.shape, p), p, overwrite=True)
+    assert e.rank == flint_rank(small, p) == 23
+
+
+def test_overwrite_refuses_what_is_not_balanced_residues() -> None:
+    with pytest.raises(ValueError, match="balanced residues"):
+        ge.eliminate(np.array([[4.0, 0.5]]), 7, overwrite=True)
+    with pytest.raises(ValueError, match="balanced residues"):
+        ge.eliminate(np.array([[1e9, 1.0]]), 7, overwrite=True)
+    with pytest.raises(TypeError, match="C-contiguous"):
+        ge.eliminate(np.ones((3, 4))[:, ::2], 7, overwrite=True)
