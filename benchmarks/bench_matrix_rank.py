@@ -9,8 +9,9 @@ n = 400, and within 2x of calling flint directly.
 Usage: ``python -m benchmarks matrix_rank [--quick]`` (``--quick``: n <= 200, fewer repeats).
 
 **Dense GF(p) rank against one dgemm** (issue 36): ``python -m benchmarks gfp_rank
-[--sizes=3000,4000,8000] [--flint-max=4000]`` (the same as ``matrix_rank --gfp``).  For each n,
-in ONE process and run: one numpy ``dgemm`` of two n x n float64 matrices, the rank over
+[--sizes=3000,4000,8000] [--flint-max=4000] [--threads=N]`` (the same as ``matrix_rank
+--gfp``; ``--threads``: BLAS threads for both the dgemm and the rank, default BLAS's own).
+For each n, in ONE process and run: one numpy ``dgemm`` of two n x n float64 matrices, the rank over
 GF(p) (an engine-range 25-bit prime) of an n x n matrix of rank n - 1 by
 :func:`seprank.rank_mod_p` (the float64 BLAS elimination of
 :mod:`seprank.core.gfp_elimination`), and python-flint's ``nmod_mat`` rank (built from the
@@ -138,9 +139,13 @@ def gfp_rank_rows(sizes: tuple[int, ...], flint_max: int) -> tuple[list[list[obj
 
 
 def gfp_main(argv: list[str]) -> int:
+    from threadpoolctl import threadpool_limits
+
     sizes = tuple(int(x) for x in _opt(argv, "sizes", "3000,4000,8000").split(","))
     flint_max = int(_opt(argv, "flint-max", "4000"))
-    rows, info = gfp_rank_rows(sizes, flint_max)
+    threads = _opt(argv, "threads", "")
+    with threadpool_limits(limits=int(threads) if threads else None, user_api="blas"):
+        rows, info = gfp_rank_rows(sizes, flint_max)
     header = ["n", "load before dgemm / rank", "dgemm wall / CPU", "GF(p) rank wall / CPU",
               "rank / dgemm (wall)", "rank / dgemm (CPU)", "python-flint nmod_mat wall / CPU",
               "flint / dgemm (wall)", "load before flint", "elimination memory"]

@@ -192,3 +192,15 @@ def test_overwrite_refuses_what_is_not_balanced_residues() -> None:
         ge.eliminate(np.array([[1e9, 1.0]]), 7, overwrite=True)
     with pytest.raises(TypeError, match="C-contiguous"):
         ge.eliminate(np.ones((3, 4))[:, ::2], 7, overwrite=True)
+
+
+def test_certificate_minor_search_takes_the_elimination_and_its_minor_is_nonzero() -> None:
+    from seprank.core.minors import nonzero_minor
+
+    p = 16777259
+    rng = np.random.default_rng(11)
+    A = low_rank(rng, 320, 260, 97, p)
+    rows, cols = nonzero_minor(A, p)
+    assert len(rows) == len(cols) == 97 == flint_rank(A, p)
+    assert list(rows) == sorted(set(rows)) and list(cols) == sorted(set(cols))
+    assert flint_rank(A[np.ix_(rows, cols)], p) == 97
