@@ -1,4 +1,6 @@
-"""Run benchmarks: ``python -m benchmarks`` (all), ``python -m benchmarks matrix_rank``.
+"""Run benchmarks: ``python -m benchmarks`` (all), ``python -m benchmarks matrix_rank``,
+``python -m benchmarks gfp_rank`` (an alias: ``matrix_rank --gfp``, the dense GF(p) rank
+against one dgemm).
 
 Extra arguments after the names (e.g. ``--quick``) are passed to every benchmark.
 Results are printed and written to ``benchmarks/results/<name>.md``.
@@ -11,6 +13,9 @@ import pkgutil
 import sys
 from pathlib import Path
 
+#: Names that run a benchmark module with extra flags: name -> (module name, flags).
+ALIASES = {"gfp_rank": ("matrix_rank", ["--gfp"])}
+
 
 def available() -> list[str]:
     here = Path(__file__).parent
@@ -21,15 +26,16 @@ def available() -> list[str]:
 def main(argv: list[str]) -> int:
     names = [a for a in argv if not a.startswith("-")]
     flags = [a for a in argv if a.startswith("-")]
-    unknown = sorted(set(names) - set(available()))
+    unknown = sorted(set(names) - set(available()) - set(ALIASES))
     if unknown:
         print(f"unknown benchmark(s) {unknown}; available: {available()}", file=sys.stderr)
         return 2
     status = 0
     for name in names or available():
         print(f"\n=== benchmark: {name} ===", flush=True)
-        module = importlib.import_module(f"benchmarks.bench_{name}")
-        status |= int(module.main(flags) or 0)
+        target, extra = ALIASES.get(name, (name, []))
+        module = importlib.import_module(f"benchmarks.bench_{target}")
+        status |= int(module.main(flags + extra) or 0)
     return status
 
 

@@ -87,21 +87,21 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
             rank = F.rank(G).rank
             out = {"grid": grid, "rank_step": _since(t)}
         else:
-            from seprank.core.flint_direct import default_threads
+            from threadpoolctl import threadpool_limits
 
-            # optional: executor ('serial' or a number of local dask workers), FLINT threads
+            # optional: executor ('serial' or a number of local dask workers), BLAS threads
             executor: Any = args[2] if len(args) > 2 else "serial"
             executor = executor if executor == "serial" else int(executor)
             threads = int(args[3]) if len(args) > 3 else os.cpu_count() or 1
             t = _clock()
-            with default_threads(threads):
+            with threadpool_limits(limits=threads, user_api="blas"):
                 r = incontext_seq_sep(rep, seed=1, structure="degree", executor=executor,
                                       budget=Budget(max_seconds=None, max_bytes=20 * GIB))
             total = _since(t)
             e: Any = r.engine
             rank = r.rank
             out = {"total": total, "grid_wall": e.details["sweep_seconds"],
-                   "executor": e.details["executor"], "flint_threads": threads,
+                   "executor": e.details["executor"], "blas_threads": threads,
                    "on_workers": {str(k): v for k, v in
                                   e.details.get("block_ranks_on_workers", {}).items()},
                    "rank_wall": sum(h.seconds for h in e.history),

@@ -103,14 +103,15 @@ def _dask_lines(s: tuple[int, int]) -> list[str]:
     one = _run("blocks", *s, "serial", 1)
     default = _run("blocks", *s, "serial", os.cpu_count() or 1)
     dk = _run("blocks", *s, 2, 1)
-    rows = [[name, r["executor"], r["flint_threads"], _s(r["total"]), f"{r['grid_wall']:.1f} s",
+    rows = [[name, r["executor"], r.get("blas_threads", r.get("flint_threads")),
+             _s(r["total"]), f"{r['grid_wall']:.1f} s",
              f"{r['rank_wall']:.1f} s", f"{r['peak_mib'] / 1024:.2f} GiB",
              f"{r['load'][0]:.1f}-{r['load'][1]:.1f}"]
             for name, r in (("serial, 1 thread", one), ("serial, default", default),
                             ("dask, 2 workers", dk))]
     lines = [f"### Blocks of one rank on dask at ({s[0]}, {s[1]}) (PB = {one['PB']}, certified "
              f"{one['rank']} / {default['rank']} / {dk['rank']})", "", markdown_table(
-                 ["variant", "executor", "FLINT threads", "end to end", "sweep (wall)",
+                 ["variant", "executor", "BLAS threads", "end to end", "sweep (wall)",
                   "rank step (wall)", "peak (calling process)", "load"], rows), ""]
     for name, base in (("serial on 1 thread", one), ("serial, default threads", default)):
         lines.append(f"**dask on 2 workers against {name}: rank step "

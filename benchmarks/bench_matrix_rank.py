@@ -7,11 +7,26 @@ against the baselines printed.  Targets (issue 2): modular >= 100x faster than s
 n = 400, and within 2x of calling flint directly.
 
 Usage: ``python -m benchmarks matrix_rank [--quick]`` (``--quick``: n <= 200, fewer repeats).
+
+**Dense GF(p) rank against one dgemm** (issue 36): ``python -m benchmarks gfp_rank
+[--sizes=3000,4000,8000] [--flint-max=4000] [--threads=N]`` (the same as ``matrix_rank
+--gfp``; ``--threads``: BLAS threads for both the dgemm and the rank, default BLAS's own).
+For each n, in ONE process and run: one numpy ``dgemm`` of two n x n float64 matrices, the rank over
+GF(p) (an engine-range 25-bit prime) of an n x n matrix of rank n - 1 by
+:func:`seprank.rank_mod_p` (the float64 BLAS elimination of
+:mod:`seprank.core.gfp_elimination`), and python-flint's ``nmod_mat`` rank (built from the
+rows, then ranked; up to ``--flint-max``); wall and CPU seconds, the ratio to the dgemm, and
+the load average before each.  Target: elimination <= 1.5x dgemm at n = 3000, 4000, 8000.
+FFLAS-FFPACK is measured only where installed (``passagemath-linbox``), else skipped with a
+note; the retired ctypes FLINT path no longer exists.  No timed assertions anywhere.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+from typing import Any
 
 import flint
 import numpy as np
@@ -60,7 +75,95 @@ def measure(M: np.ndarray, p: int, repeat: int) -> list[object]:
     ]
 
 
+def _opt(argv: list[str], name: str, default: str) -> str:
+    for a in argv:
+        if a.startswith(f"--{name}="):
+            return a.split("=", 1)[1]
+    return default
+
+
+def _timed(fn: Any, *args: Any) -> tuple[float, float, Any]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = fn(*args)
+    return time.perf_counter() - wall, time.process_time() - cpu, value
+
+
+def _flint_rank(A: np.ndarray, p: int) -> int:
+    return int(flint.nmod_mat(A.tolist(), p).rank())
+
+
+def gfp_rank_rows(sizes: tuple[int, ...], flint_max: int) -> tuple[list[list[object]], str]:
+    """One row per n: dgemm, the elimination and python-flint, side by side in this process."""
+    from threadpoolctl import threadpool_info
+
+    from seprank import rank_mod_p
+    from seprank.core.gfp_elimination import elimination_bytes
+
+    rng = np.random.default_rng(36)
+    p = random_prime(rng, 25)
+    rank_mod_p(rng.integers(0, p, (300, 300)), p)  # compile the kernels once
+    blas = ", ".join(f"{i['internal_api']} {i.get('version', '?')} ({i['num_threads']} "
+                     f"threads)" for i in threadpool_info() if i["user_api"] == "blas")
+    rows: list[list[object]] = []
+    for n in sizes:
+        A = rng.integers(0, p, (n, n))
+        A[-1] = (A[0] + 2 * A[1]) % p  # rank n - 1 (the first n - 1 rows are generic)
+        X, Y = rng.random((n, n)), rng.random((n, n))
+        X[:64] @ Y  # warm BLAS threads
+        load = os.getloadavg()[0]
+        t_gemm, c_gemm, _ = _timed(np.matmul, X, Y)
+        del X, Y
+        load2 = os.getloadavg()[0]
+        t_el, c_el, r_el = _timed(rank_mod_p, A, p)
+        if n <= flint_max:
+            load3 = os.getloadavg()[0]
+            t_fl, c_fl, r_fl = _timed(_flint_rank, A, p)
+            fl = [f"{t_fl:.2f} s / {c_fl:.2f} s", f"{t_fl / t_gemm:.2f}", f"{load3:.1f}"]
+        else:
+            r_fl, fl = None, ["skipped", "—", "—"]
+        if r_el.rank != n - 1 or r_fl not in (None, n - 1):
+            raise AssertionError(f"rank disagreement at n={n}: {r_el.rank}, {r_fl}")
+        rows.append([n, f"{load:.1f} / {load2:.1f}", f"{t_gemm:.2f} s / {c_gemm:.2f} s",
+                     f"{t_el:.2f} s / {c_el:.2f} s", f"**{t_el / t_gemm:.2f}**",
+                     f"{c_el / c_gemm:.2f}", *fl,
+                     f"{elimination_bytes(n, n) / 2**30:.2f} GiB"])
+        print(f"n={n} done", file=sys.stderr, flush=True)
+    try:
+        import importlib.util
+        fflas = importlib.util.find_spec("sage.libs.linbox") is not None
+    except (ImportError, ValueError):
+        fflas = False
+    note = ("FFLAS-FFPACK: installed but not wired into this benchmark" if fflas else
+            "FFLAS-FFPACK (passagemath-linbox) is not installed here: skipped")
+    return rows, f"p = {p} (25 bits); BLAS: {blas or 'not found'}; {note}."
+
+
+def gfp_main(argv: list[str]) -> int:
+    from threadpoolctl import threadpool_limits
+
+    sizes = tuple(int(x) for x in _opt(argv, "sizes", "3000,4000,8000").split(","))
+    flint_max = int(_opt(argv, "flint-max", "4000"))
+    threads = _opt(argv, "threads", "")
+    with threadpool_limits(limits=int(threads) if threads else None, user_api="blas"):
+        rows, info = gfp_rank_rows(sizes, flint_max)
+    header = ["n", "load before dgemm / rank", "dgemm wall / CPU", "GF(p) rank wall / CPU",
+              "rank / dgemm (wall)", "rank / dgemm (CPU)", "python-flint nmod_mat wall / CPU",
+              "flint / dgemm (wall)", "load before flint", "elimination memory"]
+    text = "\n".join([
+        "# Dense GF(p) rank against one dgemm (issue 36)", "",
+        f"{machine_line()}; numpy {np.__version__}, python-flint {flint.__version__}; {info}",
+        "An n x n matrix of rank n - 1 over GF(p); one run each, side by side in one process "
+        "(the machine may be shared: the load average is printed before each measurement). "
+        "Target: rank / dgemm <= 1.5.", "",
+        markdown_table(header, rows)])
+    print(text)
+    print(f"written to {write_result('gfp_rank', text)}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if "--gfp" in argv:
+        return gfp_main(argv)
     quick = "--quick" in argv
     sizes = tuple(n for n in SIZES if not quick or n <= 200)
     repeat = 3 if quick else 5

@@ -46,13 +46,21 @@ from seprank.core.gaussian_rationals import (
 from seprank.core.inputs import ExactMatrix, as_exact_matrix, to_rational
 from seprank.core.memory import OBJECT_ENTRY_BYTES, guard_memory
 from seprank.core.random import SeedLike, as_generator, random_prime
-from seprank.core.rank import RankResult, exact_rank, rank_mod_p, svd_rank
+from seprank.core.rank import (
+    RankResult,
+    exact_rank,
+    flint_rank_bytes,
+    matrix_shape,
+    rank_mod_p,
+    svd_rank,
+)
 from seprank.core.results import Certificate, Method
 from seprank.core.types import Array
 from seprank.core.validation import check_instance, check_int, check_tolerance
 
 __all__ = [
     "EXACT_TEMPLATE_RANGE",
+    "MAX_RANK_PRIMES",
     "Domain",
     "ExactDomain",
     "FloatDomain",
@@ -74,6 +82,9 @@ ARITHMETIC_PRIME_LIMIT = 2**31
 #: Bit length of the primes of ``matrix_rank(method='modular')``: [2**61, 2**62).
 RANK_PRIME_BITS = 62
 _MAX_PRIME_ATTEMPTS = 64
+#: Most primes :func:`matrix_rank` takes (``n_primes``): a rank-deficient matrix is ranked
+#: modulo each, so the cap bounds its time.
+MAX_RANK_PRIMES = 64
 
 
 class Domain(Protocol):
@@ -786,7 +797,7 @@ def matrix_rank(
         Relative and absolute tolerances for ``'svd'`` (passing them with another method is an
         error).
     n_primes : int, keyword-only
-        Number of random primes for ``'modular'`` (at least 1).
+        Number of random primes for ``'modular'`` (1 to :data:`MAX_RANK_PRIMES`).
     seed : int or numpy.random.Generator, optional, keyword-only
         Seeds the choice of primes (``'modular'`` only), for reproducibility.
 
@@ -818,10 +829,21 @@ def matrix_rank(
     11
     """
     n_primes = check_int("n_primes", n_primes)
+    if n_primes > MAX_RANK_PRIMES:
+        raise ValueError(
+            f"n_primes={n_primes} is above the cap of {MAX_RANK_PRIMES}: each further random "
+            "62-bit prime misses the rank with probability below 2**-40 for any matrix that "
+            "fits in memory (see seprank.core.rank), so more primes buy nothing; pass at most "
+            f"{MAX_RANK_PRIMES}")
     rng = as_generator(seed)
     domain = domain_for(method, rng, bits=RANK_PRIME_BITS, rtol=rtol, atol=atol)
     if not isinstance(domain, ModularDomain):
         return domain.rank(M)
+    shape = matrix_shape(M)
+    if shape is not None:  # before the conversion copies anything
+        guard_memory(flint_rank_bytes(shape, M), what=(
+            f"the modular rank of a {shape[0]:,} x {shape[1]:,} matrix (python-flint "
+            "nmod_mat, with its copies)"), fix="rank a smaller matrix")
     return _rank_modulo_primes(as_exact_matrix(M, "M"), domain, rng, n_primes)
 
 

@@ -22,6 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from seprank.core.inputs import as_float_matrix
+from seprank.core.memory import array_bytes, guard_memory
+from seprank.core.rank import float_rank_bytes, matrix_shape
 from seprank.core.results import Certificate, CertifiedResult
 from seprank.core.validation import check_float
 
@@ -150,6 +152,11 @@ def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult
     if mode not in ("absolute", "relative"):
         raise ValueError(f"mode must be 'absolute' or 'relative', got {mode!r}")
     eps = check_float("eps", eps, positive=True)
+    shape = matrix_shape(M)
+    if shape is not None:  # the float copy, |M|, the allowed deviations, the SVD
+        guard_memory(float_rank_bytes(shape, M) + 3 * array_bytes(shape, np.float64),
+                     what=f"the eps-rank of a {shape[0]:,} x {shape[1]:,} matrix (SVD, "
+                          "float copies and the truncations)", fix="use a smaller matrix")
     arr = as_float_matrix(M, "M")
     if arr.dtype.kind == "c":
         raise TypeError("eps_rank is defined here for real matrices; got a complex matrix")

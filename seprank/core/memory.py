@@ -25,11 +25,12 @@ rank step       peak bytes beyond the grid matrix itself, per grid entry
 modular         the GF(p) matrix (``nmod_mat``, 8 bytes), the copy flint's elimination
                 makes, row buffers: 2.5 x the int64 grid (it was 7 x while the matrix was
                 built from one Python list of every entry; it is now built row by row).
-                Large int32/int64 grids go to FLINT directly
-                (:mod:`seprank.core.flint_direct`): FLINT's matrix, eliminated in place,
-                1 x the int64 grid; the degree blocks count that
-                (:func:`seprank.separation.blocks.rank_step_bytes`), the other engines
-                keep the 2.5 of the fallback
+                Large integer grids with a prime below 2**26 go to the float64 BLAS
+                elimination (:mod:`seprank.core.gfp_elimination`): one float64 copy,
+                eliminated in place, plus strips of at most 4 x 32 MiB
+                (:func:`~seprank.core.gfp_elimination.elimination_bytes`); the degree blocks
+                count that (:func:`seprank.separation.blocks.rank_step_bytes`), the other
+                engines keep the 2.5 of python-flint
 exact           ``fmpz_mat`` and its elimination copies: 0.9 x the object grid for small
                 entries, 2.5 x for 150-bit ones; the engines count an exact entry as
                 64 + bits/2 bytes (measured sizes) and the step as 1.5 x that

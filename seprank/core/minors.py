@@ -23,8 +23,11 @@ from typing import Any
 import flint
 import numpy as np
 
+from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
+from seprank.core.gfp_elimination import eliminate
 from seprank.core.inputs import as_exact_matrix
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
+from seprank.core.rank import ELIMINATION_MIN_ENTRIES
 from seprank.core.validation import check_int
 
 __all__ = ["kernel_basis", "nonzero_minor"]
@@ -67,7 +70,10 @@ def nonzero_minor(M: Any, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     The pivot columns J of the reduced row echelon form of :math:`M \bmod p` are independent,
     so :math:`M_{:,J}` has rank r; the pivot columns of the echelon form of
     :math:`(M_{:,J})^T` are r independent rows I of it, and :math:`\det M_{I,J} \ne 0 \pmod p`.
-    Cost: one echelon form of M (the price of one rank computation) and one of an r x m matrix.
+    Cost: one echelon form of M (the price of one rank computation) and one of an r x m matrix;
+    a large integer array with a prime below :math:`2^{26}` takes one float64 BLAS elimination
+    instead (:func:`seprank.core.gfp_elimination.eliminate`: its pivot rows and columns, a
+    PLUQ's non-zero leading minor).
 
     Parameters
     ----------
@@ -92,6 +98,11 @@ def nonzero_minor(M: Any, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     p = check_int("p", p, 2)
     if not flint.fmpz(p).is_prime() or p >= 2**64:
         raise ValueError(f"p = {p} is not a prime below 2**64")
+    if (isinstance(M, np.ndarray) and M.ndim == 2 and M.dtype.kind in "iu"
+            and M.size >= ELIMINATION_MIN_ENTRIES and 3 <= p < ELIMINATION_MAX_PRIME):
+        # one float64 BLAS elimination (memory guarded there) gives both sides at once
+        e = eliminate(M, p)
+        return tuple(sorted(e.pivot_rows)), tuple(sorted(e.pivot_cols))
     E = _residues(M, p)
     m, n = E.shape
     if m == 0 or n == 0:

@@ -27,13 +27,16 @@ from typing import Any
 import flint
 import numpy as np
 
-from seprank.core.flint_direct import MIN_ENTRIES as DIRECT_MIN_ENTRIES
-from seprank.core.flint_direct import rank_mod_p_int64
+from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
+from seprank.core.gfp_elimination import check_threads, eliminate
 from seprank.core.inputs import as_exact_matrix, as_float_matrix
+from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int, check_tolerance
 
-__all__ = ["RankResult", "exact_rank", "rank_mod_p", "svd_rank"]
+__all__ = ["ELIMINATION_MIN_ENTRIES", "RankResult", "check_modulus", "exact_rank",
+           "exact_rank_bytes", "flint_rank_bytes", "float_rank_bytes", "matrix_shape",
+           "rank_mod_p", "rank_mod_p_in_place", "svd_rank"]
 
 
 @dataclass(frozen=True, repr=False)
@@ -96,24 +99,31 @@ class RankResult(RankValued):
 
 
 def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResult:
-    """Rank over GF(p) of a matrix reduced modulo the prime ``p``.
+    r"""Rank over GF(p) of a matrix reduced modulo the prime ``p``.
 
     Use this when a computation was itself carried out modulo ``p`` (e.g. a network evaluated
     over GF(p)), or to reduce an exact matrix: if the rational matrix ``residues`` stands for
     has rank r over Q then ``r >= rank_GF(p)``, so the result certifies a lower bound
     on that rank; when it equals ``min(m, n)`` it is exact.
 
+    How it is computed: integer arrays of :data:`ELIMINATION_MIN_ENTRIES` entries or more
+    with a prime :math:`3 \le p < 2^{26}` (the engines' 25-bit primes) by the float64 BLAS
+    elimination of :mod:`seprank.core.gfp_elimination` (``details['computed_by']`` says so);
+    everything else by python-flint's ``nmod_mat``.  Both are pure library calls that cannot
+    abort the interpreter; the memory of either is estimated and checked against
+    :func:`seprank.core.memory.get_memory_limit` *before* any copy is made.
+
     Parameters
     ----------
     residues : array_like
-        Integer residues (any representatives; they are reduced modulo ``p``), or exact
-        rationals whose denominators ``p`` does not divide.
+        Integer residues (any representatives; they are reduced modulo ``p``), exact
+        rationals whose denominators ``p`` does not divide, or a python-flint ``nmod_mat``
+        with modulus ``p``.
     p : int
         A prime below ``2**64`` (primality is checked).
     threads : int, optional, keyword-only
-        FLINT threads for a large int32/int64 array
-        (:func:`seprank.core.flint_direct.rank_mod_p_int64`; default: every core from
-        :data:`~seprank.core.flint_direct.THREADED_ENTRIES` entries on).
+        BLAS threads for the elimination (1 to the available cores; validated for every
+        size); default BLAS's own setting (every core).  python-flint runs on one thread.
 
     Returns
     -------
@@ -123,6 +133,11 @@ def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResu
 
     Raises
     ------
+    ValueError
+        ``p`` is not a prime below ``2**64`` (the message names its factors), or ``threads``
+        is out of range.
+    MemoryBudgetError
+        The rank step's estimated memory is above the limit (nothing was allocated).
     ZeroDivisionError
         ``p`` divides a denominator (the reduction is undefined): choose another prime.
 
@@ -133,27 +148,246 @@ def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResu
     >>> rank_mod_p([[1, 2], [3, 4]], 5).certifies
     'exact'
     """
-    p = check_int("p", p, 2)
-    if not (p < 2**64) or not flint.fmpz(p).is_prime():
-        raise ValueError(f"p = {p} is not a prime below 2**64")
-    exact = None
-    if isinstance(residues, np.ndarray) and residues.dtype in (np.int32, np.int64) \
-            and residues.ndim == 2:
-        array = residues  # an int32 grid is not copied to int64
-    else:
-        exact = as_exact_matrix(residues, "residues")
-        if exact.denominators_divisible_by(p):
-            raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its "
-                                    "reduction modulo p is undefined; choose another prime")
-        array = exact.numerators
-    m, n = array.shape
-    if array.dtype in (np.int32, np.int64) and m * n >= DIRECT_MIN_ENTRIES and p < 2**63:
-        rank = rank_mod_p_int64(array, p, threads=threads)  # large: straight to FLINT
-        if rank is not None:
-            return _modular_result(rank, p, (m, n), "FLINT nmod_mat_lu, rows copied")
-    if exact is None:
-        exact = as_exact_matrix(residues, "residues")
+    p = check_modulus(p)
+    threads = check_threads(threads)
+    if isinstance(residues, flint.nmod_mat):
+        return _rank_nmod_mat(residues, p)
+    shape = matrix_shape(residues)
+    if (isinstance(residues, np.ndarray) and residues.ndim == 2 and residues.dtype.kind in "iu"
+            and residues.size >= ELIMINATION_MIN_ENTRIES and 3 <= p < ELIMINATION_MAX_PRIME):
+        m, n = residues.shape
+        e = eliminate(residues, p, threads=threads)
+        return _modular_result(e.rank, p, (m, n), "float64 BLAS elimination "
+                               "(seprank.core.gfp_elimination)")
+    if shape is not None:
+        guard_memory(flint_rank_bytes(shape, residues), what=(
+            f"the GF(p) rank of a {shape[0]:,} x {shape[1]:,} matrix (python-flint nmod_mat, "
+            "with its copies)"), fix="rank a smaller matrix")
+    exact = as_exact_matrix(residues, "residues")
+    m, n = exact.shape
+    if shape is None:
+        guard_memory(flint_rank_bytes((m, n), exact.numerators), what=(
+            f"the GF(p) rank of a {m:,} x {n:,} matrix (python-flint nmod_mat, with its "
+            "copies)"), fix="rank a smaller matrix")
+    if exact.denominators_divisible_by(p):
+        raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its "
+                                "reduction modulo p is undefined; choose another prime")
+    if (exact.numerators.dtype == np.int64 and m * n >= ELIMINATION_MIN_ENTRIES
+            and 3 <= p < ELIMINATION_MAX_PRIME):
+        e = eliminate(exact.numerators, p, threads=threads)
+        return _modular_result(e.rank, p, (m, n), "float64 BLAS elimination "
+                               "(seprank.core.gfp_elimination)")
     rank = 0 if m == 0 or n == 0 else int(exact.modular_matrix(p).rank())
+    return _modular_result(rank, p, (m, n), "python-flint nmod_mat")
+
+
+def rank_mod_p_in_place(balanced: Any, p: int, *, threads: int | None = None) -> RankResult:
+    """Rank over GF(p) of float64 balanced residues, eliminated in place (the array is
+    destroyed; no copy): the degree blocks' rank step on a grid widened in its own allocation
+    (:func:`seprank.core.gfp_elimination.widen_in_place`).
+
+    Parameters
+    ----------
+    balanced : numpy.ndarray
+        C-contiguous float64 balanced residues (integers of magnitude at most p // 2 + 2;
+        checked).
+    p : int
+        A prime :math:`3 \\le p < 2^{26}`.
+    threads : int, optional, keyword-only
+        BLAS threads (as for :func:`rank_mod_p`).
+
+    Returns
+    -------
+    RankResult
+        As :func:`rank_mod_p`.
+
+    Examples
+    --------
+    >>> rank_mod_p_in_place(np.array([[1.0, 2.0], [2.0, -3.0]]), 7).rank   # 2 * 2 = -3 mod 7
+    1
+    """
+    e = eliminate(balanced, p, threads=threads, overwrite=True)
+    return _modular_result(e.rank, p, e.shape, "float64 BLAS elimination in place "
+                           "(seprank.core.gfp_elimination)")
+
+
+#: Integer arrays with at least this many entries are ranked by the float64 BLAS elimination
+#: (smaller ones by python-flint, which costs nothing at that size).
+ELIMINATION_MIN_ENTRIES = 1 << 16
+
+
+def check_modulus(p: Any) -> int:
+    """``p`` as an int when it is a prime below ``2**64``; otherwise a ValueError naming why.
+
+    Parameters
+    ----------
+    p : int
+        The modulus.
+
+    Returns
+    -------
+    int
+        ``p``.
+
+    Raises
+    ------
+    TypeError
+        ``p`` is not an integer.
+    ValueError
+        ``p`` is below 2, at least ``2**64``, or composite (its factors are named).
+
+    Examples
+    --------
+    >>> check_modulus(7)
+    7
+    >>> check_modulus(15)
+    Traceback (most recent call last):
+    ...
+    ValueError: p = 15 is not a prime (15 = 3 * 5): GF(p) needs a prime modulus below 2**64
+    """
+    p = check_int("p", p, 2)
+    if not p < 2**64:
+        raise ValueError(f"p = {p} is not a prime below 2**64: GF(p) ranks here take a "
+                         "word-size prime (use seprank.random_prime(rng, 62))")
+    if not flint.fmpz(p).is_prime():
+        parts = " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "")
+                           for q, e in flint.fmpz(p).factor())
+        raise ValueError(f"p = {p} is not a prime ({p} = {parts}): GF(p) needs a prime "
+                         "modulus below 2**64")
+    return p
+
+
+def matrix_shape(M: Any) -> tuple[int, int] | None:
+    """The shape of a two-dimensional array-like without converting it (None if unknown).
+
+    Parameters
+    ----------
+    M : array_like
+        A numpy array, flint or sympy matrix (anything with a 2-tuple ``shape`` or
+        ``nrows``/``ncols``).
+
+    Returns
+    -------
+    tuple of int or None
+        ``(rows, cols)``, or None for nested lists and other inputs.
+
+    Examples
+    --------
+    >>> matrix_shape(np.broadcast_to(np.int64(1), (10**5, 10**5)))
+    (100000, 100000)
+    >>> matrix_shape([[1, 2]]) is None
+    True
+    """
+    shape = getattr(M, "shape", None)
+    if isinstance(shape, tuple) and len(shape) == 2 and all(
+            isinstance(s, int | np.integer) for s in shape):
+        return int(shape[0]), int(shape[1])
+    if hasattr(M, "nrows") and hasattr(M, "ncols") and callable(M.nrows):
+        return int(M.nrows()), int(M.ncols())
+    return None
+
+
+def flint_rank_bytes(shape: tuple[int, int], M: Any = None) -> int:
+    """Peak bytes of python-flint's GF(p) rank of a matrix of ``shape``: the int64 numerators
+    (unless ``M`` is already an int64 array) and the ``nmod_mat`` with its elimination copy
+    (:data:`~seprank.core.memory.RANK_STEP_FACTOR`).
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The matrix's shape.
+    M : array_like, optional
+        The input (its dtype decides whether a conversion copy is made).
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> flint_rank_bytes((1000, 1000)) > 8 * 10**6
+    True
+    """
+    n_int64 = array_bytes(shape, np.int64)
+    dtype = getattr(M, "dtype", None)
+    if dtype is None or np.dtype(dtype).kind == "O":
+        convert = array_bytes(shape, object)
+    else:
+        convert = 0 if np.dtype(dtype) == np.int64 else n_int64
+    return int(convert + n_int64 * (1 + RANK_STEP_FACTOR["modular"]))
+
+
+def exact_rank_bytes(shape: tuple[int, int], M: Any = None) -> int:
+    """Peak bytes of the exact rank of a matrix of ``shape``: the int64 numerators (unless
+    ``M`` already is an int64 array) and the ``fmpz_mat`` with its elimination, counted as
+    :data:`~seprank.core.memory.OBJECT_ENTRY_BYTES` per entry times
+    ``1 + RANK_STEP_FACTOR['exact']``.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The matrix's shape.
+    M : array_like, optional
+        The input (its dtype decides whether a conversion copy is made).
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> exact_rank_bytes((10**5, 10**5)) > 2**40
+    True
+    """
+    dtype = getattr(M, "dtype", None)
+    convert = 0 if dtype in (np.int64, object) or dtype is None else array_bytes(shape,
+                                                                                np.int64)
+    return int(convert + array_bytes(shape, object) * (1 + RANK_STEP_FACTOR["exact"]))
+
+
+def float_rank_bytes(shape: tuple[int, int], M: Any = None) -> int:
+    """Peak bytes of :func:`svd_rank` / :func:`seprank.eps_rank` on a matrix of ``shape``: a
+    float64 (complex128) copy, the scaled copy and LAPACK's copy and workspace
+    (:data:`~seprank.core.memory.RANK_STEP_FACTOR`), and the factors of a thin SVD.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        The matrix's shape.
+    M : array_like, optional
+        The input (complex inputs count 16 bytes per entry).
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    Examples
+    --------
+    >>> float_rank_bytes((1000, 1000)) > 8 * 10**6
+    True
+    """
+    kind = getattr(getattr(M, "dtype", None), "kind", "f")
+    dtype = np.complex128 if kind == "c" else np.float64
+    m, n = shape
+    k = min(m, n)
+    entries = array_bytes(shape, dtype)
+    return int(entries * (2 + RANK_STEP_FACTOR["svd"]) + array_bytes((m + n) * k + k, dtype))
+
+
+def _rank_nmod_mat(M: Any, p: int) -> RankResult:
+    """The rank of a python-flint ``nmod_mat`` whose modulus is ``p``."""
+    q = int(M.modulus())
+    if q != p:
+        raise ValueError(f"residues is an nmod_mat modulo {q}, but p = {p}: pass p={q}, or "
+                         f"the integer entries (e.g. numpy.array(M.tolist(), dtype=object))")
+    m, n = int(M.nrows()), int(M.ncols())
+    guard_memory(array_bytes((m, n), np.int64) * RANK_STEP_FACTOR["modular"],
+                 what=f"the GF(p) rank of a {m:,} x {n:,} nmod_mat (its copy)",
+                 fix="rank a smaller matrix")
+    rank = 0 if m == 0 or n == 0 else int(M.rank())
     return _modular_result(rank, p, (m, n), "python-flint nmod_mat")
 
 
@@ -184,6 +418,11 @@ def exact_rank(M: Any) -> RankResult:
     >>> exact_rank([[1, 2], [2, 4]]).rank
     1
     """
+    shape = matrix_shape(M)
+    if shape is not None:
+        guard_memory(exact_rank_bytes(shape, M), what=(
+            f"the exact rank of a {shape[0]:,} x {shape[1]:,} matrix (fmpz_mat and its "
+            "elimination)"), fix="rank a smaller matrix, or use method='modular'")
     exact = as_exact_matrix(M, "M")
     m, n = exact.shape
     if m == 0 or n == 0:
@@ -218,6 +457,11 @@ def svd_rank(M: Any, *, rtol: float | None = None, atol: float | None = None) ->
     1
     """
     rtol, atol = check_tolerance("rtol", rtol), check_tolerance("atol", atol)
+    shape = matrix_shape(M)
+    if shape is not None:
+        guard_memory(float_rank_bytes(shape, M), what=(
+            f"the SVD of a {shape[0]:,} x {shape[1]:,} matrix (float copies and LAPACK "
+            "workspace)"), fix="rank a smaller matrix")
     arr = as_float_matrix(M, "M")
     m, n = arr.shape
     if m == 0 or n == 0:

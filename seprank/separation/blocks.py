@@ -39,12 +39,13 @@ import numpy as np
 
 from seprank.core.cluster import available_cores
 from seprank.core.domains import Domain, ModularDomain
-from seprank.core.flint_direct import status as direct_status
+from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
+from seprank.core.gfp_elimination import elimination_bytes, widen_in_place
 from seprank.core.grid import GridTooLargeError
-from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
+from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.modfloat import from_balanced, matmul_mod, to_balanced
 from seprank.core.progress import track
-from seprank.core.rank import RankResult
+from seprank.core.rank import RankResult, rank_mod_p_in_place
 from seprank.core.types import Array
 from seprank.separation.budget import Budget
 from seprank.separation.degree import (
@@ -324,9 +325,13 @@ class _BlockMatrix:
     round stops at ``deadline`` (later rounds are started only when the growth loop predicts
     they end in time)."""
 
-    def __init__(self, sweep: _Sweep, k: int, limit: int, deadline: float | None = None
-                 ) -> None:
+    def __init__(self, sweep: _Sweep, k: int, limit: int, deadline: float | None = None,
+                 in_place: bool = False) -> None:
         self.sweep, self.k, self.limit, self.deadline = sweep, k, limit, deadline
+        #: Hand the growth loop the grid widened to float64 in its own allocation (ranked in
+        #: place by :func:`_rank_in_place`; the int32 grid is not held beside a float64 copy).
+        #: Only where nothing needs the matrix after its rank (serial, no kept witness).
+        self.in_place = in_place
         #: The templates of the last round (what a certificate of the block needs).
         self.last: Array | None = None
         #: Rows and columns of the last matrix in the full matricization (after de-duplication).
@@ -347,8 +352,9 @@ class _BlockMatrix:
         first, self.evaluated = not self.evaluated, True
         hit = self.sweep.cache.pop(self.k, None)
         if hit is not None and len(hit[0]) == m and np.array_equal(hit[0], templates):
-            self.kept = hit[2]
-            return hit[1]  # int32 residues: ranked without an int64 copy
+            self.kept, box = hit[2], [hit[1]]
+            del hit
+            return self._widened(box)  # int32 residues: ranked without an int64 copy
         need = self.peak_bytes(m)
         if need > self.limit:
             rows, cols = self.sweep.shape(m)
@@ -360,7 +366,36 @@ class _BlockMatrix:
                 what="a degree block's grid")
         M, self.kept = self.sweep.run(templates, {self.k: m},
                                       self.deadline if first else None)[self.k]
-        return M
+        box = [M]
+        del M
+        return self._widened(box)
+
+    def _widened(self, box: list[Array]) -> Array:
+        """The matrix in ``box`` (its only reference, taken out), or -- in place mode --
+        that matrix widened to balanced float64 residues in its own allocation
+        (:func:`widen_in_place`)."""
+        M = box.pop()
+        if not (self.in_place and 3 <= self.sweep.p < ELIMINATION_MAX_PRIME
+                and M.dtype == np.int32 and M.ndim == 2 and M.size
+                and M.flags.owndata and M.flags.c_contiguous):
+            return M
+        shape = (int(M.shape[0]), int(M.shape[1]))
+        try:
+            M.resize((2 * M.size,), refcheck=True)  # realloc: large blocks are remapped
+        except ValueError:  # referenced elsewhere: rank the int32 grid as it is
+            return M
+        return widen_in_place(M, shape, self.sweep.p)
+
+
+def _rank_in_place(domain: ModularDomain) -> Callable[[Array], RankResult]:
+    """The serial blocks' ``rank_of``: a widened grid (float64) is eliminated in place
+    (:func:`~seprank.core.rank.rank_mod_p_in_place`), any other by the domain."""
+    def rank_of(E: Array) -> RankResult:
+        if E.dtype == np.float64:
+            return rank_mod_p_in_place(E, domain.p)
+        return domain.rank(E)
+
+    return rank_of
 
 
 @register_strategy("degree", methods=("modular",), auto=1, fixed_templates=False,
@@ -479,7 +514,8 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
             j, kk = structure.bidegrees[k]
             remaining = (None if budget.max_seconds is None
                          else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
-            matrix_of = _BlockMatrix(sweep, k, limit, deadline)
+            matrix_of = _BlockMatrix(sweep, k, limit, deadline,
+                                     in_place=pool is None and not request.keep_witness)
             witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
             if deadline is not None and time.perf_counter() > deadline:  # polled per block
                 done[k] = _not_run(j, kk, bounds[k], request, domain.p)
@@ -491,11 +527,12 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
                     budget=replace(budget, max_seconds=remaining), progress=request.progress,
                     description=f"block ({j}, {kk})",
                     on_final=witness.on_final if request.keep_witness else None,
-                    rank_of=None if pool is None else pool.rank_of(k))
+                    rank_of=(_rank_in_place(domain) if pool is None else pool.rank_of(k)))
             except _OutOfTime:
                 done[k] = _not_run(j, kk, bounds[k], request, domain.p)
                 sweep.cache.pop(k, None)
                 continue
+            matrix_of.in_place = False  # a later re-evaluation (a witness) keeps its int32 grid
             templates = (out.templates if out.templates is not None
                          else matrix_of.last if matrix_of.last is not None
                          else np.empty((0, dim)))
@@ -540,10 +577,8 @@ def _not_run(j: int, k: int, bound: int, request: SeparationRequest, p: int) -> 
 
 
 def rank_step_bytes(rows: int, cols: int) -> int:
-    """Peak bytes of one block's rank step: its int32 matrix, and FLINT's matrix (8 bytes per
-    entry, eliminated in place) with one chunk of reduced rows
-    (:mod:`seprank.core.flint_direct`), or -- when that path is unavailable -- the int64 copy
-    and python-flint's matrices (:data:`~seprank.core.memory.RANK_STEP_FACTOR`).
+    """Peak bytes of one block's rank step: its int32 matrix and the float64 elimination's
+    copy with its strips (:func:`seprank.core.gfp_elimination.elimination_bytes`).
 
     Parameters
     ----------
@@ -560,16 +595,13 @@ def rank_step_bytes(rows: int, cols: int) -> int:
     >>> rank_step_bytes(1000, 1000) >= 12 * 10**6
     True
     """
-    entries = rows * cols
-    if direct_status().available:
-        return 12 * entries + 2 * 8 * 256 * cols
-    return int(entries * (4 + 8 * (1 + RANK_STEP_FACTOR["modular"])))
+    return 4 * rows * cols + elimination_bytes(rows, cols)
 
 
 def _guard_workers(executor: Any, matrices: dict[int, Array], store: int, limit: int) -> None:
     """Before an embedded cluster starts: the cached matrices, plus on each of its workers one
-    of the largest blocks' rank steps (its copy, the int64 matrix, FLINT's matrix and the copy
-    its elimination makes) and the worker process itself, within the memory limit."""
+    of the largest blocks' rank steps (its copy and the elimination's float64 copy) and the
+    worker process itself, within the memory limit."""
     if not (executor is None or isinstance(executor, int)) or not matrices:
         return
     workers = available_cores() if executor is None else int(executor)

@@ -11,7 +11,7 @@ single-threaded worker processes, a scheduler address, or a ``Client``):
    multiply-adds :math:`r\,c\,\min(r, c)` (the largest block first, each to the least loaded
    worker): :func:`assign_blocks`;
 2. the worker computes :func:`rank_block` -- the GF(p) rank the serial path computes
-   (:func:`~seprank.core.rank.rank_mod_p`, on one FLINT thread) -- and returns the
+   (:func:`~seprank.core.rank.rank_mod_p`, on one BLAS thread) -- and returns the
    :class:`~seprank.core.rank.RankResult` with its own wall and CPU seconds;
 3. block k's growth loop takes that rank for its first round
    (:meth:`BlockRanks.rank_of`), but only for the matrix that was sent: the round's matrix is
@@ -139,7 +139,7 @@ def rank_block(matrix: Array, p: int) -> tuple[RankResult, float, float]:
     -------
     tuple of (RankResult, float, float)
         :func:`~seprank.core.rank.rank_mod_p` of the matrix (what :meth:`ModularDomain.rank`
-        computes, here on one FLINT thread), wall seconds, CPU seconds.
+        computes, here on one BLAS thread), wall seconds, CPU seconds.
 
     Examples
     --------

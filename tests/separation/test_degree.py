@@ -7,6 +7,7 @@ closed-form block bounds (monomial counts), and PB by hand (the claims' tables).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -201,3 +202,22 @@ def test_property_blocks_equal_dense_on_random_networks(depth: int, width: int, 
                                 partition=(A, B), n_inputs=n_inputs, seed=seed,
                                 structure="dense")
     assert blocks.rank == dense.rank
+
+
+def test_serial_blocks_rank_their_grids_in_place_with_the_same_ranks() -> None:
+    """Issue 36, item 4: without a kept witness the serial blocks widen each grid in its own
+    allocation and eliminate it in place; the ranks equal those of the int32 path (the one a
+    kept witness takes), block by block."""
+    rep = InContextRepresentation.random(depth=2, width=3, n_tokens=1, seed=5)
+    fast = incontext_seq_sep(rep, seed=0, structure="degree")
+    kept = incontext_seq_sep(rep, seed=0, structure="degree", keep_witness=True)
+    assert fast.rank == kept.rank
+    fe: Any = fast.engine
+    ke: Any = kept.engine
+    ways = set()
+    for a, b in zip(fe.blocks, ke.blocks, strict=True):
+        assert a.rank == b.rank
+        ways.add(a.rank_result.details.get("computed_by", ""))
+        assert "in place" not in b.rank_result.details.get("computed_by", "")
+    assert any("in place" in w for w in ways), ways
+    fe.blocks[-1].evidence.minor()  # a witness found later re-evaluates int32
