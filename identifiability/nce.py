@@ -1,4 +1,4 @@
-"""The NCE and eNCE population landscapes for 1-D Gaussian mean estimation (seed 004 §4.1).
+"""The NCE and eNCE population landscapes for 1-D Gaussian mean estimation (004 §4.1).
 
 Setting (§4.1.3): data :math:`P_* = \\mathcal N(\\theta_*, 1)`, noise :math:`Q = \\mathcal
 N(\\theta_q, 1)`, model :math:`p_\\tau(x) = \\exp(-x^2/2 + bx - c)` with the extended parameter

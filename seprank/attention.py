@@ -1,4 +1,4 @@
-r"""Linearized (softmax-free) multi-head self-attention, the network of seed 003, eq. 3 / eq. 12.
+r"""Linearized (softmax-free) multi-head self-attention, the network of paper 003, eq. 3 / eq. 12.
 
 One layer maps the rows :math:`x^1, \dots, x^N \in \mathbb R^{d_x}` of ``X`` to
 
@@ -131,7 +131,7 @@ class OutputEntry:
 
 @dataclass(eq=False)
 class LinearAttention:
-    """Depth-L, width-d_x, H-head linear self-attention (seed 003, eq. 3 and eq. 12).
+    """Depth-L, width-d_x, H-head linear self-attention (003, eq. 3 and eq. 12).
 
     Weights may be float64, complex128 (the lower-bound witness of App. B.2 is complex),
     integers, or exact objects (``int``, ``Fraction``, sympy expressions).  Integer and exact
@@ -149,7 +149,7 @@ class LinearAttention:
     output : array_like, shape (..., L, H, d_x, d_a)
         :math:`W^{O,l,h}`.
     residual : bool, keyword-only
-        Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (seed 003, App. A.4).
+        Add the skip connection :math:`x^{l} = x^{l-1} + y^{l}` (003, App. A.4).
 
     References
     ----------

@@ -1,4 +1,4 @@
-"""The quantities in the proofs of seed 004 §2.1, computed exactly where possible.
+"""The quantities in the proofs of paper 004 §2.1, computed exactly where possible.
 
 * :func:`r_function`, :func:`r_second_derivative` — the per-point excess loss
   :math:`r(\\delta) = \\big(p_* q\\delta / ((p_*(1+\\delta)+q)(p_*+q))\\big)^2` of eq. 2.23 as a

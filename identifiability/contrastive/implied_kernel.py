@@ -1,4 +1,4 @@
-"""The kernel implied by a contrastive classifier: Lemma 1 and eq. 2.12 of seed 004 §2.1.
+"""The kernel implied by a contrastive classifier: Lemma 1 and eq. 2.12 of paper 004 §2.1.
 
 **Lemma 1.** The population minimiser of the ℓ2 loss (2.5) — and of the cross-entropy — is
 :math:`h^* = p_*^\\eta/(p_*^\\eta + q)`.

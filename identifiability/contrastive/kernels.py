@@ -7,7 +7,7 @@ A *Gaussian (affine) kernel* is the conditional law
     k(z' \\mid z) = \\mathcal N(z';\\, M z + c,\\, S), \\qquad z, z' \\in \\mathbb R^d,
 
 with ``M`` a d x d matrix, ``c`` a d-vector and ``S`` a symmetric positive-definite covariance.
-It covers the three objects of seed 004 §2.1 that matter for the Ornstein–Uhlenbeck checks:
+It covers the three objects of paper 004 §2.1 that matter for the Ornstein–Uhlenbeck checks:
 
 * the true η-transition kernel of an OU process, :math:`M = e^{-A\\eta}`, :math:`c = 0`,
   :math:`S = A^{-1}(I - e^{-2A\\eta})`;

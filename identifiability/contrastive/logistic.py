@@ -1,4 +1,4 @@
-"""Quadratic logistic regression for the contrastive task (seed 004 §2.1).
+"""Quadratic logistic regression for the contrastive task (004 §2.1).
 
 Logistic regression of the labels on all monomials of degree ≤ 2 of :math:`u = (z, z')`:
 :math:`s = \\alpha + \\beta^\\top u + u^\\top\\Gamma u`.  For a Gaussian :math:`p_*` and a

@@ -1,4 +1,4 @@
-"""Error metrics of an estimated transition kernel (seed 004 §2.1, Theorems 2 and 3).
+"""Error metrics of an estimated transition kernel (004 §2.1, Theorems 2 and 3).
 
 For a stationary law π, the true kernel :math:`p_*` (Gaussian, e.g. an OU η-kernel), an
 estimate :math:`\\hat p` and the contrast q:

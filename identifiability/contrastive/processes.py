@@ -1,4 +1,4 @@
-"""Stationary Markov processes for contrastive kernel estimation (seed 004 §2.1).
+"""Stationary Markov processes for contrastive kernel estimation (004 §2.1).
 
 * :class:`OrnsteinUhlenbeck` — the Langevin diffusion (eq. 2.1)
   :math:`dx_t = -\\nabla f(x_t)\\,dt + \\sqrt2\\,dW_t` with quadratic

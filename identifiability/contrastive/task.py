@@ -1,4 +1,4 @@
-"""The contrastive task of seed 004 §2.1.1.2 (pairs, labels, contrast distributions).
+"""The contrastive task of paper 004 §2.1.1.2 (pairs, labels, contrast distributions).
 
 **Task (the thesis', ``pairs="disjoint"``, the default).** From observations
 :math:`\\tilde x_0, \\tilde x_\\eta, \\dots, \\tilde x_{(2m-1)\\eta}` of a stationary process

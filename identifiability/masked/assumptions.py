@@ -1,4 +1,4 @@
-r"""Assumptions A5–A9 of seed 004 §2.2.1.3: checks, reports and the errors that name them.
+r"""Assumptions A5–A9 of paper 004 §2.2.1.3: checks, reports and the errors that name them.
 
 * **A5** :math:`T` is doubly stochastic and :math:`h_1` is stationary, hence uniform;
 * **A6** (HMM) every row of :math:`O` is non-zero;
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-#: Short names of the assumptions of seed 004 §2.2.1.3.
+#: Short names of the assumptions of paper 004 §2.2.1.3.
 ASSUMPTIONS = {
     "A5": "A5 (doubly stochastic transitions, stationary uniform h_1)",
     "A6": "A6 (non-redundancy: every row of O is non-zero)",

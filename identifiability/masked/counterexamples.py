@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 
-#: The matrices of (2.47), as printed (8 decimals), seed 004 §2.2.3.2.
+#: The matrices of (2.47), as printed (8 decimals), paper 004 §2.2.3.2.
 THEOREM6_PRINTED: dict[str, FloatArray] = {
     "O": np.array([[0.23016003, 0.3549092, 0.16493077], [0.30716059, 0.06962305, 0.37321636],
                    [0.2580854, 0.26965425, 0.22226035], [0.20459398, 0.3058135, 0.23959252]]),

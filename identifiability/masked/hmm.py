@@ -1,6 +1,6 @@
-r"""Hidden Markov models of seed 004 §2.2: the discrete HMM and the conditionally Gaussian HMM.
+r"""Hidden Markov models of paper 004 §2.2: the discrete HMM and the conditionally Gaussian HMM.
 
-Conventions (seed 004, §2.2.1.1), all **column-stochastic**:
+Conventions (004, §2.2.1.1), all **column-stochastic**:
 
 * hidden states :math:`h_t \in [k]`, :math:`P(h_{t+1}=i \mid h_t=j) = T_{ij}`;
 * discrete HMM: :math:`P(x_t=i \mid h_t=j) = O_{ij}`, :math:`O \in \mathbb R^{d\times k}`;
@@ -614,7 +614,7 @@ class GaussianHMM(_BaseHMM):
                                       means.shape[1]), dtype=float)  # (k, d, d)
         eye = np.broadcast_to(np.eye(means.shape[1]), covs.shape)
         if np.max(np.abs(covs - eye)) > atol:
-            raise ValueError("the G-HMM of seed 004 has identity covariances; this hmmlearn "
+            raise ValueError("the G-HMM of paper 004 has identity covariances; this hmmlearn "
                              f"model has max |Sigma - I| = {np.max(np.abs(covs - eye)):.3g}")
         return cls(means.T, np.asarray(h.transmat_).T, atol=atol, rank_rtol=rank_rtol,
                    require=require, start=np.asarray(h.startprob_, dtype=float))

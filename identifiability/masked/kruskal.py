@@ -3,7 +3,7 @@ r"""Kruskal ranks (k-ranks) and Kruskal's uniqueness condition, exactly.
 The Kruskal rank :math:`k_A` of a matrix :math:`A` with n columns is the largest r such that
 **every** r columns are linearly independent, i.e. :math:`k_A = \operatorname{spark}(A) - 1`
 (spark = size of the smallest dependent column set; :math:`k_A = n` if all columns are
-independent).  Kruskal's theorem (seed 004, Proposition 1; Sidiropoulos & Bro 2000 for N-way):
+independent).  Kruskal's theorem (004, Proposition 1; Sidiropoulos & Bro 2000 for N-way):
 the rank-one terms of :math:`W = \sum_{i\le R} A^{(1)}_i\otimes\dots\otimes A^{(N)}_i` are unique up
 to a shared permutation and scaling if :math:`\sum_n k_{A^{(n)}} \ge 2R + N - 1`.  The
 condition is sufficient, not necessary (it always fails for R = 1, where uniqueness is trivial).

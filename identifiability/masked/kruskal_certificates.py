@@ -1,4 +1,4 @@
-r"""Certificates of Kruskal ranks (seed 004, Proposition 1): both sides, checkable by anyone.
+r"""Certificates of Kruskal ranks (004, Proposition 1): both sides, checkable by anyone.
 
 :math:`k_A = k` has two sides.  **Lower**: every k columns are independent.  One random
 projection P (k x m over GF(p)) proves it for all of them at once: if every k x k minor

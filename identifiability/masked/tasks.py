@@ -1,6 +1,6 @@
 r"""Masked prediction tasks as values, and their optimal (squared-loss) predictors.
 
-A task :math:`\otimes_{\tau\in\mathcal T} x_\tau \mid x_t` (seed 004, eq. 2.35) is written
+A task :math:`\otimes_{\tau\in\mathcal T} x_\tau \mid x_t` (004, eq. 2.35) is written
 ``Task("x2|x1")``, ``Task("x2⊗x3|x1")`` or, in ASCII, ``Task("x2*x3|x1")``; gaps
 (``"x5|x1"``) and reverse tasks (``"x1|x3"``) are tasks like any other.  Its optimal predictor
 is the conditional expectation

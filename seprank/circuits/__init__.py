@@ -1,4 +1,4 @@
-r"""One circuit description for every polynomial architecture (issue 27).
+r"""One circuit description for every polynomial architecture.
 
 An architecture is a small typed program over integer weights
 (:mod:`seprank.circuits.program`: inputs, constants, einsums, powers, sums, product pooling,

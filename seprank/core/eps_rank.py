@@ -1,14 +1,14 @@
 r"""Certified brackets on the ε-rank of a matrix.
 
-The ε-rank (Alon, Lee, Shraibman & Vempala 2013; used in seed 001, App. C.1.2, and 000) is
+The ε-rank (Alon, Lee, Shraibman & Vempala 2013; used in paper 001, App. C.1.2, and 000) is
 
 .. math::
 
     \operatorname{rank}_\varepsilon(M) = \min\{\operatorname{rank}(B) :
         |M_{ij} - B_{ij}| \le \varepsilon \text{ for all } i, j\}
 
-(absolute version, seed 000), or with :math:`\varepsilon |M_{ij}|` on the right (relative
-version, seed 001).  Computing it exactly is hard in general, so :func:`eps_rank` returns a
+(absolute version, paper 000), or with :math:`\varepsilon |M_{ij}|` on the right (relative
+version, paper 001).  Computing it exactly is hard in general, so :func:`eps_rank` returns a
 bracket ``lower <= rank_eps(M) <= upper`` and states how each side was obtained.
 """
 
@@ -109,8 +109,8 @@ def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult
     eps : float
         The entrywise tolerance, > 0.
     mode : {'absolute', 'relative'}, keyword-only
-        ``'absolute'`` (seed 000): :math:`|M_{ij} - B_{ij}| \le \varepsilon`.
-        ``'relative'`` (seed 001): :math:`|M_{ij} - B_{ij}| \le \varepsilon |M_{ij}|`.
+        ``'absolute'`` (000): :math:`|M_{ij} - B_{ij}| \le \varepsilon`.
+        ``'relative'`` (001): :math:`|M_{ij} - B_{ij}| \le \varepsilon |M_{ij}|`.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 r"""Exact Gaussian rationals :math:`a + b\,\mathbf i` (:math:`a, b \in \mathbb Q`).
 
-The lower-bound witness of seed 003 (Lemma 6) has complex weights with *bilinear* products
+The lower-bound witness of paper 003 (Lemma 6) has complex weights with *bilinear* products
 (:math:`\langle u, v\rangle = u^T v`, never conjugated).  :class:`GaussianRational` lets the
 network code of :class:`seprank.LinearAttention` run on such weights exactly (numpy object
 arrays in :class:`~seprank.core.domains.ExactDomain`), for tiny cases; large cases use GF(p) with

@@ -1,6 +1,6 @@
 r"""GF(p) rank by recursive elimination on float64 BLAS with delayed modular reduction.
 
-The rank step of the separation-rank engines (issue 36): the rank over :math:`GF(p)`,
+The rank step of the separation-rank engines: the rank over :math:`GF(p)`,
 :math:`3 \le p < 2^{26}`, of an integer matrix, by a recursive LU decomposition with row and
 column pivoting (a PLUQ, Dumas--Giorgi--Pernet) whose block products are float64 matrix
 products (``@``, i.e. BLAS ``dgemm`` on every core) on residues held exactly as float64
@@ -31,7 +31,7 @@ place on ONE float64 copy of the matrix (8 bytes per entry) plus strips of at mo
 :data:`STRIP_BYTES`; the input is converted to it in row chunks, so an int32 grid can be
 released by the caller as soon as :func:`eliminate` has made its copy (``release=``).
 
-Choice of prime (issue 36, item 2).  The engines draw a random 25-bit prime,
+Choice of prime.  The engines draw a random 25-bit prime,
 :math:`2^{24} \le p < 2^{25}` (:data:`seprank.core.domains.SMALL_PRIME_BITS`), unchanged by
 this module: their fused GF(p) kernels (:mod:`seprank.core.modfloat`, the in-context kernels)
 need :math:`p < 2^{26}`, and every certified value and engine fingerprint stays as it was.
@@ -50,7 +50,7 @@ measured).  Whatever the prime, a GF(p) rank never exceeds the rank it bounds, s
 shortfall can only lower the certified value, never raise it: the value stays a certified
 lower bound in every case.
 
-Safety (issue 35).  Pure numpy and numba: nothing can abort the interpreter.  The prime is
+Safety.  Pure numpy and numba: nothing can abort the interpreter.  The prime is
 validated (a prime :math:`3 \le p < 2^{26}`), the memory is estimated and refused by
 :func:`seprank.core.memory.guard_memory` *before* the copy, and concurrent calls from several
 threads are serialised by one lock (each call already uses every core through BLAS, so
@@ -830,7 +830,7 @@ def widen_in_place(grid: Array, shape: tuple[int, int], p: int) -> Array:
     The caller first grows its (sole-owner, C-contiguous) int32 array to twice its entries with
     ``grid.resize((2 * m * n,), refcheck=True)`` -- a ``realloc``, which for a large block
     remaps the pages instead of copying -- so the peak is the float64 matrix alone, not an
-    int32 grid beside a float64 copy (issue 36, item 4).  The entries are widened from the
+    int32 grid beside a float64 copy.  The entries are widened from the
     last to the first, each float64 written over int32 slots already read.
 
     Parameters

@@ -7,13 +7,13 @@ A *grid tensor* of a function :math:`f : (\mathbb R^{d})^N \to \mathbb R` on tem
 
 and for a partition (A, B) of the N positions, the rank of its matricization
 :math:`[\![\mathcal A(f)]\!]_{A,B}` is a lower bound on the separation rank
-:math:`\operatorname{sep}_{(A,B)}(f)` for *any* choice of templates (seed 003, Claim 1; seed
+:math:`\operatorname{sep}_{(A,B)}(f)` for *any* choice of templates (003, Claim 1; seed
 001, App. C.1.1).
 
 **Convention.**  :func:`matricize` is exactly :func:`tensorly.base.matricize`: the row modes in
 the order given, the remaining modes in ascending order as columns, C-order (row-major)
 flattening, so the first row mode is the most significant digit of the row index.  This is the
-numbering of seed 001, App. C.1.1, and differs from Kolda & Bader's (Fortran-order) unfolding by
+numbering of paper 001, App. C.1.1, and differs from Kolda & Bader's (Fortran-order) unfolding by
 a column permutation, which does not change the rank.
 """
 

@@ -1,10 +1,10 @@
 r"""Huge positive numbers held as base-3 logarithms, compared without false verdicts.
 
-The bounds of seed 003 are astronomically large (:math:`(d_x+H)^{(3^L-1)/2}` at L = 48 has
+The bounds of paper 003 are astronomically large (:math:`(d_x+H)^{(3^L-1)/2}` at L = 48 has
 about :math:`10^{22}` digits), so they are stated and compared in :math:`\log_3`.  Double
 precision is not enough: :math:`\log \Gamma(3^{35})` is about :math:`10^{18}`, so float64
 ``lgamma`` differences lose every significant digit and produce spurious "violations" of true
-inequalities (seed 003 notes §4.3).  Here a number is a :class:`Log3Value`:
+inequalities (003 notes §4.3).  Here a number is a :class:`Log3Value`:
 
 * ``log3`` -- :math:`\log_3 x` as an :mod:`mpmath` number with :data:`DIGITS` significant
   digits (multiset coefficients through ``loggamma`` at that precision, whose absolute error

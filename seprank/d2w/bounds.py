@@ -1,4 +1,4 @@
-r"""The vocabulary of seed 003's bounds: C(L), multiset coefficients, the regimes, and Bound.
+r"""The vocabulary of paper 003's bounds: C(L), multiset coefficients, the regimes, and Bound.
 
 Notation (003): depth L, width :math:`d_x`, H heads, :math:`d_a = d_x / H`, N input
 positions, :math:`C(L) = (3^L - 1)/2` (:func:`mixing_units`),
@@ -119,7 +119,7 @@ def mixing_units(depth: int) -> int:
 
     References
     ----------
-    .. [1] Seed 003, eq. 4, Lemma 1 (App. A.1), Theorems 3-4.
+    .. [1] Paper 003, eq. 4, Lemma 1 (App. A.1), Theorems 3-4.
 
     Examples
     --------
@@ -148,7 +148,7 @@ def multiset_coefficient(n: int, k: int) -> int:
 
     References
     ----------
-    .. [1] Seed 003, App. A.3 (the identity before Theorem 4), App. B.2.
+    .. [1] Paper 003, App. A.3 (the identity before Theorem 4), App. B.2.
 
     Examples
     --------
@@ -165,7 +165,7 @@ def multiset_coefficient(n: int, k: int) -> int:
 
 
 def regime(width: int, depth: int) -> Regime:
-    r"""Which theorem of seed 003 covers depth L at width :math:`d_x` (decided exactly).
+    r"""Which theorem of paper 003 covers depth L at width :math:`d_x` (decided exactly).
 
     * ``'depth_efficient'``: :math:`L < \log_3 d_x` (i.e. :math:`3^L < d_x`), Theorem 1;
     * ``'depth_inefficient'``: :math:`L > \log_3 d_x` (:math:`3^L > d_x`), Theorem 2;

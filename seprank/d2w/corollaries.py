@@ -1,4 +1,4 @@
-r"""Corollaries 1 and 2 of seed 003: how much wider a shallower network must be.
+r"""Corollaries 1 and 2 of paper 003: how much wider a shallower network must be.
 
 * :func:`corollary1_min_widening` -- Corollary 1 (§4.1): matching a deep network in the
   depth-efficient regime needs a double-exponential widening;

@@ -1,4 +1,4 @@
-r"""Hadamard powers of Gram matrices: the rank argument of seed 003, App. B.2, and Lemma 7.
+r"""Hadamard powers of Gram matrices: the rank argument of paper 003, App. B.2, and Lemma 7.
 
 With :math:`d = (d_x - H)/2` and :math:`\lambda = 3^{L-2}`, the lower bounds of Theorems 1-2
 come from a :math:`V \in \mathbb R^{R \times d}`, :math:`R = (\!(d\ \lambda)\!)`, with unit rows
@@ -11,7 +11,7 @@ diagonal scaling, so the rank is that of the integer matrix :math:`(WW^T)^{\odot
 :func:`rational_sphere_V` gives exactly normalised rational rows (inverse stereographic
 projection), which the network witness needs for exact / GF(p) evaluation.
 
-The same objects drive the lower bound of Theorem 2 of seeds 000/001 (App. C.2,
+The same objects drive the lower bound of Theorem 2 of paper 000/001 (App. C.2,
 :mod:`seprank.incontext.lower`): :func:`hadamard_power_gram` forms :math:`(BB^T)^{\odot\lambda}`
 exactly or in floats (for its spectrum), and ``hadamard_power_rank(...)`` (GF(p) by default)
 certifies its rank for sizes where exact rational Gram matrices are too slow (e.g.
@@ -63,7 +63,7 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
 
     Stars and bars: the d - 1 bars of each choice of positions among total + d - 1 cut the
     total stars into the parts (lexicographic because the bar positions are).  Also the index
-    set of the counting lemmas of seed 000/001, App. B.1 (:mod:`seprank.incontext.lemmas`,
+    set of the counting lemmas of paper 000/001, App. B.1 (:mod:`seprank.incontext.lemmas`,
     compositions of K into M parts = ``compositions(M, K)``).
 
     Parameters
@@ -324,7 +324,7 @@ def hadamard_power_gram(V: npt.ArrayLike, power: int) -> npt.NDArray[Any]:
 
     Exact for integer or rational V (int64 while no entry can overflow, else Python ints /
     Fractions in an object array); float64 for float V -- certifies nothing, meant for spectra
-    and norms (Lemmas 10, 11 and 15 of seed 001, App. C.2).
+    and norms (Lemmas 10, 11 and 15 of paper 001, App. C.2).
 
     Parameters
     ----------

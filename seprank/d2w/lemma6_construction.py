@@ -1,4 +1,4 @@
-r"""The weights and templates of seed 003's Lemma 6 witness (App. B.3), and its constant.
+r"""The weights and templates of paper 003's Lemma 6 witness (App. B.3), and its constant.
 
 Lemma 6: for :math:`d_a = d_x/H` odd, L >= 2, N even and any :math:`V \in \mathbb
 R^{R \times d}` with unit rows (:math:`d = (d_x - H)/2`), there are weights and :math:`2R+1`

@@ -1,4 +1,4 @@
-r"""Proposition 1, the technical lemmas and the two corollaries of seed 003.
+r"""Proposition 1, the technical lemmas and the two corollaries of paper 003.
 
 * :func:`proposition1` -- separation ranks over all balanced partitions (Prop. 1 / Claim 3);
 * :func:`lemma2_layer_upper`, :func:`lemma2_summed_terms` -- Lemma 2 (App. A.4);

@@ -1,4 +1,4 @@
-r"""The depth-to-width law of seed 003 §5: the fit of eq. 10-11, transition sizes, Table 1.
+r"""The depth-to-width law of paper 003 §5: the fit of eq. 10-11, transition sizes, Table 1.
 
 The paper fits the transition width between its two regimes (Table 4(a)) as
 :math:`\ln d_x = a + bL` by weighted least squares (weights :math:`1/\sigma_i^2`,
@@ -84,7 +84,7 @@ class TransitionPoint:
 
 
 def load_table4() -> list[TransitionPoint]:
-    """Table 4 of seed 003 (App. D.1), as shipped.
+    """Table 4 of paper 003 (App. D.1), as shipped.
 
     Returns
     -------

@@ -1,4 +1,4 @@
-r"""Every bound of seed 003 on the separation rank of linear self-attention, exactly.
+r"""Every bound of paper 003 on the separation rank of linear self-attention, exactly.
 
 Theorems 1-2 (eqs. 7-8), Theorems 3-4 (eqs. 17-20), the residual Theorems 5-6 (App. A.4) and
 Lemma 6's certified count (App. B.2), each returned as a :class:`~seprank.d2w.bounds.Bound`: its
@@ -99,7 +99,7 @@ def theorem1_lower(*, width: int, depth: int, heads: int = 1, strict: bool = Fal
 
     References
     ----------
-    .. [1] Seed 003, Theorem 1 (eq. 7), App. B.2.
+    .. [1] Paper 003, Theorem 1 (eq. 7), App. B.2.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-r"""The lower-bound witness of seed 003 (Lemma 6): built, evaluated on its grid, certified.
+r"""The lower-bound witness of paper 003 (Lemma 6): built, evaluated on its grid, certified.
 
 The construction (weights, templates, the constant c) is in
 :mod:`seprank.d2w.lemma6_construction`; this module evaluates the grid sub-matrix

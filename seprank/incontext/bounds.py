@@ -1,7 +1,7 @@
-r"""Bounds on the (ε-)sequential separation ranks of seed 000/001, evaluated exactly.
+r"""Bounds on the (ε-)sequential separation ranks of paper 000/001, evaluated exactly.
 
 Integers are exact Python ints (any size).  Notation: :math:`C(L) = (3^L - 1)/2`
-(:func:`seprank.d2w.bounds.mixing_units`; seed 003 defines it, 000/001 never do), so
+(:func:`seprank.d2w.bounds.mixing_units`; paper 003 defines it, 000/001 never do), so
 :math:`2C(L)+1 = 3^L`; :math:`m(k) = \binom{k+d_x-1}{d_x-1} = (\!(d_x\ k)\!)` is the number of
 degree-k monomials in :math:`d_x` variables (:func:`seprank.d2w.bounds.multiset_coefficient`).
 
@@ -10,11 +10,11 @@ Two bounds here are **our derivations** (reading notes §3.2, tagged [INF]), not
 * :func:`bidegree_bound` PB(d_x, L) for the in-context representation, and
 * :func:`sequential_ceiling` :math:`m(3^L)` for the sequential one.
 
-Everything else is printed in seed 000/001 (Corollary 1, Theorem 1) or is seed 003's
+Everything else is printed in paper 000/001 (Corollary 1, Theorem 1) or is paper 003's
 (Theorems 2-4 of Levine et al. 2020), taken from :mod:`seprank.d2w.bounds` as
 :class:`~seprank.d2w.bounds.Bound` objects: 60-digit base-3 logarithms, exact values when rational,
 hypotheses flagged, compared exactly or through :mod:`seprank.core.log3` (never in float logs, which
-can report false violations).  Theorems 2 and 3 of seed 000/001 are in
+can report false violations).  Theorems 2 and 3 of paper 000/001 are in
 :mod:`seprank.incontext.theorems`.
 """
 
@@ -179,7 +179,7 @@ class Corollary1Bounds:
     r"""Upper bounds on seq-sep of the in-context representation (Corollary 1 + Proposition 1).
 
     By Proposition 1, :math:`\operatorname{seq-sep}(y_{in}) \le
-    \operatorname{sep}_{([N],[2N]\setminus[N])}(g)`, so every upper bound of seed 003 on sep
+    \operatorname{sep}_{([N],[2N]\setminus[N])}(g)`, so every upper bound of paper 003 on sep
     bounds it, for every weight assignment.
 
     Attributes
@@ -187,10 +187,10 @@ class Corollary1Bounds:
     width, heads, depth : int
         :math:`d_x`, H, L.
     thm2_upper : Bound
-        Seed 003, Theorem 2's upper bound (eq. 8); valid only for :math:`L > \log_3 d_x`
+        Paper 003, Theorem 2's upper bound (eq. 8); valid only for :math:`L > \log_3 d_x`
         (Corollary 1's hypothesis, :attr:`applies`), else flagged in ``violated``.
     thm3, thm4 : Bound
-        Seed 003, Theorems 3 (:math:`(H(d_a+1))^{C(L)}`) and 4 (eq. 19), valid at every depth.
+        Paper 003, Theorems 3 (:math:`(H(d_a+1))^{C(L)}`) and 4 (eq. 19), valid at every depth.
     bidegree : int
         PB(d_x, L) (:func:`bidegree_bound`, our derivation), valid at every depth.
     """
@@ -242,7 +242,7 @@ class Corollary1Bounds:
 def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds:
     r"""Corollary 1 (eq. 10): :math:`\log \operatorname{seq-sep}(y_{in}) = \tilde O(L d_x)`.
 
-    Made explicit through Proposition 1 and seed 003's Theorems 2-4
+    Made explicit through Proposition 1 and paper 003's Theorems 2-4
     (:func:`seprank.d2w.bounds.theorem2_upper`, :func:`~seprank.d2w.bounds.theorem3_upper`,
     :func:`~seprank.d2w.bounds.theorem4_upper`); PB is our bound.  ``heads`` and ``depth`` are
     keyword-only (the positional order of :mod:`seprank.d2w.bounds` is (width, depth, heads)).
@@ -259,7 +259,7 @@ def corollary1_bounds(width: int, *, heads: int, depth: int) -> Corollary1Bounds
     Returns
     -------
     Corollary1Bounds
-        The bounds of seed 003 through Proposition 1, and PB.
+        The bounds of paper 003 through Proposition 1, and PB.
 
     References
     ----------

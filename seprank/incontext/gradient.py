@@ -102,7 +102,7 @@ class LanguageModel:
                              expected="a seprank.LinearAttention",
                              hint="build one with LinearAttention(query, key, value, output)")
         if net.residual:
-            raise ValueError("seed 000/001 analyse eq. 1 without residual connections; build "
+            raise ValueError("paper 000/001 analyse eq. 1 without residual connections; build "
                              "the network with residual=False")
         weights = net.query, net.key, net.value, net.output
         if not all(w.dtype in (np.float64, np.complex128) for w in weights):
@@ -460,7 +460,7 @@ def lm_loss_and_gradient(lm: LanguageModel, sentence: Any,
 
     References
     ----------
-    .. [1] Seed 000/001, eq. 5 (loss, all parameters updated) and App. B notation
+    .. [1] Paper 000/001, eq. 5 (loss, all parameters updated) and App. B notation
        :math:`f(a)^j = -\partial\mathcal L/\partial M^V_{w_2^j}`.  Notes §1.6.
 
     Examples

@@ -1,4 +1,4 @@
-r"""The counting lemmas of App. B.1 (seed 000/001) by brute-force enumeration.
+r"""The counting lemmas of App. B.1 (000/001) by brute-force enumeration.
 
 The proof of Theorem 3 counts index tuples whose coefficient
 :math:`F(n, a, b) = \binom{K}{n}\eta^n\binom{n}{a_1..a_M}\binom{K-n}{b_1..b_M}` is within a factor
@@ -9,7 +9,7 @@ bounds.  Balanced multinomials follow Remark 1: :math:`\binom{K}{K/M, \dots}` me
 
 Multinomials are exact Python ints; products with :math:`\eta^n` are exact Fractions (Lemmas
 2-3) or compared in a log domain computed from exact ints (Lemmas 7-9).  The compositions
-:math:`a \in \mathbb N^M`, :math:`\sum a = K` are seed 003's
+:math:`a \in \mathbb N^M`, :math:`\sum a = K` are paper 003's
 (:func:`seprank.d2w.hadamard.compositions`, called as ``compositions(M, K)``: parts first).
 """
 

@@ -1,4 +1,4 @@
-r"""The lower-bound pipeline of Theorem 2 (seed 000/001, App. C): Hadamard powers of Gram
+r"""The lower-bound pipeline of Theorem 2 (000/001, App. C): Hadamard powers of Gram
 matrices, Lemmas 10-11 and 15-17, and a network construction realising them.
 
 Theorem 2 reduces the in-context ε-seq-sep to the ε-rank of a grid sub-matrix equal (up to a
@@ -13,14 +13,14 @@ constant) to :math:`M = (BB^T)^{\odot\lambda}` with unit rows :math:`B \in \math
 Sphere convention (notes §7.2, decision): rows uniform on :math:`S^{d-1}\subset\mathbb R^d`
 (:func:`sphere_rows`, floats); exact rational rows on the same sphere come from
 :func:`seprank.d2w.hadamard.rational_sphere_V`.  The Hadamard powers and their certified ranks are
-seed 003's (:func:`seprank.d2w.hadamard.hadamard_power_gram`,
+paper 003's (:func:`seprank.d2w.hadamard.hadamard_power_gram`,
 :func:`seprank.d2w.hadamard.hadamard_power_rank`, whose ``arithmetic='modular'`` forms them in GF(p)
 for the large n of this pipeline).
 
 :func:`hadamard_construction` builds weights, an all-ones embedding and templates for which the
 in-context grid sub-matrix is exactly :math:`c\,(AA^T)^{\odot\lambda'}` with
 :math:`\lambda' = (3^{L-1}-1)/2` -- a real variant (asymmetric query/key; H = 1,
-:math:`d_x = 2d+1`) of the complex construction of seed 003 that the paper imports, which gives
+:math:`d_x = 2d+1`) of the complex construction of paper 003 that the paper imports, which gives
 :math:`3^{L-2}`; :math:`\lambda' \ge 3^{L-2}` (notes §4.2, [INF]).
 """
 

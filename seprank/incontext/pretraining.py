@@ -1,4 +1,4 @@
-r"""kNN pretraining example design (seed 000/001, Sec. 3): put related sentences in context.
+r"""kNN pretraining example design (000/001, Sec. 3): put related sentences in context.
 
 The theory (Theorems 1-2) says a self-attention LM models dependencies between sentences seen in
 the *same* example far better than between sentences seen in different examples.  The paper's

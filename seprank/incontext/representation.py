@@ -2,7 +2,7 @@ r"""The in-context representation and its sentence-association function Z_in(a, 
 
 Two sentences :math:`S_1 = (w_1^1..w_1^N)` and :math:`S_2 = (w_2^1..w_2^N)` over a vocabulary
 with embedding matrix :math:`M^V \in \mathbb R^{d_x \times V}` (column :math:`w` is the embedding
-:math:`E(w)`) are shown *in the same example* (seed 000/001, eq. 4): the network
+:math:`E(w)`) are shown *in the same example* (000/001, eq. 4): the network
 :math:`g^{i,L,d_x}_W` of eq. 1 (no residual, no softmax) reads the 2N rows
 :math:`E(w_1^1), \dots, E(w_1^N), E(w_2^1), \dots, E(w_2^N)`.  The sentence-association layer
 (eq. 8) multiplies every embedding of :math:`S_1` by a vector :math:`a` and every embedding of
@@ -72,7 +72,7 @@ def validate_sentences(
         :math:`M^V`; column ``w`` embeds token ``w``.  Integers, exact numbers or finite floats.
     first, second : sequence of int
         Token ids of :math:`S_1` and :math:`S_2`, each in ``0..V-1``.  Both sentences must have
-        the same length N (eqs. 4-5 of seed 000/001 define both as :math:`\\{w^j\\}_{j=1}^N`
+        the same length N (eqs. 4-5 of paper 000/001 define both as :math:`\\{w^j\\}_{j=1}^N`
         and Proposition 1 uses the balanced partition :math:`([N], [2N]\\setminus[N])`).
     min_length : int
         Smallest admissible N (the sequential representation's next-token loss needs 2).
@@ -191,7 +191,7 @@ class InContextRepresentation:
     Parameters
     ----------
     net : LinearAttention
-        The network of eq. 1 (``residual=False``; seed 000/001 analyse no residual).
+        The network of eq. 1 (``residual=False``; paper 000/001 analyse no residual).
     embedding : array_like, shape (d_x, V)
         :math:`M^V`.
     first, second : sequence of int
@@ -230,7 +230,7 @@ class InContextRepresentation:
         if not isinstance(self.net, LinearAttention):
             raise TypeError("net must be a seprank.LinearAttention")
         if self.net.residual:
-            raise ValueError("seed 000/001 analyse eq. 1 without residual connections; "
+            raise ValueError("paper 000/001 analyse eq. 1 without residual connections; "
                              "build the network with residual=False")
         M, s1, s2 = validate_sentences(self.embedding, self.first, self.second)
         if M.shape[0] != self.net.width:
@@ -377,7 +377,7 @@ class InContextRepresentation:
 
     def grid(self, a_templates: npt.ArrayLike, b_templates: npt.ArrayLike, *,
              domain: Domain | None = None) -> Array:
-        """The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})]_{r,s}` (seed 001, Lemma 13).
+        """The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})]_{r,s}` (001, Lemma 13).
 
         Parameters
         ----------

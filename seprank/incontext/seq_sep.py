@@ -1,8 +1,8 @@
 r"""Certified sequential separation ranks of the in-context representation, and grid spectra.
 
-:math:`\operatorname{seq-sep}(y) = \operatorname{sep}_{(a,b)}(Z_y)` (seed 000/001, eq. 9).  For any
+:math:`\operatorname{seq-sep}(y) = \operatorname{sep}_{(a,b)}(Z_y)` (000/001, eq. 9).  For any
 templates the a x b grid matrix :math:`[Z(a^{(r)}, b^{(s)})]` has rank at most seq-sep (Lemma 13
-with ε = 0; seed 003 Claim 1), so its GF(p) or exact rank is a certified lower bound; the
+with ε = 0; paper 003 Claim 1), so its GF(p) or exact rank is a certified lower bound; the
 bidegree bound PB (our derivation) is an all-weights upper bound for :math:`Z_{in}`.  The
 ε-versions are bracketed with :func:`seprank.core.eps_rank` in both conventions (absolute: 000,
 relative: 001).
@@ -139,12 +139,12 @@ def incontext_seq_sep(
     (Z_{in})`.
 
     The grid matrix :math:`[Z_{in}(a^{(r)}, b^{(s)})]` has rank at most seq-sep for any
-    templates (seed 001, Lemma 13 with ε = 0 / seed 003 Claim 1), so a GF(p) or exact rank is a
+    templates (001, Lemma 13 with ε = 0 / paper 003 Claim 1), so a GF(p) or exact rank is a
     certified lower bound.  :math:`Z_{in}` is a polynomial whose coefficient matrix is
     block-diagonal over the bidegrees :math:`(2k+1, 2C(L)-2k)`, so
     :math:`\operatorname{seq-sep} \le PB(d_x, L)` for **all** weights (our derivation, notes
     §3.2); when the certified rank reaches PB, seq-sep = PB exactly for these weights and
-    embeddings, and (Claim 2 of seed 003) for almost all weights.
+    embeddings, and (Claim 2 of paper 003) for almost all weights.
 
     Parameters
     ----------
@@ -188,7 +188,7 @@ def incontext_seq_sep(
 
     References
     ----------
-    .. [1] 001, eq. 9, Lemma 13, Corollary 1; seed 003, Claims 1-2.
+    .. [1] 001, eq. 9, Lemma 13, Corollary 1; paper 003, Claims 1-2.
        Notes: docs/notes/seed_incontext_bias.md §3.2 (PB), §4.3 (algorithm).
 
     Examples
@@ -334,8 +334,8 @@ class GridSpectrum:
     singular_values : numpy.ndarray
         Descending.
     brackets : Mapping[(mode, eps), EpsRankResult]
-        :func:`seprank.core.eps_rank` for every requested ε and mode (``'absolute'``: seed 000,
-        ``'relative'``: seed 001).
+        :func:`seprank.core.eps_rank` for every requested ε and mode (``'absolute'``: paper 000,
+        ``'relative'``: paper 001).
     """
 
     singular_values: npt.NDArray[np.float64]
@@ -373,7 +373,7 @@ def grid_spectrum(
 ) -> GridSpectrum:
     """Spectrum and ε-rank brackets (both ε conventions) of a grid matrix.
 
-    By seed 000 Lemma 13 (absolute ε) / seed 001 Lemma 13 (relative; entries in [-1, 1], then
+    By paper 000 Lemma 13 (absolute ε) / paper 001 Lemma 13 (relative; entries in [-1, 1], then
     the (2ε)-rank), the ε-rank of any grid sub-matrix lower-bounds the ε-seq-sep; the
     ``lower`` side of each bracket is therefore the certified statement about the function,
     the ``upper`` side only describes this grid.

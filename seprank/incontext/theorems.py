@@ -1,4 +1,4 @@
-r"""Theorems 2 and 3 of seed 000/001 made explicit: hypotheses, thresholds, the final bound.
+r"""Theorems 2 and 3 of paper 000/001 made explicit: hypotheses, thresholds, the final bound.
 
 Theorem 3 (App. B) is the appendix version of Theorem 1 with stronger hypotheses and an explicit
 final bound; Theorem 2 (App. C.2) the lower bound with its ε.  Non-integers are returned as
@@ -178,7 +178,7 @@ def trivial_sequential_count(width: int, depth: int, n_tokens: int) -> int:
 @dataclass(frozen=True)
 class Theorem3Bound:
     """Theorem 3's explicit final bound (base-3 log) and what it is compared with: the trivial
-    count, m(3^L), PB and seed 003's Theorem 4 (:func:`seprank.d2w.bounds.theorem4_upper`), all as
+    count, m(3^L), PB and paper 003's Theorem 4 (:func:`seprank.d2w.bounds.theorem4_upper`), all as
     base-3 logs (floats).
 
     Parameters

@@ -2,7 +2,7 @@ r"""Separation ranks: certified ranks of grid-tensor matricizations, and exact s
 
 For a function :math:`f` of N vectors and a partition (A, B) of its positions,
 :math:`\operatorname{sep}_{(A,B)}(f)` is the least R with
-:math:`f = \sum_{r=1}^R g_r(x^A)\, g'_r(x^B)` (seed 003, eq. 5).  Any grid matricization has
+:math:`f = \sum_{r=1}^R g_r(x^A)\, g'_r(x^B)` (003, eq. 5).  Any grid matricization has
 rank at most sep (003, Claim 1), so a certified matrix rank of a grid is a certified lower
 bound on sep; for a polynomial, the rank of its coefficient matrix is sep exactly.
 

@@ -3,7 +3,7 @@ r"""Certified separation ranks: ranks of grid-tensor matricizations, and exact s
 For a function :math:`f` of N vectors and a partition (A, B) of the positions, the separation
 rank is the least R with :math:`f = \sum_{r=1}^R g_r(x^A)\, g'_r(x^B)`.  For any template
 vectors, the rank of the matricization :math:`[\![\mathcal A(f)]\!]_{A,B}` of the grid tensor
-is at most :math:`\operatorname{sep}_{(A,B)}(f)` (seed 003, Claim 1), so every rank computed
+is at most :math:`\operatorname{sep}_{(A,B)}(f)` (003, Claim 1), so every rank computed
 here is a certified lower bound -- exactly so when the matrix rank itself is exact (integer
 arithmetic) or a lower bound on it (GF(p)).  For a polynomial, the separation rank equals the
 rank of its coefficient matrix between A-monomials and B-monomials, which

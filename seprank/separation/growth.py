@@ -1,7 +1,7 @@
 r"""The template-growth loop shared by every grid-based separation rank.
 
 A grid matricization with M templates per position has rank at most
-:math:`\operatorname{sep}_{(A,B)}(f)` (seed 003, Claim 1), and adding templates can only add
+:math:`\operatorname{sep}_{(A,B)}(f)` (003, Claim 1), and adding templates can only add
 rows and columns, so the rank never decreases as the template set grows.  The loop
 
 1. evaluates the grid matrix of the current templates (any evaluator: the generic

@@ -3,7 +3,7 @@
 If :math:`f = \\sum_{\\alpha, \\beta} c_{\\alpha\\beta}\\, x_A^{\\alpha} x_B^{\\beta}`, every
 separated representation :math:`\\sum_r g_r(x_A) g'_r(x_B)` of the polynomial can be projected
 onto polynomials, so :math:`\\operatorname{sep}_{(A,B)}(f) = \\operatorname{rank}(c)` exactly
-(seed 003 notes §4.3).  The ``'symbolic'`` strategy (:mod:`seprank.separation.strategies`):
+(003 notes §4.3).  The ``'symbolic'`` strategy (:mod:`seprank.separation.strategies`):
 ``separation_rank(..., method="symbolic")`` runs it whatever ``structure=`` says.
 """
 

@@ -1,6 +1,6 @@
 r"""000/001 swept: ε-ranks of the sequential representation against the learning rate η.
 
-Seeds 000/001 compare a self-attention model that sees two sentences :math:`S_1, S_2` *in
+Paper 000/001 compare a self-attention model that sees two sentences :math:`S_1, S_2` *in
 context* with one that sees them *sequentially* (an SGD step of size η on :math:`S_1`, then
 :math:`S_2`); Theorem 3 (000) says the sequential ε-separation rank is deficient by about
 :math:`\tfrac12\log_3(1/\eta)` in the exponent.  :func:`eta_case` measures, for one random

@@ -1,1 +1,1 @@
-"""Data tables shipped with seprank (seed 003, Levine et al. 2020: Tables 1, 2 and 4(a)-(b))."""
+"""Data tables shipped with seprank (003, Levine et al. 2020: Tables 1, 2 and 4(a)-(b))."""
