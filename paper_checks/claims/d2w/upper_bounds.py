@@ -377,6 +377,9 @@ def d2w_thm1_upper_eq18() -> ClaimResult:
     "and d_x",
     perturbation=Perturbed("'linear in d_x' read without the heads: sep <= d_x (Theorem 3 at "
                            "L = 1, d_x + H, with the + H dropped)", with_heads=False),
+    upper_bound=True,
+    universal=True,
+    basis="not_refuted",
 )
 def d2w_single_layer(with_heads: bool = True) -> ClaimResult:
     rows, ratios, tight = {}, [], True
