@@ -51,7 +51,7 @@ def _pairing_classes(positions: int, d_x: int = 2, C: int = 2) -> tuple[int, int
 
 
 @claim(
-    id="D2W-Thm4-proof",
+    id="D2W-Thm4-proof", basis="symbolic", universal=True,
     paper=PAPER,
     reference="Theorem 4 proof (App. A.3), grouping by coordinate powers (chi)",
     statement="sum_{j_1..j_C} prod_c x_{alpha_c}^{(j_c)} x_{beta_c}^{(j_c)} can be grouped by the "
@@ -164,7 +164,7 @@ def _thm5_rows() -> dict[str, dict[str, float]]:
 
 
 @claim(
-    id="D2W-Thm5-proof",
+    id="D2W-Thm5-proof", basis="exact", universal=True,
     paper=PAPER,
     reference="Theorem 5 proof (App. A.4)",
     statement="Sep(branch(L)) <= (N d_x^4/H)(L Sep(branch(L-1)))^3 with Sep(branch(1)) = "
@@ -293,7 +293,7 @@ def d2w_lemma2_count(count_exponent: int = 4) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Claim2-complex",
+    id="D2W-Claim2-complex", basis="exact", universal=True,
     paper=PAPER,
     reference="Claim 2 and its proof (App. B.1.3)",
     statement="with f = sum_i f_i(theta)^2 over the r x r minors, f(theta) = 0 iff rank A(theta) "

@@ -69,6 +69,7 @@ LARGE = {"heads": FULL_HEADS, "head_dims": FULL_ODD_HEAD_DIMS}
 
 
 @claim_quick_full(id="D2W-T1LB-sweep", quick=SMALL, full=LARGE, paper=PAPER,
+                  basis="not_refuted", universal=True,
                   reference="Theorem 1 lower bound via App. B.2", statement=T1_STATEMENT,
                   perturbation=Perturbed("a = -L + 2 - log_3 2 raised by 1 (the next integer "
                                          "constant): 3^{L-2}(log_3(d_x - H) + a + 1)",
@@ -79,6 +80,7 @@ def d2w_t1lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
 
 
 @claim_quick_full(id="D2W-T2LB-sweep", quick=SMALL, full=LARGE, paper=PAPER,
+                  basis="not_refuted", universal=True,
                   reference="Theorem 2 lower bound via App. B.2", statement=T2_STATEMENT,
                   perturbation=Perturbed("the + 1 of b_1 = -L(H/2 + 1) dropped: b_1 = -L H/2",
                                          b1_drop_one=True))
@@ -88,6 +90,7 @@ def d2w_t2lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
 
 
 @claim_quick_full(id="D2W-T2UB-sweep", quick={"max_width": 60, "max_depth": 12},
+                  basis="not_refuted", universal=True,
                   full={"max_width": 399, "max_depth": 29}, paper=PAPER,
                   reference="Theorem 2 upper bound, eq. 20",
                   statement="for L > log_3 d_x, eq. 20 turns Theorem 4 into log_3 sep <= 2 d_x L "
@@ -126,7 +129,7 @@ def d2w_t2ub_sweep(max_width: int, max_depth: int, require_hypothesis: bool = Tr
 
 
 @claim(
-    id="D2W-Thm1-positivity",
+    id="D2W-Thm1-positivity", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Theorem 1 (remark after eq. 7)",
     statement="log_3(d_x - H) + a > 0 in this regime of L < log_3(d_x)",
@@ -163,7 +166,7 @@ def d2w_thm1_positivity(a_shift: int = 0) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Cor1",
+    id="D2W-Cor1", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Corollary 1 (§4.1)",
     statement="a network of depth L/d and width w d_x can realize a random deep network "
@@ -207,7 +210,7 @@ def d2w_cor1(growth_base: int = 3) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Cor2",
+    id="D2W-Cor2", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Corollary 2 (eq. 9)",
     statement="for L > log_3 d_x there is beta_2 such that depth beta_1 L + beta_2 and width "

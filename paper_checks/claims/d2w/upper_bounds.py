@@ -345,7 +345,7 @@ def d2w_thm6(depth_shift: int = 0) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Thm1-upper-eq18",
+    id="D2W-Thm1-upper-eq18", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Theorem 1 upper bound, eq. 18",
     statement="log_3((H(d_a + 1))^{C(L)}) = ((3^L - 1)/2) log_3(d_x + H)",
@@ -407,7 +407,7 @@ def _s_structure_bound(d_x: int, L: int) -> int:
 
 
 @claim(
-    id="D2W-N-independence",
+    id="D2W-N-independence", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="proof sketch of Theorem 2; Theorems 3-4 are independent of N",
     statement="a careful analysis that exploits the sums over j_1..j_C removes the dependence "
@@ -444,6 +444,7 @@ LOWER_STATEMENT = ("almost everywhere, log_3 sep >= 3^{L-2}(log_3(d_x - H) + a) 
 
 
 @claim_quick_full(id="D2W-lower-vs-measured", quick={"configs": QUICK_CONFIGS},
+                  basis="not_refuted", universal=True,
                   full={"configs": FULL_CONFIGS}, paper=PAPER,
                   reference="Theorems 1-2 lower bounds, App. B.2", statement=LOWER_STATEMENT,
                   perturbation=Perturbed("'almost everywhere' dropped: the lower bounds claimed "

@@ -76,4 +76,5 @@ for _n in HILBERT_SIZES:
         statement=f"The Hilbert matrix H_{_n} is nonsingular (rank {_n}), although float SVD "
         "ranks may report less",
         category="consistency", certifies=True,
+        basis="exact",
     )

@@ -67,7 +67,7 @@ def _reference_y_sequential(lm: LanguageModel, s1: tuple[int, ...], s2: tuple[in
 
 
 @claim(
-    id="ICB-sanity-Z11",
+    id="ICB-sanity-Z11", basis="not_refuted", universal=True,
     paper="001",
     reference="Sec. 2.2.2, after eq. 9",
     statement="Z_y(1,1) = y for both representations (in-context eq. 4 and sequential eq. 5)",
@@ -254,6 +254,8 @@ def icb_cor1(depth_shift: int = 0) -> ClaimResult:
     perturbation=Perturbed("seq-sep < sep (strict: the sequential split loses at least one "
                            "term)", strict=True),
     certifies=True,
+    universal=True,
+    basis="not_refuted",
 )
 def icb_prop1(strict: bool = False) -> ClaimResult:
     rows, ok, ratios = [], True, []
@@ -373,7 +375,7 @@ def effective_rank_table(etas: tuple[float, ...] = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6
 
 
 @claim(
-    id="ICB-effective-rank-vs-eta",
+    id="ICB-effective-rank-vs-eta", basis="not_refuted", universal=True,
     paper="000",
     reference="Theorem 1 / eq. 11 and Sec. 2.3; notes PC-5",
     statement="The small learning rate hinders integration across examples: the effective "
