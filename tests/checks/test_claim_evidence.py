@@ -27,11 +27,12 @@ TYPO_KIND = {"AUT-fn17-smallest-nonsolvable", "AUT-Thm16-composition-length", "A
              "D2W-Lemma6-value-rows", "D2W-Lemma3-equality"}
 #: Statement -> the proof check whose refuted step it rests on (verified against 003: App. A.3
 #: derives Theorem 2's upper bound from eq. 19 -- "from here, theorem 2 follows" -- and
-#: Theorem 6's proof "adapt[s] the proof of theorem 4"; Theorem 5's only proof is the
-#: recursion of App. A.4).
+#: Theorem 6's proof "adapt[s] the proof of theorem 4"; Corollary 2 "follows from theorems 1
+#: and 2" (§4.2); Theorem 5's only proof is the recursion of App. A.4).
 INHERITS = {"D2W-Thm4": "D2W-Thm4-proof", "D2W-Thm4-full": "D2W-Thm4-proof",
             "D2W-Thm2-upper": "D2W-Thm4-proof", "D2W-Thm2-upper-full": "D2W-Thm4-proof",
-            "D2W-Thm6": "D2W-Thm4-proof", "D2W-Thm5": "D2W-Thm5-proof"}
+            "D2W-Thm6": "D2W-Thm4-proof", "D2W-Thm5": "D2W-Thm5-proof",
+            "D2W-Cor2": "D2W-Thm4-proof"}
 #: Upper-bound statements on separation rank checked against certified lower bounds.
 UPPER_BOUNDS = ("D2W-Thm3", "D2W-Thm3-full", "D2W-Thm4", "D2W-Thm2-upper", "D2W-Thm5",
                 "D2W-Thm6", "D2W-single-layer", "ICB-Cor1", "D2W-Thm3-frontier")

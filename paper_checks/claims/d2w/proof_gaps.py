@@ -201,8 +201,20 @@ DEFENCES = {
         "not.",
         "The audit found Theorem 5 'holds' beside D2W-Thm5-proof's 'no valid proof'. Re-graded "
         "to unproven (proof) with the recursion re-iterated here in exact integers."),
+    "corollary2": _defence(
+        "Corollary 2 'follows from theorems 1 and 2' (003, §4.2): the shallow network's lower "
+        "bound (Theorem 1, Lemma 6's certified witness) against the deep network's Theorem 2 "
+        "upper bound, which rests on eq. 19 (App. A.3) and so inherits the grouping step "
+        "D2W-Thm4-proof refutes for N >= 4, L >= 2. No other upper bound of the deep network "
+        "rescues it: Theorem 3 and the N-free binom(D + C, C) grow like 3^{3^L} and "
+        "3^{L d_x^2/2}, far above the shallow network's certified rank.", GROUPING_REGIME,
+        "Found while re-grading Theorem 2's upper bound for the audit of issue 33: the check "
+        "compares certified shallow ranks with the deep network's Theorem 2 bound, unproven for "
+        "N >= 4, L >= 2, so the corollary is re-graded to unproven (proof) with it (verified "
+        "in 003 §4.2: 'The above corollary, which follows from theorems 1 and 2')."),
 }
 #: Which proof gap each bound inherits.
 GAPS: dict[str, Callable[[], ProofGap]] = {
     "theorem4": grouping_step_gap, "theorem2": grouping_step_gap,
-    "theorem6": grouping_step_gap, "theorem5": residual_recursion_gap}
+    "theorem6": grouping_step_gap, "theorem5": residual_recursion_gap,
+    "corollary2": grouping_step_gap}

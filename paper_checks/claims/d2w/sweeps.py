@@ -13,6 +13,7 @@ import itertools
 import math
 from fractions import Fraction
 
+from paper_checks.claims.d2w.proof_gaps import DEFENCES, GAPS, unproven_if_proof_refuted
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank import d2w
@@ -210,8 +211,9 @@ def d2w_cor1(growth_base: int = 3) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Cor2", basis="not_refuted", universal=True,
+    id="D2W-Cor2", basis="exact", universal=True,
     paper=PAPER,
+    expected_verdict="unproven", defence=DEFENCES["corollary2"],
     reference="Corollary 2 (eq. 9)",
     statement="for L > log_3 d_x there is beta_2 such that depth beta_1 L + beta_2 and width "
     "3^{beta_2} d_x give sep(shallow) > sep(deep)",
@@ -232,7 +234,7 @@ def d2w_cor2(widen: bool = True) -> ClaimResult:
             "log3 certified shallow": round(float(cert), 1),
             "log3 deep upper (Thm 2)": round(float(r.log3_deep_upper), 1)}
     gap = min(gaps)
-    return ClaimResult(measured=rows, reference_value="beta_2 exists", verdict=judge(gap > 0),
+    held = ClaimResult(measured=rows, reference_value="beta_2 exists", verdict=judge(gap > 0),
                        margin=Margin(gap * LOG10_3 if gap > 0 else -1.0,
                                      "min certified shallow sep / deep Theorem 2 bound",
                                      "an existence statement: beta_2 is the smallest on a grid "
@@ -245,4 +247,6 @@ def d2w_cor2(widen: bool = True) -> ClaimResult:
                                             "of H with odd d_a (the witness needs it); beta_2 "
                                             "searched in steps of 1/2",
                                 "note": "the paper gives beta_2 = O(log H log d_x log L) only"})
+    # the deep network's side is Theorem 2's upper bound, unproven through eq. 19
+    return unproven_if_proof_refuted(held, GAPS["corollary2"]())
 
