@@ -242,7 +242,15 @@ def icb_cor1(depth_shift: int = 0) -> ClaimResult:
                       "computable here (L <= 3, d_x <= 6) sit far below them"),
         details={"table": rows, "note": "asymptotic statement; checked against the explicit "
                  "imported bounds at the sizes where L > log_3 d_x. seq-sep is exact where "
-                 "certifies == 'exact' (rank reached PB)"},
+                 "certifies == 'exact' (rank reached PB)",
+                 "evidence": "certified ranks are lower bounds: they could refute the upper "
+                 "bound, not establish it (basis not refuted)",
+                 "proof route": "000 App. A derives Corollary 1 from 003's upper bound (Theorem "
+                 "2), whose proof inherits eq. 19's refuted grouping step (D2W-Thm2-upper, "
+                 "unproven); the statement itself also follows from a dimension count (ours): "
+                 "Z_in(a, b) is a polynomial of degree <= 3^L in the d_x entries of a, so "
+                 "seq-sep <= binom(3^L + d_x, d_x) and log seq-sep <= d_x log(3^L + d_x) = "
+                 "O(L d_x) once 3^L > d_x"},
     )
 
 
