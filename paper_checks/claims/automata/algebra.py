@@ -78,7 +78,7 @@ def _derived_orders_bruteforce(gens: list[Perm]) -> list[int]:
         G = H
 
 
-@claim(id="AUT-closure-sizes", paper=PAPER,
+@claim(id="AUT-closure-sizes", basis="not_refuted", universal=True, paper=PAPER,
        reference="§3.3.1 Examples 2, 4, 6; §3.5.1.1 footnote 35",
        statement="the flip-flop's transformation monoid is its generator set (3 elements); C_S "
        "has S elements; Example 6's transformation semigroup C_S x| C_2 has 2S elements",
@@ -111,6 +111,7 @@ def _grid_sizes() -> dict[str, int]:
 
 
 @claim(id="AUT-Ex6-semidirect", paper=PAPER, reference="§3.3.1 Example 6",
+       basis="not_refuted", universal=True,
        statement="the dihedral semiautomaton's transformation semigroup is C_S x| C_2 with "
        "phi_h(g) = g^{-1} (reverse conjugates advance to its inverse), non-abelian",
        perturbation=Perturbed("phi_h(g) = g (the direct product C_S x C_2) instead of g^{-1}",
@@ -136,6 +137,7 @@ def aut_ex6_semidirect(phi: str = "inverse") -> ClaimResult:
 
 
 @claim(id="AUT-aperiodic-gridworld", paper=PAPER, reference="§3.7.1; §3.4.5 (abab)*",
+       basis="not_refuted", universal=True,
        statement="gridworld semigroups are aperiodic (s^k = s^{k+1} for some k, no group "
        "inside); so is the flip-flop monoid",
        perturbation=Perturbed("the statement for the wrap-around gridworld (moves mod S+1, "
@@ -158,6 +160,7 @@ def aut_aperiodic_gridworld(world: str = "gridworld") -> ClaimResult:
 
 
 @claim(id="AUT-solvable-groups", paper=PAPER, reference="§3.4.5 (permutation groups, Q_8)",
+       basis="not_refuted", universal=True,
        statement="A_4, S_4 (and D_8, Q_8) are solvable, A_5, S_5 are not; A_4's normal subgroup "
        "of double transpositions; the 3-cycles (1 2 i) generate A_n",
        perturbation=Perturbed("A_5 declared solvable", a5_solvable=True))
@@ -228,6 +231,7 @@ def aut_fn17_smallest_nonsolvable() -> ClaimResult:
 
 
 @claim(id="AUT-Q8-nonsplit", paper=PAPER, reference="§3.3.1 (group extensions), §3.4.5",
+       basis="exact",
        statement="Q_8 cannot be realized as a semidirect product of smaller groups",
        perturbation=Perturbed("the statement for D_8 (a wrong domain)", group="D_8"))
 def aut_q8_nonsplit(group: str = "Q_8") -> ClaimResult:
@@ -239,6 +243,7 @@ def aut_q8_nonsplit(group: str = "Q_8") -> ClaimResult:
 
 
 @claim(id="AUT-Q8-smallest-nonsplit", paper=PAPER, reference="§3.3.1, group extensions",
+       basis="exact",
        statement="not all extensions are split extensions; the smallest example is the "
        "quaternion group Q_8", expected_verdict="erratum", defence=defence(
            "AUT-Q8-smallest-nonsplit", version="004 has one version, but the chapter itself "
@@ -283,7 +288,7 @@ def aut_q8_smallest_nonsplit() -> ClaimResult:
                  "of order <= 8 are S_3, D_8, Q_8)"})
 
 
-@claim(id="AUT-Rubik-factor-12", paper=PAPER, reference="§3.3.1 Example 7",
+@claim(id="AUT-Rubik-factor-12", basis="exact", paper=PAPER, reference="§3.3.1 Example 7",
        statement="G <= (C_3 wr S_8) x (C_2 wr S_12); the size bound is off by a factor of 12",
        perturbation=Perturbed("off by a factor of 24", factor=24))
 def aut_rubik_factor_12(factor: int = PARAMETERS.value("rubik_factor")) -> ClaimResult:
@@ -302,6 +307,7 @@ def _rubik_cached() -> tuple[int, int, object]:
 
 
 @claim(id="AUT-flipflop-smallest-monoid", paper=PAPER, reference="§3.5.1.1 (Definition 11)",
+       basis="exact",
        statement="the flip-flop monoid (table of Def. 11) is the smallest monoid that is "
        "non-commutative and non-invertible",
        perturbation=Perturbed("'non-commutative' dropped (the smallest non-invertible "

@@ -75,6 +75,7 @@ def _contiguous() -> dict[str, dict[str, Any]]:
 
 
 @claim(id="AUT-bridge-contiguous", paper=PAPER, category="consistency",
+       basis="not_refuted", universal=True,
        reference="ours; 003 eq. 5 with 004 §3.3.1 transition matrices",
        statement="(ours) across a contiguous cut of the input sequence, the final-state "
        "indicator 1[q_T = q] has separation rank <= |Q|",
@@ -106,6 +107,7 @@ def _interleaved() -> dict[str, dict[int, tuple[int, int, bool]]]:
 
 
 @claim(id="AUT-bridge-interleaved", paper=PAPER, category="consistency",
+       basis="not_refuted", universal=True,
        reference="ours; 003 eq. 5",
        statement="(ours) across interleaved cuts the final state's separation rank stays below "
        "the proven bounds; it exceeds the contiguous bound |Q| for non-commutative automata and "
@@ -158,6 +160,7 @@ def _exact(W: np.ndarray, scale: float = 1.0) -> list[list[Fraction]]:
 
 
 @claim(id="AUT-bridge-kernels", paper=PAPER, category="consistency",
+       basis="not_refuted", universal=True,
        reference="ours; 004 §3.4.4, §3.5.7.1, §3.6.4.1 constructions",
        statement="(ours) the pre-softmax score x^T W_Q W_K^T y of each construction has "
        "separation rank (query | key) = rank(W_Q W_K^T) <= head dimension k; the softmax kernel "

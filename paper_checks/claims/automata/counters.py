@@ -84,6 +84,7 @@ def _attention_mismatch(gamma: str) -> float:
 
 
 @claim(id="AUT-Lemma15-gamma", paper=PAPER, reference="§3.4.4.3.1 Lemma 15 (F2)",
+       basis="not_refuted", universal=True,
        statement="gamma_t := log(2T t) is such that 1/(e^{gamma_t} + t) = 1/(2T), so the "
        "attention output is s = (1/2T) sum_t sigma_t",
        perturbation=Perturbed("gamma_t = log(2T t) read literally as the product 2T.t (the "
@@ -113,6 +114,7 @@ def aut_lemma15_gamma(gamma_reading: str = "defining equation") -> ClaimResult:
 
 
 @claim(id="AUT-Lemma15-target", paper=PAPER, reference="§3.4.4.3.1 Lemma 15 (F2)",
+       basis="not_refuted", universal=True,
        statement="the MLP simply needs to memorize the function s e_1 -> (Ts mod n) e_1",
        perturbation=Perturbed("the decoder restricted to W = E^{-1} on integer encodings (the "
                               "canonical encodings of §3.4.4.3.3) instead of any W on im f",
@@ -200,6 +202,7 @@ def aut_lemma15_canonical() -> ClaimResult:
 
 
 @claim(id="AUT-Lemma15-counter", paper=PAPER, reference="§3.4.4.3.1 Lemma 15",
+       basis="not_refuted", universal=True,
        statement="a depth-1 Transformer with embedding dimension 3, one head (k = 1), width "
        "4nT and weight norms <= 4nT + 2 continuously simulates the mod-n counter",
        perturbation=Perturbed("embedding dimension 2: no room for the ⊥ padding channel "
@@ -239,6 +242,7 @@ def _memory_errors(**kw: bool) -> dict[str, tuple[int, int]]:
 
 
 @claim(id="AUT-Lemma16-memory", paper=PAPER, reference="§3.4.4.3.1 Lemma 16",
+       basis="not_refuted", universal=True,
        statement="a depth-1 Transformer with embedding dimension 4, one head (k = 2) and MLP "
        "width 4|Q| continuously simulates the memory semiautomaton",
        perturbation=Perturbed("embedding dimension 3: no room for the position code P_t = "
@@ -320,6 +324,7 @@ def _trivial_memory_network(n_states: int, q0: int) -> DepthOneNetwork:
 
 
 @claim(id="AUT-Lemma16-norm", paper=PAPER, reference="§3.4.4.3.1 Lemma 16 (proof, last line)",
+       basis="numeric", universal=True,
        statement="infinity-weight norms at most 2T log(|Q|T) (c = T log(16|Q|T), Lemma 10 with "
        "Delta = 1/2: '(4 + log(|Q|T))T <= 2 log(|Q|T)T')", expected_verdict="unproven",
        defence=defence(

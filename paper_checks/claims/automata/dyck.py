@@ -38,6 +38,7 @@ from seprank.automata import (
 
 
 @claim(id="AUT-Dyck-stack-states", paper=PAPER, reference="§3.4.5, footnote 29",
+       basis="not_refuted", universal=True,
        statement="Dyck_{n,k} has sum_{i=0}^n k^i distinct stack states ((k+1)^n classes); "
        "n = 4, k = 2 in the experiments",
        perturbation=Perturbed("one state more than printed: 1 + sum_{i=0}^n k^i",
@@ -83,7 +84,7 @@ def _balance_rows(k: int, D: int) -> tuple[list[list[int]], int, list[list[int]]
     return rows, m, pairs
 
 
-@claim(id="AUT-Dyck-balance-space", paper=PAPER,
+@claim(id="AUT-Dyck-balance-space", basis="exact", paper=PAPER,
        reference="§3.2.3; §3.6.2.1.1 Definition 14 (3.28), Theorem 1, Corollary 1",
        statement="the balance condition (3.28) is a set of linear constraints on M = W_K^T W_Q "
        "with infinitely many solutions (M = 0, uniform attention, among them)",
@@ -150,7 +151,7 @@ def _invariance(violation: float) -> tuple[float, float, int]:
     return worst, dev, len(chosen)
 
 
-@claim(id="AUT-Dyck-Thm1-sufficiency", paper=PAPER,
+@claim(id="AUT-Dyck-Thm1-sufficiency", basis="not_refuted", universal=True, paper=PAPER,
        reference="§3.6.4.1 proof of Theorem 1 (Dyck), eqs. (3.41)-(3.51)",
        statement="if M satisfies the balance condition, W_V E = O (3.45)-(3.46) makes the last "
        "attention column depend only on the unmatched brackets (3.51)",
@@ -170,7 +171,7 @@ def aut_dyck_thm1_sufficiency(balance_violation: float = 0.0) -> ClaimResult:
                  "bracket at depth >= 1"})
 
 
-@claim(id="AUT-Dyck-eq337-collision", paper=PAPER, reference="§3.6.3.1 eq. (3.37)",
+@claim(id="AUT-Dyck-eq337-collision", basis="exact", paper=PAPER, reference="§3.6.3.1 eq. (3.37)",
        statement="e(tau_{t,d}) = o_{(t-1)D+d} in R^{2kD} is the standard one-hot embedding of "
        "tau_{t,d}", expected_verdict="note", defence=defence(
            "AUT-Dyck-eq337-collision", version=ONE_VERSION, regime=NO_REGIME,
@@ -281,6 +282,7 @@ def _cor1(start_token: bool, N_max: int = 8) -> tuple[int, int]:
 
 
 @claim(id="AUT-Dyck-Cor1-uniform", paper=PAPER, reference="§3.6.2.1.1 Corollary 1, fn. 53",
+       basis="not_refuted", universal=True,
        statement="a uniform-attention first layer with a start token (no positions) outputs, "
        "after LayerNorm and the residual, a vector determined by (type, depth) without "
        "repetition",
@@ -298,6 +300,7 @@ def aut_dyck_cor1_uniform(start_token: bool = True) -> ClaimResult:
 
 
 @claim(id="AUT-Dyck-random-baseline", paper=PAPER, reference="§3.6.3.1, footnote 61",
+       basis="statistical",
        statement="the random baseline of the average attention variation on "
        "[[[0]]](((()))) is 2.85",
        perturbation=Perturbed("the baseline of full (non-causal) random patterns: a wrong "
@@ -338,6 +341,7 @@ def _lemma24_worst(R_of: object, n: int = 20000, d: int = 4) -> float:
 
 
 @claim(id="AUT-Lemma24-constant", paper=PAPER, reference="§3.6.4.2 Lemma 24 (F10)",
+       basis="numeric", universal=True,
        statement="||r|| >= R_eps max(||a||, ||b||) implies ||(a+r)/||a+r|| - (b+r)/||b+r|| || "
        "<= eps, with R_eps := 4 r_0/eps + 1 (r_0 = max(||a||, ||b||))",
        expected_verdict="erratum", defence=defence(

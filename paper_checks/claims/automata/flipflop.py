@@ -64,14 +64,14 @@ def _prop3_claim(lengths: tuple[int, ...], n_random: int, c_scale: str = "T log 
                  "Lemma 12 (width 2)", "max |output - bit| over reads": dev})
 
 
-register_check(_prop3_claim, id="AUT-Prop3-flipflop",
+register_check(_prop3_claim, id="AUT-Prop3-flipflop", basis="not_refuted", universal=True,
                args={"lengths": (4, 6, 8, 10, 12), "n_random": 4},
                paper=PAPER, reference="§3.5.7.1 Proposition 3",
                statement="a 2-layer 1-head Transformer with residual connections can represent "
                "'deterministic' FFL (construction with d = 7, k = 2, c = O(T log T))",
                perturbation=Perturbed("c = O(T) instead of O(T log T): c = T, score gaps "
                                       "O(1), attention dilutes", c_scale="T"))
-register_check(_prop3_claim, id="AUT-Prop3-flipflop-testset",
+register_check(_prop3_claim, id="AUT-Prop3-flipflop-testset", basis="not_refuted", universal=True,
                args={"lengths": (14,), "n_random": 300},
                paper=PAPER, reference="§3.5.7.1 Proposition 3",
                statement="a 2-layer 1-head Transformer can represent deterministic FFL (all "
@@ -81,6 +81,7 @@ register_check(_prop3_claim, id="AUT-Prop3-flipflop-testset",
 
 
 @claim(id="AUT-Prop4-dilution", paper=PAPER, reference="§3.5.7.2 Proposition 4",
+       basis="not_refuted", universal=True,
        statement="with latent norms <= 1 and sigma_max the top singular value of W_K^T W_Q, "
        "every softmax weight is <= 1 - (T-1)/(T-1+exp(2 sigma_max))",
        perturbation=Perturbed("exp(2 sigma_max) replaced by exp(1.9 sigma_max)",
@@ -115,6 +116,7 @@ def aut_prop4_dilution(exponent: float = PARAMETERS.value("prop4_exponent")) -> 
 
 
 @claim(id="AUT-FFL-read-counts", paper=PAPER, reference="§3.5.4 training and evaluation data",
+       basis="statistical",
        statement="10^3 sequences of FFL(512, p_i = 0.98) contain 3567 reads, 10^5 contain "
        "353875; training on 10^4 steps x 16 x 512 = 81,920,000 tokens",
        perturbation=Perturbed("p_r = 0.02 instead of the printed 0.01", p_r=0.02))
@@ -220,6 +222,7 @@ def _prop5_perfect(WQ: np.ndarray, WK: np.ndarray, emb: np.ndarray, encoding: st
 
 
 @claim(id="AUT-Prop5-linear-PE", paper=PAPER, reference="§3.5.7.3 Proposition 5",
+       basis="not_refuted", universal=True,
        statement="with linear positional encoding p_i = i/C, perfect length generalization "
        "(to arbitrary length, hard attention, 1 layer, 1 head) requires W_Qp^T W_Kp = 0",
        perturbation=Perturbed("the hypothesis 'linear positional encoding' dropped: the same "

@@ -43,6 +43,7 @@ def _alg1(n_pads_offset: int, include_z0: bool) -> dict[str, tuple[int, int, int
 
 
 @claim(id="AUT-Alg1-gridworld", paper=PAPER, reference="§3.4.4.4 Algorithm 1, Lemma 22",
+       basis="not_refuted", universal=True,
        statement="Algorithm 1 (pad with L's, prefix sums, last min/max of the shortest suffix "
        "with S+1 distinct values) computes the final gridworld state",
        perturbation=Perturbed("S pads instead of S + 1 (and no z_0)", pads_beyond_S=0))
@@ -89,6 +90,7 @@ def _thm12_claim(cases: tuple[tuple[int, int], ...], recency_factor: float = 1.0
 
 
 register_check(_thm12_claim, id="AUT-Thm12-gridworld", args={"cases": THM12_QUICK},
+                             basis="not_refuted", universal=True,
                paper=PAPER, reference="§3.4.4.4 Theorem 12 (formal)",
                statement="for each T, Transformers simulate the (S+1)-state gridworld with 2 "
                "attention layers (2S+1 heads in layer 2)",
@@ -96,6 +98,7 @@ register_check(_thm12_claim, id="AUT-Thm12-gridworld", args={"cases": THM12_QUIC
                                       "the printed one (its spread then exceeds the score gap "
                                       "of an unmatched value)", recency_factor=3.0))
 register_check(_thm12_claim, id="AUT-Thm12-gridworld-long", args={"cases": THM12_FULL},
+                             basis="not_refuted", universal=True,
                paper=PAPER, reference="§3.4.4.4 Theorem 12 (formal)",
                statement="for each T, Transformers simulate the (S+1)-state gridworld with 2 "
                "attention layers (T up to 8)",
@@ -103,7 +106,7 @@ register_check(_thm12_claim, id="AUT-Thm12-gridworld-long", args={"cases": THM12
                profile="full")
 
 
-@claim(id="AUT-Thm12-construction-as-printed", paper=PAPER,
+@claim(id="AUT-Thm12-construction-as-printed", basis="numeric", paper=PAPER,
        reference="§3.4.4.4 proof of Theorem 12, Lemma 23, Table 3.1",
        statement="with P_⊥ = 0, each layer-2 head selects the last position matching its value "
        "and selects t if there is none (Lemma 23: unmatched heads give log(2T - t))",
@@ -162,6 +165,7 @@ def aut_thm12_construction_as_printed() -> ClaimResult:
 
 
 @claim(id="AUT-Thm12-score-gap", paper=PAPER, reference="§3.4.4.4 proof of Theorem 12",
+       basis="numeric", universal=True,
        statement="the score of head s on an unmatched position i is <= 1 - c log(2T - i) - "
        "pi^2/(8T^2), so matched beats unmatched by >= pi^2/(16T^2)", expected_verdict="erratum",
        defence=defence(

@@ -42,6 +42,7 @@ def _turning_points(y: np.ndarray) -> int:
 
 
 @claim(id="AUT-Lemma38-interpolation", paper=PAPER, reference="§3.6.4.4 Lemma 38",
+       basis="not_refuted", universal=True,
        statement="for any size-n dataset (x_i, y_i), x_i in R^d, there is a width-2n two-layer "
        "ReLU MLP with f(x_i) = y_i",
        perturbation=Perturbed("width n/2 instead of 2n (the factor 2 inverted)",
@@ -76,6 +77,7 @@ def aut_lemma38_interpolation(width_factor: Fraction = WIDTH_FACTOR) -> ClaimRes
 
 
 @claim(id="AUT-Lemma39-basis", paper=PAPER, reference="§3.6.4.4 Lemma 39",
+       basis="not_refuted", universal=True,
        statement="for nonzero x_1..x_m in R^n there are orthonormal u_1..u_{n-2} with "
        "u_j^T 1 = 0 and sum_j (u_j^T x_i) u_j != x_i for every i",
        perturbation=Perturbed("n - 1 vectors instead of n - 2", deficit=1))
@@ -107,6 +109,7 @@ def aut_lemma39_basis(deficit: int = PARAMETERS.value("lemma39_deficit")) -> Cla
 
 
 @claim(id="AUT-Lemma40-indexing", paper=PAPER, reference="§3.6.4.4 Lemma 40",
+       basis="not_refuted", universal=True,
        statement="for any n and M there is a 2-layer width-2n ReLU network f on R^{n+1} with "
        "f(x (+) y) = x_y for x in [0, M]^n, y in [n]",
        perturbation=Perturbed("the domain hypothesis dropped: x in R^n", domain="R^n"))
@@ -185,6 +188,7 @@ def _random_networks(rng: np.random.Generator, K: int, m: int, n: int) -> list[M
 
 
 @claim(id="AUT-Lemma42-selection", paper=PAPER, reference="§3.6.4.4 Lemma 42 and its proof",
+       basis="numeric", universal=True,
        statement="K 2-layer width-m networks f_k give a 2-layer width-2Km network f with "
        "f(k (+) x) = f_k(x) on [0, M]^n, by the printed sum of a(ReLU(u + M(y - k)) - ReLU(u + "
        "M(y - k - 1))) + b_k - c_{k,i} ReLU(y + 1 - k)", expected_verdict="unproven",

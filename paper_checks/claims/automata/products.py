@@ -75,6 +75,7 @@ def _threshold_error(mlp_of_delta: Any, tolerance: Fraction) -> tuple[float, dic
 
 
 @claim(id="AUT-Lemma12-threshold", paper=PAPER, reference="§3.4.4.1 Lemma 12",
+       basis="not_refuted", universal=True,
        statement="for X with |x| >= Delta there is a 2-layer ReLU network with f(x + xi) = "
        "1[x > 0] for |xi| <= Delta/4, inner dimension 2, ||W_1|| <= 1/Delta, ||b_1|| <= 1/2, "
        "||W_2|| <= 1, b_2 = 0",
@@ -110,6 +111,7 @@ def aut_lemma12_threshold(w1_bound: Fraction = LEMMA12_W1) -> ClaimResult:
 
 
 @claim(id="AUT-Lemma12-construction", paper=PAPER, reference="§3.4.4.1 proof of Lemma 12",
+       basis="exact", universal=True,
        statement="psi(x) := ((x + Delta)/(2 Delta))_+ - ((x - Delta)/(2 Delta))_+ equals "
        "1[x > 0] on x + xi for |x| >= Delta, |xi| <= Delta/4", expected_verdict="erratum",
        defence=defence(
@@ -216,6 +218,7 @@ def _truncated(sim: GroupSimulator, n_blocks: int) -> GroupSimulator:
 
 
 @claim(id="AUT-Lemma17-direct-product", paper=PAPER, reference="§3.4.4.3.3 Lemma 17",
+       basis="not_refuted", universal=True,
        statement="the direct product of simulated groups is simulated with depth = max_i "
        "depth, dim = sum dim, heads = sum heads, headDim = max, mlpWidth = sum, normBound <= "
        "max, repDim = sum, repSize = max",
@@ -254,6 +257,7 @@ def aut_lemma17_direct_product(depth_rule: str = "max") -> ClaimResult:
 
 
 @claim(id="AUT-Lemma18-semidirect", paper=PAPER, reference="§3.4.4.3.3 Lemma 18",
+       basis="not_refuted", universal=True,
        statement="G = N x| H is simulated by a 4-stage cascade with depth = depth_N + depth_H "
        "+ 2, dim = dim_N + dim_H, heads = max, mlpWidth = max{mlpWidth_{N,H}, 4|G|}, normBound "
        "<= max{normBound_{N,H}, 6 repSize, repDim_N + repDim_H}",
@@ -312,6 +316,7 @@ def _wreath_cases(T: int) -> dict[str, tuple[GroupSimulator, GroupSimulator, int
 
 
 @claim(id="AUT-Lemma19-wreath", paper=PAPER, reference="§3.4.4.3.3 Lemma 19",
+       basis="not_refuted", universal=True,
        statement="N wr H (repDim_H = 1) is simulated with depth = depth_N + depth_H + 2, dim = "
        "|H| dim_N + dim_H, heads = max{|H| heads_N, heads_H}, mlpWidth = max{|H| mlpWidth_N, "
        "mlpWidth_H, 5|H|^2|N|}, normBound <= max{normBound_{N,H}, 6|H|}, repDim = |H| repDim_N "
@@ -402,6 +407,7 @@ def _printed_recursion(primes: tuple[int, ...], n: int, T: int) -> dict[str, flo
 
 
 @claim(id="AUT-Thm16-sizes", paper=PAPER, reference="§3.4.4.3.3 Theorem 16",
+       basis="not_refuted", universal=True,
        statement="a solvable G on n points is simulated with depth <= 3 log2|G|, dim <= 2|G|, "
        "heads <= 2|G|, headDim = 1, mlpWidth <= 20nT|G|, normBound <= 6nT, repDim <= 2|G|, "
        "repSize <= n",
@@ -544,6 +550,7 @@ def _lemma20(name: str, T: int, copy_prefix: bool = True) -> dict[str, Any]:
 
 
 @claim(id="AUT-Lemma20-reset", paper=PAPER, reference="§3.4.4.3.4 Lemma 20",
+       basis="not_refuted", universal=True,
        statement="a permutation-reset semiautomaton with group G is continuously simulated "
        "with depth = depth_G + depth_M + 1, dim = dim_G + repDim_G + dim_M, heads = heads_G + "
        "heads_M, headDim = headDim_G + headDim_M + repDim_G, mlpWidth = mlpWidth_G + "
@@ -589,6 +596,7 @@ def _bookkeeping(primes: tuple[int, ...]) -> tuple[int, int]:
 
 
 @claim(id="AUT-Lemma20-sizes", paper=PAPER, reference="§3.4.4.3.4 Lemma 20 (its size list)",
+       basis="exact", universal=True,
        statement="sim'_G.dim = dim_G + repDim_G + dim_M <= |G| + |Q| + 4 and sim'_G.headDim = "
        "headDim_G + headDim_M + repDim_G <= |Q| + 3", expected_verdict="unproven",
        defence=defence(
@@ -653,7 +661,7 @@ def _log(x: float) -> float:
     return math.log(x)
 
 
-@claim(id="AUT-Thm11-norm-chain", paper=PAPER,
+@claim(id="AUT-Thm11-norm-chain", basis="numeric", universal=True, paper=PAPER,
        reference="§3.4.4.3.4 Lemmas 20-21 (normBound lines) and Theorem 11 (formal)",
        statement="max{sim_G.normBound, sim_M.normBound, 6|Q|} <= 6|Q| T log T (Lemma 20), and "
        "Lemma 21's max{6|Q|T log T, 2^|Q|(|T(A)| + 5|Q|)} + 6 max{|Q|, |Sigma|} gives Theorem "

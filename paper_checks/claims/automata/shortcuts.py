@@ -44,6 +44,7 @@ from seprank.automata import (
 
 
 @claim(id="AUT-Prop2-circle", paper=PAPER, reference="§3.4.4.1 Proposition 2 (F1)",
+       basis="numeric", universal=True,
        statement="for T equally spaced points on the circle and t != t', |<p_t, p_t'>| <= "
        "1 - 2 pi^2 / T^2 < 1 - 19.7 / T^2", expected_verdict="erratum", defence=defence(
            "AUT-Prop2-circle", version=ONE_VERSION,
@@ -92,6 +93,7 @@ def aut_prop2_circle() -> ClaimResult:
 
 
 @claim(id="AUT-Lemma13-softmax", paper=PAPER, reference="§3.4.4.1 Lemma 13",
+       basis="not_refuted", universal=True,
        statement="if z_t' <= z_t* - gamma for all t' != t*, then ||softmax(z) - e_t*||_1 <= "
        "2T e^{-gamma}",
        perturbation=Perturbed("the constant 2 replaced by 1: T e^{-gamma}", bound_factor=1))
@@ -120,6 +122,7 @@ LEMMA10_TOLERANCE: Fraction = PARAMETERS.value("lemma10_tolerance")
 
 
 @claim(id="AUT-Lemma10-bump", paper=PAPER, reference="§3.4.4.1 Lemma 10",
+       basis="not_refuted", universal=True,
        statement="a 2-layer ReLU network of inner width 4|X| equals f on X under perturbations "
        "|xi| <= Delta/4, with ||W1|| <= 4/Delta, ||b1|| <= 4B_x/Delta + 2, ||W2|| <= B_y",
        perturbation=Perturbed("perturbations up to Delta/2", xi_fraction=Fraction(1, 2)))
@@ -165,6 +168,7 @@ def _lemma14_errors(n: int, bias_shift: float = 0.0) -> tuple[int, int, float, t
 
 
 @claim(id="AUT-Lemma14-compose", paper=PAPER, reference="§3.4.4.2 Lemma 14",
+       basis="not_refuted", universal=True,
        statement="a 3-layer ReLU MLP outputs the transition map of f o g from the concatenated "
        "maps of g (left) and f (right), for all |Q|^{2|Q|} pairs, weight norms <= 4|Q| + 2",
        perturbation=Perturbed("weight norms <= 4|Q| + 1 (the next constant)", norm_offset=1))
@@ -183,6 +187,7 @@ def aut_lemma14_compose(norm_offset: int = PARAMETERS.value("lemma14_norm")[1]
 
 
 @claim(id="AUT-Lemma14-width", paper=PAPER, reference="§3.4.4.2 Lemma 14 / Theorem 10",
+       basis="exact", universal=True,
        statement="the intermediate dimensions are d1 = |Q|^2 + |Q| and d2 = |Q|^2 (MLP width "
        "|Q|^2 + |Q| in Theorem 10)", expected_verdict="unproven", defence=defence(
            "AUT-Lemma14-width", version=ONE_VERSION, regime=NO_REGIME,
@@ -218,6 +223,10 @@ def aut_lemma14_width() -> ClaimResult:
                  "is not reached by the proof (and not refuted: a cleverer gadget may exist)"})
 
 
+#: Words per forward pass of Theorem 10's network (a few hundred MB at T = 16).
+THEOREM10_BATCH = 2048
+
+
 def _theorem10_automata() -> dict[str, tuple[Semiautomaton, object]]:
     rng = np.random.default_rng(3)
     random3 = Semiautomaton(range(3), ["a", "b"], rng.integers(0, 3, (2, 3)), name="random")
@@ -234,7 +243,12 @@ def _theorem10_errors(T: int, depth: int | None, slips: tuple[str, ...] = ()) ->
             continue
         net = theorem10_network(A, q0, T, printed=slips, depth=depth)
         W = A.all_words(T)
-        wrong = int(np.sum(net.simulate(W) != A.run_indices(W, A.state_index(q0))))
+        start = A.state_index(q0)
+        # batched: one forward pass holds (batch, 2T, 2T + 4 dim) floats four times over, so
+        # the 65,536 words at T = 16 would exceed the default memory policy in one pass
+        wrong = sum(int(np.sum(net.simulate(W[k:k + THEOREM10_BATCH])
+                               != A.run_indices(W[k:k + THEOREM10_BATCH], start)))
+                    for k in range(0, len(W), THEOREM10_BATCH))
         out[name] = (len(W), wrong, net.depth, net.dim, net.max_abs_weight,
                      net.attention_errors())
     return out
@@ -265,6 +279,7 @@ def _thm10(depth_offset: int = 0, lengths: tuple[int, ...] = (2, 3, 4, 8)) -> Cl
 
 
 register_check(_thm10, id="AUT-Thm10-parallel-prefix", args={"lengths": (2, 3, 4, 8)},
+                       basis="not_refuted", universal=True,
                paper=PAPER, reference="§3.4.4.2 Theorem 10",
                statement="a depth-ceil(log2 T) Transformer with embedding dimension 2|Q|+2, 2 "
                "heads and weight norms <= max{4|Q|+2, 10T sqrt(log|Q| + log T)} continuously "
@@ -272,6 +287,7 @@ register_check(_thm10, id="AUT-Thm10-parallel-prefix", args={"lengths": (2, 3, 4
                perturbation=Perturbed("one layer fewer: depth ceil(log2 T) - 1",
                                       depth_offset=-1))
 register_check(_thm10, id="AUT-Thm10-parallel-prefix-16", args={"lengths": (16,)},
+                       basis="not_refuted", universal=True,
                paper=PAPER, reference="§3.4.4.2 Theorem 10",
                statement="a depth-ceil(log2 T) Transformer continuously simulates A_{T,q0} (T = "
                "16, S_3, all 65536 words)",

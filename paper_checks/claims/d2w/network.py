@@ -59,7 +59,7 @@ def eq3_network(net: LinearAttention, X: Any, residual: bool = False) -> Any:
 
 
 @claim(
-    id="D2W-eq3-eq12",
+    id="D2W-eq3-eq12", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="eq. 3 and eq. 12 (App. A.1)",
     statement="Y = sum_h W^{O,h} W^{V,h} X X^T (W^{K,h})^T W^{Q,h} X is eq. (3) in vectorized "
@@ -91,7 +91,7 @@ def d2w_eq3_eq12(head1_output_scale: float = 1.0) -> ClaimResult:
 
 
 @claim(
-    id="D2W-homogeneity",
+    id="D2W-homogeneity", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="§2 ('every layer integrates 3 copies of its input'), eq. 4",
     statement="each layer is cubic in its input, so the depth-L output is homogeneous of "
@@ -130,7 +130,7 @@ def _sympy_output(L: int, seed: int) -> tuple[sympy.Poly, sympy.Poly, Any]:
 
 
 @claim(
-    id="D2W-degree",
+    id="D2W-degree", basis="exact",
     paper=PAPER,
     reference="proof sketch of Theorem 2 (§4.2)",
     statement="y_p^{i,L,d_x,H,Theta} is a polynomial of degree 2C = 3^L - 1",
@@ -187,7 +187,7 @@ def d2w_degree() -> ClaimResult:
 
 
 @claim(
-    id="D2W-symmetry",
+    id="D2W-symmetry", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Claim 3 proof (App. C)",
     statement="y^i is invariant under permutations of the positions that fix i (the sums over "
@@ -211,7 +211,7 @@ def d2w_symmetry(fix_output_position: bool = True) -> ClaimResult:
 
 
 @claim(
-    id="D2W-C-of-L",
+    id="D2W-C-of-L", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Lemma 1, eq. 4, Theorem 3",
     statement="C(L) = (3^L - 1)/2 with C(L+1) = 3C(L) + 1 (the number of M units of Lemma 1)",
@@ -304,11 +304,14 @@ for _cfg in ((2, 2, 1, 4), (2, 3, 1, 4), (2, 2, 1, 6)):
         statement="sep(y_p^{i,L,d_x,H,Theta}; A, B) = sep(y_p^{i,L,d_x,H,Theta}; A~, B~) for "
         "all balanced partitions",
         perturbation=Perturbed("the equality extended to the same network's N = 2 rank (sep "
-                               "independent of N from N = 2: a wrong domain)", include_n2=True))
+                               "independent of N from N = 2: a wrong domain)", include_n2=True),
+        # every weight assignment, checked on one random network per size
+        basis="not_refuted", universal=True)
 register_check(
     d2w_prop1, id="D2W-Prop1-L1-dx4-H2-N4",
     args={"depth": 1, "width": 4, "heads": 2, "n_inputs": 4}, paper=PAPER,
     reference="Proposition 1 (eq. 6), Claim 3", category="consistency",
+    basis="not_refuted", universal=True,
     statement="sep(y_p^{i,L,d_x,H,Theta}; A, B) = sep(y_p^{i,L,d_x,H,Theta}; A~, B~) for all "
     "balanced partitions (one layer: every partition with i in A, and N = 2, give d_x + 1, so "
     "the equality holds automatically)")
@@ -372,7 +375,7 @@ def d2w_lemma5_recursion() -> ClaimResult:
 
 
 @claim(
-    id="D2W-Claim1",
+    id="D2W-Claim1", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Claim 1 (App. B.1.2, eq. 23)",
     statement="for any templates, rank of the grid-tensor matricization <= sep_(I,J)(y)",

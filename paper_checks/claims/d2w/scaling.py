@@ -70,7 +70,7 @@ def optimal_depth_by_hand(S: float, a: float = A_PRINTED, b: float = B_PRINTED) 
 
 
 @claim(
-    id="D2W-fit-eq11",
+    id="D2W-fit-eq11", basis="numeric",
     paper=PAPER,
     reference="eq. 11 (§5.2.2), App. D.1",
     statement="(a, b) = (5.039 ± 0.030, 5.55e-2 ± 1.3e-3), covariance [[9.4e-4, -3.74e-5], "
@@ -91,7 +91,7 @@ def d2w_fit_eq11(shift_units: int = 0) -> ClaimResult:
 
 
 @claim(
-    id="D2W-fit-chi2",
+    id="D2W-fit-chi2", basis="numeric",
     paper=PAPER,
     reference="§5.2.2, eq. 58",
     statement="chi^2_red = 0.854 (df = n - m = 3)",
@@ -197,7 +197,7 @@ def d2w_fit_r2() -> ClaimResult:
 
 
 @claim(
-    id="D2W-eq10",
+    id="D2W-eq10", basis="numeric",
     paper=PAPER,
     reference="eq. 10, §5.3",
     statement="N_Transition(96) = 1.17 ± 0.23e12, N_Transition(80) = 1.65 ± 0.25e11, "
@@ -223,7 +223,7 @@ def d2w_eq10(shift_units: int = 0) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Table1",
+    id="D2W-Table1", basis="numeric",
     paper=PAPER,
     reference="Table 1, §5.3",
     statement="optimal depth and width by the fit for the GPT-3 sizes (Small, Medium, XL, 2.7B, "
@@ -308,7 +308,7 @@ def d2w_table1_large() -> ClaimResult:
 
 
 @claim(
-    id="D2W-Table1-1T",
+    id="D2W-Table1-1T", basis="numeric",
     paper=PAPER,
     reference="Table 1 (1-Trillion row)",
     statement="optimal 1-Trillion architecture: depth 95, width 30100",
@@ -361,7 +361,7 @@ def d2w_table1_1t() -> ClaimResult:
 
 
 @claim(
-    id="D2W-GPT3-175B",
+    id="D2W-GPT3-175B", basis="numeric",
     paper=PAPER,
     reference="§5.3, Table 1",
     statement="GPT-3 (96 layers, 175B) is too deep for its size: N_Transition(96) > 1e12 and "
@@ -385,7 +385,7 @@ def d2w_gpt3_175b(threshold: float = PARAMETERS.value("gpt3_transition_threshold
 
 
 @claim(
-    id="D2W-GPT3-shallow",
+    id="D2W-GPT3-shallow", basis="numeric",
     paper=PAPER,
     reference="Table 1 caption",
     statement="up to the scale of 10B, the trained GPT-3 architectures were generally too "
@@ -409,7 +409,7 @@ def d2w_gpt3_shallow(size_limit: float = PARAMETERS.value("shallow_scale_limit")
 
 
 @claim(
-    id="D2W-1T-30K",
+    id="D2W-1T-30K", basis="numeric",
     paper=PAPER,
     reference="abstract, Table 1 caption",
     statement="a width of 30K is optimal for a 1-Trillion parameter network",
@@ -425,7 +425,7 @@ def d2w_1t_30k(width_thousands: int = PARAMETERS.value("width_1t_thousands")) ->
 
 
 @claim(
-    id="D2W-Table4b",
+    id="D2W-Table4b", basis="numeric",
     paper=PAPER,
     reference="Table 4(b)",
     statement="log d_x and Delta(log d_x) = Delta d_x / d_x of Table 4(a), in log space",
@@ -451,7 +451,7 @@ def d2w_table4b(log_base: str = "e") -> ClaimResult:
 
 
 @claim(
-    id="D2W-Table4-delta",
+    id="D2W-Table4-delta", basis="exact",
     paper=PAPER,
     reference="§5.2.2 and Table 4(a)",
     statement="the transition width is the average of two trained widths and its error Delta "

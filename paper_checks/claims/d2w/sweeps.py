@@ -13,6 +13,7 @@ import itertools
 import math
 from fractions import Fraction
 
+from paper_checks.claims.d2w.proof_gaps import DEFENCES, GAPS, unproven_if_proof_refuted
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank import d2w
@@ -69,6 +70,7 @@ LARGE = {"heads": FULL_HEADS, "head_dims": FULL_ODD_HEAD_DIMS}
 
 
 @claim_quick_full(id="D2W-T1LB-sweep", quick=SMALL, full=LARGE, paper=PAPER,
+                  basis="not_refuted", universal=True,
                   reference="Theorem 1 lower bound via App. B.2", statement=T1_STATEMENT,
                   perturbation=Perturbed("a = -L + 2 - log_3 2 raised by 1 (the next integer "
                                          "constant): 3^{L-2}(log_3(d_x - H) + a + 1)",
@@ -79,6 +81,7 @@ def d2w_t1lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
 
 
 @claim_quick_full(id="D2W-T2LB-sweep", quick=SMALL, full=LARGE, paper=PAPER,
+                  basis="not_refuted", universal=True,
                   reference="Theorem 2 lower bound via App. B.2", statement=T2_STATEMENT,
                   perturbation=Perturbed("the + 1 of b_1 = -L(H/2 + 1) dropped: b_1 = -L H/2",
                                          b1_drop_one=True))
@@ -88,6 +91,7 @@ def d2w_t2lb_sweep(heads: tuple[int, ...], head_dims: tuple[int, ...],
 
 
 @claim_quick_full(id="D2W-T2UB-sweep", quick={"max_width": 60, "max_depth": 12},
+                  basis="not_refuted", universal=True,
                   full={"max_width": 399, "max_depth": 29}, paper=PAPER,
                   reference="Theorem 2 upper bound, eq. 20",
                   statement="for L > log_3 d_x, eq. 20 turns Theorem 4 into log_3 sep <= 2 d_x L "
@@ -126,7 +130,7 @@ def d2w_t2ub_sweep(max_width: int, max_depth: int, require_hypothesis: bool = Tr
 
 
 @claim(
-    id="D2W-Thm1-positivity",
+    id="D2W-Thm1-positivity", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Theorem 1 (remark after eq. 7)",
     statement="log_3(d_x - H) + a > 0 in this regime of L < log_3(d_x)",
@@ -163,7 +167,7 @@ def d2w_thm1_positivity(a_shift: int = 0) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Cor1",
+    id="D2W-Cor1", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Corollary 1 (§4.1)",
     statement="a network of depth L/d and width w d_x can realize a random deep network "
@@ -207,8 +211,9 @@ def d2w_cor1(growth_base: int = 3) -> ClaimResult:
 
 
 @claim(
-    id="D2W-Cor2",
+    id="D2W-Cor2", basis="exact", universal=True,
     paper=PAPER,
+    expected_verdict="unproven", defence=DEFENCES["corollary2"],
     reference="Corollary 2 (eq. 9)",
     statement="for L > log_3 d_x there is beta_2 such that depth beta_1 L + beta_2 and width "
     "3^{beta_2} d_x give sep(shallow) > sep(deep)",
@@ -229,7 +234,7 @@ def d2w_cor2(widen: bool = True) -> ClaimResult:
             "log3 certified shallow": round(float(cert), 1),
             "log3 deep upper (Thm 2)": round(float(r.log3_deep_upper), 1)}
     gap = min(gaps)
-    return ClaimResult(measured=rows, reference_value="beta_2 exists", verdict=judge(gap > 0),
+    held = ClaimResult(measured=rows, reference_value="beta_2 exists", verdict=judge(gap > 0),
                        margin=Margin(gap * LOG10_3 if gap > 0 else -1.0,
                                      "min certified shallow sep / deep Theorem 2 bound",
                                      "an existence statement: beta_2 is the smallest on a grid "
@@ -242,4 +247,6 @@ def d2w_cor2(widen: bool = True) -> ClaimResult:
                                             "of H with odd d_a (the witness needs it); beta_2 "
                                             "searched in steps of 1/2",
                                 "note": "the paper gives beta_2 = O(log H log d_x log L) only"})
+    # the deep network's side is Theorem 2's upper bound, unproven through eq. 19
+    return unproven_if_proof_refuted(held, GAPS["corollary2"]())
 

@@ -211,7 +211,7 @@ def d2w_table3_architectures() -> ClaimResult:
 
 
 @claim(
-    id="D2W-Table3-stability",
+    id="D2W-Table3-stability", basis="numeric",
     paper=PAPER,
     reference="§5.1 ('stable up to its third digit') and Table 3",
     statement="the reported test loss is stable up to its third digit (std over three reruns, "

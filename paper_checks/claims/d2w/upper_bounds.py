@@ -1,13 +1,19 @@
 """Seed 003 upper bounds (Theorems 2-6, eq. 18, §4.2) against measured separation ranks.
 
 A measured rank is a certified lower bound on sep for one random integer network, so a
-measured rank above an upper bound would be a certain violation.  Each check reports the
-tightest ratio bound / rank over its configurations as its margin.  Its perturbed statement is
-derived from the statement and fixed at registration: Theorems 3-6 at one layer less (C(L - 1)
-in place of C(L): the claim that depth L adds nothing over depth L - 1), Theorem 2's upper bound
-with its hypothesis L > log_3 d_x dropped.  The proofs behind these bounds are checked in
-:mod:`paper_checks.claims.d2w.proofs`.  Reading notes §4.4, §6 (PC6, PC7, PC13, PC16-PC18), §7
-(items 8, 9).
+measured rank above an upper bound would be a certain violation -- and a rank below it proves
+nothing about the bound: these universal upper bounds are at best ``not_refuted`` (basis), never
+certified by the lower-bound certificates the checks ship.  Each check reports the tightest
+ratio bound / rank over its configurations as its margin.  Where the proof is refuted
+(:mod:`paper_checks.claims.d2w.proofs`: eq. 19's grouping step for N >= 4, L >= 2, which
+Theorem 2's upper bound (App. A.3, "theorem 2 follows" from eq. 20) and Theorem 6 ("we will
+adapt the proof of theorem 4") inherit; Theorem 5's recursion), the statement's verdict is
+``unproven`` (kind ``proof``), recomputed here independently of the proof checks.  Its
+perturbed statement is derived from the statement and fixed at registration: Theorems 3-6 at
+one layer less (C(L - 1) in place of C(L): the claim that depth L adds nothing over depth
+L - 1), Theorem 2's upper bound with its hypothesis L > log_3 d_x dropped.  The proofs
+behind these bounds are checked in :mod:`paper_checks.claims.d2w.proofs`.  Reading notes
+§4.4, §6 (PC6, PC7, PC13, PC16-PC18), §7 (items 8, 9).
 """
 
 from __future__ import annotations
@@ -27,6 +33,13 @@ from paper_checks.claims.d2w.common import (
     generic_rank,
     generic_requirements,
     upper_bound_at_depth,
+)
+from paper_checks.claims.d2w.proof_gaps import (
+    DEFENCES,
+    GAPS,
+    grouping_step_gap,
+    residual_recursion_gap,
+    unproven_if_proof_refuted,
 )
 from paper_checks.compare import exact_result
 from paper_checks.perturbation import Perturbed
@@ -83,8 +96,13 @@ def _upper_check(configs: tuple[Config, ...], which: UpperBound, residual: bool,
 
 
 def _register_upper(name: str, which: UpperBound, reference: str, statement: str) -> None:
+    gap = GAPS.get(which)
+    evidence: dict[str, Any] = (
+        {"expected_verdict": "unproven", "defence": DEFENCES[which]} if gap else {})
+
     def check(configs: tuple[Config, ...], depth_shift: int = 0) -> ClaimResult:
-        return _upper_check(configs, which, False, depth_shift)
+        return unproven_if_proof_refuted(_upper_check(configs, which, False, depth_shift),
+                         gap() if gap else None)
 
     check.__name__ = f"d2w_{name.lower().replace('-', '_')}"
     # the full sweep includes the quick one: its depth-1 networks are where "one layer less"
@@ -94,7 +112,9 @@ def _register_upper(name: str, which: UpperBound, reference: str, statement: str
                      reference=reference,
                      statement=statement, perturbation=ONE_LAYER_LESS, certifies=True,
                      proves=generic_requirements(QUICK_CONFIGS + FULL_CONFIGS),
-                     upper_bound=True)(check)
+                     upper_bound=True, universal=True,
+                     basis="exact" if gap else "not_refuted",
+                     **evidence)(check)
 
 
 _register_upper("Thm3", "theorem3", "Theorem 3 (App. A.2)",
@@ -109,8 +129,10 @@ _register_upper("Thm4", "theorem4", "Theorem 4 (eq. 19)",
                   full={"configs": FULL_CONFIGS}, paper=PAPER,
                   reference="Theorem 2 upper bound (eq. 8)",
                   statement="if L > log_3(d_x): log_3 sep(y_p^{i,L,d_x,H,Theta}) <= 2 d_x L + c_1 "
-                  "+ c_2", certifies=True, upper_bound=True,
+                  "+ c_2", certifies=True, upper_bound=True, universal=True,
                   proves=generic_requirements(QUICK_CONFIGS + FULL_CONFIGS),
+                  expected_verdict="unproven", defence=DEFENCES["theorem2"],
+                  basis="exact",
                   perturbation=Perturbed("the hypothesis L > log_3 d_x dropped (the bound "
                                          "claimed at every depth)", require_hypothesis=False))
 def d2w_thm2_upper(configs: tuple[Config, ...], require_hypothesis: bool = True
@@ -129,7 +151,7 @@ def d2w_thm2_upper(configs: tuple[Config, ...], require_hypothesis: bool = True
     ok = all(b.admits(r) is not False for _, b, r in slacks)
     margin = Margin(gap * LOG10_3, "min over configurations of bound / certified rank",
                     WEAK_NOTES["theorem2"])
-    return ClaimResult(measured=rows, reference_value="every rank <= bound", verdict=judge(ok),
+    held = ClaimResult(measured=rows, reference_value="every rank <= bound", verdict=judge(ok),
                        margin=margin, certificates=generic_certificates(configs),
                        details={"ranks": "certified GF(p) lower bounds on sep (balanced "
                                          "partition, i = 0, p = 0), one random network each",
@@ -137,27 +159,34 @@ def d2w_thm2_upper(configs: tuple[Config, ...], require_hypothesis: bool = True
                                 "hypothesis": "required" if require_hypothesis else
                                 "dropped (perturbed statement)",
                                 "tightest": f"log3 bound - log3 rank = {gap:.4f}"})
+    return unproven_if_proof_refuted(held, grouping_step_gap())
 
 
 @claim(id="D2W-Thm5", paper=PAPER, reference="Theorem 5 (App. A.4)",
        statement="residual network: log_3 Sep(y_p^{L,i}) <= L log_3 L + (4 log_3 d_x + log_3 N "
        "- log_3 H) (3^L - 1)/2", perturbation=ONE_LAYER_LESS, certifies=True,
        proves=generic_requirements(RESIDUAL_CONFIGS, residual=True),
-       upper_bound=True)
+       upper_bound=True, universal=True, expected_verdict="unproven",
+       defence=DEFENCES["theorem5"],
+       basis="exact")
 def d2w_thm5(depth_shift: int = 0) -> ClaimResult:
-    return _upper_check(RESIDUAL_CONFIGS, "theorem5", True, depth_shift)
+    return unproven_if_proof_refuted(_upper_check(RESIDUAL_CONFIGS, "theorem5", True, depth_shift),
+                     residual_recursion_gap())
 
 
 @claim(id="D2W-Thm6", paper=PAPER, reference="Theorem 6 (App. A.4)",
        statement="residual network: sep <= d_x (C(L)+1)^2 ((d_x 2C(L))) (2C(L)/d_x + 1)^{d_x}",
-       perturbation=ONE_LAYER_LESS, certifies=True, upper_bound=True,
-       proves=generic_requirements(RESIDUAL_CONFIGS, residual=True))
+       perturbation=ONE_LAYER_LESS, certifies=True, upper_bound=True, universal=True,
+       proves=generic_requirements(RESIDUAL_CONFIGS, residual=True),
+       expected_verdict="unproven", defence=DEFENCES["theorem6"],
+       basis="exact")
 def d2w_thm6(depth_shift: int = 0) -> ClaimResult:
-    return _upper_check(RESIDUAL_CONFIGS, "theorem6", True, depth_shift)
+    return unproven_if_proof_refuted(_upper_check(RESIDUAL_CONFIGS, "theorem6", True, depth_shift),
+                     grouping_step_gap())
 
 
 @claim(
-    id="D2W-Thm1-upper-eq18",
+    id="D2W-Thm1-upper-eq18", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="Theorem 1 upper bound, eq. 18",
     statement="log_3((H(d_a + 1))^{C(L)}) = ((3^L - 1)/2) log_3(d_x + H)",
@@ -189,6 +218,9 @@ def d2w_thm1_upper_eq18() -> ClaimResult:
     "and d_x",
     perturbation=Perturbed("'linear in d_x' read without the heads: sep <= d_x (Theorem 3 at "
                            "L = 1, d_x + H, with the + H dropped)", with_heads=False),
+    upper_bound=True,
+    universal=True,
+    basis="not_refuted",
 )
 def d2w_single_layer(with_heads: bool = True) -> ClaimResult:
     rows, ratios, tight = {}, [], True
@@ -216,7 +248,7 @@ def _s_structure_bound(d_x: int, L: int) -> int:
 
 
 @claim(
-    id="D2W-N-independence",
+    id="D2W-N-independence", basis="not_refuted", universal=True,
     paper=PAPER,
     reference="proof sketch of Theorem 2; Theorems 3-4 are independent of N",
     statement="a careful analysis that exploits the sums over j_1..j_C removes the dependence "
@@ -253,6 +285,7 @@ LOWER_STATEMENT = ("almost everywhere, log_3 sep >= 3^{L-2}(log_3(d_x - H) + a) 
 
 
 @claim_quick_full(id="D2W-lower-vs-measured", quick={"configs": QUICK_CONFIGS},
+                  basis="not_refuted", universal=True,
                   full={"configs": FULL_CONFIGS}, paper=PAPER,
                   reference="Theorems 1-2 lower bounds, App. B.2", statement=LOWER_STATEMENT,
                   perturbation=Perturbed("'almost everywhere' dropped: the lower bounds claimed "

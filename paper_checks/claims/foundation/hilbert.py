@@ -90,4 +90,5 @@ for _n in HILBERT_SIZES:
         "ranks may report less",
         category="consistency", certifies=True,
         proves=Proves("matrix_rank", ">=", _n, subject=hilbert_subject(_n), name=f"H_{_n} *"),
+        basis="certified",
     )

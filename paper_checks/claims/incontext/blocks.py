@@ -43,7 +43,7 @@ def _term(d_x: int, j: int, k: int) -> int:
 
 
 @claim(
-    id="ICB-PB-blocks",
+    id="ICB-PB-blocks", basis="not_refuted", universal=True,
     paper="001",
     reference="Corollary 1 / notes §3.2 [PB and its blocks: our derivation]",
     statement="Our derivation: seq-sep(y_in) is the sum over the bidegree blocks (2k+1, 2C-2k) "

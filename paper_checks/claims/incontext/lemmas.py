@@ -68,6 +68,7 @@ def _inner_ball_inside(K: int, M: int, s: float, factor: int) -> bool:
 
 
 @claim(id="ICB-Lemma1", paper="001", reference="Lemma 1 (App. B.1)",
+       basis="not_refuted", universal=True,
        statement="multinom(K; a_1..a_M) is maximal when |a_j1 - a_j2| <= 1 for all j1, j2",
        perturbation=Perturbed("maximal at a composition whose parts differ by 2 or more",
                               max_spread_at_most_one=False))
@@ -110,6 +111,7 @@ def _closed_by_hand(K: int, M: int, e: Fraction, n: int, exponent_mod_m: bool = 
 
 
 @claim(id="ICB-Lemma2", paper="001", reference="Lemma 2, eq. 16 (App. B.1) with Remark 1",
+       basis="exact", universal=True,
        statement="For all n in [K] u {0}: S(n) = [prod_j (eta(K-jM)/((j+1)M))^M] (eta(K - "
        "floor(n/M)M)/((floor(n/M)+1)M))^(n mod M) multinom(K; K/M..K/M)",
        expected_verdict="erratum",
@@ -184,7 +186,7 @@ def icb_lemma2() -> ClaimResult:
     )
 
 
-@claim(id="ICB-Lemma3", paper="001", reference="Lemma 3 (App. B.1)",
+@claim(id="ICB-Lemma3", basis="exact", universal=True, paper="001", reference="Lemma 3 (App. B.1)",
        statement="max over (n, a, b) of binom(K,n) eta^n multinom(n;a) multinom(K-n;b) is "
        "attained at n = (floor((eta K - M)/(M(1+eta))) + 1) M ~ eta K/(1+eta)",
        expected_verdict="erratum",
@@ -254,6 +256,7 @@ def icb_lemma3() -> ClaimResult:
 
 
 @claim(id="ICB-Lemma4", paper="001", reference="Lemma 4 (App. B.1), '≃' Stirling step",
+       basis="not_refuted", universal=True,
        statement="(pi e/2)^(d/2)/sqrt(pi d) (2R/sqrt d - 1)^d <= N(B^d_R) <= "
        "(pi e/2)^(d/2)/sqrt(pi d) (2R/sqrt d + 1)^d",
        perturbation=Perturbed("the -+1 dropped: both bounds (pi e/2)^(d/2)/sqrt(pi d) "
@@ -278,6 +281,7 @@ def icb_lemma4(plus_minus: int = 1) -> ClaimResult:
 
 
 @claim(id="ICB-Lemma5-6", paper="001", reference="Lemmas 5 and 6 (App. B.1)",
+       basis="not_refuted", universal=True,
        statement="T_{K,M} = {a : multinom(K;a) >= s multinom(K;K/M..)} lies between the balls "
        "||a - K/M 1||^2 <= (K/M) ln(1/s) and <= 4K ln(1/s), and |T_{K,M}| lies within Lemma 6's "
        "bounds", perturbation=Perturbed("Lemma 5's inner ball doubled: ||a - K/M 1||^2 <= (2K/M) "
@@ -303,6 +307,7 @@ def icb_lemma5_6(inner_factor: int = 1) -> ClaimResult:
 
 
 @claim(id="ICB-Lemma7", paper="001", reference="Lemma 7 (App. B.1)",
+       basis="not_refuted", universal=True,
        statement="#{n : binom(K,n) eta^n >= s binom(K, eta K/(1+eta)) eta^(eta K/(1+eta))} <= "
        "K sqrt((2 ln(1/s) - 1)^2 (1+eta)^2 - 4 eta) / (2 (1+eta) (ln(1/s) - 1))",
        perturbation=Perturbed("the leading factor K replaced by sqrt(K) (a wrong exponent)",
@@ -324,6 +329,7 @@ def icb_lemma7(k_exponent: float = 1.0) -> ClaimResult:
 
 
 @claim(id="ICB-Lemma8-9", paper="001", reference="Lemmas 8 and 9 (App. B.1)",
+       basis="not_refuted", universal=True,
        statement="#{x in D_{K,M} : F(x) >= s F(x*)} lies between Lemma 9's lower bound and "
        "Lemma 8's upper bound (under their hypotheses)",
        perturbation=Perturbed("Lemma 8's exponent M - 1 halved to Lemma 9's (M - 1)/2",
@@ -354,6 +360,7 @@ def icb_lemma8_9(upper_exponent_scale: float = 1.0) -> ClaimResult:
 
 
 @claim(id="ICB-sphere-lemmas", paper="001", reference="Lemmas 12, 16, 17 (App. C.1.3, C.3)",
+       basis="not_refuted", universal=True,
        statement="Lemma 12: V_d/V_(d+1) <= (d+1)/(2 pi) for d > 5; Lemma 16: E<u,v>^(2 lambda) "
        "<= (d+1) ((d lambda))^(-1/2) for lambda >= d; Lemma 17: x^(2 lambda)(1-x^2)^(d/2) <= "
        "((d lambda))^(-1/2)",

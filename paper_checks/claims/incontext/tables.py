@@ -20,7 +20,7 @@ from seprank.incontext.pretraining import (
 TABLE1: dict[str, tuple[tuple[float, ...], float]] = PARAMETERS.value("table1_rows")
 
 
-@claim(id="ICB-Table1-averages", paper="000", reference="Table 1 (Sec. 3.1)",
+@claim(id="ICB-Table1-averages", basis="numeric", paper="000", reference="Table 1 (Sec. 3.1)",
        statement="The Avg. column of Table 1 is the mean of the seven task scores",
        perturbation=Perturbed("every printed average raised by 0.1 (one unit of its last "
                               "digit)", average_shift=0.1))
@@ -36,7 +36,7 @@ def icb_table1_averages(average_shift: float = 0.0) -> ClaimResult:
                        verdict=judge(ok), margin=margin, details={"rounding": "to one decimal"})
 
 
-@claim(id="ICB-Table1-text", paper="000", reference="Sec. 3.1, text on Table 1",
+@claim(id="ICB-Table1-text", basis="exact", paper="000", reference="Sec. 3.1, text on Table 1",
        statement="kNN-TAPT (neighbors, in-context) beats TAPT by over 1 point on average; the "
        "in-batch variants are below TAPT; TAPT is best on STS15",
        perturbation=Perturbed("by over 2 points (the next integer)", points=2.0))
@@ -56,7 +56,7 @@ def icb_table1_text(points: float = 1.0) -> ClaimResult:
                                  "printed averages gap": round(61.0 - 59.8, 2)})
 
 
-@claim(id="ICB-Table3", paper="000", reference="Table 3 (App. F)",
+@claim(id="ICB-Table3", basis="exact", paper="000", reference="Table 3 (App. F)",
        statement="kNN-Pretraining beats the maximum of 3 baselines on MNLI, RTE and WNLI",
        perturbation=Perturbed("beats it by at least 1 point on each task (the next integer)",
                               lead=1.0))
@@ -73,6 +73,7 @@ def icb_table3(lead: float = 0.0) -> ClaimResult:
 
 
 @claim(id="ICB-kNN-coverage", paper="000", reference="Sec. 3 (kNN example design)",
+       basis="not_refuted", universal=True,
        statement="Building examples from a sentence and its embedding-space neighbours places "
        "related sentences in the same context, which contiguous chunking of the same data "
        "does not when related sentences lie far apart", category="consistency")
@@ -101,7 +102,8 @@ def icb_knn_coverage() -> ClaimResult:
 
 
 
-@claim(id="ICB-step-counts", paper="000", reference="Fig. 1 caption and Sec. 1 text, Sec. 3.2, "
+@claim(id="ICB-step-counts", basis="exact",
+       paper="000", reference="Fig. 1 caption and Sec. 1 text, Sec. 3.2, "
        "App. F (the same in 001 except App. F, which 001 lacks); App. E Table 2 read apart",
        statement="A 10% addition of kNN-Pretraining (20K steps after 200K regular steps, "
        "'roughly 10% of the overall training time') boosts zero-shot QA",

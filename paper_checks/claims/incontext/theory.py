@@ -60,7 +60,7 @@ PIPELINE_FULL = ((5, 9), (3, 27))
 
 
 @claim(
-    id="ICB-Thm1-hypotheses",
+    id="ICB-Thm1-hypotheses", basis="exact", universal=True,
     paper="000",
     reference="Theorem 1 (main text) vs Theorem 3 (App. B) hypotheses; notes PC-6",
     statement="Theorem 1: if 0 < Lambda_min <= |theta|, |dL/dtheta| <= Lambda_max, N < d_x and "
@@ -150,7 +150,7 @@ def icb_thm1_hypotheses() -> ClaimResult:
 
 
 @claim(
-    id="ICB-depth-deficit",
+    id="ICB-depth-deficit", basis="numeric",
     paper="000",
     reference="Sec. 2.3, after Theorem 2 (also the introduction)",
     statement="Common learning rates eta in [1e-6, 1e-4] imply a depth deficit 0.5 log_3(1/eta) "
@@ -200,7 +200,7 @@ def theorem3_sweep() -> dict[str, int]:
 
 
 @claim(
-    id="ICB-Thm3-explicit-bound",
+    id="ICB-Thm3-explicit-bound", basis="numeric",
     paper="001",
     reference="Theorem 3, final display of App. B; notes PC-7",
     statement="eps-seq-sep(y_seq) <= 2(2C+1)/(d_x-1)^2 (25 sqrt(eta)/(d_x-1))^(d_x-1) "
@@ -273,7 +273,7 @@ def _deficit_sweep() -> tuple[tuple[tuple[int, int, int, str], float, float, flo
 
 
 @claim(
-    id="ICB-Thm3-depth-deficit-explicit",
+    id="ICB-Thm3-depth-deficit-explicit", basis="numeric", universal=True,
     paper="001",
     reference="Theorem 3 (App. B) read as in Sec. 2.3; notes §3.4, PC-7",
     statement="The explicit Theorem 3 bound establishes the gap: the sequential representation "
@@ -350,7 +350,7 @@ def icb_thm3_depth_deficit_explicit() -> ClaimResult:
 
 
 @claim(
-    id="ICB-Thm2-eps-consistency",
+    id="ICB-Thm2-eps-consistency", basis="not_refuted", universal=True,
     paper="001",
     reference="Theorem 2 (main text, eps garbled) vs App. C.2 (eps <= 1/(4n^2))",
     statement="Theorem 2 holds with eps = O~(binom(3^L+d_x-1, 3^L)^-1) [reconstructed]: the "
@@ -440,6 +440,7 @@ def _pipeline(rows_spec: tuple[tuple[int, int], ...], lemma15_exponent: float) -
 
 @claim_quick_full(
     id="ICB-Thm2-pipeline", quick={"rows_spec": PIPELINE_QUICK},
+    basis="not_refuted", universal=True,
     full={"rows_spec": PIPELINE_FULL}, paper="001",
     reference="App. C.2: Lemmas 10, 11, 15 and rank (BB^T)^(Hadamard lambda); notes PC-8",
     statement="For B with n = ((d lambda)) unit rows, M = (BB^T)^(Hadamard lambda) has rank n, "
@@ -474,7 +475,7 @@ def _construction_rows() -> tuple[tuple[dict[str, Any], Any, Any, Any], ...]:
 
 
 @claim(
-    id="ICB-Thm2-construction",
+    id="ICB-Thm2-construction", basis="not_refuted", universal=True,
     paper="001",
     reference="Corollary 2 + Lemma 14 (App. C.3); notes §4.2, PC-9",
     statement="There are weights and templates for which a sub-matrix of the in-context grid "
