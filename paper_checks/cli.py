@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from paper_checks.certificates import (
@@ -29,7 +28,7 @@ from paper_checks.certificates import (
     write_certificates,
 )
 from paper_checks.papers import (
-    ENTRY_POINT_GROUP,
+    entry_point_keys,
     load_papers,
     paper_origin,
     plugin_failures,
@@ -193,7 +192,7 @@ def _load_papers(modules: Sequence[str], papers: Sequence[str] | None) -> int | 
     try:
         for target in modules:
             load_module(target)
-        names = {ep.name.split(".", 1)[0] for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        names = entry_point_keys()
         if papers and all(p in names or p in registered_papers() for p in papers):
             load_papers([p for p in papers if p in names])
         else:
@@ -213,8 +212,9 @@ def load_module(target: str) -> str:
     ----------
     target : str
         A dotted module name importable from the current directory, a ``.py`` file, or a
-        package folder (its parent goes on ``sys.path``; the package's ``__init__`` should
-        import its claim modules, e.g. with :func:`paper_checks.registry.import_claim_modules`).
+        package folder (the folder above its outermost package goes on ``sys.path`` and it is
+        imported under its dotted name; a package's ``__init__`` should import its claim
+        modules, e.g. with :func:`paper_checks.registry.import_claim_modules`).
 
     Returns
     -------
@@ -234,13 +234,16 @@ def load_module(target: str) -> str:
         if not path.exists():
             raise ImportError(f"--module {target}: no such file or folder")
         path = path.resolve()
-        if path.is_dir():
-            if not (path / "__init__.py").is_file():
-                raise ImportError(f"--module {target}: a folder must be a package "
-                                  "(with __init__.py)")
-            name, root = path.name, path.parent
-        else:
-            name, root = path.stem, path.parent
+        if path.is_dir() and not (path / "__init__.py").is_file():
+            raise ImportError(f"--module {target}: a folder must be a package "
+                              "(with __init__.py)")
+        # a module inside packages is imported under its dotted name (relative imports work)
+        parts = [path.name if path.is_dir() else path.stem]
+        root = path.parent
+        while (root / "__init__.py").is_file():
+            parts.insert(0, root.name)
+            root = root.parent
+        name = ".".join(parts)
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
     else:

@@ -61,6 +61,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Paper",
     "PluginFailure",
+    "entry_point_keys",
     "load_papers",
     "paper_origin",
     "plugin_failures",
@@ -358,6 +359,17 @@ def plugin_failures() -> list[PluginFailure]:
     list of PluginFailure
     """
     return list(_FAILURES.values())
+
+
+def entry_point_keys() -> set[str]:
+    """The paper keys the installed entry points are named after (``KEY`` of ``KEY.part``),
+    without importing them.
+
+    Returns
+    -------
+    set of str
+    """
+    return {ep.name.split(".", 1)[0] for ep in _entry_points()}
 
 
 def _entry_points() -> list[Any]:

@@ -96,9 +96,10 @@ class ClaimMismatch(AssertionError):
 class ClaimItem(pytest.Item):
     """One registered claim as a test item (its name is the claim id)."""
 
-    def __init__(self, *, claim_id: str, **kwargs: Any) -> None:
+    def __init__(self, *, claim_id: str, lineno: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.claim_id = claim_id
+        self.lineno = lineno
         self.outcome: ClaimOutcome | None = None
 
     @property
@@ -155,7 +156,7 @@ class ClaimItem(pytest.Item):
             return str(super().repr_failure(excinfo))
         return _explain(self.claim, self.outcome, str(excinfo.value))
 
-    def reportinfo(self) -> tuple[Path, int | None, str]:
+    def reportinfo(self) -> tuple[Path, int, str]:
         """Where the claim is defined, and its one-line summary.
 
         Returns
@@ -163,7 +164,7 @@ class ClaimItem(pytest.Item):
         tuple
         """
         claim = self.claim
-        return self.path, None, f"claim {claim.id} ({claim.paper}, {claim.reference})"
+        return self.path, self.lineno, f"claim {claim.id} ({claim.paper}, {claim.reference})"
 
 
 def _explain(claim: Claim, outcome: ClaimOutcome | None, problem: str) -> str:
@@ -225,7 +226,9 @@ def pytest_pycollect_makeitem(collector: pytest.Collector, name: str,
         claim = _REGISTRY.get(claim_id)
         if claim is None:
             continue
-        item = ClaimItem.from_parent(collector, name=claim_id, claim_id=claim_id)
+        code = getattr(obj, "__code__", None)
+        lineno = max(getattr(code, "co_firstlineno", 1) - 1, 0)
+        item = ClaimItem.from_parent(collector, name=claim_id, claim_id=claim_id, lineno=lineno)
         item.add_marker(pytest.mark.paper_claim)
         item.extra_keyword_matches.update({claim.paper, *claim.reference.split()})
         if claim.profile == "full" and profile != "full":
