@@ -10,6 +10,7 @@ import textwrap
 from collections.abc import Iterator
 from importlib.metadata import EntryPoint
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,15 +18,15 @@ from paper_checks import papers as papers_mod
 from paper_checks import registry
 from paper_checks.cli import main
 from paper_checks.ledger import ClaimResult, judge
-from paper_checks.papers import Paper, load_papers, plugin_failures, register_paper
-from paper_checks.perturbation import Perturbed
+from paper_checks.papers import Paper, load_papers, register_paper
 from paper_checks.registry import claim, ref_matches, scratch_registry, select
 from paper_checks.scaffold import scaffold
 
 pytest_plugins = ["pytester"]
 
-GOOD = {"key": "sylv1884", "title": "On the law of nullity", "authors": ("J. J. Sylvester",),
-        "year": 1884, "identifier": "Johns Hopkins University Circulars 3"}
+GOOD: dict[str, Any] = {"key": "sylv1884", "title": "On the law of nullity",
+                        "authors": ("J. J. Sylvester",), "year": 1884,
+                        "identifier": "Johns Hopkins University Circulars 3"}
 
 
 @pytest.fixture
@@ -77,7 +78,7 @@ def _plugin(key: str, prefix: str, *, raises: bool = False) -> str:
 def test_a_paper_with_a_missing_or_malformed_field_is_refused(field: str, value: object,
                                                               message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        Paper(**{**GOOD, field: value})  # type: ignore[arg-type]
+        Paper(**{**GOOD, field: value})
 
 
 def test_a_paper_cannot_be_created_without_its_fields() -> None:
@@ -90,7 +91,7 @@ def test_a_source_text_gives_quotes_and_line_numbers(clean: Path) -> None:
     p = register_paper(Paper(**{**GOOD, "source": str(src)}))
     assert p.line(2) == "Theorem 1. rank(AB) <= rank(A)"
     assert p.find("rank(AB) <=") == [2, 3]          # whitespace-normalized
-    with pytest.raises(ValueError, match="1..3"):
+    with pytest.raises(ValueError, match=r"1\.\.3"):
         p.line(4)
 
 
@@ -102,8 +103,8 @@ def test_a_duplicate_key_is_refused_naming_both_origins(clean: Path) -> None:
         register_paper(key="sylv1884", title="X", authors=["B"], year=1999, identifier="y")
         """)
     sys.path.insert(0, str(clean))
-    with pytest.raises(ValueError, match="already registered by module tests.checks"
-                                         ".test_framework; refused from module other_pkg"):
+    with pytest.raises(ValueError, match=r"already registered by module tests\.checks"
+                                         r"\.test_framework; refused from module other_pkg"):
         __import__("other_pkg")
 
 
