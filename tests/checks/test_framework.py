@@ -213,7 +213,8 @@ def test_the_built_in_papers_come_through_the_entry_point_group() -> None:
     modules = {c.module.rsplit(".", 1)[0] for c in registry.all_claims()}
     assert modules <= folders      # every registered claim lives below an entry point
     for key in ("foundation", "000", "001", "002", "003", "004"):
-        assert "entry point" in papers_mod.paper_origin(key), key
+        # registered by the claims package every folder (entry point) imports first
+        assert papers_mod.paper_origin(key).startswith("module paper_checks.claims"), key
 
 
 # -- --ref ---------------------------------------------------------------------------------------
@@ -366,3 +367,35 @@ def test_a_wrong_expectation_or_a_powerless_check_fails_showing_the_run(
         "*verdict   : fails", "*basis     : exact", "*margin    : *", "*measured  : 4",
         "*claim WD-2*perturbed statement was not rejected*",
         "*perturbed : x = x + 0 -> holds*"])
+
+
+# -- the face ------------------------------------------------------------------------------------
+
+def test_the_lazy_face_lists_every_public_name_of_its_modules() -> None:
+    """paper_checks loads its names on first use from __init__.pyi: the stub must list each
+    module's __all__ (else a public name is missing from ``from paper_checks import ...``)."""
+    import importlib
+
+    import paper_checks
+
+    for module in ("defence", "evidence", "papers", "parameters", "perturbation", "registry",
+                   "runner"):
+        names = importlib.import_module(f"paper_checks.{module}").__all__
+        missing = sorted(set(names) - set(vars(paper_checks)["__all__"]))
+        assert not missing, f"paper_checks/__init__.pyi lacks {module}'s {missing}"
+        for name in names:
+            assert getattr(paper_checks, name) is getattr(
+                importlib.import_module(f"paper_checks.{module}"), name)
+
+
+def test_the_pytest_plugin_imports_nothing_heavy() -> None:
+    """Every pytest run where this toolkit is installed loads the plugin: it must not import
+    the toolkit (numpy, seprank, the claims) until a test module registers a claim."""
+    import subprocess
+
+    code = ("import sys, paper_checks.pytest_plugin; "
+            "print(sorted(m for m in ('numpy', 'seprank', 'paper_checks.registry') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2]).stdout
+    assert out.strip() == "[]"

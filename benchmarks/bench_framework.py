@@ -1,0 +1,146 @@
+"""What discovering the installed papers costs (issue 32): ``paper-checks --list`` and pytest
+collection, each in fresh interpreters, side by side with a baseline that does the same work
+without the discovery.
+
+Rows (median of ``REPEAT`` fresh interpreters, wall and CPU seconds of the child):
+
+* ``--list, baseline``: import every built-in claim module by walking ``paper_checks.claims``
+  (what ``load_all`` did before entry points) and list the claims;
+* ``--list, entry points``: ``paper-checks --list`` (``load_all`` through the entry point group
+  ``paper_checks.papers``);
+* ``--list, entry points + scaffolded``: the same with one more installed paper (a
+  ``paper-checks init`` package and a ``.dist-info`` declaring its entry point, on
+  ``PYTHONPATH``);
+* ``pytest --collect-only, plugin off / on``: a repository of ordinary tests, with the plugin
+  disabled (``-p no:paper_checks.pytest_plugin``) and enabled -- what every pytest run in an
+  environment holding this toolkit pays;
+* ``pytest --collect-only, claims``: the scaffolded package's tests (3 claim items and one
+  ordinary test): what collecting claims costs (importing the toolkit; no discovery of the other
+  papers).
+
+Target: discovery adds <= 0.3 s (the difference of the paired rows).
+
+Usage: ``python -m benchmarks framework [--quick]`` -- run it with the interpreter whose
+installed metadata declares the entry points (``pip install -e .`` first).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._util import machine_line, markdown_table, write_result
+
+TARGET_SECONDS = 0.3
+REPEAT = 5
+
+_BASELINE = """
+import importlib, pkgutil
+import paper_checks.claims as pkg
+import paper_checks.registry as registry
+registry._ALL_LOADED = True          # the walk below is the whole loading (the old load_all)
+for info in sorted(pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."),
+                   key=lambda i: i.name):
+    importlib.import_module(info.name)
+claims = list(registry._REGISTRY.values())
+for c in claims:
+    print(c.id, c.profile, c.expected_verdict, c.category, c.paper, c.reference)
+"""
+
+
+def _timed(args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU (user + sys) seconds of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 5):       # 5: pytest collected nothing
+        raise RuntimeError(f"{args} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _median(args: list[str], *, cwd: Path, env: dict[str, str], repeat: int
+            ) -> tuple[float, float]:
+    _timed(args, cwd=cwd, env=env)          # warm the file cache
+    runs = [_timed(args, cwd=cwd, env=env) for _ in range(repeat)]
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def _installed_scaffold(root: Path) -> Path:
+    """A scaffolded package and a dist-info declaring its entry point, both under ``root``
+    (put ``root`` on PYTHONPATH: importlib.metadata then sees it installed)."""
+    from paper_checks.scaffold import scaffold
+
+    scaffold("bench-claims", directory=root / "src")
+    site = root / "site"
+    info = site / "bench_claims-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bench-claims\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[paper_checks.papers]\nbench_claims = bench_claims.claims\n")
+    return site
+
+
+def main(argv: list[str]) -> int:
+    repeat = 2 if "--quick" in argv else REPEAT
+    py = sys.executable
+    cli = str(Path(py).with_name("paper-checks"))
+    base_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    base_env["MPLBACKEND"] = "Agg"
+    rows: list[list[object]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        site = _installed_scaffold(root)
+        pkg = root / "src" / "bench-claims"
+        extra_env = {**base_env, "PYTHONPATH": os.pathsep.join([str(site), str(pkg)])}
+        plain = root / "plain"
+        plain.mkdir()
+        for i in range(20):
+            (plain / f"test_plain_{i}.py").write_text(
+                "".join(f"def test_{j}():\n    assert {j} == {j}\n\n" for j in range(10)))
+        (plain / "pytest.ini").write_text("[pytest]\n")
+
+        base = _median([py, "-c", _BASELINE], cwd=root, env=base_env, repeat=repeat)
+        ep = _median([cli, "--list"], cwd=root, env=base_env, repeat=repeat)
+        ep_extra = _median([cli, "--list"], cwd=root, env=extra_env, repeat=repeat)
+        off = _median([py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                       "-p", "no:paper_checks.pytest_plugin"], cwd=plain, env=base_env,
+                      repeat=repeat)
+        on = _median([py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                     cwd=plain, env=base_env, repeat=repeat)
+        claims = _median([py, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                         cwd=pkg, env=extra_env, repeat=repeat)
+
+    def row(name: str, t: tuple[float, float], ref: tuple[float, float] | None) -> list[object]:
+        added = "" if ref is None else f"{t[0] - ref[0]:+.3f} s wall, {t[1] - ref[1]:+.3f} s CPU"
+        ok = "" if ref is None else ("yes" if t[1] - ref[1] <= TARGET_SECONDS else "**no**")
+        return [name, f"{t[0]:.3f}", f"{t[1]:.3f}", added, ok]
+
+    rows = [row("--list, baseline (walk paper_checks.claims)", base, None),
+            row("--list, entry points", ep, base),
+            row("--list, entry points + 1 scaffolded package", ep_extra, base),
+            row("pytest --collect-only (200 plain tests), plugin off", off, None),
+            row("pytest --collect-only (200 plain tests), plugin on", on, off),
+            row("pytest --collect-only, scaffolded claims package", claims, None)]
+    header = ["run", "wall s (median)", "CPU s (median)", "added vs baseline",
+              f"added CPU <= {TARGET_SECONDS} s"]
+    text = "\n".join([
+        "# Paper discovery: paper-checks --list and pytest collection", "",
+        f"{machine_line()}; median of {repeat} fresh interpreters (after one warm-up).", "",
+        markdown_table(header, rows), "",
+        "CPU time is the robust column on a shared machine (wall time includes waiting for "
+        "the cores)."])
+    print(text)
+    print(f"written to {write_result('framework', text)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
