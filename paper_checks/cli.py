@@ -225,6 +225,15 @@ def load_module(target: str) -> str:
     ------
     ImportError
         The target does not exist or raised on import (the original error chained).
+
+    Examples
+    --------
+    >>> load_module("paper_checks.claims.foundation")
+    'paper_checks.claims.foundation'
+    >>> load_module("no/such/claims.py")
+    Traceback (most recent call last):
+    ...
+    ImportError: --module no/such/claims.py: no such file or folder
     """
     import importlib
     import importlib.util

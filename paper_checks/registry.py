@@ -598,6 +598,18 @@ def import_claim_modules(package: str) -> None:
     Returns
     -------
     None
+
+    Examples
+    --------
+    A claims package's ``__init__.py`` (the module its entry point names)::
+
+        from paper_checks import import_claim_modules
+
+        import_claim_modules(__name__)    # imports mypkg.claims.theorems, mypkg.claims.lemmas
+
+    >>> import_claim_modules("paper_checks.claims.foundation")
+    >>> get_claim("FND-Hilbert-8").module
+    'paper_checks.claims.foundation.hilbert'
     """
     pkg = importlib.import_module(package)
 

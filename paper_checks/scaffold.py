@@ -265,6 +265,14 @@ def scaffold(name: str, *, key: str | None = None, directory: str | Path = ".") 
     ------
     ValueError
         A malformed name or key, or ``NAME/`` already exists and is not empty.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     root = scaffold("kruskal-claims", key="kruskal77", directory=tmp)
+    ...     'kruskal77 = "kruskal_claims.claims"' in (root / "pyproject.toml").read_text()
+    True
     """
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(f"NAME must start with a letter and hold letters, digits, '-', '_' "
@@ -305,6 +313,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 on success, 2 for a bad name, key or an existing folder.
+
+    Examples
+    --------
+    >>> main(["1-not-a-name"])
+    2
     """
     p = argparse.ArgumentParser(prog="paper-checks init",
                                 description="Scaffold a claims package for your own paper.")
