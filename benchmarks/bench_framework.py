@@ -4,8 +4,8 @@ without the discovery.
 
 Rows (median of ``REPEAT`` fresh interpreters, wall and CPU seconds of the child):
 
-* ``--list, baseline``: import every built-in claim module by walking ``paper_checks.claims``
-  (what ``load_all`` did before entry points) and list the claims;
+* ``--list, baseline``: ``paper-checks --list`` with ``load_all`` replaced by the walk of
+  ``paper_checks.claims`` it did before entry points (same imports, same listing);
 * ``--list, entry points``: ``paper-checks --list`` (``load_all`` through the entry point group
   ``paper_checks.papers``);
 * ``--list, entry points + scaffolded``: the same with one more installed paper (a
@@ -41,16 +41,19 @@ TARGET_SECONDS = 0.3
 REPEAT = 5
 
 _BASELINE = """
-import importlib, pkgutil
-import paper_checks.claims as pkg
+import importlib, pkgutil, sys
 import paper_checks.registry as registry
-registry._ALL_LOADED = True          # the walk below is the whole loading (the old load_all)
-for info in sorted(pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."),
-                   key=lambda i: i.name):
-    importlib.import_module(info.name)
-claims = list(registry._REGISTRY.values())
-for c in claims:
-    print(c.id, c.profile, c.expected_verdict, c.category, c.paper, c.reference)
+
+def walk():  # the old load_all: import every module below paper_checks.claims
+    import paper_checks.claims as pkg
+    for info in sorted(pkgutil.walk_packages(pkg.__path__, prefix=pkg.__name__ + "."),
+                       key=lambda i: i.name):
+        importlib.import_module(info.name)
+
+registry.load_all = walk
+import paper_checks.cli as cli
+cli.load_all = walk
+sys.exit(cli.main(["--list"]))
 """
 
 
