@@ -291,7 +291,9 @@ def test_the_scaffold_refuses_a_bad_name_or_an_occupied_folder(clean: Path) -> N
 
 # -- the pytest plugin ---------------------------------------------------------------------------
 
-PLUGIN = ["-p", "paper_checks.pytest_plugin", "-p", "no:cacheprovider"]
+# (hypothesis' plugin spends seconds in its terminal summary; these runs need none of it)
+PLUGIN = ["-p", "paper_checks.pytest_plugin", "-p", "no:cacheprovider",
+          "-p", "no:hypothesispytest"]
 MODULE = '''
     from paper_checks import ClaimResult, Perturbed, claim, judge, register_paper
     from paper_checks.compare import exact_result
