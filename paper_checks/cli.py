@@ -1,9 +1,13 @@
 """``paper-checks``: run the registered claims and write a report.
 
+``paper-checks init NAME`` scaffolds a claims package (:mod:`paper_checks.scaffold`).
+
 Exit status: 0 when every verdict equals its registered expectation (and, with
 ``--certificates`` / ``--verify``, every certificate is verified and is what the index files it
 as), 1 otherwise (a verdict changed, a check raised, a certificate was rejected, refused, left
-unchecked -- unless ``--allow-unchecked`` -- or does not match the index), 2 for bad arguments,
+unchecked -- unless ``--allow-unchecked`` -- or does not match the index, an installed paper
+plugin raised on import and was skipped), 2 for bad arguments (an unknown paper, a selection
+that matches nothing, a ``--module`` that cannot be imported),
 an empty selection, or a certificates directory that cannot be read (no index, a malformed or
 empty one).
 """
@@ -23,12 +27,19 @@ from paper_checks.certificates import (
     verify_directory,
     write_certificates,
 )
-from paper_checks.registry import PAPERS, select
+from paper_checks.papers import (
+    entry_point_keys,
+    load_papers,
+    paper_origin,
+    plugin_failures,
+    registered_papers,
+)
+from paper_checks.registry import PAPERS, load_all, select
 from paper_checks.report import json_report, markdown_report, summary_table
 from paper_checks.runner import run_claims, run_claims_parallel
 from seprank.certificates.verify import VerifyBudget
 
-__all__ = ["main"]
+__all__ = ["load_module", "main"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,10 +50,20 @@ def _parser() -> argparse.ArgumentParser:
         "(kind), each holds' margin, and the consistency checks apart.",
     )
     p.add_argument("--paper", action="append", metavar="KEY",
-                   help=f"only claims of this paper (key, source-file stem or title words); keys: "
-                        f"{', '.join(PAPERS)}. Repeatable.")
+                   help="only claims of this paper (key, source-file stem or title words); "
+                        "every installed paper (entry point group paper_checks.papers) is "
+                        "known, see --list-papers. Repeatable.")
     p.add_argument("--id", action="append", dest="ids", metavar="GLOB",
                    help="only claims whose id matches this glob, e.g. 'D2W-Thm*'. Repeatable.")
+    p.add_argument("--ref", action="append", dest="refs", metavar="REFERENCE",
+                   help="only claims whose reference names this, e.g. 'Theorem 7' (case and "
+                        "spacing ignored, numbers whole). Repeatable.")
+    p.add_argument("--module", action="append", dest="modules", metavar="PKG_OR_PATH",
+                   help="also load the claims of this module without installing it: a dotted "
+                        "name importable from here, a .py file, or a package folder. "
+                        "Repeatable.")
+    p.add_argument("--list-papers", action="store_true",
+                   help="list the registered papers (key, citation, who registered it) and exit")
     p.add_argument("--profile", choices=["quick", "full"], default="quick",
                    help="quick (default): the fast claims; full: also the slow ones")
     p.add_argument("--report", metavar="PATH.md", default="paper_checks_report.md",
@@ -84,7 +105,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["init"]:
+        from paper_checks.scaffold import main as init_main
+
+        return init_main(argv[1:])
     args = _parser().parse_args(argv)
+    loaded = _load_papers(args.modules or (), args.paper)
+    if loaded is not None:
+        return loaded
+    if args.list_papers:
+        for key, info in PAPERS.items():
+            print(f"{key:14s} {info.citation()}  [{paper_origin(key)}]")
+        return 1 if plugin_failures() else 0
     if args.max_operations is not None and args.max_operations < 1:
         print("paper-checks: --max-operations must be >= 1", file=sys.stderr)
         return 2
@@ -95,15 +128,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    claims = select(profile=args.profile, paper=args.paper, id=args.ids)
+    try:
+        claims = select(profile=args.profile, paper=args.paper, id=args.ids, ref=args.refs)
+    except ValueError as err:
+        print(f"paper-checks: {err}", file=sys.stderr)
+        return 2
     if not claims:
-        print("paper-checks: no claim matches the selection", file=sys.stderr)
+        asked = "; ".join(f"{what} {v!r}" for what, vs in (("--id", args.ids),
+                                                            ("--ref", args.refs)) for v in vs or ())
+        print(f"paper-checks: no claim matches the selection{' (' + asked + ')' if asked else ''}"
+              f" in profile {args.profile}; known papers: {', '.join(PAPERS)} (see --list)",
+              file=sys.stderr)
         return 2
     if args.list:
         for c in claims:
             print(f"{c.id:32s} {c.profile:5s} expected {c.expected_verdict:8s} "
                   f"{c.category:11s} [{c.paper}] {c.reference}")
-        return 0
+        return 1 if plugin_failures() else 0
     plots = None if args.no_plots else args.plots
     if args.workers is not None and args.workers < 1:
         print("paper-checks: --workers must be >= 1", file=sys.stderr)
@@ -137,7 +178,93 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rejected:
         print(f"CERTIFICATES: {rejected} certificate(s) not verified by the independent check "
               "(rejected, refused, unchecked or mismatched)", file=sys.stderr)
-    return 1 if bad or rejected else 0
+    failures = plugin_failures()
+    for failure in failures:
+        print(f"PLUGIN: {failure.summary()}", file=sys.stderr)
+    return 1 if bad or rejected or failures else 0
+
+
+def _load_papers(modules: Sequence[str], papers: Sequence[str] | None) -> int | None:
+    """Load the ``--module`` papers and the installed ones -- only the entry points named after
+    the ``--paper`` keys when each of them is one (``KEY`` / ``KEY.part``), else all -- and
+    report the failed plugins (skipped).  Returns an exit status when loading cannot go on
+    (2), else None."""
+    try:
+        for target in modules:
+            load_module(target)
+        names = entry_point_keys()
+        if papers and all(p in names or p in registered_papers() for p in papers):
+            load_papers([p for p in papers if p in names])
+        else:
+            load_all()
+    except (ImportError, OSError, ValueError, RuntimeError, TypeError) as err:
+        print(f"paper-checks: {err}", file=sys.stderr)
+        return 2
+    for failure in plugin_failures():
+        print(f"paper-checks: {failure.summary()}", file=sys.stderr)
+    return None
+
+
+def load_module(target: str) -> str:
+    """Import the claims of ``target`` without installing it (``--module``).
+
+    Parameters
+    ----------
+    target : str
+        A dotted module name importable from the current directory, a ``.py`` file, or a
+        package folder (the folder above its outermost package goes on ``sys.path`` and it is
+        imported under its dotted name; a package's ``__init__`` should import its claim
+        modules, e.g. with :func:`paper_checks.registry.import_claim_modules`).
+
+    Returns
+    -------
+    str
+        The imported module's name.
+
+    Raises
+    ------
+    ImportError
+        The target does not exist or raised on import (the original error chained).
+
+    Examples
+    --------
+    >>> load_module("paper_checks.claims.foundation")
+    'paper_checks.claims.foundation'
+    >>> load_module("no/such/claims.py")
+    Traceback (most recent call last):
+    ...
+    ImportError: --module no/such/claims.py: no such file or folder
+    """
+    import importlib
+    import importlib.util
+
+    path = Path(target)
+    if path.suffix == ".py" or path.is_dir():
+        if not path.exists():
+            raise ImportError(f"--module {target}: no such file or folder")
+        path = path.resolve()
+        if path.is_dir() and not (path / "__init__.py").is_file():
+            raise ImportError(f"--module {target}: a folder must be a package "
+                              "(with __init__.py)")
+        # a module inside packages is imported under its dotted name (relative imports work)
+        parts = [path.name if path.is_dir() else path.stem]
+        root = path.parent
+        while (root / "__init__.py").is_file():
+            parts.insert(0, root.name)
+            root = root.parent
+        name = ".".join(parts)
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+    else:
+        name = target
+        if "" not in sys.path and "." not in sys.path:
+            sys.path.insert(0, "")
+    try:
+        importlib.import_module(name)
+    except Exception as err:
+        raise ImportError(f"--module {target}: importing {name} raised "
+                          f"{type(err).__name__}: {err}") from err
+    return name
 
 
 def _verify_only(directory: str, allow_unchecked: bool, budget: VerifyBudget | None) -> int:

@@ -51,11 +51,12 @@ import inspect
 import pkgutil
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from paper_checks import papers as _papers
 from paper_checks.defence import Defence
 from paper_checks.evidence import Basis, Proves, check_evidence
 from paper_checks.ledger import (
@@ -71,6 +72,7 @@ from paper_checks.ledger import (
     judge,
     perturbed_run,
 )
+from paper_checks.papers import Paper
 from paper_checks.perturbation import Perturbed
 from seprank.core.display import html_table, markdown_table
 
@@ -86,16 +88,18 @@ __all__ = [
     "Independent",
     "Kind",
     "Margin",
-    "Paper",
     "Profile",
     "Verdict",
     "all_claims",
+    "check_signature",
     "claim",
     "claim_quick_full",
     "function_name",
     "get_claim",
+    "import_claim_modules",
     "judge",
     "load_all",
+    "ref_matches",
     "register_check",
     "scratch_registry",
     "select",
@@ -107,51 +111,35 @@ CATEGORIES: tuple[str, ...] = get_args(Category)
 PROFILES: tuple[str, ...] = get_args(Profile)
 
 
-@dataclass(frozen=True)
-class Paper:
-    """A seed document: ``stem`` is its file name without ``.txt``."""
+class _InstalledPapers(Mapping[str, Paper]):
+    """The registered papers, read-only, after loading the installed ones (:func:`load_all`):
+    the compatible face of the retired frozen ``PAPERS`` listing."""
 
-    key: str
-    stem: str
-    title: str
+    def __getitem__(self, key: str) -> Paper:
+        if key not in _papers.REGISTERED:
+            load_all()
+        return _papers.REGISTERED[key]
+
+    def __contains__(self, key: object) -> bool:
+        if key not in _papers.REGISTERED:
+            load_all()
+        return key in _papers.REGISTERED
+
+    def __iter__(self) -> Iterator[str]:
+        load_all()
+        return iter(list(_papers.REGISTERED))
+
+    def __len__(self) -> int:
+        load_all()
+        return len(_papers.REGISTERED)
+
+    def __repr__(self) -> str:
+        return f"PAPERS({sorted(self)})"
 
 
-PAPERS: Mapping[str, Paper] = MappingProxyType(
-    {
-        p.key: p
-        for p in (
-            Paper("foundation", "foundation", "Numerical-rank pitfalls (toolkit foundation)"),
-            Paper(
-                "000",
-                "000_602443402cfc1c64",
-                "The Inductive Bias of In-Context Learning "
-                "(Levine et al., ICLR 2022, camera-ready)",
-            ),
-            Paper(
-                "001",
-                "001_b50bb8acc03b85f7",
-                "The Inductive Bias of In-Context Learning (earlier version)",
-            ),
-            Paper(
-                "002",
-                "002_be762d4d3faf4811",
-                "How Do Nonlinear Transformers Learn and Generalize in In-Context Learning? "
-                "(Li, Wang, Lu, Cui, Chen, ICML 2024)",
-            ),
-            Paper(
-                "003",
-                "003_780437e4ec8fa9c6",
-                "The Depth-to-Width Interplay in Self-Attention (Levine et al., NeurIPS 2020)",
-            ),
-            Paper(
-                "004",
-                "004_6a230b9a9faf2198",
-                "B. Liu, PhD thesis: contrastive kernels, masked prediction (ch. 2), automata "
-                "(ch. 3), NCE, progressive distillation (ch. 4)",
-            ),
-        )
-    }
-)
+#: Every registered paper, key -> :class:`~paper_checks.papers.Paper` (installed papers are
+#: loaded on first access); register one with :func:`~paper_checks.papers.register_paper`.
+PAPERS: Mapping[str, Paper] = _InstalledPapers()
 
 
 @dataclass(frozen=True, repr=False)
@@ -177,7 +165,8 @@ class Claim:
 
     @property
     def paper_info(self) -> Paper:
-        return PAPERS[self.paper]
+        """The registered :class:`~paper_checks.papers.Paper` the claim checks."""
+        return _papers.REGISTERED[self.paper]
 
     def __repr__(self) -> str:
         return (f"Claim(id={self.id!r}, paper={self.paper!r}, reference={self.reference!r}, "
@@ -239,6 +228,7 @@ class Claim:
 
 
 _REGISTRY: dict[str, Claim] = {}
+_CLAIM_ORIGINS: dict[str, str] = {}
 
 
 def claim(
@@ -312,8 +302,7 @@ def claim(
     callable
         The decorator; it registers the check and returns it unchanged.
     """
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; known: {sorted(PAPERS)}")
+    _require_paper(id, paper)
     if expected_verdict not in VERDICTS:
         raise ValueError(f"expected_verdict must be one of {VERDICTS}")
     if profile not in PROFILES:
@@ -335,12 +324,19 @@ def claim(
                    certifies=bool(certifies), proves=requirements)
 
     def register(func: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
+        check_signature(id, func)
         check_perturbation(id, func, perturbation)
         existing = _REGISTRY.get(id)
+        origin = _papers.current_origin(func.__module__)
         if existing is not None and existing.module != func.__module__:
             raise ValueError(
-                f"claim id {id!r} registered twice ({existing.module}, {func.__module__})"
-            )
+                f"claim id {id!r} registered twice: already by "
+                f"{_CLAIM_ORIGINS.get(id, existing.module)}; refused from {origin} (claim ids "
+                "are unique across installed papers)")
+        _CLAIM_ORIGINS[id] = origin
+        with suppress(AttributeError, TypeError):  # a callable without __dict__
+            func.__paper_claims__ = (*(  # type: ignore[attr-defined]
+                i for i in getattr(func, "__paper_claims__", ()) if i != id), id)
         _REGISTRY[id] = Claim(
             id, paper, reference, statement.strip(), expected_verdict, profile, func,
             func.__module__, category, perturbation, bool(certifies), bool(upper_bound),
@@ -349,6 +345,68 @@ def claim(
         return func
 
     return register
+
+
+def _require_paper(claim_id: str, paper: str) -> None:
+    """Refuse a claim of an unregistered paper (after loading the installed entry points named
+    after it), listing the known keys."""
+    if not isinstance(paper, str):
+        raise TypeError(f"claim {claim_id}: paper= is a paper key (str), got {paper!r}")
+    if paper not in _papers.REGISTERED:
+        _papers.load_papers([paper])      # the entry points named after it, cheaply
+    if paper not in _papers.REGISTERED:
+        load_all()                        # a module may register several papers
+    if paper not in _papers.REGISTERED:
+        raise ValueError(
+            f"claim {claim_id}: unknown paper {paper!r}; register it first "
+            "(paper_checks.register_paper(...) or an installed package's 'paper_checks.papers' "
+            f"entry point); known: {sorted(_papers.REGISTERED)}")
+
+
+def check_signature(claim_id: str, func: Callable[..., Any]) -> None:
+    """Refuse a check that cannot be called without arguments: a claim runs as ``func()``, its
+    statement parameters taking their printed values as defaults.
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim being registered (named in the error).
+    func : callable
+        The check.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        ``func`` is not callable or has a parameter without a default.
+
+    Examples
+    --------
+    >>> def check(n: int) -> ClaimResult: ...
+    >>> check_signature("EX-1", check)
+    Traceback (most recent call last):
+    ...
+    TypeError: claim EX-1: check(n) has parameters without a default (n); a claim runs as ...
+    """
+    if not callable(func):
+        raise TypeError(f"claim {claim_id}: the check must be callable, got {func!r}")
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return
+    required = [n for n, prm in params.items() if prm.default is inspect.Parameter.empty
+                and prm.kind not in (inspect.Parameter.VAR_POSITIONAL,
+                                     inspect.Parameter.VAR_KEYWORD)]
+    if required:
+        name = getattr(func, "__name__", "check")
+        raise TypeError(
+            f"claim {claim_id}: {name}({', '.join(params)}) has parameters without a default "
+            f"({', '.join(required)}); a claim runs as {name}() -- give its statement "
+            "parameters their printed values as defaults, or bind them with "
+            "register_check(..., args={...})")
 
 
 def check_perturbation(claim_id: str, func: Callable[..., Any],
@@ -466,6 +524,7 @@ def claim_quick_full(*, id: str, quick: Mapping[str, Any], full: Mapping[str, An
     def register(check: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
         register_check(check, id=id, args=quick, profile="quick", **claim_kwargs)
         register_check(check, id=f"{id}-full", args=full, profile="full", **claim_kwargs)
+        check.__paper_claims__ = (id, f"{id}-full")  # type: ignore[attr-defined]
         return check
 
     return register
@@ -474,8 +533,9 @@ def claim_quick_full(*, id: str, quick: Mapping[str, Any], full: Mapping[str, An
 @contextmanager
 def scratch_registry() -> Iterator[Mapping[str, Claim]]:
     """A temporary, empty registry (examples, tests of the registry): claims registered inside
-    the block exist only there; at exit the registry is back as it was.  Every claim module is
-    loaded first, so none of them registers into the scratch registry.
+    the block exist only there (papers registered inside are removed at exit too); at exit the
+    registry is back as it was.  Every installed paper is loaded first, so none of them
+    registers into the scratch registry.
 
     Examples
     --------
@@ -491,25 +551,72 @@ def scratch_registry() -> Iterator[Mapping[str, Claim]]:
     True
     """
     load_all()
-    saved = dict(_REGISTRY)
+    saved, origins = dict(_REGISTRY), dict(_CLAIM_ORIGINS)
+    papers = dict(_papers._PAPERS), dict(_papers._ORIGINS)
     _REGISTRY.clear()
     try:
         yield MappingProxyType(_REGISTRY)
     finally:
         _REGISTRY.clear()
         _REGISTRY.update(saved)
+        _CLAIM_ORIGINS.clear()
+        _CLAIM_ORIGINS.update(origins)
+        _papers._PAPERS.clear()
+        _papers._PAPERS.update(papers[0])
+        _papers._ORIGINS.clear()
+        _papers._ORIGINS.update(papers[1])
+
+
+_ALL_LOADED = False
 
 
 def load_all() -> None:
-    """Import every module below :mod:`paper_checks.claims` (one folder per paper key, walked
-    with :func:`pkgutil.walk_packages`) so that all claims are registered."""
-    import paper_checks.claims as claims_pkg
+    """Load every installed paper: import each entry point of the group ``paper_checks.papers``
+    (:func:`paper_checks.papers.load_papers`; this toolkit's own papers register through the
+    same group), once per process.  A plugin that raises is recorded and skipped
+    (:func:`paper_checks.papers.plugin_failures`)."""
+    global _ALL_LOADED
+    if _ALL_LOADED:
+        return
+    _ALL_LOADED = True
+    try:
+        _papers.load_papers()
+    except BaseException:
+        _ALL_LOADED = False
+        raise
+
+
+def import_claim_modules(package: str) -> None:
+    """Import every module below ``package`` (sorted by name): what a claims package's
+    ``__init__`` calls when its paper's claims live in several modules.
+
+    Parameters
+    ----------
+    package : str
+        The dotted name of an imported package (its ``__name__``).
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    A claims package's ``__init__.py`` (the module its entry point names)::
+
+        from paper_checks import import_claim_modules
+
+        import_claim_modules(__name__)    # imports mypkg.claims.theorems, mypkg.claims.lemmas
+
+    >>> import_claim_modules("paper_checks.claims.foundation")
+    >>> get_claim("FND-Hilbert-8").module
+    'paper_checks.claims.foundation.hilbert'
+    """
+    pkg = importlib.import_module(package)
 
     def unreadable(name: str) -> None:
         raise ImportError(f"could not import the claim package {name} while loading the claims")
 
-    found = pkgutil.walk_packages(claims_pkg.__path__, prefix=f"{claims_pkg.__name__}.",
-                                  onerror=unreadable)
+    found = pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.", onerror=unreadable)
     for name in sorted(info.name for info in found):
         importlib.import_module(name)
 
@@ -521,6 +628,21 @@ def all_claims() -> list[Claim]:
 
 
 def get_claim(claim_id: str) -> Claim:
+    """The registered claim ``claim_id`` (loads the installed papers first).
+
+    Parameters
+    ----------
+    claim_id : str
+
+    Returns
+    -------
+    Claim
+
+    Raises
+    ------
+    KeyError
+        No such claim.
+    """
     load_all()
     try:
         return _REGISTRY[claim_id]
@@ -543,34 +665,97 @@ def _strings(name: str, value: str | Iterable[str] | None) -> list[str]:
     return list(items)
 
 
+def ref_matches(reference: str, ref: str) -> bool:
+    """Whether a claim's ``reference`` field names ``ref`` (what ``--ref`` and ``select(ref=)``
+    match): case and spacing ignored, numbers whole (``"Theorem 7"`` matches ``"Theorem 7,
+    eq. 19"`` and ``"§3 Theorem 7 (formal)"``, not ``"Theorem 71"`` nor ``"Theorem 7.2"``); a
+    pattern with ``*`` or ``?`` is an :mod:`fnmatch` glob of the whole field.
+
+    Parameters
+    ----------
+    reference : str
+        The registered reference, e.g. ``"Theorem 6, eq. 19"``.
+    ref : str
+        What the user typed, e.g. ``"theorem 6"``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> ref_matches("§3.4.4.2 Theorem 10", "theorem 10"), ref_matches("Theorem 10", "Theorem 1")
+    (True, False)
+    >>> ref_matches("Lemma 2.3, eq. 4", "Lemma 2"), ref_matches("Lemma 2.3, eq. 4", "lemma 2.3")
+    (False, True)
+    """
+    text = " ".join(reference.split()).lower()
+    needle = " ".join(ref.split()).lower()
+    if not needle:
+        return False
+    if any(ch in needle for ch in "*?["):
+        return fnmatch.fnmatchcase(text, needle)
+    pattern = re.escape(needle).replace(r"\ ", r"\s*")
+    return re.search(rf"(?<![0-9a-z]){pattern}(?![0-9a-z]|\.[0-9])", text) is not None
+
+
 def select(
     *,
     profile: Profile = "quick",
     paper: str | Iterable[str] | None = None,
     id: str | Iterable[str] | None = None,
+    ref: str | Iterable[str] | None = None,
 ) -> list[Claim]:
-    """Claims of a profile (``full`` includes ``quick``), filtered by paper and id.
+    """Claims of a profile (``full`` includes ``quick``), filtered by paper, id and reference.
 
-    ``paper`` matches a key (``"003"``), a seed stem, or a substring of the title; ``id`` is
-    a claim id or an :mod:`fnmatch` pattern such as ``"D2W-Thm*"`` (or several), as the
-    CLI's ``--id``.
+    Parameters
+    ----------
+    profile : {'quick', 'full'}
+        ``full`` includes the ``quick`` claims.
+    paper : str or iterable of str, optional
+        A key (``"003"``), a source stem, or a substring of the title (or several).
+    id : str or iterable of str, optional
+        A claim id or an :mod:`fnmatch` pattern such as ``"D2W-Thm*"`` (or several), as the
+        CLI's ``--id``.
+    ref : str or iterable of str, optional
+        What the paper calls the statement, e.g. ``"Theorem 7"`` (:func:`ref_matches`), as
+        the CLI's ``--ref``.
+
+    Returns
+    -------
+    list of Claim
+        In registration order.
+
+    Raises
+    ------
+    ValueError
+        A paper that matches no registered paper (the known keys are listed).
     """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     papers = _strings("paper", paper)
     globs = _strings("id", id)
-    unknown = [p for p in papers if not any(_paper_matches(c, p) for c in all_claims())]
+    refs = _strings("ref", ref)
+    if papers and all(p in _papers.REGISTERED for p in papers):
+        _papers.load_papers(papers)       # registered keys: only their own entry points
+        pool = list(_REGISTRY.values())
+    else:
+        pool = all_claims()
+    unknown = [p for p in papers if not any(_paper_matches(c, p) for c in pool)]
     if unknown:
-        keys = sorted({c.paper_info.key for c in all_claims()})
+        load_all()
+        keys = sorted(_papers.REGISTERED)
         raise ValueError(f"paper {unknown[0]!r} matches no registered paper (a key, a seed "
                          f"stem or part of a title); known keys: {keys}")
     chosen = []
-    for c in all_claims():
+    for c in pool:
         if profile == "quick" and c.profile != "quick":
             continue
         if papers and not any(_paper_matches(c, p) for p in papers):
             continue
         if globs and not any(fnmatch.fnmatchcase(c.id, g) for g in globs):
+            continue
+        if refs and not any(ref_matches(c.reference, r) for r in refs):
             continue
         chosen.append(c)
     return chosen

@@ -1,2 +1,8 @@
 """Claims ``CL-*``: paper 004 §2.1, contrastive estimation of transition kernels
 (:mod:`identifiability.contrastive`)."""
+
+from paper_checks.registry import import_claim_modules
+
+# The entry point of this folder (pyproject.toml, group "paper_checks.papers") imports this
+# package; importing it registers every claim below it.
+import_claim_modules(__name__)

@@ -1,1 +1,7 @@
 """Claims ``FND-*``: the toolkit foundation, numerical-rank pitfalls (:mod:`seprank.core`)."""
+
+from paper_checks.registry import import_claim_modules
+
+# The entry point of this folder (pyproject.toml, group "paper_checks.papers") imports this
+# package; importing it registers every claim below it.
+import_claim_modules(__name__)

@@ -1,2 +1,8 @@
 """Claims ``MP-*``: paper 004 §2.2, masked-prediction identifiability
 (:mod:`identifiability.masked`)."""
+
+from paper_checks.registry import import_claim_modules
+
+# The entry point of this folder (pyproject.toml, group "paper_checks.papers") imports this
+# package; importing it registers every claim below it.
+import_claim_modules(__name__)
