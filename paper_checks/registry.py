@@ -1,4 +1,4 @@
-"""The claim registry: one registered check per checkable statement of a seed paper.
+"""The claim registry: one registered check per checkable statement of a paper.
 
 A check is a function returning a :class:`ClaimResult`, registered with the :func:`claim`
 decorator, which records what the paper printed and which verdict we expect.  Its keyword
@@ -257,7 +257,7 @@ def claim(
     paper : str
         A key of :data:`PAPERS` (``"003"``, ``"004"``, ``"foundation"``, ...).
     reference : str
-        Theorem/equation/section in the seed.
+        Theorem/equation/section in the paper.
     statement : str
         The printed claim, one line, as printed (not as corrected).
     expected_verdict : {'holds', 'erratum', 'fails', 'unproven', 'skipped'}
@@ -745,8 +745,8 @@ def select(
     if unknown:
         load_all()
         keys = sorted(_papers.REGISTERED)
-        raise ValueError(f"paper {unknown[0]!r} matches no registered paper (a key, a seed "
-                         f"stem or part of a title); known keys: {keys}")
+        raise ValueError(f"paper {unknown[0]!r} matches no registered paper (a key, its "
+                         f"source file's name or part of a title); known keys: {keys}")
     chosen = []
     for c in pool:
         if profile == "quick" and c.profile != "quick":
