@@ -10,6 +10,13 @@ request elsewhere is refused and recorded -- and fails the test: the site must r
 Full-page screenshots and each page's height (``heights.json``) go to the test's output folder
 (``tmp_path``) and their paths are printed.  Without Chromium the test is skipped, except in
 CI (``CI`` set), where it fails.
+
+Waiting survives a loaded machine: a page is ready when what the test reads is there -- the
+document parsed and its subresources loaded (``document.readyState``), every image decoded, and
+MathJax's own typesetting promise (``MathJax.startup.promise``, then ``typesetPromise()``)
+settled -- never after a fixed wall-clock load state or a network-idle heuristic.  The only
+time limit is :data:`GUARD_MS`, a hang guard far above any plausible load (a page that loads
+in seconds on a quiet machine and in a minute at load 9 is given 30 minutes).
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ CHROMIUM = Path(os.environ.get("SEPRANK_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run",
                 "--disable-quic"]
-PAGE_TIMEOUT_MS = 60_000
+#: A hang guard, not a speed requirement: far above any plausible load (see the docstring).
+GUARD_MS = 30 * 60_000
 #: The reader's screen: tables must fit their column at this width.
 VIEWPORT = {"width": 1280, "height": 900}
 #: A warning as Python prints it (``TqdmWarning: IProgress not found``, ``FutureWarning: ...``).
@@ -128,7 +136,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserSession
         context = pw.chromium.launch_persistent_context(
             str(profile), executable_path=str(CHROMIUM), headless=True, args=LAUNCH_FLAGS,
             viewport=VIEWPORT)
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        context.set_default_timeout(GUARD_MS)
+        context.set_default_navigation_timeout(GUARD_MS)
         refused: list[str] = []
 
         def local_only(route: Any) -> None:
@@ -149,12 +158,32 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserSession
             context.close()
 
 
+#: Resolves when the page is ready to be read: parsed, subresources and images loaded, and
+#: MathJax's typesetting settled (its startup promise, then a typeset pass of anything left).
+READY = """async () => {
+    if (document.readyState !== 'complete')
+        await new Promise(done => window.addEventListener('load', done, {once: true}));
+    await Promise.all(Array.from(document.images).map(
+        i => i.complete ? null : new Promise(done => { i.onload = i.onerror = done; })));
+    if (window.MathJax && window.MathJax.startup) {
+        await window.MathJax.startup.promise;
+        if (window.MathJax.typesetPromise) await window.MathJax.typesetPromise();
+    }
+    return true;
+}"""
+
+
 def _open(page: Any, url: str, shot: Path) -> None:
-    response = page.goto(url, wait_until="load")
+    """Open ``url`` and wait until it is ready (:data:`READY`), then take its screenshot.
+
+    ``goto`` returns once the response has arrived (``commit``); the rest is awaited inside
+    the page, on the browser's own events and MathJax's promise, under :data:`GUARD_MS` only.
+    """
+    response = page.goto(url, wait_until="commit", timeout=GUARD_MS)
     assert response is not None and response.ok, f"{url}: HTTP {response and response.status}"
-    page.wait_for_load_state("networkidle")
-    page.evaluate(_MATH)  # typesetting done before the picture
-    page.screenshot(path=str(shot), full_page=True)
+    page.wait_for_load_state("domcontentloaded", timeout=GUARD_MS)
+    page.evaluate(READY)
+    page.screenshot(path=str(shot), full_page=True, timeout=GUARD_MS)
     print(f"screenshot: {shot}")
 
 
