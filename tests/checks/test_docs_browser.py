@@ -44,6 +44,9 @@ LAUNCH_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgr
 GUARD_MS = 30 * 60_000
 #: The reader's screen: tables must fit their column at this width.
 VIEWPORT = {"width": 1280, "height": 900}
+#: A ledger page is read in at most about 20 screens of the reader's viewport (the thesis is
+#: split into one page per chapter for that); 10 % of room for font metrics.
+MAX_LEDGER_SCREENS = 22
 #: A warning as Python prints it (``TqdmWarning: IProgress not found``, ``FutureWarning: ...``).
 WARNING_TEXT = re.compile(r"\b[A-Z][A-Za-z]*Warning: ")
 #: A machine's absolute path in the text of a page.
@@ -89,6 +92,11 @@ _TEXT = """() => {
     }
     return parts.join(' ');
 }"""
+#: The page's own table of contents (right-hand column): its height and what it can show.
+_PAGE_TOC = """() => { const t = document.querySelector('.bd-sidebar-secondary');
+    if (!t || !t.getBoundingClientRect().height) return null;
+    return {scroll: t.scrollHeight, client: t.clientHeight,
+            entries: t.querySelectorAll('nav li').length}; }"""
 _BADGES = """() => Array.from(document.querySelectorAll('table .ledger-verdict')).map(b => ({
     text: b.textContent.trim(), colour: getComputedStyle(b).backgroundColor}))"""
 
@@ -301,6 +309,9 @@ def test_every_page_renders_its_math_fits_and_shows_no_warning_or_path(
         served: str, browser: BrowserSession, docs_site: DocsSite, tmp_path: Path) -> None:
     pages = _site_pages(docs_site.html)
     assert len([p for p in pages if "/ledger/" in p]) >= 3, pages
+    # the thesis has one ledger page per chapter (each short enough to read: see below)
+    assert {"generated/ledger/004-ch2.html", "generated/ledger/004-ch3.html",
+            "generated/ledger/004-ch4.html"} <= set(pages), pages
     page = browser.page
     problems: dict[str, list[str]] = {}
     heights: dict[str, int] = {}
@@ -312,6 +323,16 @@ def test_every_page_renders_its_math_fits_and_shows_no_warning_or_path(
         found = page_problems(page)
         if found:
             problems[path] = found
+        if "/ledger/" in path:
+            toc = page.evaluate(_PAGE_TOC)
+            screens = heights[path] / VIEWPORT["height"]
+            if screens > MAX_LEDGER_SCREENS:
+                problems.setdefault(path, []).append(
+                    f"{screens:.1f} screens tall (at most {MAX_LEDGER_SCREENS})")
+            if toc and toc["scroll"] > toc["client"] + 1:
+                problems.setdefault(path, []).append(
+                    f"its table of contents ({toc['entries']} entries) is clipped: "
+                    f"{toc['scroll']} px in {toc['client']} px")
     (tmp_path / "heights.json").write_text(json.dumps(heights, indent=1), encoding="utf-8")
     print(f"page heights at {VIEWPORT['width']} px: {heights}")
     assert typeset > 0, "no math node on any page: the check would pass vacuously"
