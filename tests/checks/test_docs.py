@@ -28,6 +28,7 @@ from tests.checks.notebook_runs import NOTEBOOKS, is_slow
 from tests.checks.test_layout import PAPER_PACKAGES
 
 TOP_PACKAGES = ("seprank", "identifiability", "paper_checks")
+ROOT = Path(__file__).resolve().parents[2]
 #: Public functions whose docstrings have no ``Examples`` section yet.  New public functions
 #: need one (numpydoc, runnable); remove a name here when its example is written.
 WITHOUT_EXAMPLES = frozenset({
@@ -236,3 +237,61 @@ def test_gallery_shows_every_notebook_of_the_profile_with_its_figures(
         for src in images:
             assert (page.parent / src).stat().st_size > 1000, f"{notebook.name}: {src}"
         assert any(notebook.stem in src for src in index.images), f"{notebook.name}: no thumbnail"
+
+
+def _readme_table(readme: str, header: str) -> list[list[str]]:
+    """The rows of the README's Markdown table under ``header`` (its first line), as plain
+    cell texts (emphasis and code marks dropped)."""
+    lines = readme[readme.index(header):].splitlines()
+    rows = []
+    for line in lines[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([" ".join(c.replace("*", "").replace("`", "").split())
+                     for c in line.strip().strip("|").split("|")])
+    return rows
+
+
+def _plain(text: str) -> str:
+    """Text as a reader compares it: straight quotes and dashes, single spaces."""
+    for fancy, plain in (("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"'),
+                         ("\u2013", "--"), ("\u2014", "---")):
+        text = text.replace(fancy, plain)
+    return " ".join(text.split())
+
+
+def test_the_landing_page_states_the_readme_papers_and_timings(site: DocsSite) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    papers = _readme_table(readme, "| paper | key |")
+    timings = _readme_table(readme, "| step | time |")
+    assert len(papers) >= 4 and len(timings) >= 4, (papers, timings)
+    page = (site.html / "index.html").read_text(encoding="utf-8")
+    body = page[page.index("<article"):page.index("</article>")]
+    landing = _plain(html.unescape(re.sub(r"<[^>]+>", " ", body)))
+    for row in papers + timings:
+        for cell in row:
+            assert _plain(cell) in landing, f"the landing page lacks the README's {cell!r}"
+
+
+def test_any_fork_can_host_the_site_with_the_same_build() -> None:
+    """``.readthedocs.yaml`` builds ``docs/conf.py`` with warnings as errors, on the Python the
+    README asks for, with an extra that brings Sphinx and the notebook runner."""
+    yaml = pytest.importorskip("yaml")
+    import tomllib
+
+    config = yaml.safe_load((ROOT / ".readthedocs.yaml").read_text(encoding="utf-8"))
+    assert config["version"] == 2
+    assert config["sphinx"] == {"configuration": "docs/conf.py", "fail_on_warning": True}
+    assert str(config["build"]["tools"]["python"]) == "3.11"
+    (install,) = config["python"]["install"]
+    assert install["method"] == "pip" and install["path"] == "."
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+    wanted: set[str] = set()
+    todo = list(install["extra_requirements"])
+    while todo:  # an extra may name others ("seprank-identifiability[docs]")
+        for requirement in extras[todo.pop()]:
+            name = re.split(r"[<>=\[ ;]", requirement, maxsplit=1)[0].lower()
+            wanted.add(name)
+            todo += re.findall(r"\[(\w+)\]", requirement) if name.startswith("seprank") else []
+    assert {"sphinx", "myst-nb", "nbclient", "ipykernel", "pydata-sphinx-theme"} <= wanted

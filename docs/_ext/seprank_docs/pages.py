@@ -15,6 +15,7 @@ from pathlib import Path
 
 from paper_checks.sphinx import entries as ledger
 from paper_checks.sphinx.entries import Entry
+from seprank_docs.api_tasks import task_sections
 from seprank_docs.discover import PublicModule, owner
 
 _RST_SPECIAL = re.compile(r"([\\`*_|:<>\[\]])")
@@ -139,6 +140,10 @@ def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[st
                         f"<../papers/{paper.name}>`)")
     w.text("api/index.rst", "\n".join([
         heading("API reference", "="),
+        "The entry points by task first, each linking to its reference; every public module "
+        "below (:ref:`api-modules`).", "",
+        *task_sections(rst_escape, heading),
+        ".. _api-modules:", "", heading("Every public module", "-"),
         "Every public module, one page each, generated from its docstrings (numpydoc).  Each "
         "function and class is documented once, in the module that defines it; the names a "
         "package re-exports (``seprank.matrix_rank``) link there.  A paper subpackage's own "
