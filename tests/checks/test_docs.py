@@ -257,7 +257,8 @@ def _plain(text: str) -> str:
     for fancy, plain in (("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"'),
                          ("\u2013", "--"), ("\u2014", "---")):
         text = text.replace(fancy, plain)
-    return " ".join(text.split())
+    text = " ".join(text.split())
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+([,.:;)])", r"\1", text))
 
 
 def test_the_landing_page_states_the_readme_papers_and_timings(site: DocsSite) -> None:
