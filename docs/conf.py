@@ -11,9 +11,11 @@ The ``seprank_docs`` extension (``docs/_ext``) writes the generated pages into
   defines a :class:`seprank.core.index.PaperIndex` named ``INDEX`` -- with its index, its tour
   (``docs/tours/<module>.md`` when present), its verdicts and its API;
 * the API reference, one page per public module;
-* the truth ledger, one page per paper, from ``paper-checks --json``: the file given by
-  ``-D seprank_ledger_json=PATH``, or a fresh ``paper-checks`` run (quick profile, or
-  ``-D seprank_ledger_profile=full``);
+* the truth ledger, one page per paper (the thesis, 004: one per chapter), each holding the
+  ``paper-ledger`` directive of the public extension :mod:`paper_checks.sphinx`, from
+  ``paper-checks --json``: the file given by ``-D seprank_ledger_json=PATH``, or a fresh
+  ``paper-checks`` run (quick profile, or ``-D seprank_ledger_profile=full``; its progress is
+  printed);
 * the gallery: the notebooks with their outputs -- copies already executed by the test suite
   (``-D seprank_executed_notebooks=DIR``), or executed by this build (cached by source hash).
 """
@@ -38,6 +40,8 @@ extensions = [
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_nb",
+    # the ledger pages: the public extension any project can use (.. paper-ledger:: KEY)
+    "paper_checks.sphinx",
     "seprank_docs",
 ]
 
@@ -85,11 +89,13 @@ nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 html_theme = "pydata_sphinx_theme"
 html_title = "seprank + identifiability"
 html_static_path = ["_static"]
-html_css_files = ["ledger.css"]
+html_css_files = ["site.css"]
 html_show_sourcelink = False
 # The ledger pages are wide tables and cards: no section navigation beside them (the page's
 # own table of contents, on the right, lists every claim).
-html_sidebars = {"generated/ledger/*": []}
+# The gallery's notebooks: no section navigation either (and no page contents: site.css), so
+# that code and aligned output keep their lines at 1280 px.
+html_sidebars = {"generated/ledger/*": [], "generated/gallery/*": []}
 html_theme_options = {
     "navigation_depth": 3,
     "show_toc_level": 2,

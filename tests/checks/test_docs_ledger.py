@@ -1,19 +1,26 @@
-"""The ledger pages' data layer (``docs/_ext/seprank_docs/ledger.py``): reports with or
+"""The ledger pages' data layer (``paper_checks/sphinx/entries.py``): reports with or
 without the graded fields, every registered claim placed, and the order a reader is promised
 -- what is wrong first, by kind as the ``paper-checks`` report splits it, and how wrong; the
-notes apart; no machine path from a traceback."""
+notes apart; no machine path from a traceback; summary lines that never cut a formula or a
+structure; the thesis split by chapter."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from docutils import nodes
+
+from paper_checks.sphinx import entries as ledger
+from paper_checks.sphinx import render
+from paper_checks.sphinx.texmath import well_formed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "_ext"))
-from seprank_docs import ledger, pages
+from seprank_docs import pages
 
 PAPERS = {"003": SimpleNamespace(key="003", stem="003", title="Depth to width"),
           "002": SimpleNamespace(key="002", stem="002_abc", title="ICL")}
@@ -155,37 +162,73 @@ def test_a_claim_id_that_cannot_name_a_section_is_refused() -> None:
         ledger.entries_from_json([_record("bad id`", "holds")], base=Path("."), papers=PAPERS)
 
 
-def test_a_ledger_page_lists_consistency_checks_apart_with_their_own_summary() -> None:
-    records = [_record("D2W-a", "holds", category="consistency"),
-               _record("D2W-b", "erratum", kind="constant")]
-    verdicts, consistency = ledger.by_paper(
-        ledger.entries_from_json(records, base=Path("."), papers=PAPERS))["003"]
-    text = pages.ledger_page("003", "Depth *to* width", verdicts, consistency)
-    assert text.index(":category: paper") < text.index(".. _ledger-D2W-b:") \
-        < text.index("Consistency checks") < text.index(":category: consistency") \
-        < text.index(".. _ledger-D2W-a:")
-    assert "Depth \\*to\\* width" in text and "``D2W-b`` — erratum, constant" in text
-    # the paper by its title, then its key; each group under its own heading and summary
-    assert text.index("Depth \\*to\\* width (003)") < text.index("Wrong constants or rates (1)")
-    assert ":group: constant" in text
+def test_a_ledger_page_is_its_title_and_the_public_directive() -> None:
+    text = pages.ledger_page("003", "Depth *to* width")
+    assert text.index(".. _ledger-paper-003:") < text.index("Depth \\*to\\* width (003)") \
+        < text.index(".. paper-ledger:: 003")
 
 
 def test_the_summary_line_says_what_is_wrong_and_what_holds_instead() -> None:
-    from seprank_docs import nodes
-
     long = "the bound " + "x " * 200 + "fails"
     (entry,) = ledger.entries_from_json(
         [_record("D2W-a", "erratum", kind="constant",
                  details={"printed": long, "corrected": "rank <= 3^L holds"})],
         base=Path("."), papers=PAPERS)
-    line = nodes.summary_line(entry)
-    assert line.startswith("the bound x") and line.endswith("→ rank <= 3^L holds")
-    assert "\n" not in line and len(line) < 2 * nodes.SUMMARY_SIDE + 10
+    line = render.summary_line(entry)
+    assert line.startswith("the bound") and " … → " in line
+    assert "\n" not in line and len(line) < 2 * render.SUMMARY_SIDE + 10
+    # the corrected side is rendered: its formula is a math node, not ASCII TeX
+    maths = [n for n in render.summary_nodes(entry) if isinstance(n, nodes.math)]
+    assert [m.astext() for m in maths][-1] == r"\le 3^L" or any(
+        "3^L" in m.astext() and r"\le" in m.astext() for m in maths)
     (note,) = ledger.entries_from_json(
         [_record("D2W-n", "note", kind="convention",
                  details={"printed": "degree 2C", "reading": "the summed positions"})],
         base=Path("."), papers=PAPERS)
-    assert nodes.summary_line(note) == "degree 2C → reading: the summed positions"
+    assert render.summary_line(note) == "degree 2C → reading: the summed positions"
+
+
+def test_a_summary_never_cuts_a_structure_or_a_formula() -> None:
+    measured = {f"(d_x={d}, L={L})": d ** L for d in range(2, 9) for L in range(1, 4)}
+    cell = render._short_nodes(measured)
+    items = [n.astext() for n in cell if isinstance(n, nodes.literal)]
+    assert items and all(item in {f"{k}: {v}" for k, v in measured.items()} for item in items)
+    assert cell[-1].astext() == f" … and {len(measured) - len(items)} more (in the card)"
+    formula = "sum_{j=1}^{n} binom(d, j) * |zeta_{k-1}|^2 <= tau_g"
+    text = "the printed bound " + formula + " fails at " + "every size " * 20
+    segs = render._short_segments(text, 40)
+    assert formula.split()[0] in "".join(s.source for s in segs)  # kept whole though long
+    for seg in segs:
+        assert not seg.math or well_formed(seg.tex)
+    assert "".join(s.source for s in segs).endswith(" …")
+    joined = "".join(s.source for s in segs if s.math)
+    assert joined.replace(" ", "") in formula.replace(" ", "")
+
+
+def test_the_thesis_chapters_come_from_the_references_and_cover_every_claim() -> None:
+    from paper_checks.registry import all_claims
+
+    claims = [c for c in all_claims() if c.paper == "004"]
+    entries = [ledger.Entry(id=c.id, paper="004", reference=c.reference, statement="",
+                            verdict="holds") for c in claims]
+    prefixes = pages.chapter_prefixes(entries)
+    # each id prefix goes where most of its references' sections say
+    for prefix, chapter in prefixes.items():
+        named = [int(m.group(1)) for e in entries if e.id.startswith(prefix + "-")
+                 for m in [re.match(r"\s*§\s*(\d+)", e.reference)] if m]
+        assert named.count(chapter) == max(named.count(n) for n in set(named))
+    written = pages.chapter_pages("004", "Thesis", entries, pages.CHAPTERS["004"])
+    chapter_stems = [k for k in written if k != "004"]
+    assert chapter_stems == ["004-ch2", "004-ch3", "004-ch4"]
+    selected = [p for stem in chapter_stems for line in written[stem].splitlines()
+                if line.strip().startswith(":ids:") for p in line.split()[1:]]
+    assert sorted(p[:-2] for p in selected) == sorted({c.id.split("-", 1)[0] for c in claims})
+    assert all(f":doc:`Chapter {n} <004-ch{n}>`" in written["004"] for n in (2, 3, 4))
+    # a claim whose prefix names no listed chapter is refused, not dropped
+    stray = [*entries, ledger.Entry(id="ZZ-1", paper="004", reference="§9.1", statement="",
+                                    verdict="holds")]
+    with pytest.raises(ValueError, match="ZZ-"):
+        pages.chapter_pages("004", "Thesis", stray, pages.CHAPTERS["004"])
 
 
 def test_the_gallery_drops_progress_bar_widgets_and_their_state() -> None:

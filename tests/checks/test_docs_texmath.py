@@ -1,5 +1,5 @@
 """The ASCII-TeX statements of the claims as prose with inline math
-(``docs/_ext/seprank_docs/texmath.py``): nothing is lost, every formula handed to MathJax is
+(``paper_checks/sphinx/texmath.py``): nothing is lost, every formula handed to MathJax is
 well formed, and the translations a reader relies on are the TeX ones."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "_ext"))
-from seprank_docs.texmath import WRAP_AT, segments, to_tex, well_formed
+from paper_checks.sphinx.texmath import WRAP_AT, segments, to_tex, well_formed
 
 
 def _statements() -> list[str]:

@@ -1,10 +1,15 @@
 """Sphinx extension of the seprank + identifiability site: generated pages and cross-references.
 
+The ledger pages are rendered by the public extension :mod:`paper_checks.sphinx` (its
+``paper-ledger`` directive, as in any other project); this one writes the pages that hold the
+directives, runs ``paper-checks`` (with its figures) when no report is given, and hands the
+report to it (``paper_ledger_json``).
+
 Configuration values (``-D NAME=VALUE`` on the ``sphinx-build`` command line):
 
 ``seprank_ledger_json``
     A ``paper-checks --json`` report to build the truth ledger from.  Empty (default): run
-    ``paper-checks`` now, into ``docs/generated/ledger/_run``.
+    ``paper-checks`` now, into ``docs/generated/ledger/_run``, printing its progress.
 ``seprank_ledger_profile``
     The profile of that run when the extension runs it (``quick`` or ``full``).
 ``seprank_executed_notebooks``
@@ -16,8 +21,10 @@ Configuration values (``-D NAME=VALUE`` on the ``sphinx-build`` command line):
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,24 +33,46 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
-from seprank_docs import ledger, nodes, pages
+from paper_checks.sphinx import entries as ledger
+from seprank_docs import pages
 from seprank_docs.discover import documented_members, public_modules
 from seprank_docs.execute import execute_notebooks
 
 logger = logging.getLogger(__name__)
 
 
+#: Seconds between two progress lines of the paper-checks run in the build log.
+PROGRESS_EVERY = 10.0
+
+
 def _run_paper_checks(out: Path, profile: str) -> Path:
+    """Run ``paper-checks`` into ``out``, its progress bar relayed to the build log (a line
+    every :data:`PROGRESS_EVERY` seconds), the report written only when the run finished."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "paper_checks.json"
+    partial = out / "paper_checks.partial.json"
     cmd = [sys.executable, "-m", "paper_checks.cli", "--profile", profile, "--json",
-           str(target), "--plots", str(out / "plots"), "--report", str(out / "report.md"),
-           "--no-progress"]
-    logger.info("seprank_docs: running %s", " ".join(cmd))
-    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+           str(partial), "--plots", str(out / "plots"), "--report", str(out / "report.md")]
+    logger.info("seprank_docs: running the %s-profile paper checks for the ledger (minutes; "
+                "-D seprank_ledger_json=PATH reuses a report): %s", profile, " ".join(cmd))
+    start = last = time.monotonic()
+    tail = ""
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True) as child:
+        assert child.stderr is not None
+        for chunk in iter(lambda: child.stderr.read(256), ""):  # type: ignore[union-attr]
+            tail = (tail + chunk)[-8000:]
+            lines = [x for x in re.split(r"[\r\n]", tail) if x.strip()]
+            if lines and time.monotonic() - last >= PROGRESS_EVERY:
+                last = time.monotonic()
+                logger.info("seprank_docs: [%4.0f s] %s", last - start, lines[-1].strip())
+        code = child.wait()
+    logger.info("seprank_docs: paper checks done in %.0f s (exit %d)", time.monotonic() - start,
+                code)
     # Exit 1 = a verdict differs from its registration: the ledger shows it, the build goes on.
-    if done.returncode not in (0, 1) or not target.is_file():
-        raise RuntimeError(f"paper-checks failed ({done.returncode}):\n{done.stderr[-4000:]}")
+    if code not in (0, 1) or not partial.is_file():
+        raise RuntimeError(f"paper-checks failed ({code}):\n{tail[-4000:]}")
+    partial.replace(target)  # a killed build leaves no report that looks finished
     return target
 
 
@@ -58,12 +87,10 @@ def generate(app: Sphinx) -> None:
     given = app.config.seprank_ledger_json
     json_path = (Path(given).resolve() if given
                  else _run_paper_checks(run_dir, app.config.seprank_ledger_profile))
+    app.config.paper_ledger_json = str(json_path)  # read by paper_checks.sphinx
     entries = ledger.load(json_path, papers=PAPERS, registered=all_claims())
     profile = "full" if any(e.profile == "full" and e.ran for e in entries) else "quick"
-    nodes.LEDGER.clear()
-    nodes.LEDGER.update({e.id: e for e in entries})
-    nodes.FIGURES.clear()
-    nodes.FIGURES.update(pages.write_ledger(writer, entries, dict(PAPERS), profile))
+    pages.write_ledger(writer, entries, dict(PAPERS), profile)
 
     modules = public_modules()
     members = documented_members(modules)
@@ -149,7 +176,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
     app.connect("missing-reference", resolve_reexports)
     app.connect("autodoc-skip-member", skip_undocumented_class_members)
-    app.add_directive("ledger-summary", nodes.LedgerSummary)
-    app.add_directive("ledger-overview", nodes.LedgerOverview)
-    app.add_directive("ledger-claim", nodes.LedgerClaim)
+    app.setup_extension("paper_checks.sphinx")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from pathlib import Path
+
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
 
 CELL_TIMEOUT_SECONDS = 900
 
@@ -24,7 +29,7 @@ def execute_notebooks(sources: list[Path], out_dir: Path) -> Path:
     import nbformat
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    for source in sources:
+    for number, source in enumerate(sources, 1):
         digest = hashlib.sha256(source.read_bytes()).hexdigest()
         target = out_dir / source.name
         if target.is_file():
@@ -32,10 +37,16 @@ def execute_notebooks(sources: list[Path], out_dir: Path) -> Path:
             if done.metadata.get("seprank_docs", {}).get("source_sha256") == digest:
                 continue
         nb = nbformat.read(source, as_version=4)
+        logger.info("seprank_docs: executing notebook %d/%d %s (%d cells; -D "
+                    "seprank_executed_notebooks=DIR reuses executed copies)", number,
+                    len(sources), source.name, len(nb.cells))
+        start = time.monotonic()
         nbclient.NotebookClient(
             nb, timeout=CELL_TIMEOUT_SECONDS, kernel_name="python3",
             resources={"metadata": {"path": str(source.parent)}},
         ).execute(env=_kernel_environment())
         nb.metadata["seprank_docs"] = {"source_sha256": digest}
         nbformat.write(nb, target)
+        logger.info("seprank_docs: notebook %s executed in %.0f s", source.name,
+                    time.monotonic() - start)
     return out_dir

@@ -13,9 +13,10 @@ import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from seprank_docs import ledger
+from paper_checks.sphinx import entries as ledger
+from paper_checks.sphinx.entries import Entry
+from seprank_docs.api_tasks import task_sections
 from seprank_docs.discover import PublicModule, owner
-from seprank_docs.ledger import Entry
 
 _RST_SPECIAL = re.compile(r"([\\`*_|:<>\[\]])")
 
@@ -139,6 +140,10 @@ def write_api(w: Writer, modules: list[PublicModule], members: dict[str, list[st
                         f"<../papers/{paper.name}>`)")
     w.text("api/index.rst", "\n".join([
         heading("API reference", "="),
+        "The entry points by task first, each linking to its reference; every public module "
+        "below (:ref:`api-modules`).", "",
+        *task_sections(rst_escape, heading),
+        ".. _api-modules:", "", heading("Every public module", "-"),
         "Every public module, one page each, generated from its docstrings (numpydoc).  Each "
         "function and class is documented once, in the module that defines it; the names a "
         "package re-exports (``seprank.matrix_rank``) link there.  A paper subpackage's own "
@@ -162,7 +167,8 @@ def paper_page(module: PublicModule, modules: list[PublicModule], members: list[
            f"The claims ``{prefix}-*`` checked against this paper ("
            + (", ".join(f"{n} {v}" for v, n in counts.items()) or "none yet")
            + "), what is wrong first; each links to its entry in the :ref:`truth ledger "
-           "<ledger>`.", "", ".. ledger-summary::", f"   :prefix: {prefix}", ""]
+           "<ledger>`.", "", ".. paper-ledger::", f"   :ids: {prefix}-*", "   :tables-only:",
+           ""]
     if children:
         out += [heading("Modules", "-"), ".. toctree::", "   :maxdepth: 1", "",
                 *(f"   ../api/{c.name}" for c in children), ""]
@@ -191,59 +197,93 @@ def write_papers(w: Writer, modules: list[PublicModule], members: dict[str, list
 
 # -- truth ledger ---------------------------------------------------------------------------
 
-def ledger_page(key: str, title: str, verdicts: list[Entry], consistency: list[Entry]) -> str:
-    """A paper's ledger page: per group (what is wrong by kind first, the notes apart), a
-    summary table with one line per claim, then the group's cards; consistency checks last."""
-    head = f"{rst_escape(title)} ({key})"
-    out = [f".. _ledger-paper-{key}:", "", heading(head, "=")]
-    counts = ledger.group_counts(verdicts)
-    out += [("Verdicts on the printed statements of this paper: "
-             + ", ".join(f"**{ledger.count_words(k, n)}**" for k, n in counts.items()) + "."
-             if counts else "No verdict on a printed statement of this paper yet."),
-            "What is wrong comes first, by kind (false statements, wrong constants, missing "
-            "hypotheses, invalid proofs, typos; within each the largest violation first), then "
-            "what holds (tightest margin first), then the notes -- conventions and notation, "
-            "which are not errors.  Each table row says in one line what is wrong and what "
-            "holds instead; the card under it has the full text, the measurement, the "
-            "independent recomputation and the defence.", ""]
-    for group_key, group_title, group in ledger.grouped(verdicts):
-        out += [heading(f"{group_title} ({len(group)})", "-"),
-                ".. ledger-summary::", f"   :paper: {key}", "   :category: paper",
-                f"   :group: {group_key}", ""]
-        out += _cards(group)
-    if consistency:
-        out += [heading(f"Consistency checks ({len(consistency)})", "-"),
-                "These hold by construction (the library compared with itself, or a family "
-                "that satisfies the statement automatically): not verdicts on the paper.", "",
-                ".. ledger-summary::", f"   :paper: {key}", "   :category: consistency", ""]
-        out += _cards(consistency)
-    return "\n".join(out)
+#: Papers whose ledger is split into one page per chapter: key -> (chapter, title) in order.
+#: A claim's chapter is the ``§N`` its reference starts with; claims of an id prefix whose
+#: references name no section (``MP-12``: "Theorem 8 proof") go with the chapter most of
+#: their prefix's claims name.
+CHAPTERS: dict[str, tuple[tuple[int, str], ...]] = {
+    "004": ((2, "Illuminating task designs of self-supervised learning: contrastive "
+                "learning of transition kernels, masked prediction"),
+            (3, "Understanding model classes: Transformers and automata"),
+            (4, "Understanding and improving the learning process: NCE, progressive "
+                "distillation")),
+}
+_SECTION = re.compile(r"^\s*§\s*(\d+)")
 
 
-def _cards(group: list[Entry]) -> list[str]:
-    out = []
-    for e in group:
-        label = f"``{e.id}`` — {e.verdict}" + (f", {e.kind}" if e.kind else "")
-        out += [f".. _{e.anchor}:", "", heading(label, "~"), f".. ledger-claim:: {e.id}", ""]
-    return out
+def chapter_prefixes(entries: Iterable[Entry]) -> dict[str, int]:
+    """Claim id prefix (``AUT`` of ``AUT-Lemma10-bump``) -> the chapter most of its claims'
+    references name (``§3.4.4.1 Lemma 10`` -> 3)."""
+    votes: dict[str, dict[int, int]] = {}
+    for e in entries:
+        prefix = e.id.split("-", 1)[0]
+        votes.setdefault(prefix, {})
+        found = _SECTION.match(e.reference)
+        if found:
+            chapter = int(found.group(1))
+            votes[prefix][chapter] = votes[prefix].get(chapter, 0) + 1
+    return {p: max(v, key=lambda c: (v[c], -c)) for p, v in votes.items() if v}
+
+
+def ledger_page(key: str, title: str) -> str:
+    """A paper's ledger page: its title (labelled ``ledger-paper-<key>``) and the
+    ``paper-ledger`` directive of :mod:`paper_checks.sphinx` (groups, tables, cards)."""
+    return "\n".join([f".. _ledger-paper-{key}:", "", heading(f"{rst_escape(title)} ({key})", "="),
+                      f".. paper-ledger:: {key}", ""])
+
+
+def chapter_pages(key: str, title: str, entries: list[Entry],
+                  chapters: tuple[tuple[int, str], ...]) -> dict[str, str]:
+    """A long paper's ledger as an index page and one page per chapter: file stem -> text."""
+    prefixes = chapter_prefixes(e for e in entries if e.paper == key)
+    pages, rows = {}, []
+    for number, chapter_title in chapters:
+        mine = sorted(p for p, c in prefixes.items() if c == number)
+        if not mine:
+            continue
+        stem = f"{key}-ch{number}"
+        chosen = [e for e in entries if e.paper == key and e.id.split("-", 1)[0] in mine]
+        counts = ledger.group_counts(e for e in chosen if e.category != "consistency")
+        rows += [f"   * - :doc:`Chapter {number} <{stem}>`",
+                 f"     - {rst_escape(chapter_title)}",
+                 f"     - {', '.join(f'``{p}-*``' for p in mine)}",
+                 f"     - {', '.join(ledger.count_words(k, n) for k, n in counts.items())}"]
+        pages[stem] = "\n".join([
+            f".. _ledger-paper-{key}-ch{number}:", "",
+            heading(f"Chapter {number}: {rst_escape(chapter_title)}", "="),
+            f"Paper {key}, {rst_escape(title)} -- the claims of chapter {number} "
+            f"(ids {', '.join(f'``{p}-*``' for p in mine)}).  The other chapters: "
+            f":ref:`ledger-paper-{key}`.", "",
+            f".. paper-ledger:: {key}", f"   :ids: {' '.join(p + '-*' for p in mine)}", ""])
+    listed = {n for n, _ in chapters}
+    every = {e.id.split("-", 1)[0] for e in entries if e.paper == key}
+    left = sorted(p for p in every if prefixes.get(p) not in listed)
+    if left:
+        raise ValueError(f"paper {key}: the claims {[p + '-*' for p in left]} fall in no "
+                         f"listed chapter {sorted(listed)}; add their chapter to CHAPTERS")
+    pages[key] = "\n".join([
+        f".. _ledger-paper-{key}:", "", heading(f"{rst_escape(title)} ({key})", "="),
+        "The ledger of this paper, one page per chapter (a claim's chapter is the section its "
+        "reference names).", "",
+        ".. list-table::", "   :header-rows: 1", "   :widths: 12 43 15 30", "",
+        "   * - chapter", "     - title", "     - claims", "     - verdicts", *rows, "",
+        ".. toctree::", "   :hidden:", "", *(f"   {stem}" for stem in pages), ""])
+    return pages
 
 
 def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object],
-                 profile: str) -> dict[str, str]:
-    """Ledger pages; returns figure source path -> file name in ``ledger/figures``."""
-    figures: dict[str, str] = {}
-    for e in entries:
-        for src in e.figures:
-            name = Path(src).name
-            if name in figures.values() and figures.get(src) != name:
-                name = f"{e.id}__{name}"
-            figures[src] = name
-            w.copy(Path(src), f"ledger/figures/{name}")
+                 profile: str) -> None:
+    """The ledger: an index (overview table) and a page per paper -- or, for the papers of
+    :data:`CHAPTERS`, a page per chapter under the paper's page."""
     grouped = ledger.by_paper(entries)
     order = [k for k in papers_info if k in grouped] + sorted(set(grouped) - set(papers_info))
     for key in order:
         title = str(getattr(papers_info.get(key), "title", key))
-        w.text(f"ledger/{key}.rst", ledger_page(key, title, *grouped[key]))
+        if key in CHAPTERS:
+            for stem, text in chapter_pages(key, title, entries, CHAPTERS[key]).items():
+                w.text(f"ledger/{stem}.rst", text)
+        else:
+            w.text(f"ledger/{key}.rst", ledger_page(key, title))
     ran = [e for e in entries if e.ran]
     w.text("ledger/index.rst", "\n".join([
         ".. _ledger:", "", heading("The truth ledger", "="),
@@ -251,16 +291,16 @@ def write_ledger(w: Writer, entries: list[Entry], papers_info: dict[str, object]
         f"({len(ran)} of {len(entries)} claims run, profile ``{profile}``): the printed "
         "statement, what was measured, how the statement is wrong (its kind), the independent "
         "recomputation behind any verdict other than ``holds``, the margin, and the figures.  "
-        "Generated from ``paper-checks --json``.", "",
+        "Generated from ``paper-checks --json`` by the ``paper-ledger`` directive of "
+        ":mod:`paper_checks.sphinx` (usable from any project's ``conf.py``).", "",
         "Verdicts: ``holds`` (measured, holds; its margin says by how much), ``erratum`` (the "
         "printed statement fails and a corrected one holds), ``fails``, ``unproven`` (a step "
         "of the proof is refuted, not the statement), ``note`` (a convention or notation: a "
         "different legitimate reading, not an error), ``skipped``, ``not run`` (not in this "
         "build's profile).  What is wrong is split by kind, the most serious first: false "
         "statements, wrong constants or rates, missing hypotheses, invalid proofs, typos.", "",
-        ".. ledger-overview::", "",
+        ".. paper-ledger-overview::", "",
         ".. toctree::", "   :maxdepth: 1", "", *(f"   {k}" for k in order), ""]))
-    return figures
 
 
 # -- gallery --------------------------------------------------------------------------------

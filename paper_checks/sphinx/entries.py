@@ -21,10 +21,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+__all__ = ["GROUPS", "KIND_ORDER", "VERDICT_ORDER", "Entry", "by_paper", "count_words",
+           "entries_from_json", "group_counts", "group_of", "grouped", "load", "margin_text",
+           "paper_key", "scrub_paths", "severity_key", "verdict_counts"]
 
 #: Verdict order on a page: what is wrong first.
 #: Notes (conventions, notation) are not errors: they come after the holds, apart from errata.
@@ -51,7 +55,7 @@ WEAK_SLACK_LOG10 = 2.0
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 #: An absolute directory prefix in a traceback or message (``/home/u/x/`` of ``/home/u/x/f.py``).
 _ABSOLUTE_DIR = re.compile(r"(?<![\w.~])/(?:[^\s/\"':,()<>]+/)+")
-_REPO = str(Path(__file__).resolve().parents[3]) + "/"
+_REPO = str(Path(__file__).resolve().parents[2]) + "/"
 
 
 def scrub_paths(text: str) -> str:
@@ -217,7 +221,7 @@ def _figures(paths: Iterable[str], base: Path) -> tuple[str, ...]:
     return tuple(found)
 
 
-def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
+def entries_from_json(records: Sequence[Mapping[str, Any]], *, base: Path,
                       papers: Mapping[str, Any],
                       registered: Iterable[Any] = ()) -> list[Entry]:
     """Entries from ``paper-checks --json`` records plus the registered claims it lacks.
@@ -265,7 +269,7 @@ def entries_from_json(records: list[Mapping[str, Any]], *, base: Path,
                 perturbation=_perturbation_text(c), profile=c.profile,
                 defence=_defence(c),
                 details={"reason": f"a {c.profile}-profile claim; this build ran the others "
-                                   f"(build with -D seprank_ledger_profile={c.profile})"},
+                                   f"(a build from a {c.profile}-profile run shows it)"},
             ))
     return entries
 

@@ -15,7 +15,7 @@ Examples
 --------
 >>> to_tex("|zeta_{k-1}|^2 <= tau_g")
 '|\\\\zeta_{k-1}|^2 \\\\le \\\\tau_g'
->>> [(s.math, s.tex) for s in segments("for all i in S, w_ij >= 0")][-2:]
+>>> [(s.math, s.tex or s.source) for s in segments("for all i in S, w_ij >= 0")][-2:]
 [(False, ', '), (True, 'w_{ij} \\\\ge 0')]
 """
 
