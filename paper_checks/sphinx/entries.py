@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paper_checks.report import portable_paths
+
 __all__ = ["GROUPS", "KIND_ORDER", "VERDICT_ORDER", "Entry", "by_paper", "count_words",
            "entries_from_json", "group_counts", "group_of", "grouped", "load", "margin_text",
-           "paper_key", "scrub_paths", "severity_key", "verdict_counts"]
+           "paper_key", "severity_key", "verdict_counts"]
 
 #: Verdict order on a page: what is wrong first.
 #: Notes (conventions, notation) are not errors: they come after the holds, apart from errata.
@@ -53,35 +55,10 @@ _GROUP_KEYS = tuple(key for key, _ in GROUPS)
 #: Above this many decades of room a ``holds`` is weak (the registry's WEAK_SLACK_LOG10).
 WEAK_SLACK_LOG10 = 2.0
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
-#: An absolute directory prefix in a traceback or message (``/home/u/x/`` of ``/home/u/x/f.py``).
-_ABSOLUTE_DIR = re.compile(r"(?<![\w.~])/(?:[^\s/\"':,()<>]+/)+")
-_REPO = str(Path(__file__).resolve().parents[2]) + "/"
-
-
-def scrub_paths(text: str) -> str:
-    """A message without the build machine's folders: files of this repository relative to
-    it, installed packages from ``site-packages/``, any other file by its name alone.
-
-    >>> scrub_paths('File "/opt/venv/lib/python3.11/site-packages/tqdm/std.py", line 3')
-    'File "site-packages/tqdm/std.py", line 3'
-    >>> scrub_paths("wrote /tmp/x/y/plot.png")
-    'wrote plot.png'
-    """
-    text = text.replace(_REPO, "")
-
-    def short(m: re.Match[str]) -> str:
-        folder = m.group(0)
-        if "site-packages/" in folder:
-            return "site-packages/" + folder.split("site-packages/", 1)[1]
-        return ""
-
-    return _ABSOLUTE_DIR.sub(short, text)
-
-
 def _scrubbed(value: Any) -> Any:
-    """``value`` with :func:`scrub_paths` applied to every string in it."""
+    """``value`` with :func:`~paper_checks.report.portable_paths` applied to every string."""
     if isinstance(value, str):
-        return scrub_paths(value)
+        return portable_paths(value)
     if isinstance(value, Mapping):
         return {k: _scrubbed(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -102,6 +79,7 @@ class Entry:
     as_expected: bool | None = None
     category: str = "paper"
     kind: str | None = None
+    basis: str | None = None
     measured: Any = None
     reference_value: Any = None
     independent: Mapping[str, Any] | None = None
@@ -246,6 +224,7 @@ def entries_from_json(records: Sequence[Mapping[str, Any]], *, base: Path,
             as_expected=r.get("as_expected"),
             category=str(r.get("category") or getattr(registered_claim, "category", "paper")),
             kind=r.get("kind"),
+            basis=r.get("basis"),
             measured=_scrubbed(r.get("measured")),
             reference_value=r.get("reference_value"),
             independent=r.get("independent"),
@@ -255,7 +234,7 @@ def entries_from_json(records: Sequence[Mapping[str, Any]], *, base: Path,
             defence=r.get("defence"),
             certificates=r.get("certificates"),
             details=_scrubbed(r.get("details") or {}),
-            error=None if r.get("error") is None else scrub_paths(str(r["error"])),
+            error=None if r.get("error") is None else portable_paths(str(r["error"])),
             figures=_figures(r.get("figures") or (), base),
             profile=r.get("profile"),
             seconds=r.get("seconds"),

@@ -26,6 +26,7 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 
+from paper_checks.report import portable_paths
 from paper_checks.sphinx import entries as ledger
 from paper_checks.sphinx import texmath
 from paper_checks.sphinx.entries import Entry
@@ -231,10 +232,13 @@ def summary_table(group: Sequence[Entry], group_key: str) -> nodes.table:
         verdict = _para(_badge(e.verdict))
         if e.kind:
             verdict += nodes.Text(f" {e.kind}")
+        if e.basis:
+            verdict += nodes.inline("", f" · {e.basis.replace('_', ' ')}",
+                                    classes=["ledger-basis"])
         if e.as_expected is False:
             verdict += nodes.Text(f" (registered: {e.expected_verdict})")
         rows.append((claim_cell, verdict, e.reference, _para(*summary_nodes(e))))
-    return _table(("claim", "verdict, kind", "reference",
+    return _table(("claim", "verdict, kind · basis", "reference",
                    "what is wrong → what holds instead" if group_key not in
                    ("holds", "skipped", "not run") else "margin, or why not run"),
                   rows, (18, 12, 14, 56), classes=["ledger-summary"])
@@ -334,6 +338,8 @@ def card_title(entry: Entry) -> list[nodes.Node]:
     if entry.kind:
         out.append(nodes.Text(f" {entry.kind}"))
     tail = f" · {entry.reference}"
+    if entry.basis:
+        tail += f" · basis: {entry.basis.replace('_', ' ')}"
     if entry.expected_verdict is not None and entry.as_expected is not True:
         tail += (" · DIFFERS from the registered " if entry.as_expected is False
                  else " · registered ") + repr(entry.expected_verdict)
@@ -386,7 +392,7 @@ def _collapsed(entry: Entry, details: Mapping[str, Any], head: list[nodes.Node],
              _block(entry.statement)]
     raw = json.dumps(_raw_record(entry), indent=1, ensure_ascii=False, default=str)
     more += [_para(nodes.strong("Raw record", "Raw record")),
-             _block(raw, ledger.scrub_paths(raw))]
+             _block(raw, portable_paths(raw))]
     return _details_block(what, *more)
 
 
@@ -439,7 +445,7 @@ def claim_card(entry: Entry, docdir: str) -> list[nodes.Node]:
         fields += _field("Margin", _para(ledger.margin_text(entry)))
     if entry.error:
         fields += _field("The check raised",
-                         _block(entry.error, ledger.scrub_paths(entry.error)))
+                         _block(entry.error, portable_paths(entry.error)))
     out: list[nodes.Node] = [fields]
     if not entry.defence and entry.verdict in _ACCUSED:
         out.append(_para(nodes.strong("Defence", "Defence"),
