@@ -480,7 +480,7 @@ def aut_thm16_sizes(depth_factor: int = THM16_DEPTH) -> ClaimResult:
            "is rendered through HTML sub-tags and loses an index, not a letter. The "
            "parenthesis ('1 more layer to simulate the cyclic group K_i') shows how the "
            "author came to write K_i. A typo, not a false theorem (the total holds: "
-           "AUT-Thm16-sizes)."))
+           "AUT-Thm16-sizes)."), basis="exact", universal=True)
 def aut_thm16_depth_recursion() -> ClaimResult:
     rows, printed_ok, corrected_ok = {}, True, True
     for name in CHAINS:

@@ -55,7 +55,7 @@ def _mp_zeta_sq_times_dpow(d: int, k: int) -> float:
        "exponent 2 in all four places, the author's slip: the same equation's right side, "
        "Corollary 3's 'zeta_{k-1}^{-2}' and Claim 8's tau_g^{-2} give -2)",
        perturbation=Perturbed("the exponent of |zeta_{k-1}| read as +2, as printed (the "
-                              "author's slip)", exponent=2))
+                              "author's slip)", exponent=2), basis="not_refuted", universal=True)
 def pd_lem65_batch(exponent: Literal[2, -2] = -2) -> ClaimResult:
     eps = 0.1
     rows, holds = {}, True
@@ -111,7 +111,8 @@ def pd_lem65_batch(exponent: Literal[2, -2] = -2) -> ClaimResult:
 @claim(id="PD-Thm22-vs-23", paper=PAPER, reference="§4.2.2.2 Theorem 22 vs §4.2.6 Theorem 23",
        statement="Theorem 22 (informal version of Theorem 23): student size Theta~(2^k); "
        "progressive needs Theta~(2^k d^2 eps^-2 + k^3) samples; one-shot Omega(d^{k-1}, eps^-2)",
-       expected_verdict="erratum", defence=DEFENCES["PD-Thm22-vs-23"])
+       expected_verdict="erratum", defence=DEFENCES["PD-Thm22-vs-23"],
+       basis="numeric", universal=True)
 def pd_thm22_vs_23() -> ClaimResult:
     d, eps, delta = 100, 0.1, 0.1
     ks = (2, 4, 6, 8, 12, 16, 24, 32)
@@ -171,7 +172,8 @@ def pd_thm22_vs_23() -> ClaimResult:
        "sample complexity after the lemma", statement="with m >= Omega(2^k log(k/delta)), "
        "T_2 = Omega(m d^2 k^3/eps^2) steps at B_2 = 1, and T_1 B_1 + T_2 B_2 = ... + "
        "Theta(m d^2 k^3/eps^2) = ... + Theta(2^k d^2 k^4 eps^-2 log(k/delta))",
-       expected_verdict="erratum", defence=DEFENCES["PD-Lem65-T2"])
+       expected_verdict="erratum", defence=DEFENCES["PD-Lem65-T2"],
+       basis="numeric", universal=True)
 def pd_lem65_t2() -> ClaimResult:
     d, eps, delta = 101, 0.1, 0.1
     b2 = PARAMETERS.value("second_stage_batch")
@@ -226,7 +228,8 @@ def pd_lem65_t2() -> ClaimResult:
        "Lemma 66", statement="learning the support from the labels needs Omega(d^{k-1}) samples "
        "'by' Lemma 66 (T <= 1/2 binom(d,k) delta tau_g^2/m~ steps learn nothing), so one-shot "
        "distillation needs Omega(d^{min(2c,k-1)}) (Omega(d^{min(2c,k-1)}/m~) at the proof's end)",
-       perturbation=Perturbed("the exponent k - 1 raised to k + 1", exponent_offset=1))
+       perturbation=Perturbed("the exponent k - 1 raised to k + 1", exponent_offset=1),
+       basis="not_refuted", universal=True)
 def pd_thm23_one_shot(exponent_offset: int = -1) -> ClaimResult:
     delta = tau = 0.1
     rows, slopes = {}, {}
@@ -280,7 +283,7 @@ def pd_thm23_one_shot(exponent_offset: int = -1) -> ClaimResult:
 
 @claim(id="PD-Lem66-bound", paper=PAPER, reference="§4.2.6 Lemma 66 (Edelman et al. Prop. 3)",
        statement="if T <= 1/2 binom(d,k) delta tau_g^2/m, some (d,k)-parity keeps loss >= "
-       "1 - tau_g for all t <= T", category="consistency")
+       "1 - tau_g for all t <= T", category="consistency", basis="not_refuted", universal=True)
 def pd_lem66_bound() -> ClaimResult:
     n, k6 = PARAMETERS.value("parity_n"), PARAMETERS.value("parity_k")
     small, large = PARAMETERS.value("student_widths")
@@ -310,7 +313,8 @@ def pd_lem66_bound() -> ClaimResult:
        statement="teacher: 4 x 10^6 samples (equal to 8000 steps) at batch 512; students "
        "{1,2,4,8} x 10^6 samples (equal to {2000,4000,8000,16000} steps); 200 checkpoints 0.1M "
        "apart over 20M steps",
-       perturbation=Perturbed("batch size 256 in place of the printed 512", batch=256))
+       perturbation=Perturbed("batch size 256 in place of the printed 512", batch=256),
+       basis="exact")
 def pd_exp_steps(batch: int = PARAMETERS.value("pcfg_batch_size")) -> ClaimResult:
     pairs = [(PARAMETERS.value("teacher_steps"), PARAMETERS.value("teacher_samples")),
              *zip(PARAMETERS.value("student_steps"), PARAMETERS.value("student_samples"),
@@ -341,7 +345,7 @@ _GRID_CAPTION = "T is grid-searched over {500, 1000, 2000}"   # Figure 4.7's cap
        "distillation for PCFGs' (vs Figure 4.7 caption)",
        statement="the (2, T) split for the 4000-step student is searched in "
        "T in {500, 1000, 15000, 2000}", expected_verdict="erratum",
-       defence=DEFENCES["PD-Exp-grid"])
+       defence=DEFENCES["PD-Exp-grid"], basis="exact")
 def pd_exp_grid() -> ClaimResult:
     total = PARAMETERS.value("split_total_steps")
     printed = PARAMETERS.value("split_grid_text")

@@ -107,7 +107,8 @@ def lucky_counts(seed: int) -> dict[int, dict[str, Any]]:
        statement="the numbers of lucky neurons satisfy |W_n|, |U_n| >= Omega(m), hence "
        "|W|, |U| = Omega(m)",
        perturbation=Perturbed("each neuron lucky with probability 1/4 (the condition a_i > 0 "
-                              "dropped from (52))", probability=Fraction(1, 4)))
+                              "dropped from (52))", probability=Fraction(1, 4)),
+       basis="statistical")
 def icl_lemb9_lucky_neurons(probability: Fraction = Fraction(1, 8)) -> ClaimResult:
     counts = lucky_counts(active_seed())
     p = float(probability)
@@ -164,7 +165,7 @@ def lucky_activity(seed: int, steps: int) -> dict[int, dict[str, float]]:
        statement="for t >= 0 (up to the T of Theorem 3.3), 1[W_O(i)^(t) V^n(t) > 0] = 1 for "
        "i in W_n when the query's label is +1, and for i in U_n when it is -1",
        perturbation=Perturbed("the same at the toolkit's T = 2000 steps, far beyond eq. 10's "
-                              "T (a wrong domain of t)", horizon="toolkit T"))
+                              "T (a wrong domain of t)", horizon="toolkit T"), basis="statistical")
 def icl_lemb10_lucky_active(horizon: str = "eq. 10") -> ClaimResult:
     steps = EQ10_STEPS if horizon == "eq. 10" else CONFIG.n_steps
     act = lucky_activity(active_seed(), steps)

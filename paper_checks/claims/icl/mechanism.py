@@ -92,7 +92,7 @@ def attention(seed: int) -> dict[str, Any]:
        "C > 1",
        perturbation=Perturbed("the same for the tokens that share the query's IDI pattern "
                               "(the sets of (55) in place of N: a wrong domain)",
-                              grouping="IDI"))
+                              grouping="IDI"), basis="statistical")
 def icl_cor43_attention(grouping: str = "IDR") -> ClaimResult:
     m = attention(active_seed())
     bound = 1 - 1 / M1
@@ -146,7 +146,7 @@ def projections(seed: int) -> dict[str, Any]:
        "patterns are O(sqrt(log M1) (1/M1 + 1/M2))",
        perturbation=Perturbed("(17) for the largest IDI/ODI component in place of the token's "
                               "own XDR pattern (a wrong domain: (19)'s patterns)",
-                              component="irrelevant"))
+                              component="irrelevant"), basis="statistical")
 def icl_prop41_projections(component: str = "own") -> ClaimResult:
     m = projections(active_seed())
     beta = PATTERNS.beta
@@ -190,7 +190,7 @@ def icl_prop41_projections(component: str = "own") -> ClaimResult:
        statement="for the large neurons i in L, cos(r_i,X, mean IDR pattern) >= 1 - Theta(1)/M1 "
        "and cos(r_i,Y, sign(a_i) q) >= 1 - Theta(1)/M1",
        perturbation=Perturbed("(22) with the opposite sign: cos(r_i,Y, -sign(a_i) q) >= 1 - "
-                              "Theta(1)/M1 (P2 reversed)", label_sign=-1))
+                              "Theta(1)/M1 (P2 reversed)", label_sign=-1), basis="statistical")
 def icl_prop45_alignment(label_sign: int = 1) -> ClaimResult:
     al = neuron_alignment(trained().params, PATTERNS)
     top = al.top(0.5)
@@ -235,7 +235,8 @@ def updates(seed: int) -> dict[str, Any]:
        statement="the SGD updates of W_Q, W_K lie (up to small terms) in the IDR directions and "
        "those of W_V in the IDR and label directions, the IDI directions getting O(1/M2)",
        perturbation=Perturbed("the same with the IDI directions in place of IDR and label "
-                              "directions (a wrong domain)", directions="IDI"))
+                              "directions (a wrong domain)", directions="IDI"),
+       basis="statistical")
 def icl_lemb5_update_support(directions: str = "IDR and label") -> ClaimResult:
     u = updates(active_seed())
     key = "energy IDI" if directions == "IDI" else "energy"
@@ -259,7 +260,7 @@ def icl_lemb5_update_support(directions: str = "IDR and label") -> ClaimResult:
 @claim(id="ICL-Thm37-dichotomy", paper=PAPER, reference="Theorem 3.7 (eq. 14), Figure 5A bars",
        statement="observation (the toolkit's trained model, not a verdict on 002): the ||r_i|| "
        "spectrum splits in two, at least half of the neurons with ||r_i|| >= 1 and a small "
-       "group below, as eq. 14's dichotomy describes", category="consistency")
+       "group below, as eq. 14's dichotomy describes", category="consistency", basis="statistical")
 def icl_thm37_dichotomy() -> ClaimResult:
     mags = trained().params.neuron_magnitudes()
     frac = float(np.mean(mags >= 1.0))

@@ -80,7 +80,8 @@ def _table(curve: Any, what: str, rates: tuple[float, ...] = FIG5_RATES,
        statement="pruning the small-magnitude neurons leaves the generalization (hinge) loss "
        "almost unchanged, while pruning a fraction R of the large ones costs Omega(R)",
        perturbation=Perturbed("the roles swapped: pruning the smallest neurons costs Omega(R) "
-                              "and pruning the largest does not hurt", harmless="largest"))
+                              "and pruning the largest does not hurt", harmless="largest"),
+       basis="statistical")
 def icl_thm37_pruning_hinge(harmless: str = "smallest") -> ClaimResult:
     m = pruning(active_seed())
     c = m["curve"]
@@ -127,7 +128,7 @@ def _eq16_constant_one() -> dict[str, Any]:
        "pruning neurons with large weights",
        perturbation=Perturbed("the same for pruning the neurons with small weights (a wrong "
                               "domain: magnitude-based pruning, smallest first)",
-                              order="smallest"))
+                              order="smallest"), basis="statistical")
 def icl_fig5a_pruning_error(order: str = "largest") -> ClaimResult:
     c = pruning(active_seed())["curve"]
     h, se = c.hinge[order], c.hinge_se[order]
@@ -175,7 +176,8 @@ def icl_fig5a_pruning_error(order: str = "largest") -> ClaimResult:
        statement="magnitude-based pruning does not hurt out-of-domain generalization if the "
        "pruning rate is lower than around 15%, which is the ratio of W_O neurons with a small "
        "magnitude",
-       perturbation=Perturbed("the same below 40% (the rate 15% replaced by 40%)", rate=0.4))
+       perturbation=Perturbed("the same below 40% (the rate 15% replaced by 40%)", rate=0.4),
+       basis="statistical")
 def icl_fig5a_small_neurons(rate: float = 0.15) -> ClaimResult:
     m = pruning(active_seed())
     fine, n = m["fine"], m["m"]
@@ -238,7 +240,7 @@ def eq15(seed: int) -> dict[str, Any]:
        statement="pruning all neurons i in L^c leads to a generalization error "
        "E[l(Psi_{L^c}; P, z)] <= O(epsilon + M1^(-1/2)), in or out of domain",
        perturbation=Perturbed("the same after pruning all of L, the large neurons (a wrong "
-                              "domain)", pruned="L"))
+                              "domain)", pruned="L"), basis="statistical")
 def icl_thm37_eq15_prune_small(pruned: str = "L^c") -> ClaimResult:
     m = eq15(active_seed())
     rows, margins, ok = {}, [], True
@@ -278,7 +280,7 @@ def pruning_alpha(seed: int) -> dict[float, Any]:
 @claim(id="ICL-Thm37-alpha-prime", paper=PAPER, reference="Theorem 3.7 (eq. 16), Figure 5B",
        statement="a larger alpha' improves the pruned model (the (alpha' M1)^-1 term of eq. 16)",
        perturbation=Perturbed("the reverse: a larger alpha' worsens the pruned model",
-                              direction=-1))
+                              direction=-1), basis="statistical")
 def icl_thm37_alpha_prime(direction: int = 1) -> ClaimResult:
     curves = pruning_alpha(active_seed())
     rows, ok, slack = {}, True, math.inf

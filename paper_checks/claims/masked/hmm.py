@@ -87,7 +87,7 @@ def _printed_forms(O: np.ndarray, T: np.ndarray, extra: int = 0) -> dict[str, An
        statement="f^{2|1}(x) = OTφ(x), f^{t|1}(x) = OT^{t-1}φ(x), E[x2⊗x3|x1] = O diag(Tφ(x1))"
                  "(OT)^T and E[x1⊗x3|x2] = (OT^T) diag(φ(x2)) (OT)^T, φ(x) = O^T x/||O^T x||_1",
        perturbation=Perturbed("f^{t|1}(x) = O T^t φ(x) (the power of T one too high)",
-                              t_power_shift=1))
+                              t_power_shift=1), basis="not_refuted", universal=True)
 def mp_1(t_power_shift: int = 0) -> ClaimResult:
     errors: dict[str, float] = {}
     for d, k, seed in ((4, 3, 0), (3, 2, 1), (5, 3, 2)):
@@ -128,7 +128,7 @@ def _kruskal_factors_error(case_task: str, factors_of: Any) -> float:
        statement="W := Σ_{x1} x1 ⊗ E[x2⊗x3|x1] = Σ_i a_i ⊗ O_i ⊗ (OT)_i with "
                  "A = diag([1/||e_j^T O||_1]_j) O T^T",
        perturbation=Perturbed("A = diag(1/||e_j^T O||_1) O T (the transpose dropped)",
-                              transpose=False))
+                              transpose=False), basis="not_refuted", universal=True)
 def mp_2(transpose: bool = True) -> ClaimResult:
     err = _kruskal_factors_error(
         "x2*x3|x1", lambda O, T: (np.diag(1 / O.sum(1)) @ O @ (T.T if transpose else T), O,
@@ -141,7 +141,8 @@ def mp_2(transpose: bool = True) -> ClaimResult:
 @claim(id="MP-3", paper=PAPER, reference="Theorem 7 proof, case 2 (2.40)-(2.41); case 3",
        statement="Case x1⊗x3|x2: W = Σ_i a_i ⊗ (OT^T)_i ⊗ (OT)_i with A = D^{-1}O, "
                  "D = diag([||O_j^T||_1]_j); case x1⊗x2|x3 is the same as case 1 by symmetry",
-       perturbation=Perturbed("case 2 with B = O T (T for T^T)", transpose=False))
+       perturbation=Perturbed("case 2 with B = O T (T for T^T)", transpose=False),
+       basis="not_refuted", universal=True)
 def mp_3(transpose: bool = True) -> ClaimResult:
     e2 = _kruskal_factors_error("x1*x3|x2",
                                 lambda O, T: (np.diag(1 / O.sum(1)) @ O,
@@ -205,7 +206,7 @@ def mp_4(assumption7: bool = True) -> ClaimResult:
        statement="The second and third components of W have Kruskal rank k by Assumption 7 "
                  "(rank(T) = rank(O) = k <= d)",
        perturbation=Perturbed("Kruskal's condition fails even with A7 (the same expectations on "
-                              "A7 models)", violate_a7=False))
+                              "A7 models)", violate_a7=False), basis="not_refuted", universal=True)
 def mp_5(violate_a7: bool = True) -> ClaimResult:
     # (a) d = 2 < k = 3 violates A7: ranks (2, 2, 2)
     O_a = np.array([[Fraction(1, 2), Fraction(1, 3), Fraction(3, 4)],
@@ -242,7 +243,7 @@ def mp_5(violate_a7: bool = True) -> ClaimResult:
                  "restrictive conditions (which will be satisfied by all of our identifiability "
                  "results)",
        perturbation=Perturbed("recovery to 1e-8 from the predictor of a model 1e-6 away",
-                              source_offset=1e-6))
+                              source_offset=1e-6), basis="numeric")
 def mp_6(source_offset: float = 0.0) -> ClaimResult:
     errs = []
     for d, k in ((3, 3), (5, 3), (5, 5), (8, 6)):
@@ -272,7 +273,7 @@ def mp_6(source_offset: float = 0.0) -> ClaimResult:
        statement="For (O, T) and (Õ, T̃) of (2.47), each satisfying A5-A7 with Õ != O, the "
                  "optimal predictors for x2|x1, x1|x2, x3|x1 and x1|x3 are the same",
        perturbation=Perturbed("the three-token predictors are the same as well",
-                              three_token=True))
+                              three_token=True), basis="numeric")
 def mp_7(three_token: bool = False) -> ClaimResult:
     a, b = theorem6_printed()
     diffs = {t: float(np.max(np.abs(optimal_predictor(a, t).table()
@@ -300,7 +301,7 @@ def mp_7(three_token: bool = False) -> ClaimResult:
        statement="Õ := OR and T̃ := R^T T R with R a rotation about the axis (1/3)(e1+e2+e3) "
                  "(each row and column of R sums to 1) give the example (2.47)",
        perturbation=Perturbed("the rotation angle -0.1 rad (the opposite orientation)",
-                              theta=-0.1))
+                              theta=-0.1), basis="numeric")
 def mp_8(theta: float = 0.1) -> ClaimResult:
     m, twin, R = theorem6_regenerated(theta)
     P = THEOREM6_PRINTED
@@ -341,7 +342,7 @@ def mp_8(theta: float = 0.1) -> ClaimResult:
            extraction="The reading does not rest on extraction; nothing that extraction can "
                       "drop turns a 3 x 3 minor into 0.0110 (the minors are 0.0067, -0.0027, "
                       "-0.0083, 0.0011). Hence a note (notation), not an error.",
-           attack=attack("MP-8-det")))
+           attack=attack("MP-8-det")), basis="exact")
 def mp_8_det() -> ClaimResult:
     P = THEOREM6_PRINTED
     minors = [float(np.linalg.det(np.delete(P["O"], i, axis=0))) for i in range(4)]
@@ -375,7 +376,7 @@ def mp_8_det() -> ClaimResult:
        statement="For any t >= 2 there are HMMs (O, T), (Õ, T̃) satisfying A5-A7 with the same "
                  "optimal predictor for x_t|x_1 and no permutation Π with Õ = OΠ, T̃ = Π^T T Π",
        perturbation=Perturbed("the twins also share the predictor of x2⊗x3|x1",
-                              three_token=True))
+                              three_token=True), basis="not_refuted", universal=True)
 def mp_9(three_token: bool = False) -> ClaimResult:
     worst_same, min_sep, worst_three = 0.0, np.inf, np.inf
     for seed in range(4):

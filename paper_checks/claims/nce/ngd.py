@@ -76,7 +76,8 @@ def _cor2_defence() -> Defence:
 @claim(id="NCE-Cor2-rate", paper=PAPER, reference="§4.1.4.1 Corollary 2 (via Theorem 19, "
        "Lemmas 46-47)",
        statement="1-d Gaussians, delta <= 1/R, tau_0 = tau_q: NGD finds ||tau - tau_*|| <= delta "
-       "within O(R^6 / delta^2) steps", expected_verdict="unproven", defence=_cor2_defence())
+       "within O(R^6 / delta^2) steps", expected_verdict="unproven", defence=_cor2_defence(),
+       basis="numeric", universal=True)
 def nce_cor2_rate() -> ClaimResult:
     rows: dict[float, dict[str, Any]] = {}
     logs = []
@@ -137,7 +138,7 @@ def _cor2_regime_defence() -> Defence:
        statement="Let P_*, Q be 1d Gaussian with covariance 1 and mean theta_* = R where R << 1, "
        "and theta_q = 0. For any delta <= 1/R and tau_0 = tau_q, NGD can find ||tau - tau_*|| <= "
        "delta with at most O(R^6/delta^2) steps", expected_verdict="erratum",
-       defence=_cor2_regime_defence())
+       defence=_cor2_regime_defence(), basis="numeric", universal=True)
 def nce_cor2_regime() -> ClaimResult:
     small = (0.2, 0.1, 0.05)
     # printed (R << 1): any method needs >= 1 step from tau_q when ||tau_q - tau_*|| > delta
@@ -188,7 +189,7 @@ def nce_cor2_regime() -> ClaimResult:
     "delta^2 steps",
     perturbation=Perturbed("kappa_* divides instead of multiplies (its exponent +1 -> -1): "
                            "T <= beta_u/(beta_l kappa_*) ||tau_0 - tau_*||^2/delta^2",
-                           kappa_exponent=-1.0))
+                           kappa_exponent=-1.0), basis="not_refuted", universal=True)
 def nce_thm19(cases: tuple[tuple[Kind, float, float], ...], kappa_exponent: float = 1.0
               ) -> ClaimResult:
     rows, ratios = {}, []
@@ -367,7 +368,8 @@ def _level_set_ratio(kind: Kind, R: float) -> float:
        "c_2 v_2): c_1/c_2 <= sqrt(sigma_max(H(.))/sigma_min(H(.))) <= sqrt(beta_u/beta_l) "
        "kappa_*",
        perturbation=Perturbed("kappa_* dropped (exponent 1 -> 0): c_1/c_2 <= "
-                              "sqrt(beta_u/beta_l)", kappa_exponent=0.0))
+                              "sqrt(beta_u/beta_l)", kappa_exponent=0.0),
+       basis="not_refuted", universal=True)
 def nce_eq4_10(kappa_exponent: float = 1.0) -> ClaimResult:
     rows, slack, tight = {}, [], []
     for kind, R in (("nce", 2.0), ("ence", 2.0), ("nce", 4.0), ("ence", 4.0), ("ence", 8.0)):
