@@ -346,9 +346,13 @@ def aut_flipflop_smallest_monoid(non_commutative: bool = True) -> ClaimResult:
            "stated depth 3 log2|G| uses that bound; l depends on G, not on T. For T = 2 and "
            "S_4 (l = 4) the printed 'l <= floor(log2 T)' = 1 fails.",
            parameters="No experimental parameter.",
-           extraction="'T' in place of '|G|' is a different letter with its bars missing; "
-           "extraction drops bars in places, but it does not turn G into T. Kept as a typo "
-           "because the intended bound is printed two sentences earlier."),
+           extraction="'T' in place of '|G|' is a glyph change (a letter, its bars gone), so "
+           "the extraction rule (paper_checks.ledger) asks for corroboration. It is there: the "
+           "extracted thesis carries '|G|' intact 20 times, in this proof too ('sim.depth <= "
+           "3 log_2 |G|', 'prod_i |K_i| = |G|' in the next sentence), and T is a symbol of its "
+           "own here (the sequence length); extraction drops bars in places, but it does not "
+           "turn G into T. An erratum of kind typo: the intended bound (log_2 |G| iterations) "
+           "is the one the proof's sums use."),
        basis="exact", universal=True)
 def aut_thm16_composition_length() -> ClaimResult:
     groups = {f"C_{n}": modular_counter(n, alphabet="generator") for n in (2, 3, 4, 6, 8)}
