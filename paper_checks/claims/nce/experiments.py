@@ -293,13 +293,35 @@ def nce_fig4_2_16d() -> ClaimResult:
        statement="16-d Gaussians: when using NCE, normalized gradient descent largely "
        "outperforms gradient descent (best runs, 100 updates, averaged over 5 runs)",
        perturbation=Perturbed("the ordering reversed: NCE with GD no worse than with NGD",
-                              reversed_order=True), basis="statistical")
+                              reversed_order=True), expected_verdict="skipped",
+       basis="statistical")
 def nce_fig4_2_16d_ngd_vs_gd(reversed_order: bool = False) -> ClaimResult:
     best = _fig42_16d()
-    gd_lo = best["NCE, GD"]["distance range near the best step"][0]
-    ngd_hi = best["NCE, NGD"]["distance range near the best step"][1]
+    gd_lo, gd_hi = best["NCE, GD"]["distance range near the best step"]
+    ngd_lo, ngd_hi = best["NCE, NGD"]["distance range near the best step"]
     gd, ngd = best["NCE, GD"]["mean best distance"], best["NCE, NGD"]["mean best distance"]
     ok = ngd_hi < gd_lo if not reversed_order else gd <= ngd
+    if not ok and not reversed_order:         # NGD not ahead at every step near the best ones
+        return ClaimResult(
+            measured={k: {"mean best distance": round(best[k]["mean best distance"], 3),
+                          "step": best[k]["step"],
+                          "distance range near the best step": tuple(
+                              round(v, 3) for v in best[k]["distance range near the best step"])}
+                      for k in ("NCE, GD", "NCE, NGD")},
+            reference_value="NCE-NGD < NCE-GD", verdict="skipped",
+            details={"reason": "not reproducible from the thesis: with the step of each method "
+                     "searched to a resolution of 3 % on the printed 'best' criterion (lowest "
+                     "fresh loss), NGD is not ahead of GD at every step the criterion cannot "
+                     "tell apart from the best (mean best distance near the best steps: GD "
+                     f"{gd_lo:.3g}..{gd_hi:.3g}, NGD {ngd_lo:.3g}..{ngd_hi:.3g}), so which "
+                     "method is ahead depends on a step the thesis never prints. One protocol's "
+                     "order is no evidence for or against the figure (as for NCE-Fig4.2-16d)",
+                     "previous grading": "holds with margin 10^0.94 until issue 33: GD's step "
+                     "was the best of {1, 3, 10, 20, 30}, which missed GD's steps 5-9 (0.81 vs "
+                     "NGD 0.47, 1.7x, found by the audit)",
+                     "per step": {k: best[k]["per step (fresh loss, best distance)"]
+                                  for k in ("NCE, GD", "NCE, NGD")},
+                     "protocol": _protocol(STEPS_16D, "16d")})
     return ClaimResult(
         measured={k: {"mean best distance": round(best[k]["mean best distance"], 3),
                       "step": best[k]["step"],
