@@ -27,6 +27,41 @@ statement is wrong, or which reading a note records) and an :class:`Independent`
 recomputation -- a second route to the measurement that does not call the library function
 under test (a closed form, mpmath/sympy, a brute-force enumeration or a quadrature written in
 the check) -- which must agree with the measurement.
+
+The extraction rule (glyph errata)
+----------------------------------
+The documents are read as extracted text (PDF to text/LaTeX), not as typeset pages; what the
+thesis's or paper's reader sees is the typeset page.  So when an accusation rests on a *glyph*
+-- one sign, sub- or superscript, prime, relation symbol, bar or letter, where the intended
+statement differs from the extracted one by that glyph alone -- the verdict accuses (an
+``erratum`` or ``fails`` of any kind, ``typo`` included) **only if the extracted reading is
+corroborated**, by either
+
+1. the same formula printed the same way elsewhere in the document (an independent statement
+   of it: a restatement, a later use, another section -- not copies the author pasted inside
+   one display), or
+2. the slip is not a plausible extraction loss given how this extraction treats that symbol
+   class elsewhere, *counted* in the extracted document (e.g. 004's extraction keeps 187
+   negative superscripts ``^{-...}``, 20 ``\\beta_u`` against one ``\\beta_{\\mu}``, and the 10
+   ``\\ll`` / ``\\gg`` besides Corollary 2's all in their meaningful sense; a glyph the
+   extraction would have to add or mirror is not a loss).
+
+A corroborated glyph is the author's.  It is still not accused when the *same statement*
+prints the intended value beside it (an equality whose other side is right, so the printed
+conclusion holds as printed): the slip is recorded, attributed to the author, and not counted
+as an error.
+
+Otherwise the glyph is not accused: the verdict is a **non-accusing record** -- ``holds`` of the
+intended statement, with ``details["extraction"]`` giving the extracted reading, the count or
+occurrence that leaves it uncorroborated, and (for the same-statement case) the author's slip;
+the extracted reading is the claim's registered *perturbation*, so the check shows it refuted
+(a ``holds`` must be able to fail) without accusing the document of it.  We use ``holds`` and
+not a ``note``: a note says the printed statement is right under another *legitimate* reading
+(a convention or notation of the field), and an extraction artefact is not a reading of the
+document at all; the intended statement is what the typeset page most probably states and is
+what is measured.  An accusation that rests on something other than a glyph (a digit, a word,
+a missing term, an equation's LaTeX source carried into the text) is outside this rule, and
+each such defence says so in its ``extraction`` paragraph (:mod:`paper_checks.defence`).
 """
 
 from __future__ import annotations

@@ -186,3 +186,40 @@ def test_no_claim_writes_a_printed_parameter_by_hand(folder: str,
                         offences.append(f"{path.name}:{node.lineno} {target.id} = "
                                         f"{node.value.value!r}")
     assert not offences, f"printed parameters written by hand in claims/{folder}: {offences}"
+
+
+# -- the extraction rule (issue 33) ---------------------------------------------------------------
+
+def test_the_extraction_rule_is_written_in_the_ledger() -> None:
+    import paper_checks.ledger as ledger
+
+    doc = ledger.__doc__ or ""
+    assert "The extraction rule" in doc and "only if the extracted reading is" in doc
+    assert "non-accusing record" in doc
+
+
+def test_no_defence_treats_the_extracted_text_as_what_the_reader_sees() -> None:
+    """The thesis's reader sees the typeset page: a defence may not argue that an extraction
+    slip is an erratum because the extracted text 'reaches the reader', nor that a slip is a
+    typo 'either way' whether the author or the extractor made it."""
+    from paper_checks.registry import all_claims
+
+    for c in all_claims():
+        if c.defence is None:
+            continue
+        text = c.defence.extraction.lower()
+        assert "reaches the reader" not in text, c.id
+        assert "either way a typo" not in text, c.id
+
+
+@pytest.mark.parametrize("claim_id", ["NCE-Lem51", "PD-Lem65-batch"])
+def test_an_uncorroborated_or_self_corrected_glyph_is_a_non_accusing_record(claim_id: str) -> None:
+    """The intended statement is checked (holds), the glyph reading is the registered
+    perturbation and is refuted, and the record says why it does not accuse."""
+    from paper_checks.registry import get_claim
+
+    c = get_claim(claim_id)
+    result = c.run()
+    assert c.expected_verdict == result.verdict == "holds"
+    assert "extraction" in result.details
+    assert c.perturbable and c.run(perturbed=True).verdict != "holds"

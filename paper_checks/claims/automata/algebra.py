@@ -204,7 +204,7 @@ def aut_solvable_groups(a5_solvable: bool = False) -> ClaimResult:
            parameters="The experiments' A_5 automaton has 60 states by choice of realisation "
            "(§3.4.5), not by minimality.",
            extraction="'|Q| = 60' is intact; the corrected value 5 (or |T(A)| for |Q|) is not "
-           "a dropped symbol away."))
+           "a dropped symbol away."), basis="exact")
 def aut_fn17_smallest_nonsolvable() -> ClaimResult:
     r = footnote17()
     gens = [tuple(int(v) for v in row) for row in r.example.table]
@@ -352,9 +352,14 @@ def aut_flipflop_smallest_monoid(non_commutative: bool = True) -> ClaimResult:
            "stated depth 3 log2|G| uses that bound; l depends on G, not on T. For T = 2 and "
            "S_4 (l = 4) the printed 'l <= floor(log2 T)' = 1 fails.",
            parameters="No experimental parameter.",
-           extraction="'T' in place of '|G|' is a different letter with its bars missing; "
-           "extraction drops bars in places, but it does not turn G into T. Kept as a typo "
-           "because the intended bound is printed two sentences earlier."))
+           extraction="'T' in place of '|G|' is a glyph change (a letter, its bars gone), so "
+           "the extraction rule (paper_checks.ledger) asks for corroboration. It is there: the "
+           "extracted thesis carries '|G|' intact 20 times, in this proof too ('sim.depth <= "
+           "3 log_2 |G|', 'prod_i |K_i| = |G|' in the next sentence), and T is a symbol of its "
+           "own here (the sequence length); extraction drops bars in places, but it does not "
+           "turn G into T. An erratum of kind typo: the intended bound (log_2 |G| iterations) "
+           "is the one the proof's sums use."),
+       basis="exact", universal=True)
 def aut_thm16_composition_length() -> ClaimResult:
     groups = {f"C_{n}": modular_counter(n, alphabet="generator") for n in (2, 3, 4, 6, 8)}
     groups |= {"S_3": dihedral(3), "D_8": dihedral_group(4), "Q_8": quaternion_group(),
@@ -409,7 +414,7 @@ def _factorize(n: int) -> list[tuple[int, int]]:
            "different outputs; a lost emphasis or a dropped letter could have garbled the "
            "second input, but not the output 000111111, whose six 1s no symbol loss "
            "creates. The intended example (an input entering the failure state at position "
-           "5, e.g. ababbabab -> 000100000) is a slip: a typo."))
+           "5, e.g. ababbabab -> 000100000) is a slip: a typo."), basis="exact")
 def aut_abab_traces() -> ClaimResult:
     A = abab_star()
     nxt = {(3, "a"): 0, (0, "b"): 1, (1, "a"): 2, (2, "b"): 3}

@@ -168,7 +168,8 @@ def aut_lemma15_target(decoder: str = "any W on im f") -> ClaimResult:
            "'(Ts mod n)'; a digit and its product sign are not what extraction drops (it loses "
            "minus signs, sub/superscripts and Greek letters), and the rest of the sentence "
            "('s e_1 -> (Ts mod n) e_1') is intact. Could the intended s be (1/T) sum? No: the "
-           "displayed s has 1/(2T), which the position code is built to produce."))
+           "displayed s has 1/(2T), which the position code is built to produce."),
+       basis="numeric", universal=True)
 def aut_lemma15_canonical() -> ClaimResult:
     rows, printed_ok, corrected_ok, ind = {}, True, True, {}
     for n, T in COUNTER_CASES:
@@ -278,7 +279,7 @@ def aut_lemma16_memory(embedding_dim: int = PARAMETERS.value("lemma16_dimension"
            "signs, sub/superscripts, primes and Greek letters; a coefficient '2' in front of "
            "the indicator is a digit, which it keeps elsewhere in the same proof ('-2e_4', "
            "'2T|Q|', '8T|Q|'). Both versions simulate (the latest non-⊥ key wins either way), "
-           "so the slip is harmless: a typo."))
+           "so the slip is harmless: a typo."), basis="numeric", universal=True)
 def aut_lemma16_score() -> ClaimResult:
     n, q0, T = 3, 2, 5
     net = memory_network(n, q0, T)

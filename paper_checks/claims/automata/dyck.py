@@ -246,7 +246,7 @@ def aut_dyck_eq337_collision() -> ClaimResult:
            "(3.45), in footnote 63, as b_{j_s D+s} in the display after (3.46), and as the "
            "readout's index (...)_{t'D+d'}. A '(t-1)' losing its '-1' (and its parentheses) "
            "in all five, identically, is not what extraction does; and the readout's range is "
-           "printed as j = 1..Dk."))
+           "printed as j = 1..Dk."), basis="exact")
 def aut_dyck_b_index() -> ClaimResult:
     rows, printed_ok, corrected_ok = {}, True, True
     for k, D in ((1, 2), (2, 3), (2, 4), (3, 2)):

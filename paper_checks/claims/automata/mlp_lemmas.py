@@ -151,7 +151,8 @@ def aut_lemma40_indexing(domain: str = "[0, M]^n") -> ClaimResult:
            parameters="n = 1..8, M in {0.5, 1, 7}, the active x_i drawn in (M, 10M].",
            extraction="The '+ M' is a printed term inside the parentheses; extraction drops "
            "symbols, it does not add a '+ M'. A lost symbol that would make the printed line "
-           "right (e.g. a subtracted n(n+1)/2) would be a whole term, not one symbol."))
+           "right (e.g. a subtracted n(n+1)/2) would be a whole term, not one symbol."),
+       basis="numeric", universal=True)
 def aut_lemma41_decoder() -> ClaimResult:
     rng = np.random.default_rng(41)
     printed_err = corrected_err = 0.0

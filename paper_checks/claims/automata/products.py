@@ -475,11 +475,18 @@ def aut_thm16_sizes(depth_factor: int = THM16_DEPTH) -> ClaimResult:
            "the stated total 3 log2|G| sums; the printed line bounds every depth by 4, false "
            "for the network the proof builds once l >= 3 (D_8, Q_8: depths 1, 4, 7).",
            parameters="The chains of S_3, D_8, Q_8, A_4, S_4 built with T = 3.",
-           extraction="The subscripts K_i and H_i are different letters; extraction may drop "
-           "or garble subscripts (the next bullet reads 'sim_{H_i},.mlpWidth' for "
-           "sim_{H_{i+1}}), so the slip could be the extraction's -- but then too the printed "
-           "line is not the intended one. Either way a typo, not a false theorem (the total "
-           "holds: AUT-Thm16-sizes)."))
+           extraction="The accusation rests on one glyph, the letter K of sim_{K_i} where "
+           "H belongs, so the extraction rule (paper_checks.ledger) asks for corroboration "
+           "before accusing; if extraction had swapped the letter, the thesis's reader would "
+           "see the right line and there would be no erratum. Corroborated by how this "
+           "extraction treats the symbol class here: the line is carried as LaTeX "
+           "('$sim_{K_i}$ .depth'), and the LaTeX-rendered bullets of the same list print "
+           "sim_{H_{i+1}} four times, sim_{H_i} once and |K_i| six times, every letter and "
+           "index in place; the one garbled bullet ('sim_{H_i},.mlpWidth' for sim_{H_{i+1}}) "
+           "is rendered through HTML sub-tags and loses an index, not a letter. The "
+           "parenthesis ('1 more layer to simulate the cyclic group K_i') shows how the "
+           "author came to write K_i. A typo, not a false theorem (the total holds: "
+           "AUT-Thm16-sizes)."), basis="exact", universal=True)
 def aut_thm16_depth_recursion() -> ClaimResult:
     rows, printed_ok, corrected_ok = {}, True, True
     for name in CHAINS:

@@ -316,7 +316,8 @@ register_check(_thm10, id="AUT-Thm10-parallel-prefix-16", args={"lengths": (16,)
            "T = 8, every word.",
            extraction="The slips rest on subscripts L vs R and on 'arbitrary q', all letters "
            "that are present; extraction could lose a superscript T on rho_theta (the "
-           "rotation slip), which is one more reason that slip alone would not be an erratum."))
+           "rotation slip), which is one more reason that slip alone would not be an erratum."),
+       basis="numeric")
 def aut_thm10_as_printed() -> ClaimResult:
     A = symmetric_group(3)
     W = A.all_words(8)

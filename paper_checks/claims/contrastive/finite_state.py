@@ -105,7 +105,7 @@ def _lemma1_family() -> dict[str, float]:
        "(q(z') + p_*^eta(z,z')); eq. 2.12 then returns p_*^eta",
        expected_verdict="holds",
        perturbation=Perturbed("h* = p_*/(q + p_*) + 1e-6 (an identity broken by a small term)",
-                              shift=Fraction(1, 10**6)))
+                              shift=Fraction(1, 10**6)), basis="not_refuted", universal=True)
 def cl_1_lemma1(shift: Fraction = Fraction(0)) -> ClaimResult:
     F = Fraction
     P = [[F(1, 2), F(1, 3), F(1, 6)], [F(1, 5), F(3, 5), F(1, 5)], [F(1, 4), F(1, 4), F(1, 2)]]
@@ -165,7 +165,7 @@ def _cl2_defence() -> Defence:
 
 @claim(id="CL-2-eq2.2-B-bound", paper=PAPER, reference="§2.1.1.1 eq. 2.2",
        statement="B = E_pi||x|| <= pi(z_*) E_{N(0, I/rho)}||z|| <= pi(z_*) sqrt(d/rho)",
-       expected_verdict="erratum", defence=_cl2_defence())
+       expected_verdict="erratum", defence=_cl2_defence(), basis="numeric", universal=True)
 def cl_2_eq2_2_b_bound() -> ClaimResult:
     cases = [(rho, d) for rho in (0.5, 1.0, 2.0, 10.0) for d in (1, 2, 3)]
     rows = []
@@ -264,7 +264,7 @@ def _cl4_defence() -> Defence:
 @claim(id="CL-4-Lemma4", paper=PAPER, reference="§2.1.2.1 Lemma 4, eqs. 2.18–2.19",
        statement="beta_{S_X}(t) = beta_{L_X}(t): the pair sequence has the same beta-mixing "
        "coefficients as the point sequence",
-       expected_verdict="erratum", defence=_cl4_defence())
+       expected_verdict="erratum", defence=_cl4_defence(), basis="numeric", universal=True)
 def cl_4_lemma4() -> ClaimResult:
     rng = np.random.default_rng(20240604)
     max_rel_gap = 0.0
@@ -314,7 +314,8 @@ def cl_4_lemma4() -> ClaimResult:
        statement="r''(delta) >= r_min := 2/(1+c_q)^5 when Delta_max <= 7/6 and "
        "1/c_q <= p_*/q <= c_q",
        expected_verdict="holds",
-       perturbation=Perturbed("the hypothesis relaxed to Delta_max <= 2", delta_max=Fraction(2)))
+       perturbation=Perturbed("the hypothesis relaxed to Delta_max <= 2", delta_max=Fraction(2)),
+       basis="symbolic", universal=True)
 def cl_5_thm2_rpp(delta_max: Fraction = Fraction(7, 6)) -> ClaimResult:
     u, d = sp.symbols("u delta", positive=True)
     r = (u * d / ((u * (1 + d) + 1) * (u + 1))) ** 2
@@ -406,7 +407,7 @@ def _thm3_worst() -> dict[str, float]:
        "Delta_min^2 (eq. 2.14)",
        expected_verdict="holds",
        perturbation=Perturbed("the exponent 5 of (1 + c_q) lowered to 2 (the growth of 1/min r'' "
-                              "in c_q)", exponent=2))
+                              "in c_q)", exponent=2), basis="not_refuted", universal=True)
 def cl_6_thm2_finite(exponent: int = 5) -> ClaimResult:
     worst, used = _thm2_worst(exponent)
     top = max(worst.values())
@@ -427,7 +428,7 @@ def cl_6_thm2_finite(exponent: int = 5) -> ClaimResult:
        "(eq. 2.32 with eq. 2.30)",
        expected_verdict="holds",
        perturbation=Perturbed("sqrt(2 eps_tr) replaced by sqrt(eps_tr) (the constant 2 -> 1)",
-                              eps_factor=1.0))
+                              eps_factor=1.0), basis="not_refuted", universal=True)
 def cl_7_thm3_finite(eps_factor: float = 2.0) -> ClaimResult:
     worst = dict(_thm3_worst())
     # the printed bound is sqrt(2 eps_tr) sqrt(factor) with 2 eps_tr = excess

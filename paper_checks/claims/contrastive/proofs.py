@@ -107,7 +107,7 @@ def _cl3_defence() -> Defence:
 
 @claim(id="CL-3-Lemma5", paper=PAPER, reference="§2.1.2.1 Lemma 5 (Bubeck et al. 2018)",
        statement="For any t > 0 and all z: TV(P(z_t | z_0 = z), pi) <= B / sqrt(2 pi t)",
-       expected_verdict="erratum", defence=_cl3_defence())
+       expected_verdict="erratum", defence=_cl3_defence(), basis="numeric", universal=True)
 def cl_3_lemma5() -> ClaimResult:
     ou = OrnsteinUhlenbeck(1.0)
     tv51, b51 = ou.tv_to_stationary(5.0, 1.0), ou.expected_norm() / math.sqrt(2 * math.pi)
@@ -192,7 +192,7 @@ def _needed_mu(delta_gen: float, K: float, ell: float) -> float:
                       "printed, 1/Delta_gen^2 needed) and of T (3 printed, 6 needed). The "
                       "printed exponents agree between Theorem 1 and the proof (mu^3 ~ "
                       "Delta_gen^-3), so they were written as read, not lost superscripts.",
-           attack=attack("CL-Thm1-mu")))
+           attack=attack("CL-Thm1-mu")), basis="numeric", universal=True)
 def cl_thm1_mu() -> ClaimResult:
     K, ell = 1.0, math.log(1 / 0.1)              # K_eta = 1, delta - Delta_appr = 0.1, C = 1
     deltas = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
@@ -255,7 +255,7 @@ def cl_thm1_mu() -> ClaimResult:
                       "from it. A lost conditioning bar ('q(z'|z)') cannot be excluded in "
                       "isolation, but §2.1.1.2's task draws the negative z' from q independently "
                       "of z, which is a statement about the setup, not a symbol.",
-           attack=attack("CL-8-Thm3-factor")))
+           attack=attack("CL-8-Thm3-factor")), basis="numeric", universal=True)
 def cl_8_thm3_factor() -> ClaimResult:
     ou = OrnsteinUhlenbeck(1.0)
     etas_global = (0.05, 0.1, 0.25, 0.45, 0.5, 1.0)

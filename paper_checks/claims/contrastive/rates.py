@@ -140,7 +140,7 @@ KL_STATEMENT = ("End-to-end consequence of Theorems 1-2 on OU data: the contrast
                   paper=PAPER, reference="§2.1.1.4 Theorems 1–2 (eq. 2.14)",
                   statement=KL_STATEMENT, category="consistency",
                   perturbation=Perturbed("KL ~ T^-2 (the slope window shifted by -1)",
-                                         slope_shift=-1.0))
+                                         slope_shift=-1.0), basis="statistical")
 def cl_9_kl_decay(cells: tuple[tuple[float, str], ...], horizons: tuple[float, ...],
                   slope_shift: float = 0.0) -> ClaimResult:
     rows, ok_all, margins = [], True, []
@@ -168,7 +168,7 @@ def cl_9_kl_decay(cells: tuple[tuple[float, str], ...], horizons: tuple[float, .
        "O(sqrt(pi(z_*)) (1/(rho eta^2))^{d/4})",
        expected_verdict="holds",
        perturbation=Perturbed("the square root dropped: |p - p_*| ~ eps_tr ~ T^-1 (as fast as "
-                              "the excess risk)", abs_exponent=1.0))
+                              "the excess risk)", abs_exponent=1.0), basis="statistical")
 def cl_10_thm3_ou(abs_exponent: float = 0.5) -> ClaimResult:
     eta = 0.5
     res = end_to_end(eta, "local", ("abs", "excess", "factor"))
@@ -209,7 +209,8 @@ def cl_10_thm3_ou(abs_exponent: float = 0.5) -> ClaimResult:
        "probability 1-delta the generalization gap is at most Delta_gen",
        expected_verdict="holds",
        perturbation=Perturbed("T = Omega(Delta_gen^-1/2), i.e. Delta_gen ~ T^-2 (the exponent 3 "
-                              "of 1/Delta_gen replaced by 1/2)", gen_exponent=0.5))
+                              "of 1/Delta_gen replaced by 1/2)", gen_exponent=0.5),
+       basis="statistical")
 def cl_11_thm1_rate(gen_exponent: float = 3.0) -> ClaimResult:
     res = end_to_end(0.5, "local", ("excess",))
     med_exc = np.median(res["excess"], axis=1)

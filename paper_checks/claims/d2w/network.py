@@ -349,6 +349,7 @@ register_check(
                      '= 2, N = 3): the printed recursion differs from the network by up to 51928, '
                      'with + Y^(L) they are identical. A typo.')),
     ),
+    basis="numeric", universal=True,
 )
 def d2w_lemma5_recursion() -> ClaimResult:
     net = LinearAttention.random(depth=2, width=4, heads=2, residual=True, seed=9)

@@ -433,6 +433,7 @@ def _corrected_maps(d_x: int, H: int, R: int) -> dict[str, list[int]]:
                      'L) = (5,1,2), (5,1,3), (9,3,2), (9,3,3), (15,5,3), (21,3,3). Kind typo '
                      'stands.')),
     ),
+    basis="exact", universal=True,
 )
 def d2w_lemma6_index_slips() -> ClaimResult:
     printed, corrected, lib_agrees = {}, {}, True

@@ -168,6 +168,7 @@ def _r2_by_hand() -> tuple[float, float, float]:
                      "mean's 0.998558; the fully unweighted R^2 0.997497 would need rounding. We "
                      'recorded the plain-mean reading in the details; kind typo stands.')),
     ),
+    basis="numeric",
 )
 def d2w_fit_r2() -> ClaimResult:
     f = fit_transition_widths()
@@ -286,6 +287,7 @@ def d2w_table1(size_definition: str = PARAMETERS.value("size_formula")) -> Claim
                      'nearest in depth and in size (-5.5 % vs +8.5 %); the nominal 760M gives L* = '
                      '38.22 but width 1291, not 1220. Correction (37, 1237), typo.')),
     ),
+    basis="numeric",
 )
 def d2w_table1_large() -> ClaimResult:
     r = next(x for x in table1() if x.model == "GPT-3 Large")

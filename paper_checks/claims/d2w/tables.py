@@ -106,6 +106,7 @@ TABLE2_DEFENCE = Defence(
     "row (12 L d_x^2 about equal along a row) with every depth column increasing down the table",
     expected_verdict="fails",
     defence=TABLE2_DEFENCE,
+    basis="exact",
 )
 def d2w_table2_order() -> ClaimResult:
     rows = _rows()
@@ -186,6 +187,7 @@ TABLE3_DEFENCE = Defence(
     "24 at the widths listed)",
     expected_verdict="fails",
     defence=TABLE3_DEFENCE,
+    basis="exact",
 )
 def d2w_table3_architectures() -> ClaimResult:
     trained = load_table2()

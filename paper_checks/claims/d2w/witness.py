@@ -184,6 +184,7 @@ def _partial_norm_submatrix(V: np.ndarray, head_cols: slice | None) -> np.ndarra
                      'gives full rank) is measured and recorded: certified full rank 3/3, 35/35 '
                      'with random V.')),
     ),
+    basis="numeric", universal=True,
 )
 def d2w_lemma6_last_layer() -> ClaimResult:
     printed, corrected = {}, {}
@@ -267,6 +268,7 @@ def d2w_lemma6_last_layer() -> ClaimResult:
                      "at (L, d_x, H) = (2,5,1), (2,9,3), not at L = 3). Eq. 36's second case "
                      'carries the same slip (recorded).')),
     ),
+    basis="exact", universal=True,
 )
 def d2w_lemma6_value_rows() -> ClaimResult:
     printed, corrected = {}, {}
@@ -478,6 +480,7 @@ def d2w_lemma3(exponent_shift: int = 0) -> ClaimResult:
                      "The lemma's inequality is unaffected (Theorem 4 uses n = 2, where (n-1)! = "
                      '1). A typo.')),
     ),
+    basis="exact", universal=True,
 )
 def d2w_lemma3_equality() -> ClaimResult:
     rows, printed_ok, corrected_ok, agree = {}, True, True, True

@@ -57,7 +57,8 @@ def _prop9(embedding: Literal["query", "printed"]) -> dict[Case, ConstructionChe
        statement="(d,k)-sparse parity is solved by 1 attention layer with alpha_{i,d} ~ "
        "exp(c 1[i in S]) and a 2-layer MLP of hidden dimension 4(k+1) and L_inf norm <= "
        "4k(k+1)", perturbation=Perturbed("the norm bound 4k(k+1) tightened to 4k (the factor "
-                                         "k+1 dropped)", norm_bound="4k"))
+                                         "k+1 dropped)", norm_bound="4k"),
+       basis="not_refuted", universal=True)
 def pd_prop9(norm_bound: Literal["4k(k+1)", "4k"] = "4k(k+1)") -> ClaimResult:
     checks = _prop9("query")
     acc_ok = all(c.accuracy == 1.0 for c in checks.values())
@@ -93,7 +94,7 @@ def pd_prop9(norm_bound: Literal["4k(k+1)", "4k"] = "4k(k+1)") -> ClaimResult:
 @claim(id="PD-Prop9-example", paper=PAPER, reference="§4.2.7.2.1 Proposition 9, proof example",
        statement="v_1 = W_V = e_1, v_0 = e_2, p_i = p_n = e_3 for i in S, p_i = e_4 otherwise, "
        "W_Q = W_K = c[0 0 1 0] realise alpha_{i,d} ~ exp(c 1[i in S])",
-       expected_verdict="erratum", defence=DEFENCES["PD-Prop9-example"])
+       expected_verdict="erratum", defence=DEFENCES["PD-Prop9-example"], basis="numeric")
 def pd_prop9_example() -> ClaimResult:
     printed, fixed = _prop9("printed"), _prop9("query")
     avoid = {k: [c for (d, s), c in printed.items() if len(s) == k and d - 1 not in s]
@@ -141,7 +142,7 @@ def _prop10(second_bias: Literal["corrected", "printed"],
        statement="a 1-layer Transformer with uniform attention alpha_{i,d} = 1/d and a 3-layer "
        "MLP of width 2^k with norm bound 2^{k+2} computes k-sparse parity",
        perturbation=Perturbed("the norm bound halved to 2^{k+1} (exponent k+2 lowered by one)",
-                              norm_exponent=1))
+                              norm_exponent=1), basis="not_refuted", universal=True)
 def pd_prop10(norm_exponent: int = 2) -> ClaimResult:
     checks = _prop10("corrected")
     acc_ok = all(c.accuracy == 1.0 for c in checks.values())
@@ -198,7 +199,7 @@ def _width_2k_mlp(d: int, support: tuple[int, ...]) -> ReluMLP:
        perturbation=Perturbed("the position information dropped: Proposition 9's additive "
                               "embedding x_i = v_{z_i} + p_i in place of a position-preserving "
                               "one (the proof: 'we need to preserve the position information')",
-                              embedding="additive"))
+                              embedding="additive"), basis="not_refuted", universal=True)
 def pd_prop10_width(embedding: Literal["one_hot", "additive"] = "one_hot") -> ClaimResult:
     ks, rows, ok = tuple(range(1, 9)), {}, True
     for k in ks:
@@ -241,7 +242,7 @@ def pd_prop10_width(embedding: Literal["one_hot", "additive"] = "one_hot") -> Cl
 @claim(id="PD-Lem11-bias", paper=PAPER, reference="§3 Lemma 11 (proof), used by Proposition 10",
        statement="the second layer sums the indicators of each coordinate with bias -d_in, thus "
        "creating indicators for each x in X", expected_verdict="erratum",
-       defence=DEFENCES["PD-Lem11-bias"])
+       defence=DEFENCES["PD-Lem11-bias"], basis="numeric", universal=True)
 def pd_lem11_bias() -> ClaimResult:
     printed, fixed = _prop10("printed", sizes=(8,)), _prop10("corrected")
     acc_p = max(c.accuracy for c in printed.values())
@@ -268,7 +269,7 @@ def pd_lem11_bias() -> ClaimResult:
        statement="for 'cat' in 'The cat ran away' the 3-gram context is {The, ran} and the "
        "5-gram context additionally includes 'away'",
        perturbation=Perturbed("window radius n - 1 in place of (n - 1)/2 (the n-gram read as "
-                              "n - 1 words on each side)", reach=2))
+                              "n - 1 words on each side)", reach=2), basis="exact")
 def pd_def25_ngram(reach: int = 1) -> ClaimResult:
     words = ("The", "cat", "ran", "away")
     # radius reach * (n - 1)/2: the window of the (reach (n - 1) + 1)-gram
@@ -293,7 +294,8 @@ def pd_def25_ngram(reach: int = 1) -> ClaimResult:
 
 @claim(id="PD-Def24-masking", paper=PAPER, reference="§4.2.3 Definition 24, §4.2.8.4.2",
        statement="each position is masked with probability p; masked tokens become C, a random "
-       "token or stay unchanged with probabilities 80/10/10 %", category="consistency")
+       "token or stay unchanged with probabilities 80/10/10 %", category="consistency",
+       basis="statistical")
 def pd_def24_masking() -> ClaimResult:
     rows, ok = {}, True
     vocab = PARAMETERS.value("pcfg_vocabulary")

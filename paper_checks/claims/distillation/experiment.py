@@ -55,7 +55,8 @@ def _results() -> tuple[SeedResult, ...]:
        statement="progressive distillation accelerates the student: steps to 100 % accuracy "
        "progressive <= one-shot ~ direct", profile="full",
        perturbation=Perturbed("progressive at least 3x faster than the best one-shot (the "
-                              "constant 1 in 'progressive <= one-shot' raised to 3)", speedup=3.0))
+                              "constant 1 in 'progressive <= one-shot' raised to 3)", speedup=3.0),
+       basis="statistical")
 def pd_toy_progressive(speedup: float = 1.0) -> ClaimResult:
     res = _results()
     summ = summarize(res, CONFIG.max_steps)

@@ -69,7 +69,8 @@ def _rates() -> list:
 
 @claim(id="PD-Maj-rate", paper=PAPER, reference="§4.2.6 Notations (F9)",
        statement="zeta_i = 0 for even i and zeta_i = Theta(i^{-1/3}/binom(d,i)) for odd i "
-       "[O'Donnell 2014]", expected_verdict="erratum", defence=DEFENCES["PD-Maj-rate"])
+       "[O'Donnell 2014]", expected_verdict="erratum", defence=DEFENCES["PD-Maj-rate"],
+       basis="exact", universal=True)
 def pd_maj_rate() -> ClaimResult:
     rows = [r for r in _rates() if r.i <= (r.d + 1) // 2]
     printed = [r.log10_printed_ratio for r in rows]
@@ -127,7 +128,7 @@ def pd_maj_rate() -> ClaimResult:
 @claim(id="PD-Maj-even", paper=PAPER, reference="§4.2.6 Notations",
        statement="zeta_i = 0 when i is even", expected_verdict="holds",
        perturbation=Perturbed("'zeta_i = 0 when i is odd' (the parity of the levels swapped)",
-                              zero_levels=1))
+                              zero_levels=1), basis="not_refuted", universal=True)
 def pd_maj_even(zero_levels: int = 0) -> ClaimResult:
     ds = (11, 21, 51, 101)
     bad = [(d, i) for d in ds for i, z in enumerate(majority_spectrum(d))
@@ -144,7 +145,7 @@ def pd_maj_even(zero_levels: int = 0) -> ClaimResult:
        expected_verdict="holds",
        perturbation=Perturbed("the domain widened from d >= 2k+1 to d >= 2k-1 (a wrong domain "
                               "for 'd >> k'), which contains the d = 11, k = 6 tie",
-                              domain_offset=-1))
+                              domain_offset=-1), basis="not_refuted", universal=True)
 def pd_claim7_gap(domain_offset: int = 1) -> ClaimResult:
     domain = [(d, k) for d in range(3, 202, 2) for k in range(2, d, 2)
               if d >= 2 * k + domain_offset]
@@ -192,7 +193,8 @@ def _claim7_cases() -> list[tuple[int, int, int, int, int, int]]:
 @claim(id="PD-Claim7-gradient", paper=PAPER, reference="§4.2.6 Claim 7, C4-P3",
        statement="At initialization E grad_{w_ij} f y = -1/2 a_i zeta_{k-1} chi_{[k]\\{j}}(w) "
        "for j in S and -1/2 a_i zeta_{k+1} chi_{[k]u{j}}(w) for j not in S",
-       expected_verdict="erratum", defence=DEFENCES["PD-Claim7-gradient"])
+       expected_verdict="erratum", defence=DEFENCES["PD-Claim7-gradient"],
+       basis="exact", universal=True)
 def pd_claim7_gradient() -> ClaimResult:
     cases = _claim7_cases()
     plus = sum(e == f for *_, e, f in cases)
@@ -220,7 +222,8 @@ def pd_claim7_gradient() -> ClaimResult:
 @claim(id="PD-Cor3-l1-step", paper=PAPER, reference="§4.2.6 Corollary 3, proof",
        statement="sum_S |E Maj(x) chi_S(x)| = sum_S Theta(|S|^{-1/3}/binom(d,|S|)) = O(d^{2/3}), "
        "so the even-part error is O(tau_g d^{5/3}/|zeta_{k-1}|)",
-       expected_verdict="unproven", defence=DEFENCES["PD-Cor3-l1-step"])
+       expected_verdict="unproven", defence=DEFENCES["PD-Cor3-l1-step"],
+       basis="exact", universal=True)
 def pd_cor3_l1_step() -> ClaimResult:
     ds = (11, 21, 51, 101, 201)
     rows = {d: {"log10 sum_S |hat Maj(S)|": round(log10_fraction(majority_l1_norm(d)), 2),

@@ -67,7 +67,8 @@ def _batch_steps() -> tuple[SymmetricInit, OneStep, OneStep]:
        statement="With eta_1 = m/(k|zeta_{k-1}|) and lambda_1 = 1, after one step |w_ij^(1) - "
        "sign(a zeta_{k-1}) sign(chi_{[k]\\{j}}(w^(0)))/(2k)| <= tau_g/|zeta_{k-1}| on S "
        "(and <= tau_g/(k|zeta_{k-1}|) to its zeta_{k+1} target off S)",
-       expected_verdict="erratum", defence=DEFENCES["PD-Lem63-decay"])
+       expected_verdict="erratum", defence=DEFENCES["PD-Lem63-decay"],
+       basis="numeric", universal=True)
 def pd_lem63_decay() -> ClaimResult:
     init, cancel, printed = _batch_steps()
     zeta = abs(float(cancel.zeta_lo))
@@ -130,7 +131,8 @@ def _j_table() -> dict[Fraction, Fraction]:
 
 @claim(id="PD-Lem64-in-support", paper=PAPER, reference="§4.2.6 Lemma 64 (1), C4-P4",
        statement="E_x f^(1)(x) x_i >= 1/(8k) + O(tau_g d/|zeta_{k-1}|) + O(m^{-1/2}) for all "
-       "i in S", expected_verdict="erratum", defence=DEFENCES["PD-Lem64-in-support"])
+       "i in S", expected_verdict="erratum", defence=DEFENCES["PD-Lem64-in-support"],
+       basis="numeric", universal=True)
 def pd_lem64_in_support() -> ClaimResult:
     study = _in_support_study()
     j = _j_table()
@@ -195,7 +197,7 @@ def pd_lem64_in_support() -> ClaimResult:
 @claim(id="PD-Lem64-off-support", paper=PAPER, reference="§4.2.6 Lemma 64 (2), proof",
        statement="E_x f^(1)(x) x_i <= O((kd)^{-1}) for i not in S, since the influence "
        "(1/k)|zeta_{k+1}|/|zeta_{k-1}| <= 1/(kd) [O'Donnell §5.3]", expected_verdict="unproven",
-       defence=DEFENCES["PD-Lem64-off-support"])
+       defence=DEFENCES["PD-Lem64-off-support"], basis="exact", universal=True)
 def pd_lem64_off_support() -> ClaimResult:
     pairs = [(d, k) for d in range(5, 102, 2) for k in range(2, d - 1, 2)]
     ratio_bad = []
@@ -235,7 +237,8 @@ def _cor3_steps() -> dict[str, OneStep]:
 @claim(id="PD-Cor3-majority", paper=PAPER, reference="§4.2.6 Corollary 3",
        statement="E f^(1)(x) Maj(x) x_i = c_i/2 + O(tau_g d^{5/3}/|zeta_{k-1}|), so "
        "|E f^(1) Maj x_i| >= Omega(1/k) for i in S and <= o(1/k) otherwise",
-       expected_verdict="erratum", defence=DEFENCES["PD-Cor3-majority"])
+       expected_verdict="erratum", defence=DEFENCES["PD-Cor3-majority"],
+       basis="numeric", universal=True)
 def pd_cor3_majority() -> ClaimResult:
     steps = _cor3_steps()
     out = {}
@@ -312,7 +315,7 @@ def _even_steps() -> dict[str, OneStep]:
 @claim(id="PD-Lem64-even", paper=PAPER, reference="§4.2.6 Lemma 64 (3) and its proof",
        statement="E_x f^(1)(x) chi_S(x) <= O(tau_g d |zeta_{k-1}|^{-1}) for all S with even |S|",
        perturbation=Perturbed("the error term dropped: every even-degree correlation of f^(1) "
-                              "vanishes", error_term=False))
+                              "vanishes", error_term=False), basis="not_refuted", universal=True)
 def pd_lem64_even(error_term: bool = True) -> ClaimResult:
     d, k = 13, 4
     zeta = abs(float(zeta_inline(d, k - 1)))
@@ -364,7 +367,8 @@ def pd_lem64_even(error_term: bool = True) -> ClaimResult:
 @claim(id="PD-Lem64-norm-step", paper=PAPER, reference="§4.2.6 Lemma 64 (4), proof ('Output "
        "norm')", statement="||f^(1)||_2^2 <= O(d/k); proof: ||(f^(1))_i||^2 <= E min(||w_i^(1)||"
        "^2 + b_i^2, ||w_(i+m/2)^(1)||^2 + b_i^2) ||x||^2 = O(1/k) d, 'the final step uses the "
-       "values of w_ij^(1)'", expected_verdict="unproven", defence=DEFENCES["PD-Lem64-norm-step"])
+       "values of w_ij^(1)'", expected_verdict="unproven", defence=DEFENCES["PD-Lem64-norm-step"],
+       basis="numeric", universal=True)
 def pd_lem64_norm_step() -> ClaimResult:
     rows: dict[int, dict[str, float]] = {}
     step_k: dict[int, float] = {}

@@ -73,7 +73,7 @@ def _hinge_and_correlations(f: np.ndarray, x: np.ndarray, y: np.ndarray
        statement="at t-dagger = argmin_t E L, E f_T(x) x_i <= eps for all i; proof: 'if the "
        "correlation along y is large (>= 1 - eps as hinge loss is below eps), the correlations "
        "along other Fourier basis functions will be small'", expected_verdict="unproven",
-       defence=DEFENCES["PD-Cor4-proof"])
+       defence=DEFENCES["PD-Cor4-proof"], basis="numeric", universal=True)
 def pd_cor4_proof() -> ClaimResult:
     x = hypercube(D).astype(np.float64)
     y = np.prod(x[:, :K], axis=1)

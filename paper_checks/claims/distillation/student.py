@@ -56,7 +56,8 @@ def _student_study() -> dict[int, list[tuple[float, float, float]]]:
        "'Sample complexity for Progressive distillation'", statement="for the student at "
        "initialisation learning from f_T^(1): 'From Corollary 3, |E grad_{w~_ij} l_D(x, y; "
        "f_S^(0), f_T)| >= Omega(k^-1) if j in [k], <= o(k^-1) if j not in [k]'",
-       expected_verdict="unproven", defence=DEFENCES["PD-Thm23-student-gradient"])
+       expected_verdict="unproven", defence=DEFENCES["PD-Thm23-student-gradient"],
+       basis="numeric", universal=True)
 def pd_thm23_student_gradient() -> ClaimResult:
     study = _student_study()
     k = 4

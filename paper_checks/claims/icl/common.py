@@ -29,6 +29,7 @@ nothing from :mod:`identifiability.icl`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 from collections.abc import Iterator
 from functools import cache
@@ -151,9 +152,33 @@ def training_seed(seed: int) -> Iterator[None]:
         _ACTIVE_SEED.pop()
 
 
+_UNTRAINED = [False]
+
+
+def model_state() -> str:
+    """``'trained'``, or ``'initial'`` inside :func:`untrained_model` (claims key their caches
+    on it)."""
+    return "initial" if _UNTRAINED[-1] else "trained"
+
+
+@contextlib.contextmanager
+def untrained_model() -> Iterator[None]:
+    """Run the claims on the *untrained* model: :func:`trained` returns :math:`\\Psi^{(0)}` as
+    its ``params``.  A check of what training does must not hold there (tested)."""
+    _UNTRAINED.append(True)
+    try:
+        yield
+    finally:
+        _UNTRAINED.pop()
+
+
 def trained(seed: int | None = None) -> TrainedModel:
-    """Algorithm 1 at the paper's sizes (cached: one training run per seed and process)."""
-    return _trained(active_seed() if seed is None else int(seed))
+    """Algorithm 1 at the paper's sizes (cached: one training run per seed and process); inside
+    :func:`untrained_model`, the same run with its initial weights as ``params``."""
+    model = _trained(active_seed() if seed is None else int(seed))
+    if _UNTRAINED[-1]:
+        return dataclasses.replace(model, params=model.initial, steps=0)
+    return model
 
 
 @cache

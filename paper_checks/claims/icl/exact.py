@@ -83,7 +83,7 @@ def _enumeration() -> dict[int, dict[int, int]]:
        statement="Condition 3.2 requires |T_tr| >= M1, and the cyclic construction (task i maps "
        "mu_i to +1 and mu_{i+1} to -1) achieves |T_tr| = M1",
        perturbation=Perturbed("the requirement tightened to |T_tr| >= M1 + 1 (the next "
-                              "constant)", extra=1))
+                              "constant)", extra=1), basis="not_refuted", universal=True)
 def icl_lemb11_min_tasks(extra: int = 0) -> ClaimResult:
     counts = _enumeration()
     smallest = {M1: min(c) for M1, c in counts.items()}
@@ -160,7 +160,8 @@ TASK_FRACTION_DEFENCE = Defence(
 @claim(id="ICL-Thm33-task-fraction", paper=PAPER,
        reference="Theorem 3.3, insight 1; §A.2 (printed twice)",
        statement="the number of training tasks is only a fraction (M1 - 1)^(-1/2) of the total "
-       "number of in-domain tasks", expected_verdict="erratum", defence=TASK_FRACTION_DEFENCE)
+       "number of in-domain tasks", expected_verdict="erratum", defence=TASK_FRACTION_DEFENCE,
+       basis="exact", universal=True)
 def icl_thm33_task_fraction() -> ClaimResult:
     rows = {}
     for M1 in range(3, 9):
@@ -198,7 +199,7 @@ def icl_thm33_task_fraction() -> ClaimResult:
        "(mu_3+mu_4)/sqrt2 are orthogonal with norm beta when a^2 + b^2 + 2*0.3^2 = 1, with "
        "S_1 = a + b, S_2 = S_3 = sqrt2, so eq. 12 holds for a = b = 0.64",
        perturbation=Perturbed("the coefficient 0.3 of mu'_1 replaced by 0.4 (the next "
-                              "digit)", coefficient=0.4))
+                              "digit)", coefficient=0.4), basis="symbolic")
 def icl_sec5_ood_construction(
         coefficient: float = PARAMETERS.value("odr_coefficient")) -> ClaimResult:
     c = sp.nsimplify(coefficient)
@@ -283,7 +284,7 @@ def _bound(alpha: float, l: int, c: float, c_power: int) -> float:
        statement="Pr(#contexts with the query's pattern <= (1-c) alpha l/2) <= "
        "exp(-c^2 alpha l/4)",
        perturbation=Perturbed("exp(-c alpha l/4): the exponent 2 of c replaced by 1 (a wrong "
-                              "exponent)", c_power=1))
+                              "exponent)", c_power=1), basis="not_refuted", universal=True)
 def icl_eq63_chernoff(c_power: int = 2) -> ClaimResult:
     rows, agree = _chernoff_table()
     slack, alpha, l, c, tail, bound = min(
@@ -302,7 +303,8 @@ def icl_eq63_chernoff(c_power: int = 2) -> ClaimResult:
 
 @claim(id="ICL-Prompts-no-same-pattern", paper=PAPER, reference="§3.2, eq. 1; Remark 3.5",
        statement="the prompt sampler draws contexts with the query's pattern with probability "
-       "alpha'/2, so Pr(no such context) = (1 - alpha'/2)^l", category="consistency")
+       "alpha'/2, so Pr(no such context) = (1 - alpha'/2)^l", category="consistency",
+       basis="statistical")
 def icl_prompts_no_same_pattern() -> ClaimResult:
     small = in_domain_patterns(M1=PARAMETERS.value("M1"), **{k: v for k, (v, _) in
                                                               SAMPLER_SIZES.items()})

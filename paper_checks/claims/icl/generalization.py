@@ -92,7 +92,8 @@ def in_domain(seed: int) -> dict[str, Any]:
        statement="under Condition 3.2 and (i)-(iv) the trained model reaches an in-domain "
        "generalization error O(epsilon), unseen tasks included",
        perturbation=Perturbed("the same bound for the model after T = 0 iterations "
-                              "(condition (iv) dropped)", trained_model=False))
+                              "(condition (iv) dropped)", trained_model=False),
+       basis="statistical")
 def icl_thm33_in_domain(trained_model: bool = True) -> ClaimResult:
     m = in_domain(active_seed())
     ev = m["trained" if trained_model else "init"]
@@ -121,7 +122,7 @@ def out_of_domain(seed: int, s1: float, noise: float) -> Any:
        statement="if the ODR patterns are combinations of IDR patterns with coefficient sums "
        "S_j >= 1 (and ODI in span IDI), the out-of-domain generalization error is O(epsilon)",
        perturbation=Perturbed("the same for ODR patterns with S_1 = -1.28 (eq. 12 violated)",
-                              s1=-1.28))
+                              s1=-1.28), basis="statistical")
 def icl_thm34_out_of_domain(s1: float = S1_PRINTED) -> ClaimResult:
     ev = out_of_domain(active_seed(), s1, THEOREM_K_PRIME)
     ok, slack = _generalizes(ev)
@@ -155,7 +156,8 @@ def context_length(seed: int) -> dict[str, dict[float, list[float]]]:
        reference="Theorem 3.3 (eq. 9), insight 2, Remark 3.5, Figure 3B",
        statement="the required testing context length grows in the order of 1/alpha' "
        "(l_ts >= 1/alpha'), in and out of domain",
-       perturbation=Perturbed("growth in the order of 1/alpha'^2 (a wrong exponent)", power=2))
+       perturbation=Perturbed("growth in the order of 1/alpha'^2 (a wrong exponent)", power=2),
+       basis="statistical")
 def icl_rem35_context_length(power: int = 1) -> ClaimResult:
     curves = context_length(active_seed())
     rows, ok, worst = {}, True, math.inf
@@ -210,7 +212,7 @@ def s1_sweep(seed: int, noise: float) -> dict[float, dict[str, float]]:
        statement="ODR patterns with S_1 >= 1 generalize: on queries with pattern mu'_1 the "
        "out-of-domain error is below 0.01 (and the hinge loss O(epsilon))",
        perturbation=Perturbed("the hypothesis relaxed to S_1 >= -1.28 (eq. 12 dropped)",
-                              s1_min=-1.28))
+                              s1_min=-1.28), basis="statistical")
 def icl_thm34_s1_sufficient(s1_min: float = 1.0) -> ClaimResult:
     sweep = s1_sweep(active_seed(), THEOREM_K_PRIME)
     tested = tuple(s for s in (*S1_SUFFICIENT, *S1_SWEEP) if s >= s1_min)
@@ -264,7 +266,7 @@ FIG3A_DEFENCE = Defence(
 @claim(id="ICL-Fig3A-S1-necessity", paper=PAPER, reference="§5.1, Figure 3A (GPT-2), eq. 12",
        statement="the out-of-domain classification error deviates from 0 when S_1 < 1, which "
        "justifies the necessity of condition (12)", expected_verdict="skipped",
-       defence=FIG3A_DEFENCE)
+       defence=FIG3A_DEFENCE, basis="statistical")
 def icl_fig3a_s1_necessity() -> ClaimResult:
     return ClaimResult(
         measured=None, reference_value="Figure 3A: error < 0.01 for S_1 >= 1, deviating from 0 "
@@ -286,7 +288,7 @@ def icl_fig3a_s1_necessity() -> ClaimResult:
        statement="observation (the toolkit's one-layer model, not a statement of 002): at "
        "K' = 1 the mu'_1 error stays below 0.01 for S_1 in {0.9, 0.7, 0.5} while the hinge "
        "loss grows as S_1 falls; at the printed K' = 5 the error is above 0.01 for every S_1 "
-       "in [0.5, 1.28], roughly flat", category="consistency")
+       "in [0.5, 1.28], roughly flat", category="consistency", basis="statistical")
 def icl_fig3a_one_layer() -> ClaimResult:
     regime = s1_sweep(active_seed(), THEOREM_K_PRIME)
     printed = s1_sweep(active_seed(), K_PRIME)
@@ -348,7 +350,7 @@ def odi_span(seed: int) -> dict[str, Any]:
        "achieves an out-of-domain generalization error O(epsilon)",
        perturbation=Perturbed("the same for ODI patterns outside span(IDI): the three IDR "
                               "directions orthogonal to the ODR patterns (the hypothesis "
-                              "nu'_k in span(IDI) dropped)", odi="outside"))
+                              "nu'_k in span(IDI) dropped)", odi="outside"), basis="statistical")
 def icl_thm34_odi_span(odi: str = "rotated") -> ClaimResult:
     m = odi_span(active_seed())
     ev = m[odi]["eval"]
@@ -410,7 +412,7 @@ def train_length(seed: int, length: int | None) -> dict[float, Any]:
        "Omega(1/(beta^2 alpha))} (and (i), (ii), (iv)) the trained model reaches an in-domain "
        "generalization error O(epsilon), for every training fraction alpha",
        perturbation=Perturbed("the same with l_tr = 1 for every alpha (hypothesis (iii) "
-                              "dropped)", length=1))
+                              "dropped)", length=1), basis="statistical")
 def icl_thm33_train_length(length: int | None = None) -> ClaimResult:
     runs = train_length(active_seed(), length)
     rows, slack, ok = {}, math.inf, True

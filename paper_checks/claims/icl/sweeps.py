@@ -86,7 +86,8 @@ def task_count(seed: int) -> dict[int, dict[str, dict[str, float]]]:
        "M1 and reaches about 0 once |T_tr| >= M1 and T_tr covers all patterns and labels",
        profile="full",
        perturbation=Perturbed("the threshold lowered by one: |T_tr| >= M1 - 1 tasks already "
-                              "give an error of about 0 (the next constant)", threshold_offset=-1))
+                              "give an error of about 0 (the next constant)", threshold_offset=-1),
+       basis="statistical")
 def icl_figa2_task_count(threshold_offset: int = 0) -> ClaimResult:
     res = task_count(active_seed())
     pairs: list[tuple[float, float]] = []
@@ -151,7 +152,8 @@ def iterations(seed: int) -> dict[float, list[int]]:
 @claim(id="ICL-Thm33-iterations-alpha", paper=PAPER,
        reference="Theorem 3.3 (eq. 10), insight 3, Figure 6", profile="full",
        statement="the required number of iterations is proportional to alpha^(-2/3)",
-       perturbation=Perturbed("proportional to alpha^(-2) (a wrong exponent)", exponent=-2.0))
+       perturbation=Perturbed("proportional to alpha^(-2) (a wrong exponent)", exponent=-2.0),
+       basis="statistical")
 def icl_thm33_iterations_alpha(exponent: float = -2 / 3) -> ClaimResult:
     its = iterations(active_seed())
     mean = np.array([np.mean(its[a]) for a in ITER_ALPHAS])
@@ -204,7 +206,8 @@ def baselines(seed: int) -> dict[int, Any]:
        "error among logistic regression, SVMs (linear, Gaussian), 1-NN and 3-NN fitted on the "
        "contexts", profile="full",
        perturbation=Perturbed("ICL's error at most half of the best baseline's (the "
-                              "comparison's factor 1 replaced by 1/2)", factor=0.5))
+                              "comparison's factor 1 replaced by 1/2)", factor=0.5),
+       basis="statistical")
 def icl_fig4_sample_efficiency(factor: float = 1.0) -> ClaimResult:
     res = baselines(active_seed())
     rows, ok, slack = {}, True, math.inf

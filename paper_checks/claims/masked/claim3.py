@@ -53,7 +53,7 @@ def _by_hand(t: int, a: float = 0.5, with_T: bool = True) -> tuple[np.ndarray, n
                       "t from 2 to 1000.",
            extraction="The accusation rests on the words 'positive integer', not on a symbol; "
                       "Claim 1's 't >= 2' came through extraction intact.",
-           attack=attack("MP-10")))
+           attack=attack("MP-10")), basis="exact", universal=True)
 def mp_10() -> ClaimResult:
     worst_pow, worst_id, min_entry, min_gap = 0.0, 0.0, np.inf, np.inf
     for t in range(2, 1001):
@@ -110,7 +110,7 @@ def mp_10() -> ClaimResult:
            extraction="The difference is one trailing symbol (the factor T after M) in inline "
                       "math; extraction can drop such a symbol, so the literal reading cannot be "
                       "charged to the authors. Hence a note (notation), not an erratum.",
-           attack=attack("MP-10-nonneg")))
+           attack=attack("MP-10-nonneg")), basis="numeric")
 def mp_10_nonneg() -> ClaimResult:
     ts = PARAMETERS.value("claim3_t_values")
     printed = {t: float(claim3_rotation_factor(t).min()) for t in ts}
@@ -136,7 +136,7 @@ def mp_10_nonneg() -> ClaimResult:
        statement="M^{-1} = (1/3)[[2,0,√2],[−1,−√3,√2],[−1,√3,√2]]; M^{-1}R(θ)^{-1}M commutes with "
                  "T = aI + (1−a)P for every θ; rows and columns of T̃ sum to 1",
        perturbation=Perturbed("M^{-1} with the sign of its (2,2) entry flipped",
-                              inverse_22_sign=1))
+                              inverse_22_sign=1), basis="symbolic", universal=True)
 def mp_10_algebra(inverse_22_sign: int = -1) -> ClaimResult:
     th, a = sp.symbols("theta a", real=True)
     M = sp.Matrix([[1, -sp.Rational(1, 2), -sp.Rational(1, 2)],
@@ -200,7 +200,7 @@ def _taylor_first(theta: np.ndarray) -> np.ndarray:
                       "original's; '<=' for '>=' is an inverted relation, not a lost symbol. "
                       "The mildest kind that fits (typo: the intended lower bound holds and "
                       "proves the claim) is used.",
-           attack=attack("MP-Claim3-Taylor")))
+           attack=attack("MP-Claim3-Taylor")), basis="exact")
 def mp_claim3_taylor() -> ClaimResult:
     th = sp.symbols("theta", positive=True)
     r3 = sp.sqrt(3)

@@ -91,7 +91,8 @@ def _pairwise_p(a: Any, b: Any) -> tuple[float, list[float]]:
     statement="(O, T) and (OR, R^T T R), R orthogonal with R1 = 1, have the same optimal "
               "predictors for x2|x1, x1|x2, x3|x1 and x1|x3",
     perturbation=Perturbed("the second model moved as far (max |ΔO|) but not by a rotation: "
-                           "the pairwise test must reject", other="non_twin"))
+                           "the pairwise test must reject", other="non_twin"),
+    basis="not_refuted", universal=True)
 def mp_18(n: int, theta: float, other: str = "twin") -> ClaimResult:
     s = _samples(n, theta)
     p, ps = _pairwise_p(s["moments"]["model"], s["moments"][other])
@@ -124,7 +125,7 @@ def _z(a: Any, b: Any) -> float:
     statement="The optimal predictor for x2⊗x3|x1 determines (O, T) up to a permutation "
               "under Assumptions 5-7",
     perturbation=Perturbed("both samples from the same model: the estimator must not separate "
-                           "them", other="model_again"))
+                           "them", other="model_again"), basis="not_refuted", universal=True)
 def mp_19(n: int, theta: float, other: str = "twin") -> ClaimResult:
     s = _samples(n, theta)
     est = {name: estimate_hmm(s["moments"][name], 3, seed=ALGO_SEED, check="report")

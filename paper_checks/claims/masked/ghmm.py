@@ -45,7 +45,8 @@ GHMM_SIZES = ((3, 3), (4, 3), (6, 4))
        statement="With x^(i) = μ_i, W = Σ_i a_i ⊗ M_i ⊗ (MT)_i with A = M Φ^T T^T, and the "
                  "Gaussian kernel matrix Φ̂_ij = exp(−||μ_i − μ_j||²/2) is full rank, so each "
                  "component of W has Kruskal rank k",
-       perturbation=Perturbed("A = M Φ T^T (Φ for Φ^T)", phi_transposed=False))
+       perturbation=Perturbed("A = M Φ T^T (Φ for Φ^T)", phi_transposed=False),
+       basis="not_refuted", universal=True)
 def mp_11(phi_transposed: bool = True) -> ClaimResult:
     rows, ok = [], True
     for d, k in GHMM_SIZES:
@@ -86,7 +87,7 @@ def mp_11(phi_transposed: bool = True) -> ClaimResult:
            extraction="The accusation rests on the argument (norms do not fix signs), not on a "
                       "symbol; had extraction lost a 'non-negative' (T >= 0 is what pins the "
                       "signs), the sentence would still cite only Assumption 9.",
-           attack=attack("MP-12")))
+           attack=attack("MP-12")), basis="numeric", universal=True)
 def mp_12() -> ClaimResult:
     # printed: after Kruskal, b_i ∝ μ_i and c_i ∝ (MT)_i; W only sees b_i ⊗ c_i, so every sign
     # pattern S gives unit-norm candidates M S with the same rank-one terms.
@@ -132,7 +133,8 @@ def mp_12() -> ClaimResult:
 @claim(id="MP-13", paper=PAPER, reference="Theorem 8 proof, case 2, (2.75)-(2.76)",
        statement="For x1⊗x3|x2: W = Σ_i (Σ_x φ(x)_i x) ⊗ (MT^T)_i ⊗ (MT)_i, i.e. A = X Φ_X^T "
                  "(the printed (2.74) writes O for M)",
-       perturbation=Perturbed("B = M T (T for T^T)", transpose=False))
+       perturbation=Perturbed("B = M T (T for T^T)", transpose=False),
+       basis="not_refuted", universal=True)
 def mp_13(transpose: bool = True) -> ClaimResult:
     worst = 0.0
     for d, k in GHMM_SIZES:
@@ -150,7 +152,8 @@ def mp_13(transpose: bool = True) -> ClaimResult:
 @claim(id="MP-14", paper=PAPER, reference="Theorem 5 proof (2.58); Lemma 7",
        statement="HM gives a matching posterior, and when M̃ = HM the column sum of M̃^†M is "
                  "−1^T, so T̃ = (M̃^†M)T has column sums −1 and is not a stochastic matrix",
-       perturbation=Perturbed("column sums +1 (T̃ stochastic)", column_sum=1.0))
+       perturbation=Perturbed("column sums +1 (T̃ stochastic)", column_sum=1.0),
+       basis="not_refuted", universal=True)
 def mp_14(column_sum: float = -1.0) -> ClaimResult:
     rows, ok = [], True
     for d, k in GHMM_SIZES:
@@ -178,7 +181,8 @@ def mp_14(column_sum: float = -1.0) -> ClaimResult:
        statement="x2|x1 does not identify an HMM (Thm 4), nor do x2|x1, x1|x2, x3|x1, x1|x3 "
                  "together (Thm 6); x_t2⊗x_t3|x_t1 does (Thm 7); x2|x1 identifies a G-HMM (Thm 5)",
        perturbation=Perturbed("the four pairwise tasks leave (k-1)^2 flat directions, as x2|x1 "
-                              "alone", pairwise_flat="(k-1)^2"))
+                              "alone", pairwise_flat="(k-1)^2"),
+       basis="not_refuted", universal=True)
 def mp_15(pairwise_flat: str = "dim SO(k-1)") -> ClaimResult:
     pair4 = ["x2|x1", "x1|x2", "x3|x1", "x1|x3"]
     table = [("hmm", 4, 3, ["x2|x1"], 4), ("hmm", 5, 3, ["x2|x1"], 4),
@@ -231,7 +235,7 @@ def mp_15(pairwise_flat: str = "dim SO(k-1)") -> ClaimResult:
            extraction="The accusation rests on 'd >= k' (d > k allowed), printed in the lemma "
                       "and confirmed by the proof's separate 'For d > k' paragraph; no lost "
                       "symbol makes the statement d = k only.",
-           attack=attack("MP-16")))
+           attack=attack("MP-16")), basis="numeric", universal=True)
 def mp_16() -> ClaimResult:
     g = GaussianHMM.random(5, 3, seed=0)
     x = np.random.default_rng(0).standard_normal((60, 5))
@@ -299,7 +303,7 @@ def _density_from_definition(M: np.ndarray, T: np.ndarray, x1: np.ndarray,
        statement="If p(x2|x1; M, T) = p(x2|x1; M̃, T̃) for all x1, x2 then M = M̃ and T = T̃ up to "
                  "relabelling; with the means known, Ψ_X^T T Φ_X = Ψ̃_X^T T̃ Φ̃_X gives T = T̃",
        perturbation=Perturbed("T solved with Φ in place of Ψ (posteriors for likelihoods)",
-                              likelihood="phi"))
+                              likelihood="phi"), basis="not_refuted", universal=True)
 def mp_17(likelihood: str = "psi") -> ClaimResult:
     worst_form, worst_rec, min_gap, conds = 0.0, 0.0, np.inf, []
     for d, k in GHMM_SIZES:

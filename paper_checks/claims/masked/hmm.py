@@ -22,6 +22,7 @@ from identifiability import (
     Task,
     hmm_tensor_factors,
     kruskal_condition,
+    kruskal_rank,
     match_permutation,
     optimal_predictor,
     recover_hmm,
@@ -88,7 +89,7 @@ def _printed_forms(O: np.ndarray, T: np.ndarray, extra: int = 0) -> dict[str, An
        statement="f^{2|1}(x) = OTφ(x), f^{t|1}(x) = OT^{t-1}φ(x), E[x2⊗x3|x1] = O diag(Tφ(x1))"
                  "(OT)^T and E[x1⊗x3|x2] = (OT^T) diag(φ(x2)) (OT)^T, φ(x) = O^T x/||O^T x||_1",
        perturbation=Perturbed("f^{t|1}(x) = O T^t φ(x) (the power of T one too high)",
-                              t_power_shift=1))
+                              t_power_shift=1), basis="not_refuted", universal=True)
 def mp_1(t_power_shift: int = 0) -> ClaimResult:
     errors: dict[str, float] = {}
     for d, k, seed in ((4, 3, 0), (3, 2, 1), (5, 3, 2)):
@@ -129,7 +130,7 @@ def _kruskal_factors_error(case_task: str, factors_of: Any) -> float:
        statement="W := Σ_{x1} x1 ⊗ E[x2⊗x3|x1] = Σ_i a_i ⊗ O_i ⊗ (OT)_i with "
                  "A = diag([1/||e_j^T O||_1]_j) O T^T",
        perturbation=Perturbed("A = diag(1/||e_j^T O||_1) O T (the transpose dropped)",
-                              transpose=False))
+                              transpose=False), basis="not_refuted", universal=True)
 def mp_2(transpose: bool = True) -> ClaimResult:
     err = _kruskal_factors_error(
         "x2*x3|x1", lambda O, T: (np.diag(1 / O.sum(1)) @ O @ (T.T if transpose else T), O,
@@ -142,7 +143,8 @@ def mp_2(transpose: bool = True) -> ClaimResult:
 @claim(id="MP-3", paper=PAPER, reference="Theorem 7 proof, case 2 (2.40)-(2.41); case 3",
        statement="Case x1⊗x3|x2: W = Σ_i a_i ⊗ (OT^T)_i ⊗ (OT)_i with A = D^{-1}O, "
                  "D = diag([||O_j^T||_1]_j); case x1⊗x2|x3 is the same as case 1 by symmetry",
-       perturbation=Perturbed("case 2 with B = O T (T for T^T)", transpose=False))
+       perturbation=Perturbed("case 2 with B = O T (T for T^T)", transpose=False),
+       basis="not_refuted", universal=True)
 def mp_3(transpose: bool = True) -> ClaimResult:
     e2 = _kruskal_factors_error("x1*x3|x2",
                                 lambda O, T: (np.diag(1 / O.sum(1)) @ O,
@@ -205,40 +207,104 @@ def mp_4(assumption7: bool = True) -> ClaimResult:
                          "the theorem is trivial there (Kruskal is only sufficient)"})
 
 
+def _stochastic_columns(M: np.ndarray) -> np.ndarray:
+    """Positive integers -> exact Fractions with every column summing to 1."""
+    return np.array([[Fraction(int(M[i, j]), int(M[:, j].sum())) for j in range(M.shape[1])]
+                     for i in range(M.shape[0])], dtype=object)
+
+
+def _exact_rank(M: np.ndarray) -> int:
+    """Rank of a matrix of Fractions by Gaussian elimination written here (no library call)."""
+    rows = [[Fraction(x) for x in row] for row in M]
+    rank, n_cols = 0, len(rows[0]) if rows else 0
+    for col in range(n_cols):
+        pivot = next((r for r in range(rank, len(rows)) if rows[r][col] != 0), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for r in range(len(rows)):
+            if r != rank and rows[r][col] != 0:
+                f = rows[r][col] / rows[rank][col]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[rank], strict=True)]
+        rank += 1
+    return rank
+
+
+def _brute_kruskal_rank(M: np.ndarray) -> int:
+    """Largest r such that every r columns are independent, over all column subsets."""
+    k = M.shape[1]
+    r = 0
+    for size in range(1, k + 1):
+        if all(_exact_rank(M[:, list(cols)]) == size
+               for cols in itertools.combinations(range(k), size)):
+            r = size
+        else:
+            break
+    return r
+
+
+#: (d, k, seed) of the exact rational HMMs of MP-5: square and tall O, k = 2..5.
+MP5_SIZES = ((2, 2, 0), (3, 3, 1), (4, 3, 2), (5, 3, 3), (4, 4, 4), (6, 4, 5), (5, 5, 6),
+             (8, 5, 7))
+
+
+def _mp5_model(d: int, k: int, seed: int, t_rank_deficit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact column-stochastic O (d x k) and T (k x k) from positive integers, redrawn (the
+    next sub-seed) until rank O = rank T = k (Assumption 7); with ``t_rank_deficit`` > 0 the
+    last columns of T then repeat column 0 (rank(T) < k, still stochastic)."""
+    for attempt in range(100):
+        rng = np.random.default_rng(setting_seed(500, d, k, seed, attempt))
+        O = _stochastic_columns(rng.integers(1, 12, (d, k)))
+        T = _stochastic_columns(rng.integers(1, 12, (k, k)))
+        if _exact_rank(O) == k and _exact_rank(T) == k:
+            break
+    else:  # pragma: no cover - a random integer matrix is singular with tiny probability
+        raise RuntimeError(f"no Assumption-7 model drawn at d = {d}, k = {k}")
+    for j in range(k - t_rank_deficit, k):
+        T[:, j] = T[:, 0]
+    return O, T
+
+
 @claim(id="MP-5", paper=PAPER, reference="Assumption 7; Theorem 7 proof after (2.38)",
        statement="The second and third components of W have Kruskal rank k by Assumption 7 "
                  "(rank(T) = rank(O) = k <= d)",
-       perturbation=Perturbed("Kruskal's condition fails even with A7 (the same expectations on "
-                              "A7 models)", violate_a7=False))
-def mp_5(violate_a7: bool = True) -> ClaimResult:
-    # (a) d = 2 < k = 3 violates A7: ranks (2, 2, 2)
-    O_a = np.array([[Fraction(1, 2), Fraction(1, 3), Fraction(3, 4)],
-                    [Fraction(1, 2), Fraction(2, 3), Fraction(1, 4)]], dtype=object)
-    _, T3 = _rational_hmm(3, 3, 0)
-    # (b) T = J/k (rank 1) violates A7: the predictor depends on O only through O1
-    O_b, T_b = _rational_hmm(4, 3, 1)
-    if not violate_a7:                  # models that satisfy A7 instead
-        O_a, _ = _rational_hmm(3, 3, 2)
-    ca = kruskal_condition(hmm_tensor_factors(O_a, T3, "x2*x3|x1"))
-    J = np.full((3, 3), Fraction(1, 3), dtype=object) if violate_a7 else T_b
-    cb = kruskal_condition(hmm_tensor_factors(O_b, J, "x2*x3|x1"))
-    Of = O_b.astype(float)
-    D = np.array([[1, -1, 0], [-1, 1, 0], [0, 0, 0], [0, 0, 0]]) * 0.01  # zero row/col sums
-    m1 = HMM(Of, np.full((3, 3), 1 / 3), require=("O", "A5", "A6"))
-    m2 = HMM(Of + D, np.full((3, 3), 1 / 3), require=("O", "A5", "A6"))
-    same = float(np.max(np.abs(optimal_predictor(m1, "x2*x3|x1").table()
-                               - optimal_predictor(m2, "x2*x3|x1").table())))
-    holds = (ca.k_ranks == (2, 2, 2) and not ca.holds and cb.k_ranks == (1, 3, 1)
-             and not cb.holds and same < EXACT_TOL)
+       perturbation=Perturbed("the same conclusion from rank(O) = k alone (A7's rank(T) = k "
+                              "dropped: T of rank k - 1)", t_rank_deficit=1),
+       basis="not_refuted", universal=True)
+def mp_5(t_rank_deficit: int = 0) -> ClaimResult:
+    rows, ok, agree = [], True, True
+    for d, k, seed in MP5_SIZES:
+        O, T = _mp5_model(d, k, seed, t_rank_deficit)
+        a7 = {"rank O": _exact_rank(O), "rank T": _exact_rank(T)}
+        _, B, C = hmm_tensor_factors(O, T, "x2*x3|x1")          # B = O, C = O T
+        kB = kruskal_rank(B, method="exact").rank
+        kC = kruskal_rank(C, method="exact").rank
+        brute = (_brute_kruskal_rank(B), _brute_kruskal_rank(C))
+        agree &= brute == (kB, kC)
+        hypothesis = a7["rank O"] == k and (t_rank_deficit > 0 or a7["rank T"] == k)
+        ok &= hypothesis and (kB, kC) == (k, k)
+        rows.append({"d": d, "k": k, **a7, "k-rank O": kB, "k-rank OT": kC})
     return exact_result(
-        measured={"d<k": ca.k_ranks, "T=J/k": cb.k_ranks}, reference_value="fails without A7",
-        what="integer Kruskal ranks", holds=holds,
-        details={"d=2<k=3": f"k-ranks {ca.k_ranks}, {ca.lhs} >= {ca.rhs} is {ca.holds}",
-                 "T=J/3": f"k-ranks {cb.k_ranks}, {cb.lhs} >= {cb.rhs} is {cb.holds}",
-                 "T=J/3 non-identifiable": "two O with equal row sums, same predictor to "
-                                           f"{same:.1e}",
-                 "note": "Kruskal's condition is sufficient only; case (b) is truly "
-                         "non-identifiable because f(x) = (O1)(O1)^T / k^2"})
+        measured=[(r["k-rank O"], r["k-rank OT"]) for r in rows],
+        reference_value=[(k, k) for _, k, _ in MP5_SIZES],
+        what="exact Kruskal ranks of O and OT (every column subset, rational arithmetic)",
+        holds=ok,
+        independent=Independent("Kruskal ranks by Gaussian elimination over Fractions on every "
+                                "column subset (written here)", "equal on every model", agree),
+        details={"models": rows,
+                 "hypothesis": "each model satisfies Assumption 7 exactly (rank O = rank T = k, "
+                 "checked by elimination over Fractions) with O and T column-stochastic, as "
+                 "the thesis's HMMs are; the perturbed statement keeps rank O = k but gives T "
+                 "rank k - 1, and then OT loses Kruskal rank",
+                 "why it must hold": "rank O = k means O's k columns are independent, so every "
+                 "subset is: Kruskal rank k; rank T = k makes OT = O T of rank k likewise. The "
+                 "check tests the implication on exact instances (square and tall O, k = 2..5): "
+                 "evidence for the universal statement, not its proof",
+                 "converse (not asserted)": "without A7 the condition can fail: d = 2 < k = 3 "
+                 "gives Kruskal ranks (2, 2, 2); T = J/k gives (1, k, 1) and a non-identifiable "
+                 "model (f(x) = (O1)(O1)^T / k^2)",
+                 "previous check": "until issue 33 MP-5 asserted only the converse (models "
+                 "violating A7 lose Kruskal rank)"})
 
 
 @claim(id="MP-6", paper=PAPER, reference="§2.2.1.4 after Proposition 1; Theorem 7",
@@ -246,7 +312,7 @@ def mp_5(violate_a7: bool = True) -> ClaimResult:
                  "restrictive conditions (which will be satisfied by all of our identifiability "
                  "results)",
        perturbation=Perturbed("recovery to 1e-8 from the predictor of a model 1e-6 away",
-                              source_offset=1e-6))
+                              source_offset=1e-6), basis="numeric")
 def mp_6(source_offset: float = 0.0) -> ClaimResult:
     errs = []
     for d, k in ((3, 3), (5, 3), (5, 5), (8, 6)):
@@ -276,7 +342,7 @@ def mp_6(source_offset: float = 0.0) -> ClaimResult:
        statement="For (O, T) and (Õ, T̃) of (2.47), each satisfying A5-A7 with Õ != O, the "
                  "optimal predictors for x2|x1, x1|x2, x3|x1 and x1|x3 are the same",
        perturbation=Perturbed("the three-token predictors are the same as well",
-                              three_token=True))
+                              three_token=True), basis="numeric")
 def mp_7(three_token: bool = False) -> ClaimResult:
     a, b = theorem6_printed()
     diffs = {t: float(np.max(np.abs(optimal_predictor(a, t).table()
@@ -304,7 +370,7 @@ def mp_7(three_token: bool = False) -> ClaimResult:
        statement="Õ := OR and T̃ := R^T T R with R a rotation about the axis (1/3)(e1+e2+e3) "
                  "(each row and column of R sums to 1) give the example (2.47)",
        perturbation=Perturbed("the rotation angle -0.1 rad (the opposite orientation)",
-                              theta=-0.1))
+                              theta=-0.1), basis="numeric")
 def mp_8(theta: float = 0.1) -> ClaimResult:
     m, twin, R = theorem6_regenerated(theta)
     P = THEOREM6_PRINTED
@@ -345,7 +411,7 @@ def mp_8(theta: float = 0.1) -> ClaimResult:
            extraction="The reading does not rest on extraction; nothing that extraction can "
                       "drop turns a 3 x 3 minor into 0.0110 (the minors are 0.0067, -0.0027, "
                       "-0.0083, 0.0011). Hence a note (notation), not an error.",
-           attack=attack("MP-8-det")))
+           attack=attack("MP-8-det")), basis="exact")
 def mp_8_det() -> ClaimResult:
     P = THEOREM6_PRINTED
     minors = [float(np.linalg.det(np.delete(P["O"], i, axis=0))) for i in range(4)]
@@ -379,7 +445,7 @@ def mp_8_det() -> ClaimResult:
        statement="For any t >= 2 there are HMMs (O, T), (Õ, T̃) satisfying A5-A7 with the same "
                  "optimal predictor for x_t|x_1 and no permutation Π with Õ = OΠ, T̃ = Π^T T Π",
        perturbation=Perturbed("the twins also share the predictor of x2⊗x3|x1",
-                              three_token=True))
+                              three_token=True), basis="not_refuted", universal=True)
 def mp_9(three_token: bool = False) -> ClaimResult:
     worst_same, min_sep, worst_three = 0.0, np.inf, np.inf
     for seed in range(4):

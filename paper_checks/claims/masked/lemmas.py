@@ -38,7 +38,8 @@ def _jacobian_formula(M: np.ndarray, x: np.ndarray) -> np.ndarray:
        statement="If a non-singular R satisfies phi(x) = R phi~(x) for all x, R is a permutation "
                  "(via grad phi = (diag(phi) - phi phi^T)(M - [x..x])^T and phi(c mu_i) -> e_i)",
        perturbation=Perturbed("the limit phi(c mu_i) -> e_i for means of unequal norms (A9 "
-                              "dropped: mu_2 stretched to norm 3)", norm_2=3.0))
+                              "dropped: mu_2 stretched to norm 3)", norm_2=3.0),
+       basis="not_refuted", universal=True)
 def mp_lemma8(norm_2: float = 1.0) -> ClaimResult:
     g = GaussianHMM.random(4, 3, seed=8)
     M = g.M.copy()
@@ -107,7 +108,8 @@ def _recover(p: np.ndarray, q: np.ndarray, k: int, l: int) -> np.ndarray:
        statement="If some coordinate l of the means {xi_j} has distinct values, the means of the "
                  "Gaussian mixture Q_k can be recovered from its moments",
        perturbation=Perturbed("the same route through a coordinate with a repeated value (the "
-                              "hypothesis 'distinct values' dropped)", distinct=False))
+                              "hypothesis 'distinct values' dropped)", distinct=False),
+       basis="not_refuted", universal=True)
 def mp_lemma9(distinct: bool = True) -> ClaimResult:
     errors = {}
     for d, k, seed in ((3, 3, 0), (4, 3, 1), (4, 4, 2)):

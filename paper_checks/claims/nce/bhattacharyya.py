@@ -66,7 +66,8 @@ def _two_point_lambda_max(s: float, a: float) -> float:
        statement="If ||theta_1 - theta_2||^2 <= 4/lambda_max then BC(P_1, P_2) >= 1/2",
        expected_verdict="holds",
        perturbation=Perturbed("the constant 4 raised to 8, the threshold at which the proof's "
-                              "bound 1 - lambda_max ||delta||^2/8 reaches 0", constant=8.0))
+                              "bound 1 - lambda_max ||delta||^2/8 reaches 0", constant=8.0),
+       basis="not_refuted", universal=True)
 def nce_lem52_bc(constant: float = 4.0) -> ClaimResult:
     worst: dict[str, tuple[float, str]] = {}
     # the 1-d Gaussian mean family on Theta = [0, theta_max] (T = [x, -1])
@@ -138,7 +139,7 @@ _LEM60_DEFENCE = Defence(
        statement="The NCE Hessian at the optimum has kappa_* <= lambda_max/(2 lambda_min) * "
        "1/BC(P_*, Q)",
        expected_verdict="erratum",
-       defence=_LEM60_DEFENCE)
+       defence=_LEM60_DEFENCE, basis="numeric", universal=True)
 def nce_lem60_kappa_bc() -> ClaimResult:
     rows = {}
     printed_ok = corrected_ok = True
@@ -241,7 +242,7 @@ def _thm20_defence() -> Defence:
        "lambda_min^2, (2 lambda_min + gamma_max ||delta||)/(lambda_min - gamma_min ||delta||)}; "
        "for any 0 < delta <= 1/beta_Z, NGD reaches ||tau_t - tau_*|| <= delta within T <= C "
        "BC(P_*,Q)^-3 ||tau_0 - tau_*||^2/delta^2 steps", expected_verdict="erratum",
-       defence=_thm20_defence())
+       defence=_thm20_defence(), basis="numeric", universal=True)
 def nce_thm20() -> ClaimResult:
     rows, printed_ok, corrected_ok, ratios, room = {}, True, True, [], []
     for R in (1.0, 2.0, 3.0, 4.0):
@@ -328,7 +329,7 @@ def nce_thm20() -> ClaimResult:
        statement="for eNCE, within ||tau - tau_*|| <= 1/beta_Z the Hessian satisfies Assumption "
        "15 with beta_u = 2e lambda_max/lambda_min and beta_l = lambda_min/(2e lambda_max)",
        perturbation=Perturbed("the ball of radius beta_Z = R in place of 1/beta_Z (a wrong "
-                              "domain)", ball="beta_Z"))
+                              "domain)", ball="beta_Z"), basis="not_refuted", universal=True)
 def nce_lem54(ball: str = "1/beta_Z") -> ClaimResult:
     rows, slacks = {}, []
     for R in (1.0, 2.0, 4.0, 8.0):
@@ -388,7 +389,8 @@ def _thm21_rows(sizes: tuple[float, ...]) -> dict[float, dict[str, Any]]:
     statement="NGD on eNCE reaches ||tau_t - tau_*|| <= delta within T <= 4e^2 "
     "(lambda_max/lambda_min)^3 ||tau_0 - tau_*||^2 / delta^2 steps",
     perturbation=Perturbed("the conditioning dropped: (lambda_max/lambda_min)^3 -> "
-                           "(lambda_max/lambda_min)^0", ratio_exponent=0.0))
+                           "(lambda_max/lambda_min)^0", ratio_exponent=0.0),
+    basis="not_refuted", universal=True)
 def nce_thm21(sizes: tuple[float, ...], ratio_exponent: float = 3.0) -> ClaimResult:
     lmax_s, lmin_s, e = sp.symbols("lambda_max lambda_min e", positive=True)
     beta_u, beta_l, kappa = 2 * e * lmax_s / lmin_s, lmin_s / (2 * e * lmax_s), lmax_s / lmin_s
@@ -421,7 +423,7 @@ def nce_thm21(sizes: tuple[float, ...], ratio_exponent: float = 3.0) -> ClaimRes
        "||d||/lambda_min} and sigma_min(H)/sigma_min(H_*) >= BC 16 exp(-2 - 1/beta_Z) "
        "(lambda_min/lambda_max) max{...}",
        perturbation=Perturbed("the ball of radius beta_Z = R in place of 1/beta_Z (a wrong "
-                              "domain)", ball="beta_Z"))
+                              "domain)", ball="beta_Z"), basis="not_refuted", universal=True)
 def nce_lem61(ball: str = "1/beta_Z") -> ClaimResult:
     rows, slacks = {}, []
     for R in (1.0, 2.0, 4.0, 12.0):

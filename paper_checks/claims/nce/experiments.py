@@ -74,7 +74,7 @@ def _fig42_1d() -> dict[str, dict[str, float]]:
        statement="NCE with NGD largely outperforms NCE with GD, and eNCE with NGD decays faster "
        "than NCE with NGD (best runs, 100 updates)",
        perturbation=Perturbed("the orderings reversed: NCE-GD no worse than NCE-NGD, NCE-NGD no "
-                              "worse than eNCE-NGD", reversed_order=True))
+                              "worse than eNCE-NGD", reversed_order=True), basis="statistical")
 def nce_fig4_2_1d(reversed_order: bool = False) -> ClaimResult:
     best = _fig42_1d()
     gd, ngd, ence = (best[k]["best distance"] for k in ("NCE, GD", "NCE, NGD", "eNCE, NGD"))
@@ -171,27 +171,97 @@ def _run16(seed: int, kind: str, method: str, step: float) -> tuple[float, float
     return prob.loss(tau, kind, fresh=True), best
 
 
+#: The step search's resolution: golden-section search on the mean fresh loss (the printed
+#: "best") in log step, from the bracket of the coarse grid's best step, until the bracket's
+#: ends are within this factor of each other.
+STEP_RESOLUTION = 1.03
+_GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+def _mean_run(kind: str, method: str, step: float) -> tuple[float, float]:
+    res = [_run16(seed, kind, method, step) for seed in range(PARAMETERS.value("fig42_runs"))]
+    return float(np.mean([r[0] for r in res])), float(np.mean([r[1] for r in res]))
+
+
+def refine_step(objective: Any, grid: tuple[float, ...], resolution: float = STEP_RESOLUTION
+                ) -> tuple[float, tuple[float, float], dict[float, Any]]:
+    """Minimise ``objective(step)[0]`` over step > 0: the best of ``grid``, then golden-section
+    search in log step inside the bracket of its grid neighbours until the bracket's ends are
+    within ``resolution`` of each other.
+
+    Parameters
+    ----------
+    objective : callable
+        step -> (value to minimise, anything); called once per step tried.
+    grid : tuple of float
+        The coarse steps, increasing.
+    resolution : float
+        Stop when bracket high / low <= resolution (> 1).
+
+    Returns
+    -------
+    tuple
+        The best step tried, the final bracket (low, high) and every step tried with its
+        objective.
+
+    Examples
+    --------
+    >>> best, (lo, hi), tried = refine_step(lambda s: ((math.log(s) - 1.0) ** 2, None),
+    ...                                     (1.0, 3.0, 10.0))
+    >>> abs(math.log(best) - 1.0) < 0.02, hi / lo <= 1.03
+    (True, True)
+    """
+    tried: dict[float, Any] = {s: objective(s) for s in grid}
+    i = min(range(len(grid)), key=lambda j: tried[grid[j]][0])
+    lo = math.log(grid[max(i - 1, 0)] if i > 0 else grid[0] / 3)
+    hi = math.log(grid[i + 1] if i + 1 < len(grid) else grid[-1] * 3)
+
+    def f(x: float) -> float:
+        step = float(math.exp(x))
+        if step not in tried:
+            tried[step] = objective(step)
+        return float(tried[step][0])
+
+    a, b = lo + (1 - _GOLDEN) * (hi - lo), lo + _GOLDEN * (hi - lo)
+    fa, fb = f(a), f(b)
+    while hi - lo > math.log(resolution):
+        if fa <= fb:
+            hi, b, fb = b, a, fa
+            a = lo + (1 - _GOLDEN) * (hi - lo)
+            fa = f(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + _GOLDEN * (hi - lo)
+            fb = f(b)
+    best = min(tried, key=lambda s: tried[s][0])
+    return best, (float(math.exp(lo)), float(math.exp(hi))), tried
+
+
 @cache
 def _fig42_16d() -> dict[str, dict[str, Any]]:
-    runs = range(PARAMETERS.value("fig42_runs"))
     out = {}
     for label, (kind, method) in METHODS.items():
-        table = {}
-        for step in STEPS_16D[label]:
-            res = [_run16(seed, kind, method, step) for seed in runs]
-            table[step] = (float(np.mean([r[0] for r in res])),
-                           float(np.mean([r[1] for r in res])))
-        chosen = min(table, key=lambda s: table[s][0])
-        out[label] = {"step": chosen, "mean best distance": table[chosen][1],
+        best, (lo, hi), table = refine_step(
+            lambda step, kind=kind, method=method: _mean_run(kind, method, step),
+            STEPS_16D[label], STEP_RESOLUTION if kind == "nce" else math.inf)
+        near = {s: v for s, v in table.items() if lo / STEP_RESOLUTION <= s <=
+                hi * STEP_RESOLUTION}
+        coarse = min(STEPS_16D[label], key=lambda s: table[s][0])
+        out[label] = {"step": round(best, 4), "mean best distance": table[best][1],
+                      "distance range near the best step": (min(v[1] for v in near.values()),
+                                                            max(v[1] for v in near.values())),
+                      "coarse grid's choice": (coarse, round(table[coarse][1], 3)),
                       "per step (fresh loss, best distance)":
-                          {s: (round(v[0], 4), round(v[1], 3)) for s, v in table.items()}}
+                          {round(s, 4): (round(v[0], 5), round(v[1], 3))
+                           for s, v in sorted(table.items())}}
     return out
 
 
 @claim(id="NCE-Fig4.2-16d", paper=PAPER, reference="§4.1.6, Figure 4.2 (right: 16-d Gaussians)",
        statement="16-d Gaussians (equal means, Cov_q = I, Cov_p = diag(s_i), s_i in [6, 12]): NCE "
        "with NGD largely outperforms NCE with GD, and eNCE with NGD decays faster than NCE with "
-       "NGD (best runs, 100 updates, 5 runs)", profile="full", expected_verdict="skipped")
+       "NGD (best runs, 100 updates, 5 runs)", profile="full", expected_verdict="skipped",
+       basis="statistical")
 def nce_fig4_2_16d() -> ClaimResult:
     best = _fig42_16d()
     gd, ngd, ence = (best[k]["mean best distance"] for k in METHODS)
@@ -223,16 +293,46 @@ def nce_fig4_2_16d() -> ClaimResult:
        statement="16-d Gaussians: when using NCE, normalized gradient descent largely "
        "outperforms gradient descent (best runs, 100 updates, averaged over 5 runs)",
        perturbation=Perturbed("the ordering reversed: NCE with GD no worse than with NGD",
-                              reversed_order=True))
+                              reversed_order=True), expected_verdict="skipped",
+       basis="statistical")
 def nce_fig4_2_16d_ngd_vs_gd(reversed_order: bool = False) -> ClaimResult:
     best = _fig42_16d()
+    gd_lo, gd_hi = best["NCE, GD"]["distance range near the best step"]
+    ngd_lo, ngd_hi = best["NCE, NGD"]["distance range near the best step"]
     gd, ngd = best["NCE, GD"]["mean best distance"], best["NCE, NGD"]["mean best distance"]
-    ok = ngd < gd if not reversed_order else gd <= ngd
+    ok = ngd_hi < gd_lo if not reversed_order else gd <= ngd
+    if not ok and not reversed_order:         # NGD not ahead at every step near the best ones
+        return ClaimResult(
+            measured={k: {"mean best distance": round(best[k]["mean best distance"], 3),
+                          "step": best[k]["step"],
+                          "distance range near the best step": tuple(
+                              round(v, 3) for v in best[k]["distance range near the best step"])}
+                      for k in ("NCE, GD", "NCE, NGD")},
+            reference_value="NCE-NGD < NCE-GD", verdict="skipped",
+            details={"reason": "not reproducible from the thesis: with the step of each method "
+                     "searched to a resolution of 3 % on the printed 'best' criterion (lowest "
+                     "fresh loss), NGD is not ahead of GD at every step the criterion cannot "
+                     "tell apart from the best (mean best distance near the best steps: GD "
+                     f"{gd_lo:.3g}..{gd_hi:.3g}, NGD {ngd_lo:.3g}..{ngd_hi:.3g}), so which "
+                     "method is ahead depends on a step the thesis never prints. One protocol's "
+                     "order is no evidence for or against the figure (as for NCE-Fig4.2-16d)",
+                     "previous grading": "holds with margin 10^0.94 until issue 33: GD's step "
+                     "was the best of {1, 3, 10, 20, 30}, which missed GD's steps 5-9 (0.81 vs "
+                     "NGD 0.47, 1.7x, found by the audit)",
+                     "per step": {k: best[k]["per step (fresh loss, best distance)"]
+                                  for k in ("NCE, GD", "NCE, NGD")},
+                     "protocol": _protocol(STEPS_16D, "16d")})
     return ClaimResult(
         measured={k: {"mean best distance": round(best[k]["mean best distance"], 3),
-                      "step": best[k]["step"]} for k in ("NCE, GD", "NCE, NGD")},
-        reference_value="NCE-NGD < NCE-GD", verdict=judge(ok),
-        margin=(Margin.ratio(ngd, gd, what="NCE NGD vs NCE GD mean best distance")
+                      "step": best[k]["step"],
+                      "distance range near the best step": tuple(
+                          round(v, 3) for v in best[k]["distance range near the best step"]),
+                      "coarse grid's choice (step, distance)": best[k]["coarse grid's choice"]}
+                  for k in ("NCE, GD", "NCE, NGD")},
+        reference_value="NCE-NGD < NCE-GD for every step within the search's resolution of "
+        "each method's best", verdict=judge(ok),
+        margin=(Margin.ratio(ngd_hi, gd_lo, what="NCE NGD's largest vs NCE GD's smallest mean "
+                             "best distance near the best steps")
                 if not reversed_order else
                 Margin.ratio(gd, ngd, what="NCE GD vs NCE NGD mean best distance")),
         details={"setting": f"d = {PARAMETERS.value('fig42_dim')}, s_i ~ U"
@@ -241,7 +341,16 @@ def nce_fig4_2_16d_ngd_vs_gd(reversed_order: bool = False) -> ClaimResult:
                             f"{PARAMETERS.value('fig42_runs')} runs (seeds 0..4), metric "
                             "min_t ||tau_* - tau_t||",
                  "selection": "per method the step with the lowest mean final loss on fresh "
-                              "samples (the printed definition of 'best')",
+                              "samples (the printed definition of 'best'), searched on the "
+                              "coarse grid and refined by golden-section search in log step to "
+                              f"a resolution of {STEP_RESOLUTION}x; the distance near the best "
+                              "step is very sensitive to the step (GD: 3.7 at 6.3, 0.8 at 8.2, "
+                              "6.0 at 10.7), so the comparison takes GD's smallest and NGD's "
+                              "largest distance over the steps within that resolution of the "
+                              "best (the reading least favourable to the statement)",
+                 "previous grading": "until issue 33 GD's step was the best of {1, 3, 10, 20, "
+                                     "30}, which missed GD's good steps 5-9 and gave a margin "
+                                     "of 10^0.94; the audit found 0.81 vs 0.47 (1.7x)",
                  "per step": {k: best[k]["per step (fresh loss, best distance)"]
                               for k in ("NCE, GD", "NCE, NGD")},
                  "protocol": _protocol(STEPS_16D, "16d")})

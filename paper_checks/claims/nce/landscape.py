@@ -131,7 +131,8 @@ def _hessian_star(R: float) -> np.ndarray:
 @claim(id="NCE-tau-star", paper=PAPER, reference="§4.1.3 setup (Gaussian mean estimation)",
        statement="tau(theta) := [theta, theta^2/2 + log sqrt(2 pi)] ... In particular, tau_* := "
        "tau(theta_*) = [R, -R^2/2 - log sqrt(2 pi)], and tau_q := tau(theta_q) = "
-       "[0, log sqrt(2 pi)]", expected_verdict="erratum", defence=DEFENCES["NCE-tau-star"])
+       "[0, log sqrt(2 pi)]", expected_verdict="erratum", defence=DEFENCES["NCE-tau-star"],
+       basis="numeric")
 def nce_tau_star() -> ClaimResult:
     rows, printed_ok, corrected_ok = {}, True, True
     for R in (2.0, 4.0, 8.0):
@@ -181,7 +182,8 @@ def nce_tau_star() -> ClaimResult:
        statement="grad L = 1/2 int q/(p+q) (p - p_*) T dx and Hessian = 1/2 int (p_*+q) p q/"
        "(p+q)^2 T T^T dx, which is PSD (NCE is convex in tau)",
        expected_verdict="holds",
-       perturbation=Perturbed("the gradient formula's 1/2 replaced by 0.501", grad_half=0.501))
+       perturbation=Perturbed("the gradient formula's 1/2 replaced by 0.501", grad_half=0.501),
+       basis="not_refuted", universal=True)
 def nce_lem45_formulas(grad_half: float = 0.5) -> ClaimResult:
     rng = np.random.default_rng(45)
     worst_g = worst_h = worst_e = 0.0
@@ -232,7 +234,7 @@ def _c_independent(R: float) -> float:
        statement="For R >> 1 the loss at theta = theta_q is log 2, while the minimal loss is "
        "L_*(R) = c exp(-R^2/8) for some c in [1/2, 2]",
        expected_verdict="erratum",
-       defence=DEFENCES["NCE-Prop7-range"])
+       defence=DEFENCES["NCE-Prop7-range"], basis="numeric", universal=True)
 def nce_prop7_range() -> ClaimResult:
     Rs = (2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 64.0)
     rows = {}
@@ -281,7 +283,7 @@ def nce_prop7_range() -> ClaimResult:
        statement="sigma_max(Hessian of L at tau_*) <= R/sqrt(2 pi) exp(-R^2/8)",
        expected_verdict="holds",
        perturbation=Perturbed("the constant 1/sqrt(2 pi) lowered to 1/(2 pi)",
-                              const=1 / (2 * math.pi)))
+                              const=1 / (2 * math.pi)), basis="not_refuted", universal=True)
 def nce_lem46_smooth_opt(const: float = 1 / SQRT_2PI) -> ClaimResult:
     rows = {}
     holds = agree = True
@@ -309,7 +311,7 @@ def nce_lem46_smooth_opt(const: float = 1 / SQRT_2PI) -> ClaimResult:
 @claim(id="NCE-Lem47-strong-convexity", paper=PAPER, reference="§4.1.3.1 Lemma 47, §4.1.8 (F5)",
        statement="sigma_min(Hessian of L at tau_*) = Theta((1/R) exp(-R^2/8))",
        expected_verdict="erratum",
-       defence=DEFENCES["NCE-Lem47-strong-convexity"])
+       defence=DEFENCES["NCE-Lem47-strong-convexity"], basis="numeric", universal=True)
 def nce_lem47_strong_convexity() -> ClaimResult:
     Rs = (2.0, 4.0, 8.0, 16.0, 24.0, 32.0, 48.0, 64.0)
     smin = {}
@@ -346,7 +348,7 @@ def nce_lem47_strong_convexity() -> ClaimResult:
 @claim(id="NCE-Lem48-smooth-q", paper=PAPER, reference="§4.1.3.1 Lemma 48, §4.1.9 (F6)",
        statement="sigma_max(Hessian of L at tau_q) >= R^2/2",
        expected_verdict="erratum",
-       defence=DEFENCES["NCE-Lem48-smooth-q"])
+       defence=DEFENCES["NCE-Lem48-smooth-q"], basis="numeric", universal=True)
 def nce_lem48_smooth_q() -> ClaimResult:
     rows = {}
     printed_ok = corrected_ok = closed_ok = True
@@ -383,7 +385,7 @@ def nce_lem48_smooth_q() -> ClaimResult:
        statement="On the annulus (c - R^2/2)^2 + (b - R)^2 in [(0.1R)^2, (0.2R)^2]: "
        "|<grad L, (tau_*-tau)/||tau_*-tau||>| = O(1) exp(-kappa R^2/8) with kappa in [3/4, 5/4]",
        expected_verdict="erratum",
-       defence=DEFENCES["NCE-Lem49-annulus"])
+       defence=DEFENCES["NCE-Lem49-annulus"], basis="numeric", universal=True)
 def nce_lem49_annulus() -> ClaimResult:
     rows = {}
     for R in (8.0, 16.0, 24.0, 32.0, 48.0):
@@ -414,7 +416,8 @@ def nce_lem49_annulus() -> ClaimResult:
        statement="The eNCE Hessian at the optimum is H_* = BC(P_*,Q)/4 E_{(theta_*+theta_q)/2}"
        "[T T^T], so kappa_* <= lambda_max/lambda_min (polynomial)",
        expected_verdict="holds",
-       perturbation=Perturbed("H_* = BC/2 E[T T^T] (the 1/4 doubled)", bc_factor=0.5))
+       perturbation=Perturbed("H_* = BC/2 E[T T^T] (the 1/4 doubled)", bc_factor=0.5),
+       basis="not_refuted", universal=True)
 def nce_ence_condition(bc_factor: float = 0.25) -> ClaimResult:
     rows = {}
     holds = True

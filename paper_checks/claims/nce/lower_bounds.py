@@ -86,7 +86,7 @@ def _growth_margin(fits: dict[str, float], growth: str, what: str) -> tuple[bool
     statement="Gradient descent with any step size eta = o(1) from tau = tau_q will need an "
     "exponential number of steps to reach some tau' that is O(1) close to tau_*",
     perturbation=Perturbed("a polynomial number of steps (the growth NGD has, Theorem 19)",
-                           growth="polynomial"))
+                           growth="polynomial"), basis="not_refuted", universal=True)
 def nce_thm17_exponential(sizes: tuple[float, ...], growth: str = "exponential") -> ClaimResult:
     counts = {R: gd_count(R) for R in sizes}
     if any(v is None for v in counts.values()):
@@ -123,7 +123,8 @@ def nce_thm17_exponential(sizes: tuple[float, ...], growth: str = "exponential")
     statement="From tau_q, gradient descent with a standard step needs exponentially many "
     "steps, while normalized gradient descent converges in polynomially many",
     perturbation=Perturbed("GD and NGD swapped: GD polynomial, NGD exponential",
-                           gd_growth="polynomial", ngd_growth="exponential"))
+                           gd_growth="polynomial", ngd_growth="exponential"),
+    basis="not_refuted", universal=True)
 def nce_thm17_gd_vs_ngd(sizes: tuple[float, ...], sizes_ngd: tuple[float, ...],
                         gd_growth: str = "exponential", ngd_growth: str = "polynomial"
                         ) -> ClaimResult:
@@ -171,7 +172,8 @@ def _claim6_norms(R: float) -> tuple[tuple[float, float, float], ...]:
        statement="For any tau = [b, c] in R^2, the gradient norm at tau is ||grad L(tau)||_2 <= "
        "32 max{R, |b|}",
        perturbation=Perturbed("the factor max{R, |b|} dropped (its exponent 1 -> 0): "
-                              "||grad L|| <= 32", exponent=0.0))
+                              "||grad L|| <= 32", exponent=0.0),
+       basis="not_refuted", universal=True)
 def nce_claim6(constant: float = 32.0, exponent: float = 1.0) -> ClaimResult:
     rows = {}
     for R in (1.0, 4.0, 16.0, 64.0, 128.0):
@@ -215,7 +217,8 @@ def _lemma50_rows(sizes: tuple[float, ...]) -> dict[float, dict[str, float]]:
        statement="Let eta = o(1). For any tau s.t. ||tau - tau_*|| >= 0.2R, let tau' denote the "
        "point after one step of gradient descent from tau, then ||tau' - tau_*|| > 0.15R",
        perturbation=Perturbed("the constant 0.15 raised to 0.2 (one step from the 0.2R circle "
-                              "never gets closer)", after=0.2))
+                              "never gets closer)", after=0.2),
+       basis="not_refuted", universal=True)
 def nce_lem50(after: float = 0.15) -> ClaimResult:
     sizes = (8.0, 16.0)
     rows = _lemma50_rows(sizes)
@@ -265,7 +268,7 @@ def _thm18_defence() -> Defence:
 @claim(id="NCE-Thm18-count", paper=PAPER, reference="§4.1.9.1 proof of Theorem 18, (4.62)",
        statement="the number of Newton steps to cross the annulus is at least 0.05R / "
        "O((2/R^2) exp(-R^2/8)) = Omega(R^3 exp(R^2/8))", expected_verdict="unproven",
-       defence=_thm18_defence())
+       defence=_thm18_defence(), basis="numeric", universal=True)
 def nce_thm18_count() -> ClaimResult:
     rows = {}
     for R in (16.0, 32.0, 48.0):

@@ -124,7 +124,7 @@ def _defence() -> Defence:
           "n_angles": 72},
     paper=PAPER, reference="§4.1.3.1 Proposition 8",
     statement="If ||tau - tau_*|| <= delta < 1 then L(tau) - L(tau_*) = R exp(-R^2/8) delta^2",
-    expected_verdict="erratum", defence=_defence())
+    expected_verdict="erratum", defence=_defence(), basis="numeric", universal=True)
 def nce_prop8_quadratic(sizes: tuple[float, ...], fractions: tuple[float, ...],
                         spread: tuple[float, ...], n_angles: int) -> ClaimResult:
     printed = _printed_sweep(n_angles)
