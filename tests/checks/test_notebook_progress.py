@@ -60,8 +60,8 @@ def test_a_notebook_of_calls_saves_one_bar_per_long_call_and_stays_small(tmp_pat
     nbformat.write(nb, path)
     saved = json.loads(path.read_text())
     assert first["bars"] == 0                 # short calls and progress=False: nothing
-    blocks = [c for c in saved["cells"] if "incontext_seq_sep" in "".join(c["source"])][0]
-    result = [o for o in blocks["outputs"] if o["output_type"] == "execute_result"][0]
+    blocks = next(c for c in saved["cells"] if "incontext_seq_sep" in "".join(c["source"]))
+    result = next(o for o in blocks["outputs"] if o["output_type"] == "execute_result")
     n_blocks = int("".join(result["data"]["text/plain"]).strip("()").split(",")[0])
     assert n_blocks > 3                        # several blocks, each with its growth rounds ...
     assert _bars(saved) == 1                   # ... under one bar

@@ -1,4 +1,4 @@
-"""Seed 004 Chapter 3, §3.3.1 / §3.4.5 / §3.5.1.1: semigroup and group facts (AUT-*).
+"""Paper 004 Chapter 3, §3.3.1 / §3.4.5 / §3.5.1.1: semigroup and group facts (AUT-*).
 
 Library: :mod:`seprank.automata` (closure by BFS, sympy for groups).  Independent routes:
 libsemigroups' Froidure-Pin sizes, plain-Python commutator closures and subgroup lists written

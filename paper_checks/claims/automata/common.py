@@ -128,8 +128,8 @@ PARAMETERS = PrintedParameters(
 )
 
 
-#: Who attacked the non-holds verdicts, and when (issue 23): a reviewer who saw only the document
-#: and the verdict (the dossier), not the code or the defence.
+#: Who attacked the non-holds verdicts, and when (2026-11 audit): a reviewer who saw only the
+#: document and the verdict (the dossier), not the code or the defence.
 REVIEWER = "independent reviewer (document and verdict only)"
 #: The date of the independent attack (dossier ``aut``).
 ATTACK_DATE = "2026-11-26"

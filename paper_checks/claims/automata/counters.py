@@ -1,4 +1,4 @@
-"""Seed 004 Chapter 3, §3.4.4.3.1: Lemma 15 (modular counter), Lemma 16 (memory) (AUT-*).
+"""Paper 004 Chapter 3, §3.4.4.3.1: Lemma 15 (modular counter), Lemma 16 (memory) (AUT-*).
 
 Each network is run on every input word of the stated lengths and every start state; the
 reference is the automaton's transition table.  "Continuously simulates" is the chapter's own
@@ -108,7 +108,7 @@ def aut_lemma15_gamma(gamma_reading: str = "defining equation") -> ClaimResult:
                  "solution is log(2T - t); the same sentence in §3.4.4.4 ('where gamma_t := "
                  "log(2T - t) is such that ...') and Table 3.1 print log(2T - t): the '-' was "
                  "lost in the text extraction (it is lost again in step (a) of Theorem 12's "
-                 "proof), so the printed statement holds (re-graded from erratum, issue 23)",
+                 "proof), so the printed statement holds (re-graded from erratum, 2026-11 audit)",
                  "gamma_t": gamma_reading, "log(2Tt) read literally (per-token weights, T = 2, "
                  "3)": literal})
 
@@ -138,7 +138,7 @@ def aut_lemma15_target(decoder: str = "any W on im f") -> ClaimResult:
         details={"reading": "Lemma 15 claims continuous simulation (§3.4.4.1): W: im f -> Q "
                  "may be any function. The output v = (T s mod n) = (sum/2) mod n determines the "
                  "sum mod n, and W(v) = (2v + q0) mod n decodes every state: the printed target "
-                 "suffices (re-graded from erratum, issue 23; the canonical encodings of "
+                 "suffices (re-graded from erratum, 2026-11 audit; the canonical encodings of "
                  "§3.4.4.3.3 are another statement: AUT-Lemma15-canonical)",
                  "definition": PARAMETERS.value("continuous_simulation")})
 
@@ -384,4 +384,4 @@ def aut_lemma16_norm() -> ClaimResult:
                  "exactly, above 2T log(|Q|T) whenever |Q|T < 16 or 8|Q| + 2 > 2T log(|Q|T); the "
                  "step (4 + log x) <= 2 log x needs x = |Q|T >= e^4 ~ 54.6 "
                  f"({ {k: tuple(round(v, 2) for v in s) for k, s in step.items()} }) and the "
-                 "bias 8|Q| + 2 is not counted (re-graded from erratum, issue 23)"})
+                 "bias 8|Q| + 2 is not counted (re-graded from erratum, 2026-11 audit)"})

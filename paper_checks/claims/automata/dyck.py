@@ -1,4 +1,4 @@
-"""Seed 004 Chapter 3, §3.4.5 and §3.6: Dyck stack states, the balance condition, Theorem 1
+"""Paper 004 Chapter 3, §3.4.5 and §3.6: Dyck stack states, the balance condition, Theorem 1
 (Dyck), Corollary 1, the embedding and basis indices of the proof, footnote 61 (AUT-*).
 
 Reading notes ``docs/notes/seed_thesis_ch3_ch4.md`` §1.5 (C3-E1, C3-D1, D3-D5, D7); the
@@ -218,7 +218,7 @@ def aut_dyck_eq337_collision() -> ClaimResult:
                  f"the index collides k times: {section_depths}",
                  "reading": "under Definition 13's domain t in [2k], d in [D] (a closing "
                  "bracket indexed by the depth of its pair) the index is a bijection onto "
-                 "[2kD]: a standard one-hot embedding (re-graded from erratum, issue 23)",
+                 "[2kD]: a standard one-hot embedding (re-graded from erratum, 2026-11 audit)",
                  "under the §3.6.1 depths": "o_{(t-1)D + d + 1[t even]} is a bijection of I onto "
                  f"[2kD] (checked: {fixed}), as is the rank r(t, d) of (3.42); the earlier "
                  "alternative o_{(t-1)(D+1)+d+1} needs R^{2k(D+1)} and is withdrawn",

@@ -1,4 +1,4 @@
-"""Seed 004 Chapter 3, §3.5: flip-flop languages, Propositions 3 and 4, read counts (AUT-*).
+"""Paper 004 Chapter 3, §3.5: flip-flop languages, Propositions 3 and 4, read counts (AUT-*).
 
 Proposition 3's network runs on every valid flip-flop string up to the stated length and on
 random FFL(512, p) strings (the notes' test-set design: three distributions, T = 512).

@@ -1,4 +1,4 @@
-"""Seed 004 Chapter 3, §3.4.4.4: Algorithm 1, Theorem 12, Lemma 23 (gridworld) (AUT-*).
+"""Paper 004 Chapter 3, §3.4.4.4: Algorithm 1, Theorem 12, Lemma 23 (gridworld) (AUT-*).
 
 Exhaustive over every action sequence of the stated lengths; reference states from the
 gridworld's transition table.  Reading notes ``docs/notes/seed_thesis_ch3_ch4.md`` C3-S9 (the
@@ -193,7 +193,7 @@ def aut_thm12_score_gap() -> ClaimResult:
     corrected_fail = int(np.sum(gap <= spread))
     ratio = float(np.min(gap / spread))
     # the printed conclusion with the recency range between real positions i, j in [T]:
-    # c (log(2T - 1) - log T) < c log 2 (the attack's observation, issue 23)
+    # c (log(2T - 1) - log T) < c log 2 (the attack's observation, 2026-11 audit)
     c = np.pi**2 / (16 * np.log(2) * Ts**2)
     final = float(np.min((gap - c * np.log((2 * Ts - 1) / Ts)) / spread))
     import mpmath

@@ -1,8 +1,8 @@
-"""Seed 004 Chapter 3, §3.6.4.4: the technical MLP lemmas 38-42 of the Dyck proofs (AUT-*).
+"""Paper 004 Chapter 3, §3.6.4.4: the technical MLP lemmas 38-42 of the Dyck proofs (AUT-*).
 
 Each printed construction is built (:mod:`seprank.automata.gadgets`) and evaluated on random
 instances of its hypotheses; the independent routes are hand computations written here.
-Found here (issue 23): Lemma 41's construction carries a stray '+M', Lemma 42's assumes
+Found here (2026-11 audit): Lemma 41's construction carries a stray '+M', Lemma 42's assumes
 pre-activations in [0, M] and adds every b_k.
 """
 

@@ -1,11 +1,11 @@
-"""Seed 004 Chapter 3, §3.4.4.1 and §3.4.4.3.3-3.4.4.3.4: Lemma 12 (threshold), Theorem 11's
+"""Paper 004 Chapter 3, §3.4.4.1 and §3.4.4.3.3-3.4.4.3.4: Lemma 12 (threshold), Theorem 11's
 group products (Lemmas 17-20) built as explicit networks, Theorem 16's sizes and recursion, and
 the norm chain of Lemmas 20-21 into Theorem 11 (AUT-*).
 
 Every network (:mod:`seprank.automata.group_products`) runs on every word of the stated length
 over the group's elements; the reference is the group's own multiplication table (permutation
 composition, :class:`~seprank.automata.finite_groups.FiniteGroup`), never the network's
-encoding.  Sizes are measured on the weights.  Found here (issue 23): Lemma 12's printed
+encoding.  Sizes are measured on the weights.  Found here (2026-11 audit): Lemma 12's printed
 construction misses its tolerance, Theorem 16's printed depth recursion reads sim_{K_i}, and
 the inequalities Lemma 20 and Theorem 11 print do not follow from the sizes the proof builds.
 """
@@ -130,7 +130,7 @@ def aut_lemma12_threshold(w1_bound: Fraction = LEMMA12_W1) -> ClaimResult:
            "with both ends; the uses print Delta = 1/(4T) (Theorem 12).",
            extraction="The corrected ramp is ((2x + Delta)/(2 Delta))_+ - ((2x - Delta)/(2 "
            "Delta))_+, so a '2' before x lost from both fractions would make the printed "
-           "display right (the attack's caveat, issue 23; the earlier answer here -- that two "
+           "display right (the attack's caveat, 2026-11 audit; the earlier answer here -- that two "
            "different symbols would have to be lost -- was wrong). We keep the erratum: the "
            "display is extracted as intact LaTeX (\\frac{x+\\Delta}{2\\Delta}, the '2' of "
            "each denominator kept), the same coefficient would have to vanish twice, and the "

@@ -1,4 +1,4 @@
-"""Seed 004 Chapter 3, §3.4.4.1-3.4.4.2: Proposition 2, Lemmas 10/13/14, Theorem 10 (AUT-*).
+"""Paper 004 Chapter 3, §3.4.4.1-3.4.4.2: Proposition 2, Lemmas 10/13/14, Theorem 10 (AUT-*).
 
 Every construction is built with explicit weights by :mod:`seprank.automata` and run on every
 input word up to the stated length; the reference states come from the automaton's transition

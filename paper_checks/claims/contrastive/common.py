@@ -1,4 +1,4 @@
-"""Shared records of the contrastive-estimation claims (seed 004 §2.1): the printed definitions
+"""Shared records of the contrastive-estimation claims (004 §2.1): the printed definitions
 the checks use and the independent attack on the non-``holds`` verdicts.
 
 §2.1 runs no experiment; its printed constants are the statements' own (the hypotheses
@@ -11,7 +11,7 @@ from __future__ import annotations
 from paper_checks.defence import Attack, AttackOutcome
 from paper_checks.parameters import Printed, PrintedParameters
 
-#: The printed definitions of §2.1 the CL claims use (issue 23: one table per paper folder).
+#: The printed definitions of §2.1 the CL claims use (2026-11 audit: one table per paper folder).
 PARAMETERS = PrintedParameters(
     "004 §2.1",
     B_definition=Printed("B := E_pi ||x||", "§2.1.1.1 before eq. 2.2, and Lemma 5"),

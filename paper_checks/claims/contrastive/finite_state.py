@@ -1,4 +1,4 @@
-"""Seed 004 §2.1 (contrastive estimation of transition kernels): checks CL-1 .. CL-8.
+"""Paper 004 §2.1 (contrastive estimation of transition kernels): checks CL-1 .. CL-8.
 
 The exact and proof-level statements: Lemma 1, eq. 2.2, Lemma 4, the constant of Theorem 2's
 proof and the inequality chains of Theorems 2 and 3 on finite-state kernels.  Lemma 5, Theorem

@@ -1,4 +1,4 @@
-"""Seed 004 §2.1: Lemma 5's mixing bound, Theorem 1's choice of mu and Theorem 3's factor.
+"""Paper 004 §2.1: Lemma 5's mixing bound, Theorem 1's choice of mu and Theorem 3's factor.
 
 * Lemma 5 (Bubeck et al. 2018): the printed "for all z" fails; what reflection coupling proves
   for a convex f is TV(P(z_t | z_0 = z_*), pi) <= B / sqrt(4 pi t) from the minimiser and, averaged

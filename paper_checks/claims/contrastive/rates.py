@@ -1,4 +1,4 @@
-"""Seed 004 §2.1: end-to-end checks CL-9 .. CL-11 on Ornstein–Uhlenbeck data.
+"""Paper 004 §2.1: end-to-end checks CL-9 .. CL-11 on Ornstein–Uhlenbeck data.
 
 A stationary 1-D OU process (ρ = 1) is simulated exactly over a horizon T, the contrastive task
 of §2.1.1.2 is built with a global (q = π) or conditional (q(·|z) = N(z, 2η)) contrast, the
@@ -160,7 +160,7 @@ def cl_9_kl_decay(cells: tuple[tuple[float, str], ...], horizons: tuple[float, .
                  "and Delta_min are infinite for Gaussian kernels, so the bound is vacuous (CL-6 "
                  "checks (2.14) itself on finite-state kernels). The KL decay is this project's "
                  "observation of the end-to-end consequence, not a verdict on a printed "
-                 "statement (issue 23: re-filed from paper)"})
+                 "statement (2026-11 audit: re-filed from paper)"})
 
 
 @claim(id="CL-10-Thm3-OU", paper=PAPER, reference="§2.1.1.4 Theorem 3 (eq. 2.15), eq. 2.32",

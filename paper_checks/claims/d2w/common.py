@@ -160,7 +160,7 @@ def generic_certificates(configs: tuple[tuple[int, int, int, int], ...],
     return out
 
 
-#: Who attacked the accusations of this folder and when (issue 23): a reviewer who saw only the
+#: Who attacked the accusations of this folder and when (2026-11 audit): a reviewer who saw only the
 #: documents and the dossier of verdicts (not the code, not the defences).
 REVIEWER = "independent reviewer (document and verdict only)"
 ATTACK_DATE = "2026-11-25"

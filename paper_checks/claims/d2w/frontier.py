@@ -1,4 +1,4 @@
-"""Seed 003 upper bounds past the dense frontier: N = 2, certified block by block (issue 12).
+"""Paper 003 upper bounds past the dense frontier: N = 2, certified block by block.
 
 The network on N = 2 inputs with the partition ({x1}, {x2}) and output y^1_1 is homogeneous of
 degree 3^L with odd degree in x1 (003, eq. 12), so its separation rank is the sum of the ranks

@@ -1,4 +1,4 @@
-"""Seed 003 claims about the network itself: eq. 3 = eq. 12, degree, symmetry, Prop. 1, Lemma 5.
+"""Paper 003 claims about the network itself: eq. 3 = eq. 12, degree, symmetry, Prop. 1, Lemma 5.
 
 Eq. 3 and the residual network are re-implemented here as plain loops (the independent route);
 the library evaluates eq. 12.  Reading notes: ``docs/notes/seed_depth_to_width.md`` §1, §6

@@ -1,4 +1,4 @@
-"""Seed 003 upper bounds whose proof the toolkit refutes, and what their statements inherit.
+"""Paper 003 upper bounds whose proof the toolkit refutes, and what their statements inherit.
 
 D2W-Thm4-proof refutes eq. 19's grouping step (App. A.3) for N >= 4, L >= 2; Theorem 2's upper
 bound is derived from eq. 19 ("From here, theorem 2 follows by the multiset identity in lemma
@@ -31,8 +31,8 @@ from paper_checks.registry import ClaimResult, Independent
 __all__ = ["AUDIT", "AUDIT_DATE", "DEFENCES", "GAPS", "ProofGap", "grouping_step_gap",
            "residual_recursion_gap", "unproven_if_proof_refuted"]
 
-#: The audit of issue 33, which asked for the statements below to be re-graded.
-AUDIT = "independent audit of issue 33 (documents and verdicts only)"
+#: The audit of the 2026-12 audit, which asked for the statements below to be re-graded.
+AUDIT = "independent 2026-12 audit (documents and verdicts only)"
 AUDIT_DATE = "2026-12-02"
 ProofGap = tuple[bool, Independent, dict[str, Any]]
 
@@ -208,7 +208,7 @@ DEFENCES = {
         "D2W-Thm4-proof refutes for N >= 4, L >= 2. No other upper bound of the deep network "
         "rescues it: Theorem 3 and the N-free binom(D + C, C) grow like 3^{3^L} and "
         "3^{L d_x^2/2}, far above the shallow network's certified rank.", GROUPING_REGIME,
-        "Found while re-grading Theorem 2's upper bound for the audit of issue 33: the check "
+        "Found while re-grading Theorem 2's upper bound for the 2026-12 audit: the check "
         "compares certified shallow ranks with the deep network's Theorem 2 bound, unproven for "
         "N >= 4, L >= 2, so the corollary is re-graded to unproven (proof) with it (verified "
         "in 003 §4.2: 'The above corollary, which follows from theorems 1 and 2')."),

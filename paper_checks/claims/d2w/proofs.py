@@ -1,4 +1,4 @@
-"""Seed 003 proof steps: Theorem 4's grouping, Theorem 5's recursion, Lemma 2's count,
+"""Paper 003 proof steps: Theorem 4's grouping, Theorem 5's recursion, Lemma 2's count,
 Claim 2 over the complex numbers and Lemma 6's index maps.
 
 A refuted proof step of a statement that still stands is reported ``unproven`` (kind
@@ -286,7 +286,8 @@ def d2w_lemma2_count(count_exponent: int = 4) -> ClaimResult:
                           "coefficient itself (Theorem 6's proof, App. A.4); the proof is terse "
                           "(it does not say which sums it absorbs), not invalid. Counting all "
                           "seven index tuples gives N d_x^5/H, a looser but also valid bound",
-                 "was": "erratum (typo) until issue 23, then unproven (proof) until issue 33's "
+                 "was": "erratum (typo) until the 2026-11 audit, then unproven (proof) until "
+                        "the 2026-12 audit's "
                         "audit: the printed N d_x^4/H is exactly the number of (alpha1, alpha2, "
                         "j, alpha4, alpha6) terms once h and alpha5 are absorbed, as the paper "
                         "does for h in Theorem 6's proof -- terse, not invalid"})

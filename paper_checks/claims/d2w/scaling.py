@@ -1,4 +1,4 @@
-"""Seed 003 empirical claims: the fit (eqs. 10-11), its statistics, Tables 1 and 4, GPT-3.
+"""Paper 003 empirical claims: the fit (eqs. 10-11), its statistics, Tables 1 and 4, GPT-3.
 
 "Agrees with a printed number" means: within one unit of its last printed digit (the margin is
 that window, the perturbed statements shift the printed number by two units).  The printed

@@ -1,4 +1,4 @@
-"""Seed 003 bound-consistency sweeps (closed forms only) and Corollaries 1-2.
+"""Paper 003 bound-consistency sweeps (closed forms only) and Corollaries 1-2.
 
 Every comparison is exact or in 60-digit logarithms (:mod:`seprank.core.log3`); a tie is never a
 violation.  Margins are the tightest case of each sweep; the perturbed statements change a

@@ -1,4 +1,4 @@
-"""Seed 003 Tables 2 and 3 (App. D): the trained widths and the rerun variances.
+"""Paper 003 Tables 2 and 3 (App. D): the trained widths and the rerun variances.
 
 Table 2 lists, per depth L = 6..48, the widths of the trained networks; its layout puts networks
 of about the same size 12 L d_x^2 in one row, and every depth column increases down the table

@@ -1,4 +1,4 @@
-"""Seed 003 upper bounds (Theorems 2-6, eq. 18, §4.2) against measured separation ranks.
+"""Paper 003 upper bounds (Theorems 2-6, eq. 18, §4.2) against measured separation ranks.
 
 A measured rank is a certified lower bound on sep for one random integer network, so a
 measured rank above an upper bound would be a certain violation -- and a rank below it proves

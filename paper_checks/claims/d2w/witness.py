@@ -1,4 +1,4 @@
-"""Seed 003 lower-bound machinery: Lemma 6 witness, Hadamard ranks, Lemmas 3, 4, 7, 8.
+"""Paper 003 lower-bound machinery: Lemma 6 witness, Hadamard ranks, Lemmas 3, 4, 7, 8.
 
 Reading notes §3 (Lemmas 3-8), §4.1 (witness fixes, verified list), §6 (PC8, PC9, PC14,
 PC15), §7 (items 3, 10).
@@ -223,7 +223,8 @@ def d2w_lemma6_last_layer() -> ClaimResult:
         details={"printed": printed, "corrected": corrected,
                  "holds for H = 1": f"the printed last layer is right when H = 1: {h1_ok}",
                  "kind": "typo in the construction (was 'hypothesis' until the independent "
-                         "attack of issue 23): Lemma 6 is an existence statement and holds for "
+                         "attack of the 2026-11 audit): Lemma 6 is an existence statement and "
+                         "holds for "
                          "every H with the corrected weights; what fails is eqs. 49-50 for the "
                          "printed last layer when H > 1",
                  "rank survives": "with the printed last layer the sub-matrix is not "

@@ -102,8 +102,9 @@ def pd_lem65_batch(exponent: Literal[2, -2] = -2) -> ClaimResult:
                              "grows (pi/2 for k = 2 and 4, pi/18 for k = 6): Theta(d^(k-1)), "
                              "and Corollary 5's d^(k+7/3) = d^(k-1) d^(10/3) likewise",
                  "second_stage": "the second term's k^4 is a separate slip (PD-Lem65-T2)",
-                 "previous verdict": "erratum (typo) until issue 23, then holds with the +2 "
-                                     "filed as a lost superscript minus; issue 33's audit: "
+                 "previous verdict": "erratum (typo) until the 2026-11 audit, then holds with "
+                                     "the +2 "
+                                     "filed as a lost superscript minus; the 2026-12 audit: "
                                      "non-accusing is right, extraction loss is not what the "
                                      "evidence says (wording changed, verdict kept)"})
 

@@ -280,7 +280,8 @@ def icl_fig3a_s1_necessity() -> ClaimResult:
                  "observation": "what the one-layer model does is recorded apart, as the "
                  "consistency entry ICL-Fig3A-one-layer (neither half of the figure appears "
                  "there at the printed K' = 5)",
-                 "history": "issue 23: this claim was an 'erratum' (kind hypothesis) measured "
+                 "history": "the 2026-11 audit: this claim was an 'erratum' (kind hypothesis) "
+                            "measured "
                  "on the one-layer model at K' = 0.5 -- not the figure's model, nor its K'"})
 
 

@@ -254,7 +254,7 @@ LEMB10_DEFENCE = Defence(
     "learned, whichever eta reaches it. Widths 64, 256, 1024 bracket condition (i).",
     extraction="Not glyph-based: the verdict rests on measured shares, not on a symbol of the "
     "extracted text (whose Lemma B.10 and (52)-(53) are read as printed).",
-    attack=Attack(reviewer="issue 33's independent audit (document and verdicts only)",
+    attack=Attack(reviewer="the 2026-12 audit's independent audit (document and verdicts only)",
                   date="2026-12-02", outcome="revised",
                   summary="The audit found the check evaluated at t = 5 steps, where the "
                   "model is at chance (unseen error 0.47), and that where it has learned "
@@ -328,5 +328,5 @@ def icl_lemb10_lucky_active() -> ClaimResult:
                  "(126)-(128) use W u U as the large neurons L of Theorem 3.7: the set the "
                  "lemma means is not pinned down by the text",
                  "setting": f"{N_PROMPTS} prompts of the training distribution; widths {WIDTHS}",
-                 "previous verdict": "holds at t = 5 until issue 33's audit",
+                 "previous verdict": "holds at t = 5 until the 2026-12 audit's audit",
                  "seeds": seeds(seed, 30, 31)})

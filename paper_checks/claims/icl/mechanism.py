@@ -129,7 +129,7 @@ COR43_DEFENCE = Defence(
     extraction="The accusation, if any, would rest on '[l]' and 'context inputs'; '[l]' could "
     "be an OCR loss of '[l + 1]' (the main text's eq. 2 shows l where the proofs have l + 1), "
     "which is one more reason not to accuse. 'context inputs' is words, not a glyph.",
-    attack=Attack(reviewer="issue 33's independent audit (document and verdicts only)",
+    attack=Attack(reviewer="the 2026-12 audit's independent audit (document and verdicts only)",
                   date="2026-12-02", outcome="revised",
                   summary="The audit found that the check passed only because the query "
                   "column is counted among the same-pattern positions; counting context inputs "
@@ -380,6 +380,7 @@ def icl_thm37_dichotomy() -> ClaimResult:
                  f"||r_i|| ({float(np.median(mags[small])):.2f} median) is a property of the "
                  "toolkit's unprinted m, eta, T. The pruning statements built on eq. 14 are "
                  "verdicts: ICL-Thm37-eq15-prune-small, ICL-Fig5A-small-neurons",
-                 "reclassified": "issue 23: registered before as a paper claim whose perturbation "
+                 "reclassified": "the 2026-11 audit: registered before as a paper claim whose "
+                                 "perturbation "
                  "(the untrained weights) showed only that training happened",
                  "seeds": seeds(active_seed())})

@@ -1,4 +1,4 @@
-"""In-context bias (seeds 000/001): seq-sep block by block (the degree blocks of issue 12).
+"""In-context bias (000/001): seq-sep block by block (the degree blocks).
 
 Z_in is homogeneous of degree 3^L with odd a-degrees when i is in S1 (our derivation, notes
 §1.7; claim ICB-bidegree-structure), so its coefficient matrix is block-diagonal over the

@@ -1,4 +1,4 @@
-"""Shared measurements of the in-context claims (seeds 000/001): the random networks of the PB
+"""Shared measurements of the in-context claims (000/001): the random networks of the PB
 claims and their certified seq-sep, computed once per setting and read by ICB-PB-attained
 (:mod:`paper_checks.claims.incontext.ranks`) and ICB-PB-blocks
 (:mod:`paper_checks.claims.incontext.blocks`); and the printed parameters of 000/001
@@ -57,7 +57,7 @@ PARAMETERS = PrintedParameters(
                           "000 App. F, Table 3: MNLI, RTE, WNLI zero-shot scores"),
 )
 
-#: Who attacked the accusations of this folder and when (issue 23): a reviewer who saw only the
+#: Who attacked the accusations of this folder and when (2026-11 audit): a reviewer who saw only the
 #: documents and the dossier of verdicts (not the code, not the defences).
 REVIEWER = "independent reviewer (document and verdict only)"
 ATTACK_DATE = "2026-11-25"
@@ -67,7 +67,7 @@ QUICK_SETTINGS = ((2, 1, 1, 1, 3), (2, 1, 1, 2, 3), (3, 1, 1, 2, 4), (2, 1, 2, 1
                   (2, 1, 2, 3, 15), (3, 1, 2, 2, 35), (4, 1, 2, 2, 70), (4, 2, 2, 1, 70),
                   (4, 4, 2, 2, 70), (5, 1, 2, 1, 126), (6, 3, 2, 2, 210), (2, 1, 3, 2, 105))
 #: The full settings.  (5, 3) and (3, 4): beyond the dense frontier, certified by the degree
-#: blocks (issue 12); PB by hand: sum_k min(m(2k+1), m(2C-2k)) =
+#: blocks; PB by hand: sum_k min(m(2k+1), m(2C-2k)) =
 #: 5+35+126+330+715+1365+2380+1820+1001+495+210+70+15+1 = 8568, and for (3, 4)
 #: the 41 terms 3+10+...+861+780+...+1 = 12341.
 #: (3, 1, 2, 2): PB = 35 <= CERTIFIED_RANK_LIMIT, so the full run ships a certificate too

@@ -1,4 +1,4 @@
-"""In-context bias (seeds 000/001): App. B.1 counting lemmas and the sphere lemmas of App. C
+"""In-context bias (000/001): App. B.1 counting lemmas and the sphere lemmas of App. C
 (notes PC-10..PC-12).  The experiment tables are in :mod:`paper_checks.claims.incontext.tables`.
 
 Counting lemmas are enumerated exactly (seprank.incontext.lemmas).  Lemmas 4-9 rest on

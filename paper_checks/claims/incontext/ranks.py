@@ -1,4 +1,4 @@
-"""In-context bias (seeds 000/001): the representations, their (ε-)sequential separation ranks.
+"""In-context bias (000/001): the representations, their (ε-)sequential separation ranks.
 
 Checks PC-1..PC-5 of the reading notes (docs/notes/seed_incontext_bias.md §5).  Expected values
 come from the paper and the mathematics (hand-computed PB values, the notes' independent
@@ -114,7 +114,7 @@ def icb_sanity_z11(scale: float = 1.0) -> ClaimResult:
     "when i is in S1 (even when i is in S2); Z_seq(a, .) is homogeneous of degree 3^L in b",
     perturbation=Perturbed("the parities swapped (even a-degrees when i is in S1)",
                            parity_swapped=True),
-    # not printed in 001 (issue 33): a check of our own derivation, filed apart from the
+    # not printed in 001 (2026-12 audit): a check of our own derivation, filed apart from the
     # paper's verdicts; one random network per position, so the universal form is not refuted
     category="consistency",
     universal=True,

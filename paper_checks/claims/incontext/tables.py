@@ -1,4 +1,4 @@
-"""In-context bias (seed 000): the experiment tables (Sec. 3.1, App. F) and the kNN example
+"""In-context bias (000): the experiment tables (Sec. 3.1, App. F) and the kNN example
 design (Sec. 3).  The table checks recompute the printed averages and comparisons from the printed
 rows; the kNN check is a consistency check of the toolkit's data logic.
 """
@@ -16,7 +16,7 @@ from seprank.incontext.pretraining import (
     synthetic_corpus,
 )
 
-# Table 1 of seed 000 (Sec. 3.1): rows STS12..SICK-R and the printed average
+# Table 1 of paper 000 (Sec. 3.1): rows STS12..SICK-R and the printed average
 TABLE1: dict[str, tuple[tuple[float, ...], float]] = PARAMETERS.value("table1_rows")
 
 
@@ -110,7 +110,7 @@ def icb_knn_coverage() -> ClaimResult:
        perturbation=Perturbed("the 345M kNN phase read as App. E's '200+10' (10K steps): a 10% "
                               "addition of 10K steps after 200K", knn_steps=10))
 def icb_step_counts(knn_steps: int = PARAMETERS.value("knn_steps_k")) -> ClaimResult:
-    """Re-graded (issue 23): App. E's Table 2 is a separate experiment ("kNN-Pretraining at
+    """Re-graded (2026-11 audit): App. E's Table 2 is a separate experiment ("kNN-Pretraining at
     different checkpoints", 40K kNN steps for 110M, 10K for 345M); nothing identifies its 345M
     "200+10" row with Fig. 1's runs, whereas App. F says its 200K + 20K models are "the same
     models used in figure 1".  So the printed 10 % is checked against Fig. 1's own step counts.
@@ -142,4 +142,5 @@ def icb_step_counts(knn_steps: int = PARAMETERS.value("knn_steps_k")) -> ClaimRe
                  "also": "half of each kNN-Pretraining batch is regular data (Sec. 3.2), so 20K "
                          "mixed steps carry about 10K steps' worth of kNN examples (noted by the "
                          "independent reviewer; not needed for the verdict)",
-                 "was": "erratum (typo) until issue 23: Table 2's 200+10 read as Fig. 1's run"})
+                 "was": "erratum (typo) until the 2026-11 audit: Table 2's 200+10 read as Fig. "
+                        "1's run"})

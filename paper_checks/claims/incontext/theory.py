@@ -1,4 +1,4 @@
-"""In-context bias (seeds 000/001): Theorems 1-3 and the Theorem 2 lower-bound pipeline.
+"""In-context bias (000/001): Theorems 1-3 and the Theorem 2 lower-bound pipeline.
 
 Notes checks PC-6 (Theorem 3 hypotheses, depth-deficit arithmetic), PC-7 (the explicit Theorem 3
 bound at small sizes), PC-8/PC-9 (Hadamard powers, Lemmas 10, 11, 15, the construction).
@@ -505,6 +505,6 @@ def icb_thm2_construction(constant_scale: Fraction = Fraction(1)) -> ClaimResult
                       "(AA^T)^lambda' carries the check's power"),
         details={"table": rows, "construction": "our real variant (asymmetric W^Q/W^K, H = 1, "
                  "d_x = 2d+1) realises lambda' = (3^(L-1)-1)/2 >= 3^(L-2), the paper's complex "
-                 "construction of seed 003 realises 3^(L-2)",
+                 "construction of paper 003 realises 3^(L-2)",
                  "constant": "c = 2N (2N^3)^lambda'; eps applies to Z_in / c"},
     )

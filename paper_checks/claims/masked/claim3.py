@@ -1,4 +1,4 @@
-"""Seed 004 §2.2, Claim 1/3 (non-identifiability of matrix powers): MP-10 and its proof steps.
+"""Paper 004 §2.2, Claim 1/3 (non-identifiability of matrix powers): MP-10 and its proof steps.
 
 T = aI + (1-a)P (P the cyclic permutation), M as printed, R(theta) the rotation of the first two
 coordinates and T~ = M^{-1} R(2 pi/t)^{-1} M T, so that T~^t = T^t.  The independent routes build

@@ -1,4 +1,4 @@
-"""Shared records of the masked-prediction claims (seed 004 §2.2): the printed examples and
+"""Shared records of the masked-prediction claims (004 §2.2): the printed examples and
 definitions the checks use, and the independent attack on the non-``holds`` verdicts."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from fractions import Fraction
 from paper_checks.defence import Attack, AttackOutcome
 from paper_checks.parameters import Printed, PrintedParameters
 
-#: The printed examples and definitions of §2.2 the MP claims use (issue 23: one table per
+#: The printed examples and definitions of §2.2 the MP claims use (2026-11 audit: one table per
 #: paper folder; the matrices of (2.47) themselves are ``identifiability.THEOREM6_PRINTED``).
 PARAMETERS = PrintedParameters(
     "004 §2.2",

@@ -1,4 +1,4 @@
-"""Seed 004 §2.2 with data: the Theorem 4/6 twins from samples (claims MP-18, MP-19).
+"""Paper 004 §2.2 with data: the Theorem 4/6 twins from samples (claims MP-18, MP-19).
 
 Theorems 4 and 6 say that an HMM (O, T) and its rotation twin (OR, R^T T R) (R orthogonal,
 R1 = 1) have the same pairwise predictors; Theorem 7 that the x2⊗x3|x1 predictor tells them

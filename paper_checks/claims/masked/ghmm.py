@@ -1,4 +1,4 @@
-"""Seed 004 §2.2 (masked prediction identifiability), G-HMM and local checks: MP-11 to MP-17.
+"""Paper 004 §2.2 (masked prediction identifiability), G-HMM and local checks: MP-11 to MP-17.
 
 Expected verdicts from the mathematics and the reading notes
 (``docs/notes/seed_thesis_ch2.md`` §A.4, §A.5, D.8, D.10): the tensor factor forms, the

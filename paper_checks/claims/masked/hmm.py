@@ -1,4 +1,4 @@
-"""Seed 004 §2.2 (masked prediction identifiability), discrete HMM: claims MP-1 to MP-10.
+"""Paper 004 §2.2 (masked prediction identifiability), discrete HMM: claims MP-1 to MP-10.
 
 Expected verdicts come from the mathematics and the seed (reading notes
 ``docs/notes/seed_thesis_ch2.md`` §A.5): the printed closed forms and constructions hold; the
@@ -180,7 +180,8 @@ def _rational_hmm(d: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
                               assumption7=False), certifies=True,
        proves=[Proves("kruskal_rank", "=", k, subject={"matrix": {"shape": [d, k]}},
                       name=f"k-rank ? d={d} k={k} *")
-               for d, k in ((5, 3), (4, 4), (6, 4), (7, 5))])
+               for d, k in ((5, 3), (4, 4), (6, 4), (7, 5))],
+       basis="not_refuted", universal=True)
 def mp_4(assumption7: bool = True) -> ClaimResult:
     rows = []
     ok = True
@@ -303,7 +304,8 @@ def mp_5(t_rank_deficit: int = 0) -> ClaimResult:
                  "converse (not asserted)": "without A7 the condition can fail: d = 2 < k = 3 "
                  "gives Kruskal ranks (2, 2, 2); T = J/k gives (1, k, 1) and a non-identifiable "
                  "model (f(x) = (O1)(O1)^T / k^2)",
-                 "previous check": "until issue 33 MP-5 asserted only the converse (models "
+                 "previous check": "until the 2026-12 audit MP-5 asserted only the converse "
+                                   "(models "
                  "violating A7 lose Kruskal rank)"})
 
 

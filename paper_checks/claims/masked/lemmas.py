@@ -1,4 +1,4 @@
-"""Seed 004 §2.2, G-HMM Lemmas 8 and 9: posteriors matched by a linear map, and Gaussian-mixture
+"""Paper 004 §2.2, G-HMM Lemmas 8 and 9: posteriors matched by a linear map, and Gaussian-mixture
 means from moments.
 
 * Lemma 8 (proof (2.63)-(2.67)): the Jacobian of the softmax posterior, the limit

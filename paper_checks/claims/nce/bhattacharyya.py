@@ -1,4 +1,4 @@
-"""Seed 004 §4.1.4.2, §4.1.5 and §4.1.10-4.1.11: the Bhattacharyya-coefficient route and eNCE's
+"""Paper 004 §4.1.4.2, §4.1.5 and §4.1.10-4.1.11: the Bhattacharyya-coefficient route and eNCE's
 constants -- Lemma 52, Lemma 60, Theorem 20, Lemma 61, Lemma 54, Theorem 21.
 
 Setting of §4.1.3 (1-D, unit variance, theta_q = 0, theta_* = R), Theta = [0, R] (the smallest

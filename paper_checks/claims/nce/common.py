@@ -1,4 +1,4 @@
-"""Shared measurements of the NCE claims (seed 004 §4.1.3, :math:`P_* = \\mathcal N(R, 1)`,
+"""Shared measurements of the NCE claims (004 §4.1.3, :math:`P_* = \\mathcal N(R, 1)`,
 :math:`Q = \\mathcal N(0, 1)`): the Hessian at the optimum by an independent quadrature, the
 gradient's decay on the annulus of Lemma 49 and at its worst point, and the extreme eigenvalues of
 :math:`E_\\theta[T T^T]` over :math:`\\Theta = [0, R]`.  Used by the landscape checks and by the
@@ -139,8 +139,8 @@ def sigma_max_fisher(theta: float) -> float:
     return (s + math.sqrt(s * s - 4)) / 2
 
 
-#: The printed experimental parameters and definitions of §4.1 that the NCE claims use (issue 23:
-#: one table per paper folder; claims read it, or deviate from it with a reason).
+#: The printed experimental parameters and definitions of §4.1 that the NCE claims use (one
+#: table per paper folder; claims read it, or deviate from it with a reason).
 PARAMETERS = PrintedParameters(
     "004 §4.1",
     theta_q=Printed(0.0, "§4.1.3: 'we will assume theta_q = 0, and theta_* > 0'"),
@@ -174,7 +174,7 @@ PARAMETERS = PrintedParameters(
                                  "clipping 'is sometimes helpful')"),
 )
 
-#: Who attacked the non-``holds`` verdicts of this folder, and when (issue 23).
+#: Who attacked the non-``holds`` verdicts of this folder, and when (2026-11 audit).
 REVIEWER = "independent reviewer (document and verdict only)"
 REVIEW_DATE = "2026-11-26"
 _PROP8 = (

@@ -1,4 +1,4 @@
-"""Seed 004 §4.1 (NCE landscape, NGD, eNCE): checks NCE-*.
+"""Paper 004 §4.1 (NCE landscape, NGD, eNCE): checks NCE-*.
 
 Setting of §4.1.3: :math:`P_* = \\mathcal N(R, 1)`, :math:`Q = \\mathcal N(0, 1)`, model
 :math:`p_\\tau = e^{-x^2/2 + bx - c}`, :math:`\\tau_* = [R, R^2/2 + \\log\\sqrt{2\\pi}]`.

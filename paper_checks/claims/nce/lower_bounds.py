@@ -1,4 +1,4 @@
-"""Seed 004 §4.1.3.2 and §4.1.7: the lower bounds for gradient descent and Newton's method --
+"""Paper 004 §4.1.3.2 and §4.1.7: the lower bounds for gradient descent and Newton's method --
 Theorem 17 across R, GD against NGD, Claim 6, Lemma 50 and Theorem 18's count.
 
 Setting of §4.1.3 (1-D, unit variance, theta_q = 0, theta_* = R, population losses from

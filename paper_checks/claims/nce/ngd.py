@@ -1,4 +1,4 @@
-"""Seed 004 §4.1.4: normalized gradient descent -- Theorem 19, Lemma 51 and (4.10), Corollary 2.
+"""Paper 004 §4.1.4: normalized gradient descent -- Theorem 19, Lemma 51 and (4.10), Corollary 2.
 (Theorem 20, Lemmas 52, 54, 60, 61 and Theorem 21 are in
 :mod:`paper_checks.claims.nce.bhattacharyya`.)
 
@@ -286,7 +286,8 @@ LEMMA51_EXTRACTION = (
     "restatement and 'beta_mu' for beta_u in the bound on T (the only beta_mu against 20 "
     "beta_u in the extracted thesis). The intended statement (g/||g||) is checked; the "
     "extracted delta reading is the registered perturbation, refuted (read coordinatewise its "
-    "point is far from tau_*, ||g|| being exponentially small). Until issue 33 this was an "
+    "point is far from tau_*, ||g|| being exponentially small). Until the 2026-12 audit this "
+    "was an "
     "erratum (typo) on that one glyph; its defence called the extracted text 'what reaches "
     "the reader', which it is not: the thesis's reader sees the typeset page.")
 
@@ -341,7 +342,7 @@ def nce_lem51(direction: Literal["g", "delta"] = "g") -> ClaimResult:
                  "grid": "tau at distance delta, 1.5 delta, 3 delta from tau_* (180 angles), "
                          "delta = 1/beta_Z = 1/R, R in {2, 4}, NCE and eNCE; a universal "
                          "statement tested on these instances: not refuted, not proved",
-                 "previous verdict": "erratum (typo) until issue 33 (extraction rule)"})
+                 "previous verdict": "erratum (typo) until the 2026-12 audit (extraction rule)"})
 
 
 @cache

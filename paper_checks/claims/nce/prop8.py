@@ -1,4 +1,4 @@
-"""Seed 004 §4.1.3 Proposition 8: how much the NCE loss rises within delta of the optimum.
+"""Paper 004 §4.1.3 Proposition 8: how much the NCE loss rises within delta of the optimum.
 
 With x = R/2 + y, p_tau = p_* e^{beta x - gamma} (tau = tau_* + (beta, gamma)), R' = R + beta and
 s = beta R/2 - gamma, the scaled gap is
