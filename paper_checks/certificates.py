@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -423,10 +424,13 @@ def _read_once(target: Path, budget: VerifyBudget) -> bytes | Refuse:
     a file outside the directory (a hard link cannot be told from its original), so it is not
     read."""
     try:
-        links = os.stat(target).st_nlink
-        if links > 1:
-            raise Refuse(f"{target.name} has {links} hard links: it may be a file outside the "
-                         "directory; copy it into DIR instead of linking it")
+        try:
+            info = os.stat(target)
+        except OSError:
+            info = None          # read_file says why (no such file, ...)
+        if info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            raise Refuse(f"{target.name} has {info.st_nlink} hard links: it may be a file "
+                         "outside the directory; copy it into DIR instead of linking it")
         return read_file(target, budget).encode("utf-8")
     except Refuse as err:
         return err

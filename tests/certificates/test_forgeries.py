@@ -313,9 +313,11 @@ def test_a_zip_bomb_stops_at_its_declared_length() -> None:
 @cache
 def _seq_certs() -> dict[str, dict[str, Any]]:
     out = {}
-    for d in (2, 3):
-        rep = InContextRepresentation.random(depth=1, width=d, n_tokens=1, seed=d)
-        out[f"seq-sep d_x={d} H=1 L=1 N=1"] = incontext_seq_sep(rep, seed=0).certificate()
+    # two settings ICB-PB-attained registers (a certificate counts only for a requirement of
+    # its claim: paper_checks.evidence.Proves)
+    for d, n in ((2, 1), (3, 2)):
+        rep = InContextRepresentation.random(depth=1, width=d, n_tokens=n, seed=d)
+        out[f"seq-sep d_x={d} H=1 L=1 N={n}"] = incontext_seq_sep(rep, seed=0).certificate()
     return out
 
 
@@ -373,7 +375,8 @@ def test_swapped_index_entries_are_a_mismatch(
 def test_a_relabelled_file_still_shows_what_it_proves(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A forger who rewrites the index *and* the labels can move a file under another name,
-    but not what the line says it proves: that comes from the file."""
+    but not what the line says it proves (that comes from the file), and the installed claim's
+    requirement for that name makes it a mismatch."""
     root = _directory(tmp_path)
     index = _index(root)
     files = index["claims"]["ICB-PB-attained"]
@@ -389,9 +392,10 @@ def test_a_relabelled_file_still_shows_what_it_proves(
             (root / files[name]["file"]).read_bytes()).hexdigest()
     (root / "index.json").write_text(json.dumps(index))
     code, out = _verify_dir(root, capsys)
-    assert code == 0                                     # consistent, so no mismatch ...
+    assert code == 1 and "MISMATCH" in out            # index and labels agree, the claim not
     line = next(ln for ln in out.splitlines() if a in ln and "about" in ln)
     assert "d_x=3" in line and "d_x=2" in a            # the name says 2, the file says 3
+    assert "function.width = 3, the claim needs 2" in out
 
 
 def test_an_empty_or_malformed_index_is_an_error_with_a_message(
