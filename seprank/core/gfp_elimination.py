@@ -335,20 +335,12 @@ def _panel(A: Array, rows: Array, cols: Array, r: int, c0: int, c1: int,
         dst = c0 + k
         if piv != row:
             for j in range(n):
-                tmp = A[row, j]
-                A[row, j] = A[piv, j]
-                A[piv, j] = tmp
-            t = rows[row]
-            rows[row] = rows[piv]
-            rows[piv] = t
+                A[row, j], A[piv, j] = A[piv, j], A[row, j]
+            rows[row], rows[piv] = rows[piv], rows[row]
         if c != dst:
             for i in range(r, m):
-                tmp = A[i, c]
-                A[i, c] = A[i, dst]
-                A[i, dst] = tmp
-            t = cols[c]
-            cols[c] = cols[dst]
-            cols[dst] = t
+                A[i, c], A[i, dst] = A[i, dst], A[i, c]
+            cols[c], cols[dst] = cols[dst], cols[c]
         a = int(A[row, dst])
         inv = _inverse(a % p, p)
         if inv > half:
@@ -768,12 +760,7 @@ def eliminate(residues: Any, p: int, *, threads: int | None = None,
         del arr, residues
         if release is not None:
             release()
-        work = _Eliminator(A, p, be)
-        with _blas_threads(threads) if threads is not None else nullcontext():
-            rank = work.rec(0, 0, n)
-        rows = tuple(int(i) for i in work.rows[:rank])
-        cols = tuple(int(j) for j in work.cols[:rank])
-    return Elimination(rank, rows, cols, p, (m, n))
+        return _eliminate_locked(A, p, threads, be)
 
 
 def _eliminate_in_place(A: Any, p: int, threads: int | None, max_bytes: int | None,
@@ -793,11 +780,18 @@ def _eliminate_in_place(A: Any, p: int, threads: int | None, max_bytes: int | No
     if m == 0 or n == 0:
         return Elimination(0, (), (), p, (m, n))
     with _LOCK:
-        work = _Eliminator(A, p, be)
-        with _blas_threads(threads) if threads is not None else nullcontext():
-            rank = work.rec(0, 0, n)
-        rows = tuple(int(i) for i in work.rows[:rank])
-        cols = tuple(int(j) for j in work.cols[:rank])
+        return _eliminate_locked(A, p, threads, be)
+
+
+def _eliminate_locked(A: Array, p: int, threads: int | None, be: NumpyBackend) -> Elimination:
+    """Eliminate the float64 balanced residues ``A`` in place (the caller holds ``_LOCK``):
+    the one elimination step of :func:`eliminate`, with or without ``overwrite``."""
+    m, n = (int(x) for x in A.shape)
+    work = _Eliminator(A, p, be)
+    with _blas_threads(threads) if threads is not None else nullcontext():
+        rank = work.rec(0, 0, n)
+    rows = tuple(int(i) for i in work.rows[:rank])
+    cols = tuple(int(j) for j in work.cols[:rank])
     return Elimination(rank, rows, cols, p, (m, n))
 
 
