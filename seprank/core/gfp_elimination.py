@@ -94,6 +94,7 @@ import numpy as np
 
 from seprank.core.cluster import available_cores
 from seprank.core.memory import guard_memory
+from seprank.core.random import factorization
 from seprank.core.types import Array
 
 __all__ = [
@@ -161,9 +162,8 @@ def check_prime(p: Any) -> int:
         raise ValueError(f"p = {p} is out of range: the float64 elimination needs a prime "
                          f"3 <= p < 2**26; use seprank.rank_mod_p for other primes")
     if not flint.fmpz(p).is_prime():
-        f = flint.fmpz(p).factor()
-        parts = " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "") for q, e in f)
-        raise ValueError(f"p = {p} is not prime ({p} = {parts}); GF(p) needs a prime modulus")
+        raise ValueError(f"p = {p} is not prime ({p} = {factorization(p)}); GF(p) needs a "
+                         "prime modulus")
     return p
 
 

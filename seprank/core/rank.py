@@ -31,6 +31,7 @@ from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
 from seprank.core.gfp_elimination import check_threads, eliminate
 from seprank.core.inputs import as_exact_matrix, as_float_matrix
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
+from seprank.core.random import factorization
 from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int, check_tolerance
 
@@ -250,9 +251,7 @@ def check_modulus(p: Any) -> int:
         raise ValueError(f"p = {p} is not a prime below 2**64: GF(p) ranks here take a "
                          "word-size prime (use seprank.random_prime(rng, 62))")
     if not flint.fmpz(p).is_prime():
-        parts = " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "")
-                           for q, e in flint.fmpz(p).factor())
-        raise ValueError(f"p = {p} is not a prime ({p} = {parts}): GF(p) needs a prime "
+        raise ValueError(f"p = {p} is not a prime ({p} = {factorization(p)}): GF(p) needs a prime "
                          "modulus below 2**64")
     return p
 
