@@ -94,6 +94,7 @@ import numpy as np
 
 from seprank.core.cluster import available_cores
 from seprank.core.memory import guard_memory
+from seprank.core.random import factorization
 from seprank.core.types import Array
 
 __all__ = [
@@ -161,9 +162,8 @@ def check_prime(p: Any) -> int:
         raise ValueError(f"p = {p} is out of range: the float64 elimination needs a prime "
                          f"3 <= p < 2**26; use seprank.rank_mod_p for other primes")
     if not flint.fmpz(p).is_prime():
-        f = flint.fmpz(p).factor()
-        parts = " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "") for q, e in f)
-        raise ValueError(f"p = {p} is not prime ({p} = {parts}); GF(p) needs a prime modulus")
+        raise ValueError(f"p = {p} is not prime ({p} = {factorization(p)}); GF(p) needs a "
+                         "prime modulus")
     return p
 
 
@@ -335,20 +335,12 @@ def _panel(A: Array, rows: Array, cols: Array, r: int, c0: int, c1: int,
         dst = c0 + k
         if piv != row:
             for j in range(n):
-                tmp = A[row, j]
-                A[row, j] = A[piv, j]
-                A[piv, j] = tmp
-            t = rows[row]
-            rows[row] = rows[piv]
-            rows[piv] = t
+                A[row, j], A[piv, j] = A[piv, j], A[row, j]
+            rows[row], rows[piv] = rows[piv], rows[row]
         if c != dst:
             for i in range(r, m):
-                tmp = A[i, c]
-                A[i, c] = A[i, dst]
-                A[i, dst] = tmp
-            t = cols[c]
-            cols[c] = cols[dst]
-            cols[dst] = t
+                A[i, c], A[i, dst] = A[i, dst], A[i, c]
+            cols[c], cols[dst] = cols[dst], cols[c]
         a = int(A[row, dst])
         inv = _inverse(a % p, p)
         if inv > half:
@@ -768,12 +760,7 @@ def eliminate(residues: Any, p: int, *, threads: int | None = None,
         del arr, residues
         if release is not None:
             release()
-        work = _Eliminator(A, p, be)
-        with _blas_threads(threads) if threads is not None else nullcontext():
-            rank = work.rec(0, 0, n)
-        rows = tuple(int(i) for i in work.rows[:rank])
-        cols = tuple(int(j) for j in work.cols[:rank])
-    return Elimination(rank, rows, cols, p, (m, n))
+        return _eliminate_locked(A, p, threads, be)
 
 
 def _eliminate_in_place(A: Any, p: int, threads: int | None, max_bytes: int | None,
@@ -793,11 +780,18 @@ def _eliminate_in_place(A: Any, p: int, threads: int | None, max_bytes: int | No
     if m == 0 or n == 0:
         return Elimination(0, (), (), p, (m, n))
     with _LOCK:
-        work = _Eliminator(A, p, be)
-        with _blas_threads(threads) if threads is not None else nullcontext():
-            rank = work.rec(0, 0, n)
-        rows = tuple(int(i) for i in work.rows[:rank])
-        cols = tuple(int(j) for j in work.cols[:rank])
+        return _eliminate_locked(A, p, threads, be)
+
+
+def _eliminate_locked(A: Array, p: int, threads: int | None, be: NumpyBackend) -> Elimination:
+    """Eliminate the float64 balanced residues ``A`` in place (the caller holds ``_LOCK``):
+    the one elimination step of :func:`eliminate`, with or without ``overwrite``."""
+    m, n = (int(x) for x in A.shape)
+    work = _Eliminator(A, p, be)
+    with _blas_threads(threads) if threads is not None else nullcontext():
+        rank = work.rec(0, 0, n)
+    rows = tuple(int(i) for i in work.rows[:rank])
+    cols = tuple(int(j) for j in work.cols[:rank])
     return Elimination(rank, rows, cols, p, (m, n))
 
 

@@ -26,7 +26,8 @@ import numpy as np
 
 from seprank.core.memory import guard_memory
 
-__all__ = ["SeedLike", "as_generator", "is_prime", "random_prime", "spawn", "split_seed"]
+__all__ = ["SeedLike", "as_generator", "factorization", "is_prime", "random_prime", "spawn",
+           "split_seed"]
 
 #: What every ``seed=`` argument accepts.
 SeedLike = int | np.integer | np.random.SeedSequence | np.random.Generator | None
@@ -180,6 +181,28 @@ def is_prime(n: int) -> bool:
     if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral):
         raise ValueError(f"n must be an integer, got {n!r} ({type(n).__name__})")
     return bool(flint.fmpz(int(n)).is_prime())
+
+
+def factorization(n: int) -> str:
+    """``n``'s prime factorization as text, for the message that refuses a composite modulus.
+
+    Parameters
+    ----------
+    n : int
+        An integer of at least 2.
+
+    Returns
+    -------
+    str
+        The factors in increasing order, a power written ``q**e``, joined by ``" * "``.
+
+    Examples
+    --------
+    >>> factorization(15), factorization(24)
+    ('3 * 5', '2**3 * 3')
+    """
+    return " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "")
+                      for q, e in flint.fmpz(int(n)).factor())
 
 
 def random_prime(rng: np.random.Generator, bits: int = 62, *,

@@ -20,7 +20,7 @@ none         a floating-point rank; see ``details['tolerance']`` and ``details['
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
 from seprank.core.gfp_elimination import check_threads, eliminate
 from seprank.core.inputs import as_exact_matrix, as_float_matrix
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
+from seprank.core.random import factorization
 from seprank.core.results import Certificate, Method, RankValued
 from seprank.core.validation import check_int, check_tolerance
 
@@ -160,15 +161,11 @@ def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResu
         return _modular_result(e.rank, p, (m, n), "float64 BLAS elimination "
                                "(seprank.core.gfp_elimination)")
     if shape is not None:
-        guard_memory(flint_rank_bytes(shape, residues), what=(
-            f"the GF(p) rank of a {shape[0]:,} x {shape[1]:,} matrix (python-flint nmod_mat, "
-            "with its copies)"), fix="rank a smaller matrix")
+        _guard_rank_step(flint_rank_bytes, shape, residues, *_FLINT_STEP)
     exact = as_exact_matrix(residues, "residues")
     m, n = exact.shape
     if shape is None:
-        guard_memory(flint_rank_bytes((m, n), exact.numerators), what=(
-            f"the GF(p) rank of a {m:,} x {n:,} matrix (python-flint nmod_mat, with its "
-            "copies)"), fix="rank a smaller matrix")
+        _guard_rank_step(flint_rank_bytes, (m, n), exact.numerators, *_FLINT_STEP)
     if exact.denominators_divisible_by(p):
         raise ZeroDivisionError(f"p = {p} divides a denominator of residues: its "
                                 "reduction modulo p is undefined; choose another prime")
@@ -250,9 +247,7 @@ def check_modulus(p: Any) -> int:
         raise ValueError(f"p = {p} is not a prime below 2**64: GF(p) ranks here take a "
                          "word-size prime (use seprank.random_prime(rng, 62))")
     if not flint.fmpz(p).is_prime():
-        parts = " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "")
-                           for q, e in flint.fmpz(p).factor())
-        raise ValueError(f"p = {p} is not a prime ({p} = {parts}): GF(p) needs a prime "
+        raise ValueError(f"p = {p} is not a prime ({p} = {factorization(p)}): GF(p) needs a prime "
                          "modulus below 2**64")
     return p
 
@@ -377,6 +372,19 @@ def float_rank_bytes(shape: tuple[int, int], M: Any = None) -> int:
     return int(entries * (2 + RANK_STEP_FACTOR["svd"]) + array_bytes((m + n) * k + k, dtype))
 
 
+#: The python-flint GF(p) rank step, as :func:`_guard_rank_step` names it.
+_FLINT_STEP = ("the GF(p) rank", "python-flint nmod_mat, with its copies")
+
+
+def _guard_rank_step(bytes_of: Callable[[tuple[int, int], Any], int], shape: tuple[int, int],
+                     M: Any, step: str, held: str, fix: str = "rank a smaller matrix") -> None:
+    """Refuse ``step`` on the matrix ``M`` of ``shape`` before anything is converted when its
+    estimated peak ``bytes_of(shape, M)`` (``held``: what it counts) is above the memory
+    limit (:func:`~seprank.core.memory.guard_memory`)."""
+    guard_memory(bytes_of(shape, M), what=f"{step} of a {shape[0]:,} x {shape[1]:,} matrix "
+                 f"({held})", fix=fix)
+
+
 def _rank_nmod_mat(M: Any, p: int) -> RankResult:
     """The rank of a python-flint ``nmod_mat`` whose modulus is ``p``."""
     q = int(M.modulus())
@@ -420,9 +428,9 @@ def exact_rank(M: Any) -> RankResult:
     """
     shape = matrix_shape(M)
     if shape is not None:
-        guard_memory(exact_rank_bytes(shape, M), what=(
-            f"the exact rank of a {shape[0]:,} x {shape[1]:,} matrix (fmpz_mat and its "
-            "elimination)"), fix="rank a smaller matrix, or use method='modular'")
+        _guard_rank_step(exact_rank_bytes, shape, M, "the exact rank",
+                         "fmpz_mat and its elimination",
+                         fix="rank a smaller matrix, or use method='modular'")
     exact = as_exact_matrix(M, "M")
     m, n = exact.shape
     if m == 0 or n == 0:
@@ -459,9 +467,8 @@ def svd_rank(M: Any, *, rtol: float | None = None, atol: float | None = None) ->
     rtol, atol = check_tolerance("rtol", rtol), check_tolerance("atol", atol)
     shape = matrix_shape(M)
     if shape is not None:
-        guard_memory(float_rank_bytes(shape, M), what=(
-            f"the SVD of a {shape[0]:,} x {shape[1]:,} matrix (float copies and LAPACK "
-            "workspace)"), fix="rank a smaller matrix")
+        _guard_rank_step(float_rank_bytes, shape, M, "the SVD",
+                         "float copies and LAPACK workspace")
     arr = as_float_matrix(M, "M")
     m, n = arr.shape
     if m == 0 or n == 0:

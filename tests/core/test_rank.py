@@ -96,6 +96,25 @@ def test_small_prime_can_lose_rank_and_is_reported_as_lower_bound() -> None:
         rank_mod_p(M, 4)
 
 
+
+@given(st.integers(4, 10**12))
+@settings(max_examples=60, deadline=None)
+def test_refused_modulus_names_a_factorization_sympy_agrees_with(n: int) -> None:
+    from seprank.core.gfp_elimination import check_prime
+    from seprank.core.random import factorization
+    from seprank.core.rank import check_modulus
+    expected = " * ".join(f"{q}" + (f"**{e}" if e > 1 else "")
+                          for q, e in sorted(sympy.factorint(n).items()))
+    if sympy.isprime(n):
+        assert check_modulus(n) == n
+        return
+    assert factorization(n) == expected
+    with pytest.raises(ValueError, match=rf"\({n} = {expected.replace('*', '[*]')}\)"):
+        check_modulus(n)
+    if n < 2**26:
+        with pytest.raises(ValueError, match=rf"\({n} = {expected.replace('*', '[*]')}\)"):
+            check_prime(n)
+
 # --- accepted input types ------------------------------------------------------------------
 
 def test_big_integers_and_fractions() -> None:

@@ -20,7 +20,6 @@ Configuration values (``-D NAME=VALUE`` on the ``sphinx-build`` command line):
 
 from __future__ import annotations
 
-import importlib
 import re
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from sphinx.util import logging
 
 from paper_checks.sphinx import entries as ledger
 from seprank_docs import pages
+from seprank_docs.api_tasks import MISSING, lookup_dotted
 from seprank_docs.discover import documented_members, public_modules
 from seprank_docs.execute import execute_notebooks
 
@@ -111,22 +111,10 @@ def _resolve(target: str, context: str | None) -> str | None:
     """``name`` seen from module ``context`` (or a dotted path) -> its canonical dotted name."""
     for base in ([context] if context else []) + [""]:
         dotted = f"{base}.{target}" if base else target
-        parts = dotted.split(".")
-        for i in range(len(parts), 0, -1):
-            try:
-                obj: Any = importlib.import_module(".".join(parts[:i]))
-            except ImportError:
-                continue
-            try:
-                for attr in parts[i:]:
-                    obj = getattr(obj, attr)
-            except AttributeError:
-                break
-            module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__",
-                                                                          None)
-            if isinstance(module, str) and isinstance(qualname, str):
-                return f"{module}.{qualname}"
-            break
+        obj = lookup_dotted(dotted, module_itself=True)
+        module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if obj is not MISSING and isinstance(module, str) and isinstance(qualname, str):
+            return f"{module}.{qualname}"
     return None
 
 

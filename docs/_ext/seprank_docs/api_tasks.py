@@ -96,12 +96,34 @@ TASKS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
-def _find(dotted: str) -> Any:
-    """The object a dotted name names: an attribute of the longest importable module before
-    it (``seprank.certificates.verify`` is the function the package exports, not the module
-    of the same name), else the module itself."""
+#: What :func:`lookup_dotted` returns when no importable module has the rest as attributes.
+MISSING: Any = object()
+
+
+def lookup_dotted(dotted: str, *, module_itself: bool) -> Any:
+    """The object ``dotted`` names as an attribute path below its longest importable module.
+
+    The modules tried are the prefixes of ``dotted``, longest first: the whole name itself
+    when ``module_itself`` is true, else from the name without its last part (so that
+    ``seprank.certificates.verify`` is the function the package exports, not the module of the
+    same name).  The first prefix that imports decides: the rest is looked up as attributes
+    of it.
+
+    Parameters
+    ----------
+    dotted : str
+        A dotted name, e.g. ``"seprank.matrix_rank"``.
+    module_itself : bool
+        Whether the whole name may be a module.
+
+    Returns
+    -------
+    object
+        The object, or :data:`MISSING` when no prefix imports or the first that does lacks
+        the attributes.
+    """
     parts = dotted.split(".")
-    for i in range(len(parts) - 1, 0, -1):
+    for i in range(len(parts) if module_itself else len(parts) - 1, 0, -1):
         try:
             obj: Any = importlib.import_module(".".join(parts[:i]))
         except ImportError:
@@ -110,7 +132,16 @@ def _find(dotted: str) -> Any:
             for attr in parts[i:]:
                 obj = getattr(obj, attr)
         except AttributeError:
-            break
+            return MISSING
+        return obj
+    return MISSING
+
+
+def _find(dotted: str) -> Any:
+    """The object a dotted name names: an attribute of the longest importable module before
+    it (:func:`lookup_dotted`), else the module itself."""
+    obj = lookup_dotted(dotted, module_itself=False)
+    if obj is not MISSING:
         return obj
     return importlib.import_module(dotted)  # ImportError: the name is gone
 
