@@ -23,8 +23,6 @@ from typing import Any
 import flint
 import numpy as np
 
-from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
-from seprank.core.gfp_elimination import eliminate
 from seprank.core.inputs import as_exact_matrix
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.rank import ELIMINATION_MIN_ENTRIES
@@ -95,6 +93,9 @@ def nonzero_minor(M: Any, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     >>> nonzero_minor([[1, 2], [3, 4]], 2)     # det = -2 vanishes mod 2: rank 1 there
     ((0,), (0,))
     """
+    from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
+    from seprank.core.gfp_elimination import eliminate  # numba: loaded when first used
+
     p = check_int("p", p, 2)
     if not flint.fmpz(p).is_prime() or p >= 2**64:
         raise ValueError(f"p = {p} is not a prime below 2**64")

@@ -27,8 +27,6 @@ from typing import Any
 import flint
 import numpy as np
 
-from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
-from seprank.core.gfp_elimination import check_threads, eliminate
 from seprank.core.inputs import as_exact_matrix, as_float_matrix
 from seprank.core.memory import RANK_STEP_FACTOR, array_bytes, guard_memory
 from seprank.core.random import factorization
@@ -149,6 +147,11 @@ def rank_mod_p(residues: Any, p: int, *, threads: int | None = None) -> RankResu
     >>> rank_mod_p([[1, 2], [3, 4]], 5).certifies
     'exact'
     """
+    # the elimination's module compiles numba kernels: imported on the first rank, so that
+    # ``import seprank.core`` stays light
+    from seprank.core.gfp_elimination import MAX_PRIME as ELIMINATION_MAX_PRIME
+    from seprank.core.gfp_elimination import check_threads, eliminate
+
     p = check_modulus(p)
     threads = check_threads(threads)
     if isinstance(residues, flint.nmod_mat):
@@ -203,6 +206,8 @@ def rank_mod_p_in_place(balanced: Any, p: int, *, threads: int | None = None) ->
     >>> rank_mod_p_in_place(np.array([[1.0, 2.0], [2.0, -3.0]]), 7).rank   # 2 * 2 = -3 mod 7
     1
     """
+    from seprank.core.gfp_elimination import eliminate
+
     e = eliminate(balanced, p, threads=threads, overwrite=True)
     return _modular_result(e.rank, p, e.shape, "float64 BLAS elimination in place "
                            "(seprank.core.gfp_elimination)")

@@ -73,7 +73,7 @@ def test_theorem4_statement_carries_the_grouping_counterexample() -> None:
 
 
 def test_theorem5_statement_recomputes_the_recursion() -> None:
-    from paper_checks.claims.d2w.proof_gaps import residual_recursion_gap
+    from paper_checks.claims.d2w.common import residual_recursion_gap
 
     # L = 1: the recursion gives (L + 1) c = 2c against the stated L^L c^{C(1)} = c
     above, independent, _ = residual_recursion_gap(((2, 1, 2),), (1,))

@@ -13,7 +13,7 @@ import itertools
 import math
 from fractions import Fraction
 
-from paper_checks.claims.d2w.proof_gaps import DEFENCES, GAPS, unproven_if_proof_refuted
+from paper_checks.claims.d2w.common import DEFENCES, GAPS, unproven_if_proof_refuted
 from paper_checks.perturbation import Perturbed
 from paper_checks.registry import ClaimResult, Margin, claim, claim_quick_full, judge
 from seprank import d2w

@@ -25,21 +25,19 @@ from typing import Any
 import numpy as np
 
 from paper_checks.claims.d2w.common import (
+    DEFENCES,
     FULL_CONFIGS,
+    GAPS,
     QUICK_CONFIGS,
     RESIDUAL_CONFIGS,
     UpperBound,
     generic_certificates,
     generic_rank,
     generic_requirements,
-    upper_bound_at_depth,
-)
-from paper_checks.claims.d2w.proof_gaps import (
-    DEFENCES,
-    GAPS,
     grouping_step_gap,
     residual_recursion_gap,
     unproven_if_proof_refuted,
+    upper_bound_at_depth,
 )
 from paper_checks.compare import exact_result
 from paper_checks.perturbation import Perturbed
