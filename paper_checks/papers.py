@@ -230,6 +230,10 @@ class PluginFailure:
 
 
 _PAPERS: dict[str, Paper] = {}
+#: The claim registry's table (claim id -> claim), the same dict object
+#: :mod:`paper_checks.registry` fills: this module reads it (a paper with claims is not
+#: unregistered; a failing plugin's claims are taken back) without importing the registry.
+CLAIMS: dict[str, Any] = {}
 _ORIGINS: dict[str, str] = {}
 _FAILURES: dict[str, PluginFailure] = {}
 _LOADED: set[tuple[str, str]] = set()
@@ -336,9 +340,7 @@ def unregister_paper(key: str) -> None:
     >>> unregister_paper("tmp-paper"); "tmp-paper" in registered_papers()
     False
     """
-    from paper_checks.registry import _REGISTRY
-
-    users = [c.id for c in _REGISTRY.values() if c.paper == key]
+    users = [c.id for c in CLAIMS.values() if getattr(c, "paper", None) == key]
     if users:
         raise ValueError(f"paper {key!r} still has registered claims: {users[:5]}")
     _PAPERS.pop(key, None)
@@ -423,17 +425,15 @@ def _entry_points() -> list[Any]:
 def _taken_back_on_error() -> Iterator[None]:
     """Remove what a failing import registered (papers and claims), so nothing half-loaded
     stays."""
-    from paper_checks.registry import _REGISTRY
-
-    papers, claims = dict(_PAPERS), dict(_REGISTRY)
+    papers, claims = dict(_PAPERS), dict(CLAIMS)
     try:
         yield
     except BaseException:
         for key in set(_PAPERS) - set(papers):
             _PAPERS.pop(key)
             _ORIGINS.pop(key, None)
-        for cid in set(_REGISTRY) - set(claims):
-            _REGISTRY.pop(cid)
+        for cid in set(CLAIMS) - set(claims):
+            CLAIMS.pop(cid)
         raise
 
 

@@ -227,7 +227,7 @@ class Claim:
         return result
 
 
-_REGISTRY: dict[str, Claim] = {}
+_REGISTRY: dict[str, Claim] = _papers.CLAIMS  # one table, read by paper_checks.papers too
 _CLAIM_ORIGINS: dict[str, str] = {}
 
 

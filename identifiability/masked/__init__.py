@@ -27,6 +27,7 @@ from identifiability.masked.kruskal import *
 from identifiability.masked.kruskal_certificates import *
 from identifiability.masked.kruskal_screen import *
 from identifiability.masked.local import *
+from identifiability.masked.matching import *
 from identifiability.masked.moments import *
 from identifiability.masked.recovery import *
 from identifiability.masked.spectral import *
@@ -92,6 +93,7 @@ if not TYPE_CHECKING:
         "goodness_of_fit",
         "hmm",
         "identifiable",
+        "matching",
         "kruskal",
         "kruskal_certificates",
         "kruskal_screen",

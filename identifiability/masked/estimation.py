@@ -67,6 +67,7 @@ from threadpoolctl import threadpool_limits
 from identifiability.errors import UnreliableEstimateError
 from identifiability.masked.goodness_of_fit import FIT_TO_NOISE, fit_to_noise, supported_k
 from identifiability.masked.hmm import HMM, AssumptionError, GaussianHMM
+from identifiability.masked.matching import match_permutation
 from identifiability.masked.moment_fit import fit_spectral, jackknife
 from identifiability.masked.moments import (
     TripleMoments,
@@ -74,7 +75,6 @@ from identifiability.masked.moments import (
     _check_batch,
     empirical_moments,
 )
-from identifiability.masked.recovery import match_permutation
 from identifiability.masked.spectral import MAX_CONTRACTIONS
 from identifiability.masked.tasks import Task
 from seprank.core import (

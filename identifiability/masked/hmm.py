@@ -189,7 +189,7 @@ class _BaseHMM:
         >>> err["perm"], err["emission"], err["T"]
         ([1, 2, 0], 0.0, 0.0)
         """
-        from identifiability.masked.recovery import match_permutation
+        from identifiability.masked.matching import match_permutation
 
         ref = getattr(other, "model", other)
         if not isinstance(ref, _BaseHMM):

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from identifiability.masked.matching import match_permutation
 from identifiability.masked.moments import PAIRS, TripleMoments
-from identifiability.masked.recovery import match_permutation
 from identifiability.masked.spectral import (
     SpectralFactors,
     simplex_projection,

@@ -26,19 +26,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
-from scipy.optimize import linear_sum_assignment
 
 from identifiability.errors import InvalidRecoveryError
 from identifiability.masked.cp import CPResult, als_parafac, jennrich
 from identifiability.masked.ghmm_candidates import sign_candidates, translation_candidates
 from identifiability.masked.hmm import HMM, GaussianHMM, gaussian_posterior
+from identifiability.masked.matching import match_permutation
 from identifiability.masked.tasks import Predictor, predict_raw
 from seprank.core import (
     Result,
     SeedLike,
     as_generator,
-    check_array,
     check_choice,
     check_float,
     check_int,
@@ -46,8 +44,7 @@ from seprank.core import (
 )
 from seprank.core.types import FloatArray
 
-__all__ = ["InvalidRecoveryError", "Matching", "RecoveredModel", "match_permutation",
-           "recover_ghmm", "recover_hmm"]
+__all__ = ["InvalidRecoveryError", "RecoveredModel", "recover_ghmm", "recover_hmm"]
 
 CPMethod = Literal["jennrich", "als"]
 _AMBIGUITY_FLOOR = 1e-8  # a second candidate this close to the predictor is not excluded
@@ -56,68 +53,6 @@ _AMBIGUITY_FLOOR = 1e-8  # a second candidate this close to the predictor is not
 #: rounding (~1e-12); ALS stops at ~1e-4..1e-7 (and sometimes at a wrong solution, error ~1).
 RECOVERY_CHECK_TOL = {"jennrich": 1e-6, "als": 1e-3}
 Check = Literal["raise", "report"]
-
-
-@dataclass(frozen=True)
-class Matching:
-    """``estimate[:, perm] ≈ truth``; ``Pi`` is the permutation matrix with
-    ``estimate @ Pi == estimate[:, perm]``.
-
-    Parameters
-    ----------
-    perm : numpy.ndarray
-        The permutation of the estimate's columns.
-    cost : float
-        The minimised sum of squared distances.
-    max_abs_error : float
-        The largest entry error after matching.
-    """
-
-    perm: npt.NDArray[np.int64]
-    cost: float
-    max_abs_error: float
-
-    @property
-    def Pi(self) -> FloatArray:
-        k = len(self.perm)
-        P = np.zeros((k, k))
-        P[self.perm, np.arange(k)] = 1
-        return P
-
-
-def match_permutation(estimate: Any, truth: Any) -> Matching:
-    r"""Hungarian matching of the columns of ``estimate`` to those of ``truth``.
-
-    Minimises :math:`\sum_j \|\hat e_{\pi(j)} - e_j\|^2` with
-    :func:`scipy.optimize.linear_sum_assignment`.
-
-    Parameters
-    ----------
-    estimate, truth : array_like
-        Matrices with the same shape; their columns are matched.
-
-    Returns
-    -------
-    Matching
-        The permutation, its cost and the largest error.
-
-    Examples
-    --------
-    >>> m = match_permutation([[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]])
-    >>> m.perm.tolist(), m.max_abs_error
-    ([1, 0], 0.0)
-    """
-    E = check_array("estimate", estimate, ndim=2)
-    Tr = check_array("truth", truth, ndim=2)
-    if E.ndim != 2 or E.shape != Tr.shape:
-        raise ValueError(f"estimate and truth must have the same 2-D shape, got {E.shape} and "
-                         f"{Tr.shape}")
-    cost = ((E[:, :, None] - Tr[:, None, :]) ** 2).sum(axis=0)
-    rows, cols = linear_sum_assignment(cost)
-    perm = np.empty(E.shape[1], dtype=np.int64)
-    perm[cols] = rows
-    return Matching(perm, float(cost[rows, cols].sum()),
-                    float(np.max(np.abs(E[:, perm] - Tr))))
 
 
 @dataclass(frozen=True, repr=False)

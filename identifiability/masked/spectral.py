@@ -130,7 +130,7 @@ def spectral_factors(
     >>> A, B, C = rng.random((5, 3)), rng.random((5, 3)), rng.random((5, 3))
     >>> Q = np.einsum("ir,jr,kr->ijk", A, B, C)
     >>> f = spectral_factors(Q, A @ B.T, A @ C.T, 3, seed=1)
-    >>> from identifiability.masked.recovery import match_permutation
+    >>> from identifiability.masked.matching import match_permutation
     >>> match_permutation(f.C, C).max_abs_error < 1e-10
     True
     """

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from paper_checks import cli, registry
+from paper_checks import cli, papers, registry
 from paper_checks.ledger import perturbed_run
 from paper_checks.registry import (
     ClaimResult,
@@ -30,9 +30,13 @@ AGREEING = Independent("by hand", 1, True)
 
 @pytest.fixture
 def empty_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, registry.Claim]:
+    registry.load_all()     # every installed paper registered first: none loads into `fresh`
     fresh: dict[str, registry.Claim] = {}
     monkeypatch.setattr(registry, "_REGISTRY", fresh)
+    monkeypatch.setattr(papers, "CLAIMS", fresh)      # the one table both modules read
     monkeypatch.setattr(registry, "load_all", lambda: None)
+    monkeypatch.setattr(cli, "load_all", lambda: None)           # the CLI loads the installed
+    monkeypatch.setattr(cli, "load_papers", lambda *a, **k: [])  # papers itself otherwise
     return fresh
 
 
