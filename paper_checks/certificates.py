@@ -319,6 +319,12 @@ def bind_to_claims(records: Mapping[str, Sequence[CertificateRecord]],
     -------
     dict
         The same records with the binding's problems added, and the missing requirements.
+
+    Examples
+    --------
+    >>> r = CertificateRecord("NOT-A-CLAIM", "a", "rank(M) >= 2", status="verified")
+    >>> bind_to_claims({"NOT-A-CLAIM": [r]}, lambda claim_id: None)["NOT-A-CLAIM"][0].problems
+    ('no claim NOT-A-CLAIM is installed here: nothing says what it must prove',)
     """
     out: dict[str, list[CertificateRecord]] = {}
     for claim_id, recs in records.items():

@@ -67,6 +67,15 @@ def fit_to_noise(mom: TripleMoments, model: HMM | GaussianHMM) -> float:
     float
         :math:`\\|\\hat m - m(\theta)\\| / \\sqrt{\\operatorname{tr}\\hat\\Sigma}` (module
         docstring); NaN when a group is empty or the model is not finite.
+
+    Examples
+    --------
+    >>> from identifiability.masked.hmm import HMM
+    >>> from identifiability.masked.moments import empirical_moments
+    >>> m = HMM.random(4, 2, seed=0)
+    >>> mom = empirical_moments(m.sample(20_000, seed=1).observations, 4, n_groups=10)
+    >>> bool(fit_to_noise(mom, m) < 3)       # the true model fits within its sampling error
+    True
     """
     _check_moments(mom)
     if not isinstance(model, HMM | GaussianHMM):
@@ -107,6 +116,15 @@ def supported_k(mom: TripleMoments) -> int:
         The singular values of the pair moment :math:`\\hat E[x_t x_{t+1}^\top]` (rank k
         under A7/A8) above ``SUPPORT_TO_NOISE`` jackknife standard errors (without a
         jackknife: above rounding).
+
+    Examples
+    --------
+    >>> from identifiability.masked.hmm import HMM
+    >>> from identifiability.masked.moments import empirical_moments
+    >>> mom = empirical_moments(HMM.random(4, 2, seed=0).sample(20_000, seed=1).observations,
+    ...                         4, n_groups=10)
+    >>> supported_k(mom) <= 4
+    True
     """
     _check_moments(mom)
     sv = np.linalg.svd(mom.moments()[1][0], compute_uv=False)

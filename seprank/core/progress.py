@@ -38,7 +38,7 @@ from contextvars import ContextVar
 from types import TracebackType
 from typing import Any, TypeVar
 
-from seprank.core.validation import check_bool
+from seprank.core.validation import check_bool, check_instance, check_int
 
 __all__ = ["DELAY_SECONDS", "ProgressBar", "progress_bar", "progress_enabled", "set_progress",
            "track"]
@@ -62,6 +62,12 @@ def set_progress(enabled: bool) -> None:
     Returns
     -------
     None
+
+    Examples
+    --------
+    >>> set_progress(False); progress_enabled()
+    False
+    >>> set_progress(True)
     """
     _ENABLED[0] = check_bool("enabled", enabled)
 
@@ -73,6 +79,11 @@ def progress_enabled() -> bool:
     -------
     bool
         The module switch.
+
+    Examples
+    --------
+    >>> progress_enabled() in (True, False)
+    True
     """
     return _ENABLED[0]
 
@@ -188,9 +199,20 @@ def progress_bar(*, desc: str, total: int | None = None, unit: str = "it", initi
     -------
     ProgressBar
         Use it as a context manager, or ``close()`` it.
+
+    Examples
+    --------
+    >>> with progress_bar(desc="steps", total=2, progress=False) as bar:
+    ...     bar.update(2)
+    >>> bar.n, bar.shown
+    (2, False)
     """
     if progress is not None:
         check_bool("progress", progress)
+    check_instance("desc", desc, str, expected="a str")
+    check_instance("unit", unit, str, expected="a str")
+    total = None if total is None else check_int("total", total, 0)
+    initial = check_int("initial", initial, 0)
     wanted = (not _OPEN.get()) and (progress is True
                                     or (progress is None and _ENABLED[0]))
     return ProgressBar(desc=desc, total=total, unit=unit, initial=initial, wanted=wanted)
@@ -227,6 +249,7 @@ def track(items: Iterable[T], *, desc: str, total: int | None = None, unit: str 
     >>> sum(track(range(4), desc="sum"))
     6
     """
+    check_instance("desc", desc, str, expected="a str")
     if total is None and hasattr(items, "__len__"):
         total = len(items)  # type: ignore[arg-type]
     with progress_bar(desc=desc, total=total, unit=unit, progress=progress) as bar:

@@ -189,7 +189,7 @@ def factorization(n: int) -> str:
     Parameters
     ----------
     n : int
-        An integer of at least 2.
+        An integer from 2 to 2**64 (a larger one could take unbounded time to factor).
 
     Returns
     -------
@@ -201,8 +201,14 @@ def factorization(n: int) -> str:
     >>> factorization(15), factorization(24)
     ('3 * 5', '2**3 * 3')
     """
+    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral) or n < 2:
+        raise ValueError(f"n must be an integer of at least 2, got {n!r:.40}")
+    n = int(n)
+    if n > 2**64:
+        raise ValueError(f"n must be at most 2**64 to be factored here, got a {n.bit_length()}-"
+                         "bit integer")
     return " * ".join(f"{int(q)}" + (f"**{e}" if e > 1 else "")
-                      for q, e in flint.fmpz(int(n)).factor())
+                      for q, e in flint.fmpz(n).factor())
 
 
 def random_prime(rng: np.random.Generator, bits: int = 62, *,

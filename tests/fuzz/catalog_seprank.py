@@ -443,4 +443,17 @@ ENTRIES: list[Entry] = [
     # issue 35: Markdown escaping of a stranger's text
     Entry("core.escape_markdown", C.escape_markdown, dict(text="a | b"),
           kinds={"text": "object"}, accept={"text": ("abc",)}),  # any str is text
+    Entry("core.set_progress", C.set_progress, dict(enabled=True)),
+    Entry("core.progress_enabled", C.progress_enabled, {}),
+    Entry("core.progress_bar", C.progress_bar, dict(desc="steps", total=3, unit="it",
+                                                   initial=0, progress=False),
+          kinds={"desc": "skip", "unit": "skip"}, accept={"total": (0,)}),  # an empty loop
+    Entry("core.track", lambda items, desc: list(C.track(items, desc=desc, progress=False)),
+          dict(items=[1, 2], desc="steps"), kinds={"items": "skip", "desc": "skip"}),
+    Entry("core.markdown_result", C.markdown_result, dict(title="r", main=[("rank", 3)]),
+          kinds={"title": "skip", "main": "skip"}),
+    Entry("core.html_result", C.html_result, dict(title="r", main=[("rank", 3)]),
+          kinds={"title": "skip", "main": "skip"}),
+    Entry("core.check_modulus", C.check_modulus, dict(p=7), kinds={"p": "count"}),
+    Entry("core.factorization", C.factorization, dict(n=12), kinds={"n": "count"}),
 ]

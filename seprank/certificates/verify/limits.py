@@ -164,6 +164,14 @@ def over_memory(estimate: int, budget: VerifyBudget, what: str) -> None:
         The budget.
     what : str
         What the bytes are, for the message.
+
+    Examples
+    --------
+    >>> over_memory(10, VerifyBudget(max_memory=100), "a plan")       # fits: nothing happens
+    >>> over_memory(10**9, VerifyBudget(max_memory=100), "a plan")
+    Traceback (most recent call last):
+    ...
+    seprank.certificates.verify.limits.Refuse: checking this certificate needs about 1e+09 ...
     """
     estimate = capped(estimate)
     if estimate > budget.max_memory:
