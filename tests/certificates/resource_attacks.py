@@ -239,8 +239,11 @@ ATTACKS: tuple[Attack, ...] = (
     Attack("R05b 100 kernel vectors with denominators 2^61 - 1 (27 s before)",
            lambda: kernel_fractions(100), status=("verified",)),
     # the deadline: VerifyBudget(seconds=1) inside loops the estimate admits
+    # (its check now fits in about 1 s of CPU: on a quiet machine it may finish and reject the
+    # false entry before the deadline -- either answer is right, neither verifies it)
     Attack("R33 einsum plan of 2.3e6 terms, 1 s deadline (7.7 s before)",
-           lambda: einsum_plan(1500), {"seconds": 1.0}, words=("time budget",)),
+           lambda: einsum_plan(1500), {"seconds": 1.0}, status=("refused", "rejected"),
+           words=("time budget",)),
     Attack("R06b blocks of x y^11999, p = 12007, 1 s deadline (33.5 s before)",
            lambda: monomial_blocks(12_000, 12_007), {"seconds": 1.0}, words=("time budget",)),
     Attack("R07a Kruskal 3 x 200 Vandermonde, 1 s deadline (15 s before)",

@@ -80,7 +80,7 @@ def test_every_resource_attack_is_answered_within_its_budgets(tmp_path: Path) ->
     assert [r["name"] for r in results] == [a.name for a in ATTACKS]
     for attack, r in zip(ATTACKS, results, strict=True):
         assert r["status"] in attack.status, (attack.name, r)
-        for word in attack.words:
+        for word in attack.words if r["status"] == attack.status[0] else ():
             assert word in (r["reason"] or ""), (attack.name, word, r)
         assert "ran out of memory" not in (r["reason"] or ""), r
         assert "4300" not in (r["reason"] or ""), r
