@@ -35,9 +35,10 @@ from typing import Any
 try:
     import lazy_loader
 except ModuleNotFoundError:  # installed with --no-deps: only ``python -m seprank.extras`` runs
-    from seprank.extras import pip_line
 
     def __getattr__(name: str) -> Any:
+        from seprank.extras import pip_line
+
         raise ModuleNotFoundError(f"seprank.{name} needs the core dependencies, which are not "
                                   f"installed: {pip_line('core')}")
 else:

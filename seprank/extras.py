@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from types import ModuleType
 
 __all__ = [
-    "GROUPS",
     "DISTRIBUTION_OF",
+    "GROUPS",
     "GROUP_OF",
     "PURPOSE",
     "MissingExtraError",

@@ -12,10 +12,11 @@ policy already counted; the panel's and the triangle's loops over pivots stay in
 Examples
 --------
 >>> import numpy as np
->>> A = np.array([[2.0, 1.0], [3.0, -2.0]])
->>> rows, cols = np.arange(2), np.arange(2)
->>> panel_numpy(A, rows, cols, 0, 0, 2, 7)   # two pivots over GF(7)
-2
+>>> def pivots(p):   # of [[2, 1], [3, -2]], determinant -7
+...     A = np.array([[2.0, 1.0], [3.0, -2.0]])
+...     return panel_numpy(A, np.arange(2), np.arange(2), 0, 0, 2, p)
+>>> pivots(5), pivots(7)
+(2, 1)
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def panel_numpy(A: Array, rows: Array, cols: Array, r: int, c0: int, c1: int, p:
     Examples
     --------
     >>> A = np.array([[0.0, 1.0], [0.0, 2.0]])
-    >>> panel_numpy(A, np.arange(2), np.arange(2), 0, 0, 2, 5), A[1, 0]
+    >>> panel_numpy(A, np.arange(2), np.arange(2), 0, 0, 2, 5), float(A[1, 0])
     (1, 2.0)
     """
     m = A.shape[0]
