@@ -224,8 +224,8 @@ def require(package: str, *, feature: str) -> ModuleType:
 
     Examples
     --------
-    >>> require("numba", feature="compiled kernels").__name__  # doctest: +SKIP
-    'numba'
+    >>> require("distributed", feature="a dask cluster").__name__   # with its group installed
+    'distributed'
     """
     if package.split(".")[0] not in GROUP_OF:
         raise ValueError(f"package must be an optional package ({', '.join(GROUP_OF)}), got "
