@@ -79,7 +79,8 @@ PURPOSE: dict[str, str] = {
                    "--workers/--scheduler, seprank.sweeps with an executor)",
     "kernels": "compiled numba kernels: faster GF(p) eliminations, in-context grids and "
                "Birkhoff projections (without them a numpy path gives the same results, "
-               "slower); the unrolled in-context kernel needs them",
+               "slower: ranks bit for bit, the projection to rounding); the unrolled "
+               "in-context kernel needs them",
     "baselines": "the classical baselines (logistic regression, k-NN, SVM) of the ICL paper "
                  "002 (identifiability.icl.baselines)",
 }
