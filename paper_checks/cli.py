@@ -38,6 +38,7 @@ from paper_checks.registry import PAPERS, load_all, select
 from paper_checks.report import json_report, markdown_report, summary_table
 from paper_checks.runner import run_claims, run_claims_parallel
 from seprank.certificates.verify import VerifyBudget
+from seprank.extras import pip_line
 
 __all__ = ["load_module", "main"]
 
@@ -170,7 +171,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json_report(outcomes), encoding="utf-8")
         print(f"JSON written to {args.json}")
-    bad = [o for o in outcomes if not o.as_expected]
+    not_installed = [o for o in outcomes if o.missing_group is not None]
+    bad = [o for o in outcomes if not o.as_expected and o.missing_group is None]
+    for group in dict.fromkeys(str(o.missing_group) for o in not_installed):
+        ids = [o.claim.id for o in not_installed if o.missing_group == group]
+        print(f"NOT RUN: {len(ids)} claim(s) need the optional group {group!r} "
+              f"({', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''}): {pip_line(group)}",
+              file=sys.stderr)
     for o in bad:
         what = "raised an error" if o.error else f"gave {o.verdict}"
         print(f"UNEXPECTED: {o.claim.id} {what} (expected {o.claim.expected_verdict})",

@@ -75,6 +75,7 @@ from paper_checks.ledger import (
 from paper_checks.papers import Paper
 from paper_checks.perturbation import Perturbed
 from seprank.core.display import html_table, markdown_table
+from seprank.extras import MissingExtraError
 
 __all__ = [
     "KINDS",
@@ -206,17 +207,26 @@ class Claim:
 
     def run(self, *, perturbed: bool = False) -> ClaimResult:
         """Run the check; ``perturbed=True`` checks the registered perturbed statement (the
-        check called with the :class:`Perturbed` overrides of its statement parameters)."""
+        check called with the :class:`Perturbed` overrides of its statement parameters).  A
+        check that needs an optional dependency group which is not installed
+        (:class:`seprank.extras.MissingExtraError`) is ``skipped``, its reason the ``pip
+        install`` line of that group (``details['missing group']`` names it)."""
         if perturbed and not self.perturbable:
             raise ValueError(f"claim {self.id} registers no perturbation")
-        if perturbed:
-            with perturbed_run():
-                if isinstance(self.perturbation, Perturbed):
-                    result = self.func(**self.perturbation.overrides)
-                else:  # a statement written as text with a perturbed= flag (being retired)
-                    result = self.func(perturbed=True)
-        else:
-            result = self.func()
+        try:
+            if perturbed:
+                with perturbed_run():
+                    if isinstance(self.perturbation, Perturbed):
+                        result = self.func(**self.perturbation.overrides)
+                    else:  # a statement written as text with a perturbed= flag (being retired)
+                        result = self.func(perturbed=True)
+            else:
+                result = self.func()
+        except MissingExtraError as missing:  # installed without the group the check needs
+            return ClaimResult(None, None, "skipped", details={
+                "reason": f"needs the optional group {missing.group!r} ({missing.pip}) for "
+                          f"{missing.feature}, which is not installed",
+                "missing group": missing.group, "install": missing.pip})
         if not isinstance(result, ClaimResult):
             raise TypeError(f"check {self.id} returned {type(result).__name__}, not ClaimResult")
         if bool(result.certificates) != self.certifies and result.verdict != "skipped":

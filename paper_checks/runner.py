@@ -111,6 +111,13 @@ class ClaimOutcome:
         return self.claim.category == "paper"
 
     @property
+    def missing_group(self) -> str | None:
+        """The optional dependency group (:mod:`seprank.extras`) whose absence skipped the
+        check, or None."""
+        r = self.result
+        return None if r is None or r.verdict != "skipped" else r.details.get("missing group")
+
+    @property
     def as_expected(self) -> bool:
         return self.result is not None and self.result.verdict == self.claim.expected_verdict
 

@@ -26,8 +26,20 @@ Each paper subpackage's ``__init__`` is its index: the paper, its notation and a
 function table.  The names below are re-exported for convenience, and loaded on first use
 (``lazy_loader``; the list is ``seprank/__init__.pyi``): ``import seprank.core`` or ``import
 identifiability`` loads neither the automata (sympy's combinatorics), nor numba, nor dask.
+The dependencies come in groups (:mod:`seprank.extras`); ``python -m seprank.extras core``
+prints the core group's requirements, and runs before anything else is installed.
 """
 
-import lazy_loader
+from typing import Any
 
-__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)
+try:
+    import lazy_loader
+except ModuleNotFoundError:  # installed with --no-deps: only ``python -m seprank.extras`` runs
+
+    def __getattr__(name: str) -> Any:
+        from seprank.extras import pip_line
+
+        raise ModuleNotFoundError(f"seprank.{name} needs the core dependencies, which are not "
+                                  f"installed: {pip_line('core')}")
+else:
+    __getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

@@ -26,6 +26,7 @@ from identifiability.icl._threads import single_blas_thread
 from identifiability.icl.prompts import PromptBatch
 from seprank.core.display import RichDisplay
 from seprank.core.types import FloatArray
+from seprank.extras import require
 
 __all__ = ["BASELINES", "BaselineResult", "baseline_error", "knn_predict", "sklearn_predict"]
 
@@ -102,9 +103,10 @@ def sklearn_predict(prompts: PromptBatch, method: Baseline,
     >>> float((sklearn_predict(b, "logistic") == b.z).mean())   # noiseless, decisive contexts
     1.0
     """
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.neighbors import KNeighborsClassifier
-    from sklearn.svm import SVC
+    feature = "the scikit-learn baselines (sklearn_predict)"
+    LogisticRegression = require("sklearn.linear_model", feature=feature).LogisticRegression
+    KNeighborsClassifier = require("sklearn.neighbors", feature=feature).KNeighborsClassifier
+    SVC = require("sklearn.svm", feature=feature).SVC
 
     C = check_positive("C", C)
     factories = {

@@ -3,10 +3,12 @@ projection needs more than a few hundred iterations; see ``moment_fit._birkhoff`
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from seprank.core.types import FloatArray
+from seprank.extras import require
+
+nb = require("numba", feature="the compiled Dykstra loop")
 
 __all__ = ["dykstra"]
 

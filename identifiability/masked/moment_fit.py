@@ -43,6 +43,7 @@ from identifiability.masked.spectral import (
 )
 from seprank.core import array_bytes, guard_memory
 from seprank.core.types import FloatArray
+from seprank.extras import optional
 
 __all__: list[str] = []
 #: Levenberg-Marquardt iterations (Jacobian evaluations, analytic) of the refinement, at most.
@@ -275,11 +276,13 @@ def _birkhoff(X: FloatArray, tol: float = 1e-13, max_iter: int = 100_000
     """:func:`~identifiability.masked.spectral.birkhoff_projection` (Dykstra): the same
     iterates, the first ``_PYTHON_DYKSTRA`` in Python (identical), the rest compiled (sums in
     another order: equal to rounding).  A jackknife replicate of a poorly conditioned model
-    can take 10^4-10^5 iterations: seconds in Python at k = 8, milliseconds compiled."""
+    can take 10^4-10^5 iterations: seconds in Python at k = 8, milliseconds compiled.  Without
+    the kernels group (numba) every iterate runs in Python: the reference's own iterates."""
     P = np.array(X, dtype=float)
     k = P.shape[0]
     incr = np.zeros_like(P)
-    for it in range(1, min(max_iter, _PYTHON_DYKSTRA) + 1):
+    in_python = max_iter if optional("numba") is None else min(max_iter, _PYTHON_DYKSTRA)
+    for it in range(1, in_python + 1):
         r = P.sum(axis=1, keepdims=True) - 1
         c = P.sum(axis=0, keepdims=True) - 1
         A = P - r / k - c / k + (P.sum() - k) / k**2
@@ -288,7 +291,7 @@ def _birkhoff(X: FloatArray, tol: float = 1e-13, max_iter: int = 100_000
         dev = max(float(np.max(np.abs(P.sum(0) - 1))), float(np.max(np.abs(P.sum(1) - 1))))
         if dev <= tol:
             return P, it, True
-    if max_iter <= _PYTHON_DYKSTRA:
+    if max_iter <= in_python:
         return P, max_iter, False
     from identifiability.masked._dykstra import dykstra  # numba: loaded on first need
     P, incr, extra = dykstra(np.ascontiguousarray(P), np.ascontiguousarray(incr),

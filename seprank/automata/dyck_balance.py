@@ -51,6 +51,7 @@ from seprank.core.validation import (
     check_work,
     get_work_limit,
 )
+from seprank.extras import require
 
 __all__ = [
     "BalancedConstruction",
@@ -200,7 +201,7 @@ def minimal_dfa_states(types: int, depth: int) -> int:
     >>> minimal_dfa_states(2, 4)
     32
     """
-    from automata.fa.dfa import DFA
+    DFA = require("automata.fa.dfa", feature="the minimal Dyck automaton (automata-lib)").DFA
 
     k, n = check_int("types", types), check_int("depth", depth)
     stacks = n + 1 if k == 1 else math.inf if n * math.log(k) > 40 else (

@@ -33,6 +33,7 @@ from sympy.combinatorics import Permutation, PermutationGroup
 from seprank.core.errors import SemigroupTooLargeError
 from seprank.core.memory import OBJECT_ENTRY_BYTES, get_memory_limit, guard_memory
 from seprank.core.validation import check_int, check_work
+from seprank.extras import require
 
 __all__ = [
     "MaximalSubgroup",
@@ -438,7 +439,8 @@ def libsemigroups_summary(automaton: Semiautomaton) -> tuple[int, int]:
     >>> libsemigroups_summary(flip_flop())
     (3, 3)
     """
-    from libsemigroups_pybind11 import FroidurePin, ReportGuard, Transf
+    lsg = require("libsemigroups_pybind11", feature="the libsemigroups recount of a semigroup")
+    FroidurePin, ReportGuard, Transf = lsg.FroidurePin, lsg.ReportGuard, lsg.Transf
 
     _check_automaton(automaton)
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from seprank.extras import optional, require
+
 __all__ = [
     "MAIN_GUARD_MESSAGE",
     "MAX_WORKERS_PER_CORE",
@@ -80,12 +82,10 @@ def check_main_guard() -> None:
     path = getattr(main, "__file__", None)
     if main is None or not path:
         return
-    try:
-        import dask
-
-        method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
-    except Exception:  # pragma: no cover - dask missing: sweep fails later anyway
+    dask = optional("dask")
+    if dask is None:  # the distributed group is missing: dask_client refuses with its line
         return
+    method = dask.config.get("distributed.worker.multiprocessing-method", "spawn")
     if method == "fork":
         return
     frame: FrameType | None = inspect.currentframe()
@@ -229,8 +229,9 @@ def dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
             or hasattr(executor, "scheduler_address") or hasattr(executor, "submit")):
         raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
                         f"address or a distributed.Client, got {executor!r}")
-    import dask
-    from distributed import Client, LocalCluster
+    dask = require("dask", feature="a dask cluster (executor=)")
+    distributed = require("distributed", feature="a dask cluster (executor=)")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
 
     if isinstance(executor, Client):
         yield executor, f"dask cluster at {executor.scheduler_info().get('address')}"

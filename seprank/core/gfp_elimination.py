@@ -50,7 +50,8 @@ measured).  Whatever the prime, a GF(p) rank never exceeds the rank it bounds, s
 shortfall can only lower the certified value, never raise it: the value stays a certified
 lower bound in every case.
 
-Safety.  Pure numpy and numba: nothing can abort the interpreter.  The prime is
+Safety.  Pure numpy and numba (or numpy alone without the kernels group:
+:mod:`seprank.core.gfp_numpy`, the same results): nothing can abort the interpreter.  The prime is
 validated (a prime :math:`3 \le p < 2^{26}`), the memory is estimated and refused by
 :func:`seprank.core.memory.guard_memory` *before* the copy, and concurrent calls from several
 threads are serialised by one lock (each call already uses every core through BLAS, so
@@ -83,19 +84,20 @@ Examples
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 import flint
-import numba as nb
 import numpy as np
 
+from seprank.core import gfp_numpy
 from seprank.core.cluster import available_cores
 from seprank.core.memory import guard_memory
 from seprank.core.random import factorization
 from seprank.core.types import Array
+from seprank.extras import optional
 
 __all__ = [
     "MAX_PRIME",
@@ -298,7 +300,23 @@ class Elimination:
 
 # ----------------------------------------------------------------------------- kernels
 
-@nb.njit(cache=True, nogil=True)
+#: numba, or None without the kernels group: then each kernel below is its numpy twin in
+#: :mod:`seprank.core.gfp_numpy` (the same float64 operations per entry: the same results).
+nb = optional("numba")
+
+
+def _compiled(numpy_twin: Callable[..., Any] | None) -> Callable[[Callable[..., Any]],
+                                                                 Callable[..., Any]]:
+    """The kernel compiled by numba, or ``numpy_twin`` (the kernel itself, uncompiled, for
+    None) without the kernels group."""
+    def wrap(kernel: Callable[..., Any]) -> Callable[..., Any]:
+        if nb is None:
+            return numpy_twin if numpy_twin is not None else kernel
+        return nb.njit(cache=True, nogil=True)(kernel)
+    return wrap
+
+
+@_compiled(None)
 def _inverse(a: int, p: int) -> int:  # pragma: no cover - compiled
     """The inverse of ``a`` (not divisible by p) modulo the prime p (extended Euclid)."""
     t, new_t, r, new_r = 0, 1, p, a % p
@@ -309,7 +327,7 @@ def _inverse(a: int, p: int) -> int:  # pragma: no cover - compiled
     return t % p
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.panel_numpy)
 def _panel(A: Array, rows: Array, cols: Array, r: int, c0: int, c1: int,
            p: int) -> int:  # pragma: no cover - compiled
     """Eliminate columns c0:c1 of A with rows r: (balanced residues, in place): pivots moved to
@@ -360,7 +378,7 @@ def _panel(A: Array, rows: Array, cols: Array, r: int, c0: int, c1: int,
     return k
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.trsm_small_numpy)
 def _trsm_small(L: Array, B: Array, p: int) -> None:  # pragma: no cover - compiled
     """B <- L^{-1} B mod p for the unit lower triangle of L (k x k), in place."""
     fp = float(p)
@@ -376,7 +394,7 @@ def _trsm_small(L: Array, B: Array, p: int) -> None:  # pragma: no cover - compi
                 B[t, j] = y - fp * np.rint(y * pinv)
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.sub_reduce_numpy)
 def _sub_reduce(out: Array, T: Array, p: int) -> None:  # pragma: no cover - compiled
     """out <- reduce(out - T); |T| <= 2**53 - 2h."""
     fp = float(p)
@@ -387,7 +405,7 @@ def _sub_reduce(out: Array, T: Array, p: int) -> None:  # pragma: no cover - com
             out[i, j] = y - fp * np.rint(y * pinv)
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.sub_reduce_split_numpy)
 def _sub_reduce_split(out: Array, T_hi: Array, T_lo: Array, s: float,
                       p: int) -> None:  # pragma: no cover - compiled
     """out <- reduce(out - s * reduce(T_hi) - reduce(T_lo)); every value below 2**53."""
@@ -403,7 +421,7 @@ def _sub_reduce_split(out: Array, T_hi: Array, T_lo: Array, s: float,
             out[i, j] = y - fp * np.rint(y * pinv)
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.split_numpy)
 def _split(U: Array, s: float, hi: Array, lo: Array) -> None:  # pragma: no cover - compiled
     """U = s * hi + lo with |lo| <= s/2 (exact: s is a power of two)."""
     sinv = 1.0 / s
@@ -414,7 +432,7 @@ def _split(U: Array, s: float, hi: Array, lo: Array) -> None:  # pragma: no cove
             lo[i, j] = U[i, j] - s * q
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.rotate_numpy)
 def _rotate(A: Array, cols: Array, r: int, a: int, mid: int,
             b: int) -> None:  # pragma: no cover - compiled
     """Columns a:b of rows r: (and ``cols[a:b]``) rotated so that mid:b come first."""
@@ -435,7 +453,7 @@ def _rotate(A: Array, cols: Array, r: int, a: int, mid: int,
         cols[a + (b - mid) + j] = cbuf[j]
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.fill_signed_numpy)
 def _fill_signed(A: Array, X: Array, p: int) -> None:  # pragma: no cover - compiled
     """A <- X mod p as balanced residues (X a signed integer array of A's shape)."""
     half = p // 2
@@ -795,7 +813,7 @@ def _eliminate_locked(A: Array, p: int, threads: int | None, be: NumpyBackend) -
     return Elimination(rank, rows, cols, p, (m, n))
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.is_balanced_numpy)
 def _is_balanced(x: Array, p: int) -> bool:  # pragma: no cover - compiled
     h = float(p // 2 + 2)
     for i in range(x.size):
@@ -805,7 +823,7 @@ def _is_balanced(x: Array, p: int) -> bool:  # pragma: no cover - compiled
     return True
 
 
-@nb.njit(cache=True, nogil=True)
+@_compiled(gfp_numpy.widen_numpy)
 def _widen(ints: Array, floats: Array, count: int, p: int) -> None:  # pragma: no cover
     """floats[i] <- balanced(ints[i]) for i = count-1 .. 0, where ``floats`` is the same memory
     as ``ints`` (2 int32 slots per float64): backwards, entry i is written over int32 slots

@@ -23,18 +23,20 @@ evaluators use fused float64 kernels.  Primes must be below :data:`MAX_PRIME` = 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import flint
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from seprank.core.gfp_numpy import sub_reduce_numpy
 from seprank.core.memory import array_bytes, guard_memory
 from seprank.core.rank import RankResult
 from seprank.core.results import Certificate
 from seprank.core.types import Array
 from seprank.core.validation import check_int
+from seprank.extras import optional
 
 __all__ = ["MAX_PRIME", "float_rank_mod_p", "from_balanced", "matmul_mod", "max_terms",
            "reduce_balanced", "residue_bound", "to_balanced"]
@@ -281,14 +283,21 @@ def float_rank_mod_p(M: npt.ArrayLike, p: int) -> RankResult:
         "pivot_cols": cols, "algorithm": "blocked LU in float64 on BLAS (seprank.core.modfloat)"})
 
 
-@nb.njit(cache=True)
-def _subtract_reduce(out: Array, tmp: Array, p: float) -> None:  # pragma: no cover - compiled
+def _subtract_reduce_loop(out: Array, tmp: Array, p: float) -> None:  # pragma: no cover
     """``out <- reduce(out - tmp)`` in one pass (both balanced-bounded as in the docstring)."""
     pinv = 1.0 / p
     for i in range(out.shape[0]):
         for j in range(out.shape[1]):
             x = out[i, j] - tmp[i, j]
             out[i, j] = x - p * np.rint(x * pinv)
+
+
+#: numba (the kernels group, :mod:`seprank.extras`) or None.
+_nb = optional("numba")
+#: The loop compiled, or its numpy twin (the same float64 operations per entry).
+_subtract_reduce: Callable[[Array, Array, float], None] = (
+    _nb.njit(cache=True)(_subtract_reduce_loop) if _nb is not None
+    else lambda out, tmp, p: sub_reduce_numpy(out, tmp, int(p)))
 
 
 #: Columns eliminated one by one at the leaves of the recursion.

@@ -21,10 +21,12 @@ in this range); no reassociation the bounds do not cover.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from seprank.core.types import Array
+from seprank.extras import require
+
+nb = require("numba", feature="the compiled in-context kernel")
 
 __all__ = ["zin_grid_kernel"]
 

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from seprank.extras import require
+
 __all__ = ["UNROLLED_MIN_PAIRS", "KernelShape", "kernel_source", "unrolled_kernel"]
 
 #: Work (pairs) from which the unrolled kernel pays for its compilation: compiling one shape
@@ -193,7 +195,7 @@ def unrolled_kernel(shape: KernelShape) -> Callable[..., Any]:
     >>> callable(kernel)
     True
     """
-    import numba as nb
+    nb = require("numba", feature="the unrolled in-context kernel")
 
     namespace: dict[str, Any] = {"np": np, "nb": nb}
     exec(compile(kernel_source(shape), f"<zin kernel {shape}>", "exec"), namespace)

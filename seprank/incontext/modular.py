@@ -35,6 +35,7 @@ from seprank.core.domains import ModularDomain
 from seprank.core.progress import track
 from seprank.core.types import Array
 from seprank.evaluators import register_evaluator
+from seprank.extras import optional
 
 __all__ = ["PairRepresentation", "modular_grid", "modular_pair_values"]
 
@@ -256,7 +257,9 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
     (:func:`seprank.incontext.kernel_unrolled.unrolled_kernel`).
 
     The layer-1 arrays are formed per template (as in :func:`modular_grid`); layers 1..L run
-    per pair in the kernel, both cores.  Exact: see :mod:`seprank.core.modfloat`.
+    per pair in the kernel, both cores.  Exact: see :mod:`seprank.core.modfloat`.  Without
+    the kernels group (numba, :mod:`seprank.extras`): :func:`modular_grid`'s numpy path, the
+    same residues.
 
     Parameters
     ----------
@@ -292,15 +295,15 @@ def modular_grid_balanced(rep: PairRepresentation, a_templates: Array, b_templat
     True
     """
     from seprank.core.modfloat import max_terms, to_balanced
-    from seprank.incontext.kernel import zin_grid_kernel
-    from seprank.incontext.kernel_unrolled import UNROLLED_MIN_PAIRS, unrolled_kernel
 
     checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
     p = domain.p
     _check_sizes(rep, p)
-    if rep.net.depth == 1:
-        return to_balanced(modular_grid(rep, a_templates, b_templates, domain,
+    if rep.net.depth == 1 or optional("numba") is None:  # without the kernels group: the same
+        return to_balanced(modular_grid(rep, a_templates, b_templates, domain,  # residues
                                         kernel="numpy"), p)
+    from seprank.incontext.kernel import zin_grid_kernel
+    from seprank.incontext.kernel_unrolled import UNROLLED_MIN_PAIRS, unrolled_kernel
     maps = _mix_maps(rep, domain)
     d, n2, H = rep.width, 2 * rep.n_tokens, rep.net.heads
     iu, ju = np.triu_indices(d)
@@ -370,7 +373,8 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     kernel : {'compiled', 'numpy'}, keyword-only
         ``'compiled'`` (default): the numba float64 kernel
         (:func:`modular_grid_balanced`), several times faster; ``'numpy'``: vectorised int64
-        numpy (the reference it is tested against).  Both are exact.
+        numpy (the reference it is tested against).  Both are exact; without the kernels
+        group (numba, :mod:`seprank.extras`) ``'compiled'`` runs the numpy path.
 
     Returns
     -------
@@ -395,7 +399,7 @@ def modular_grid(rep: PairRepresentation, a_templates: Array, b_templates: Array
     checked = _check_args(rep, domain, a_templates=a_templates, b_templates=b_templates)
     p = domain.p
     _check_sizes(rep, p)
-    if kernel == "compiled" and rep.net.depth > 1:
+    if kernel == "compiled" and rep.net.depth > 1 and optional("numba") is not None:
         from seprank.core.modfloat import from_balanced
 
         return from_balanced(modular_grid_balanced(rep, checked["a_templates"],

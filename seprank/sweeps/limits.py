@@ -30,6 +30,7 @@ from typing import Any
 
 from seprank.core.cluster import MAIN_GUARD_MESSAGE, check_main_guard
 from seprank.core.validation import check_float
+from seprank.extras import require
 from seprank.sweeps.measure import TaskOutcome, run_task
 
 __all__ = ["MAIN_GUARD_MESSAGE", "check_main_guard", "check_timeout", "run_serial",
@@ -163,7 +164,7 @@ _STARTED: dict[str, float] = {}
 def _clocked_run_task(fn: Callable[..., Any], params: Mapping[str, Any]) -> TaskOutcome:
     """:func:`run_task` on a dask worker, leaving its start time where the client can read it
     (:func:`_running_for`)."""
-    from distributed import get_worker
+    get_worker = require("distributed", feature="a sweep on dask workers").get_worker
 
     key = str(get_worker().get_current_task())
     _STARTED[key] = time.monotonic()

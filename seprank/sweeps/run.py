@@ -71,6 +71,7 @@ from seprank.core.cluster import available_cores, check_scheduler_address, dask_
 from seprank.core.display import summarize
 from seprank.core.progress import progress_bar
 from seprank.core.validation import check_bool
+from seprank.extras import require
 from seprank.sweeps.limits import (
     _clocked_run_task,
     _stop_overrunning,
@@ -536,7 +537,8 @@ def _run_on_dask(client: Any, fn: Callable[..., Any], params: Sequence[dict[str,
                  keys: Sequence[TaskKey], order: Sequence[int],
                  deliver: Callable[[int, TaskOutcome], None],
                  timeout: float | None = None) -> None:
-    from distributed import as_completed, wait
+    distributed = require("distributed", feature="a sweep on a dask cluster")
+    as_completed, wait = distributed.as_completed, distributed.wait
 
     token = uuid.uuid4().hex[:8]
     futures = {}
