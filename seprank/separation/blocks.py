@@ -15,6 +15,11 @@ r"""The block engine: a separation rank as the sum of its degree blocks' certifi
    templates, sized to its own bound -- and extracts each block's grid (a GF(p) product of the
    interpolation weights with the values, per chunk of rows only for the blocks that use one
    of its rows and over the columns they use, :func:`seprank.core.modfloat.matmul_mod`);
+   when every block's grid does not fit the memory limit at once, the serial blocks share as
+   few sweeps as fit, the largest together (:func:`sweep_groups`), each run when its first
+   block is ranked -- not one sweep per block, which would evaluate every smaller block's
+   grid again (with ``executor=`` the workers take every first round at once: one sweep
+   when they fit, else one per block);
 4. each block, smallest first, runs the ordinary growth loop
    :func:`~seprank.separation.growth.grow_until_stable` with its own plan (same template
    stream), memory guard and what is left of the
