@@ -562,12 +562,12 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
             if bounds[k] == 0:
                 continue
             j, kk = structure.bidegrees[k]
+            if k in starts and (deadline is None or time.perf_counter() <= deadline):
+                sweep_group(starts[k])  # the first (smallest) block of a shared sweep
             if deadline is not None and time.perf_counter() > deadline:  # polled per block
                 done[k] = _not_run(j, kk, bounds[k], request, domain.p)
                 sweep.cache.pop(k, None)
                 continue
-            if k in starts:  # the first (smallest) block of a shared sweep
-                sweep_group(starts[k])
             remaining = (None if budget.max_seconds is None
                          else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
             matrix_of = _BlockMatrix(sweep, k, limit, deadline,
