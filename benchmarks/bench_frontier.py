@@ -108,6 +108,22 @@ def project(d_x: int, L: int, per_madd: float, per_fma_eval: float,
             "largest_worker_gib": 12 * max(sides) ** 2 / 2**30}
 
 
+def projected_peak_bytes(sides: list[int]) -> int:
+    """Peak bytes of the serial blocks (square grids of these sides, one shared sweep, ranked
+    smallest first and widened in place) by the engine's own estimators: the larger of the
+    sweep (every int32 grid and its temporaries) and, for each block ranked, the grids still
+    cached beside its rank step (:func:`seprank.separation.blocks.rank_step_bytes`).  The
+    interpreter's own memory is not counted."""
+    from seprank.separation.blocks import CHUNK_BYTES, rank_step_bytes
+
+    order = sorted(sides)
+    store = [4 * n * n for n in order]
+    sweep = sum(store) + min(CHUNK_BYTES, 32 * len(order) * order[-1] ** 2)
+    ranks = [rank_step_bytes(n, n, in_place=True) + sum(store[i + 1:])
+             for i, n in enumerate(order)]
+    return max(sweep, *ranks)
+
+
 def _dask_lines(s: tuple[int, int]) -> list[str]:
     one = _run("blocks", *s, "serial", 1)
     default = _run("blocks", *s, "serial", os.cpu_count() or 1)
@@ -242,6 +258,10 @@ def main(argv: list[str]) -> int:
                   ""]
     for s in dask_sizes:
         lines += _dask_lines(s)
+    lines += ["Projected peak of the serial blocks from their sizes (the engine's estimators; "
+              "the interpreter, about 0.3 GiB, not counted): " + ", ".join(
+                  f"({d}, {L}) {projected_peak_bytes(block_sides(d, L)) / 2**30:.2f} GiB"
+                  for d, L in sorted(set(sizes) | set(PROJECT_SIZES))) + ".", ""]
     lines += [f"At the end: {load_line()}."]
     text = "\n".join(lines)
     print(text)

@@ -68,3 +68,21 @@ def test_the_gpu_projection_counts_an_lu_and_divides_by_the_stated_rates() -> No
     assert on_gpu["rank_seconds_estimate"] == pytest.approx(
         2 * SPLIT_PRODUCTS * madds + on_gpu["latency_seconds"])
     assert on_gpu["device_bytes"] == max(4 * (9 + 36), 8 * 36)
+
+
+def test_the_projected_peak_is_the_sweep_or_a_rank_step_beside_the_larger_grids() -> None:
+    """One block: the larger of its int32 grid with the sweep's temporaries and its in-place
+    rank step; two blocks: the smaller one's rank step is taken beside the larger's int32
+    grid (ranked smallest first)."""
+    from benchmarks.bench_frontier import projected_peak_bytes
+    from seprank.separation.blocks import CHUNK_BYTES, rank_step_bytes
+
+    n = 5000
+    one = projected_peak_bytes([n])
+    assert one == max(4 * n * n + min(CHUNK_BYTES, 32 * n * n), rank_step_bytes(n, n,
+                                                                                 in_place=True))
+    m = 4000
+    two = projected_peak_bytes([n, m])
+    assert two >= rank_step_bytes(m, m, in_place=True) + 4 * n * n
+    assert two >= 4 * (n * n + m * m)
+    assert two < rank_step_bytes(n, n) + 4 * m * m + CHUNK_BYTES   # no int32 copy counted
