@@ -55,6 +55,36 @@ def _rep(d_x: int, L: int, heads: int = 1) -> Any:
                                           seed=SEED)
 
 
+def generic_rep(d_x: int, L: int, seed: int = SEED) -> Any:
+    """A representation as a user builds one with the public API: a random network
+    (``LinearAttention.random``), a random nonzero integer ``d_x x 2`` embedding and two
+    one-token sentences of *distinct* tokens (S1 = (0,), S2 = (1,))."""
+    from seprank import LinearAttention
+    from seprank.incontext.representation import InContextRepresentation, random_embedding
+
+    net = LinearAttention.random(depth=L, width=d_x, heads=1, seed=seed)
+    return InContextRepresentation(net, random_embedding(d_x, 2, seed=seed + 1), [0], [1])
+
+
+def counts(result: Any) -> dict[str, Any]:
+    """The work of a degree-block run in counts (robust under load): blocks and their
+    shapes, evaluations of Z_in by kernel, shared sweeps, the entries ranked and the LU
+    multiply-adds (:func:`benchmarks.bench_gpu_projection.lu_multiply_adds` of each round's
+    shape and rank)."""
+    from benchmarks.bench_gpu_projection import lu_multiply_adds
+
+    e = result.engine
+    rounds = [(h.rows, h.cols, h.rank) for h in e.history]
+    return {"n_blocks": len(e.blocks), "n_rounds": len(rounds),
+            "shapes": sorted((r, c) for r, c, _ in rounds),
+            "sweep_pairs": int(e.details.get("sweep_pairs", 0)),
+            "sweep_runs": list(e.details.get("sweep_runs", ())),
+            "kernel_pairs": dict(result.details.get("grid_kernel_pairs", {})),
+            "lu_madds": sum(lu_multiply_adds(r, c, min(k, r, c)) for r, c, k in rounds),
+            "entries_ranked": sum(r * c for r, c, _ in rounds),
+            "sweep_note": e.details.get("sweep", "")}
+
+
 def _clock() -> tuple[float, float]:
     return time.perf_counter(), time.process_time()
 
@@ -73,7 +103,8 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
     out: dict[str, Any]
     if name in ("dense", "blocks", "frontier"):
         d_x, L = int(args[0]), int(args[1])
-        rep = _rep(d_x, L)
+        # optional 5th argument: 'bench' (the default) or 'generic' (:func:`generic_rep`)
+        rep = generic_rep(d_x, L) if len(args) > 4 and args[4] == "generic" else _rep(d_x, L)
         pb = rep.bound()
         if name == "dense":  # the dense engine's round, grid and rank timed apart
             from seprank.incontext.modular import modular_grid
@@ -106,7 +137,8 @@ def variant(name: str, args: list[str]) -> dict[str, Any]:
                                   e.details.get("block_ranks_on_workers", {}).items()},
                    "rank_wall": sum(h.seconds for h in e.history),
                    "largest_block": max(b.bound for b in e.blocks),
-                   "certifies": r.certifies, "stop": e.stop_reason,
+                   "certifies": r.certifies, "stop": e.stop_reason, "counts": counts(r),
+                   "sentences": [list(rep.first), list(rep.second)],
                    # per block: bound, rank, its rounds (rows, cols, seconds)
                    "blocks": [[b.bound, b.rank, [[h.rows, h.cols, h.seconds]
                                                  for h in b.history]] for b in e.blocks]}

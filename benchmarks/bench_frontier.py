@@ -24,8 +24,17 @@ sweep are projected to a cluster of 16 and 64 workers at (4, 4), (7, 3) and (3, 
 here, in the calling process on this machine's cores, and as it would take split over the
 workers -- not implemented).
 
-Usage: ``python -m benchmarks frontier [--sizes=5x3,3x4] [--dense=5x3] [--dask=6x3]``
-(``--dense=`` for none).  Larger sizes: ``--sizes=6x3,4x4`` (minutes to an hour on 2 cores).
+With ``--representation=generic`` (or ``both``) the blocks also run through the public call
+``incontext_seq_sep(rep, structure='degree')`` on a representation built as a user builds one
+(:func:`benchmarks.bench_degree_blocks.generic_rep`: ``LinearAttention.random``, a random
+nonzero integer embedding, distinct tokens for the two sentences), each size in its own
+subprocess, and the two are printed side by side: wall / CPU / peak / load, and the work in
+counts (blocks, rounds, evaluations of Z_in by kernel, shared sweeps, the eliminations' LU
+multiply-adds and the entries ranked), which do not depend on the load.
+
+Usage: ``python -m benchmarks frontier [--sizes=5x3,3x4] [--dense=5x3] [--dask=6x3]
+[--representation=bench|generic|both]`` (``--dense=`` for none).  Larger sizes:
+``--sizes=6x3,4x4`` (minutes to an hour on 2 cores).
 """
 
 from __future__ import annotations
@@ -99,6 +108,22 @@ def project(d_x: int, L: int, per_madd: float, per_fma_eval: float,
             "largest_worker_gib": 12 * max(sides) ** 2 / 2**30}
 
 
+def projected_peak_bytes(sides: list[int]) -> int:
+    """Peak bytes of the serial blocks (square grids of these sides, one shared sweep, ranked
+    smallest first and widened in place) by the engine's own estimators: the larger of the
+    sweep (every int32 grid and its temporaries) and, for each block ranked, the grids still
+    cached beside its rank step (:func:`seprank.separation.blocks.rank_step_bytes`).  The
+    interpreter's own memory is not counted."""
+    from seprank.separation.blocks import CHUNK_BYTES, rank_step_bytes
+
+    order = sorted(sides)
+    store = [4 * n * n for n in order]
+    sweep = sum(store) + min(CHUNK_BYTES, 32 * len(order) * order[-1] ** 2)
+    ranks = [rank_step_bytes(n, n, in_place=True) + sum(store[i + 1:])
+             for i, n in enumerate(order)]
+    return max(sweep, *ranks)
+
+
 def _dask_lines(s: tuple[int, int]) -> list[str]:
     one = _run("blocks", *s, "serial", 1)
     default = _run("blocks", *s, "serial", os.cpu_count() or 1)
@@ -156,13 +181,44 @@ def _dask_lines(s: tuple[int, int]) -> list[str]:
     return lines
 
 
+#: Representations of ``--representation=``: the benchmark's own, the public call's generic.
+REPRESENTATIONS = {"bench": ("bench",), "generic": ("generic",), "both": ("bench", "generic")}
+
+
+def representation_lines(runs: dict[tuple[str, tuple[int, int]], dict[str, Any]]) -> list[str]:
+    """The table of ``--representation``: one row per (representation, size), time and
+    counts side by side."""
+    rows = []
+    for (kind, (d, L)), b in sorted(runs.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        c = b["counts"]
+        rows.append([f"({d}, {L})", kind, f"S1={b['sentences'][0]}, S2={b['sentences'][1]}",
+                     b["PB"], b["rank"], b["certifies"], _s(b["total"]),
+                     f"{b['peak_mib'] / 1024:.2f} GiB",
+                     f"{b['load'][0]:.1f}-{b['load'][1]:.1f}", c["n_blocks"], c["n_rounds"],
+                     f"{c['sweep_pairs']:,} in {len(c['sweep_runs'])} sweep(s)",
+                     ", ".join(f"{k} {v:,}" for k, v in c["kernel_pairs"].items()),
+                     f"{c['lu_madds']:.4g}", f"{c['entries_ranked']:,}"])
+    return ["### The benchmark's representation against a generic one (public call)", "",
+            markdown_table(["size", "representation", "sentences", "PB", "certified rank",
+                            "certifies", "end to end", "peak", "load", "blocks", "rounds",
+                            "Z_in evaluations (sweeps)", "evaluations by kernel",
+                            "LU multiply-adds", "entries ranked"], rows), ""]
+
+
 def main(argv: list[str]) -> int:
     sizes = _sizes(argv, "sizes", "5x3,3x4")
+    kinds_arg = [a.split("=", 1)[1] for a in argv if a.startswith("--representation=")]
+    kinds = REPRESENTATIONS.get(kinds_arg[0] if kinds_arg else "bench")
+    if kinds is None:
+        print(f"--representation= takes one of {sorted(REPRESENTATIONS)}", file=sys.stderr)
+        return 2
     dense_sizes = _sizes(argv, "dense", "5x3")
     head = ["# Frontier: certified in-context seq-sep by degree blocks", "",
             f"{machine_line()}.", "", f"At start: {load_line()}; "
             f"{thread_line(None)}.", ""]
-    blocks = {s: _run("blocks", *s) for s in sizes}
+    runs = {(kind, s): _run("blocks", *s, "serial", os.cpu_count() or 1, kind)
+            for s in sizes for kind in kinds}
+    blocks = {s: r for (kind, s), r in runs.items() if kind == kinds[0]}
     dense = {s: _run("dense", *s) for s in dense_sizes}
     dask_sizes = _sizes(argv, "dask", "")
     rows = [[f"({d}, {L})", b["PB"], b["rank"], "yes" if b["rank"] == b["PB"] else "**no**",
@@ -170,7 +226,7 @@ def main(argv: list[str]) -> int:
              f"{b['rank_wall']:.1f} s", f"{b['peak_mib'] / 1024:.2f} GiB",
              len(b["blocks"]), b["largest_block"], f"{b['load'][0]:.1f}-{b['load'][1]:.1f}"]
             for (d, L), b in blocks.items()]
-    lines = [*head, markdown_table(
+    lines = [*head, *representation_lines(runs), markdown_table(
         ["(d_x, L)", "PB", "certified rank", "= PB", "certifies", "end to end", "grids (wall)",
          "rank step (wall)", "peak", "blocks", "largest block", "load"], rows), ""]
     for s, dn in dense.items():
@@ -202,6 +258,10 @@ def main(argv: list[str]) -> int:
                   ""]
     for s in dask_sizes:
         lines += _dask_lines(s)
+    lines += ["Projected peak of the serial blocks from their sizes (the engine's estimators; "
+              "the interpreter, about 0.3 GiB, not counted): " + ", ".join(
+                  f"({d}, {L}) {projected_peak_bytes(block_sides(d, L)) / 2**30:.2f} GiB"
+                  for d, L in sorted(set(sizes) | set(PROJECT_SIZES))) + ".", ""]
     lines += [f"At the end: {load_line()}."]
     text = "\n".join(lines)
     print(text)

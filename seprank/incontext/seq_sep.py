@@ -207,16 +207,18 @@ def incontext_seq_sep(
                         f"InContextRepresentation(net, embedding, first, second) or "
                         f"InContextRepresentation.random(...)), got {type(rep).__name__}")
     pb = rep.bound()
+    grid = _StructuredGrid(rep, progress) if method == "modular" else None
     engine = separation_rank(
         rep.grid_function, n_inputs=2, dim=rep.width, partition=([0], [1]), method=method,
         seed=seed, upper_bound=None if n_templates is not None else pb,
         n_templates=n_templates, progress=progress, budget=budget, keep_witness=keep_witness,
-        grid_matrix=_StructuredGrid(rep, progress) if method == "modular" else None,
-        structure=structure, executor=executor,
+        grid_matrix=grid, structure=structure, executor=executor,
     )
     rank = engine.rank
     blocks = getattr(engine, "blocks", ())
     details: dict[str, Any] = {"engine": engine.summary(), **dict(engine.details)}
+    if grid is not None and grid.pairs:  # the rectangular grids' evaluations, per kernel
+        details["grid_kernel_pairs"] = dict(sorted(grid.pairs.items()))
     if rank > pb and method != "svd":
         raise AssertionError(  # a certified rank above a proven bound is a bug, never an answer
             f"certified rank {rank} exceeds the bidegree bound PB = {pb}; please report this"
@@ -302,6 +304,9 @@ class _StructuredGrid:
         self.rep, self.progress = rep, progress
         #: The kernel of :meth:`rectangular` (None: decided per call by its size).
         self.unrolled: bool | None = None
+        #: Evaluations of Z_in by :meth:`rectangular`, per kernel ('unrolled': written out
+        #: for the network's shape; 'compiled': the generic numba kernel; 'numpy': depth 1).
+        self.pairs: dict[str, int] = {}
 
     def expect_pairs(self, pairs: int) -> None:
         """The degree blocks' sweep announces its work: the kernel written out for this
@@ -321,6 +326,11 @@ class _StructuredGrid:
         """The rectangular grid [Z_in(a_r, b_s)] as balanced float64 residues (the degree
         blocks' scaled grids), by the compiled kernel."""
         assert isinstance(domain, ModularDomain)
+        pairs = len(a_templates) * len(b_templates)
+        kernel = ("numpy" if self.rep.net.depth == 1 else "unrolled"
+                  if (self.unrolled if self.unrolled is not None
+                      else pairs >= UNROLLED_MIN_PAIRS) else "compiled")
+        self.pairs[kernel] = self.pairs.get(kernel, 0) + pairs
         return modular_grid_balanced(self.rep, a_templates, b_templates, domain,
                                      unrolled=self.unrolled)
 

@@ -15,6 +15,11 @@ r"""The block engine: a separation rank as the sum of its degree blocks' certifi
    templates, sized to its own bound -- and extracts each block's grid (a GF(p) product of the
    interpolation weights with the values, per chunk of rows only for the blocks that use one
    of its rows and over the columns they use, :func:`seprank.core.modfloat.matmul_mod`);
+   when every block's grid does not fit the memory limit at once, the serial blocks share as
+   few sweeps as fit, the largest together (:func:`sweep_groups`), each run when its first
+   block is ranked -- not one sweep per block, which would evaluate every smaller block's
+   grid again (with ``executor=`` the workers take every first round at once: one sweep
+   when they fit, else one per block);
 4. each block, smallest first, runs the ordinary growth loop
    :func:`~seprank.separation.growth.grow_until_stable` with its own plan (same template
    stream), memory guard and what is left of the
@@ -69,7 +74,7 @@ from seprank.separation.strategies import Streams, register_strategy
 from seprank.separation.witness import find_grid_minor
 
 __all__ = ["block_separation_rank", "rank_step_bytes", "rect_from_batch",
-           "rect_from_grid_matrix", "select_degree"]
+           "rect_from_grid_matrix", "select_degree", "sweep_groups"]
 
 #: ``evaluate(a_points, b_points)`` -> the grid [f(a_r, b_s)] mod p (int64 or balanced float64)
 #: for a_points of shape (R, |A|, dim) and b_points of shape (S, |B|, dim).
@@ -91,6 +96,10 @@ CHUNK_BYTES = 96 * 2**20
 INTERPOLATION_ENTRY_BYTES = 2 * (8 + 32) + 2 * 8 + 8
 #: Resident bytes of one local dask worker process with seprank, numpy and flint imported.
 WORKER_PROCESS_BYTES = 300 * 2**20
+#: Largest int32 grid a ``realloc`` to twice its size may copy instead of remap: glibc
+#: serves an allocation from its heap below its mmap threshold (dynamic, at most 32 MiB on
+#: 64-bit systems) and may move it by copying; above, ``mremap`` moves pages, not bytes.
+REALLOC_COPY_BYTES = 32 * 2**20
 
 
 def _tuples(m: int, k: int) -> Array:
@@ -248,6 +257,19 @@ class _Sweep:
         # block -> (templates, matrix, kept rows/columns of the matricization or None)
         self.cache: dict[int, tuple[Array, Array, Kept | None]] = {}
         self.seconds = 0.0
+        #: Evaluations of f made so far (pairs of points, every scaling counted) and the
+        #: templates of each run: the sweep's work in counts, robust under load.
+        self.pairs = 0
+        self.runs: list[int] = []
+        #: Pairs the driver plans to evaluate in all its shared sweeps (announced to the
+        #: evaluator with each run, so that a kernel worth compiling for the whole plan is
+        #: compiled even when the plan is split into several sweeps).
+        self.planned_pairs = 0
+
+    def pairs_of(self, m: int) -> int:
+        """Evaluations of f by one run over ``m`` templates (every scaling)."""
+        rows, cols = self.shape(m)
+        return len(self.nodes) * rows * cols
 
     def shape(self, m: int) -> tuple[int, int]:
         return m ** self.n_a, m ** self.n_b
@@ -280,7 +302,8 @@ class _Sweep:
                   for k in blocks}
         announce = getattr(self.evaluate, "expect_pairs", None)
         if callable(announce):
-            announce(n_nodes * len(rows_all) * S)
+            announce(max(n_nodes * len(rows_all) * S, self.planned_pairs))
+        self.runs.append(m_max)
         chunk = max(1, CHUNK_BYTES // (4 * 8 * n_nodes * S))
         for r0 in range(0, len(rows_all), chunk):
             if deadline is not None and time.perf_counter() > deadline:
@@ -290,6 +313,7 @@ class _Sweep:
             r1 = min(len(rows_all), r0 + chunk)
             pts = np.concatenate([np.mod(a_pts[r0:r1] * t, p) for t in self.nodes])
             F = np.asarray(self.evaluate(pts, b_pts))
+            self.pairs += len(pts) * S
             F = (F if F.dtype == np.float64 else to_balanced(F, p)).reshape(n_nodes, r1 - r0, S)
             # only the blocks that use a row of this chunk, over the columns they use (a
             # prefix when each side holds one position): one product with their weights
@@ -341,7 +365,8 @@ class _BlockMatrix:
     def peak_bytes(self, m: int) -> int:
         rows, cols = self.sweep.shape(m)
         held = self.sweep.cached_bytes(exclude=self.k)
-        return int(held + rank_step_bytes(rows, cols) + self.sweep.temp_bytes(m))
+        return int(held + rank_step_bytes(rows, cols, in_place=self.in_place)
+                   + self.sweep.temp_bytes(m))
 
     def fits(self, m: int) -> bool:
         return self.peak_bytes(m) <= self.limit
@@ -485,42 +510,69 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
 
     plans = [plan(k) for k in range(len(bounds))]
     sizes = {k: pl.first_size for k, pl in enumerate(plans) if bounds[k] > 0}
-    m_max = max(sizes.values(), default=0)
-    store = sum(4 * sweep.shape(m)[0] * sweep.shape(m)[1] for m in sizes.values())
-    biggest = max((_BlockMatrix(sweep, k, limit).peak_bytes(m) for k, m in sizes.items()),
-                  default=0)
+    # the blocks are ranked smallest first: the largest rank step runs when the other blocks'
+    # cached matrices are released (the peak is the largest block's, not that plus the cache)
+    order = sorted(range(len(bounds)), key=lambda k: (bounds[k], k))
+    ranked = [k for k in order if k in sizes]
+    serial = isinstance(request.executor, str) and request.executor == "serial"
+    in_place = serial and not request.keep_witness
+    shapes = [sweep.shape(sizes[k]) for k in ranked]
+    store = sum(4 * r * c for r, c in shapes)
+    biggest = max((_BlockMatrix(sweep, k, limit, in_place=in_place).peak_bytes(sizes[k])
+                   for k in ranked), default=0)
     notes: dict[str, Any] = {"structure_check": checked}
+    groups: list[list[int]] = []
     if sizes and store + biggest <= limit:  # one sweep for every block's first round
-        shared = plan(0).sample(m_max)  # a fresh copy of the shared stream
-        try:
-            for k, (M, kept) in sweep.run(shared, sizes, deadline).items():
-                sweep.cache[k] = (shared[:sizes[k]], M, kept)
-        except _OutOfTime as out_of_time:
-            notes["sweep"] = f"the shared sweep of the first rounds stopped: {out_of_time}"
+        groups = [ranked]
+    elif sizes and serial:  # shared sweeps of as many blocks as fit (sweep_groups)
+        found = sweep_groups([4 * r * c for r, c in shapes],
+                             [rank_step_bytes(r, c, in_place=in_place) for r, c in shapes],
+                             [sweep.temp_bytes(sizes[k]) for k in ranked], limit)
+        groups = [[ranked[i] for i in g] for g in found]
+        alone = len(ranked) - sum(len(g) for g in groups)
+        notes["sweep"] = (f"the blocks' first rounds together ({store / 2**30:.3g} GiB) exceed "
+                          f"the memory limit: {len(groups)} shared sweeps of "
+                          f"{', '.join(str(len(g)) for g in groups)} blocks"
+                          + (f", {alone} too large for any" if alone else ""))
     elif sizes:
         notes["sweep"] = (f"the blocks' first rounds together ({store / 2**30:.3g} GiB) exceed "
                           "the memory limit: blocks evaluated one at a time")
+    sweep.planned_pairs = sum(sweep.pairs_of(max(sizes[k] for k in g)) for g in groups)
+
+    def sweep_group(group: list[int]) -> None:
+        """One shared sweep: the first rounds of ``group``'s blocks, cached."""
+        shared = plan(0).sample(max(sizes[k] for k in group))  # a copy of the shared stream
+        try:
+            for k, (M, kept) in sweep.run(shared, {k: sizes[k] for k in group},
+                                          deadline).items():
+                sweep.cache[k] = (shared[:sizes[k]], M, kept)
+        except _OutOfTime as out_of_time:
+            notes["sweep"] = f"the shared sweep of the first rounds stopped: {out_of_time}"
+
+    if not serial:  # the workers take every first round at once: one sweep, before them
+        for group in groups:
+            sweep_group(group)
+    starts = {g[0]: g for g in groups} if serial else {}
     done: dict[int, DegreeBlock] = {}
     first_rounds = {k: M for k, (_, M, _) in sweep.cache.items()}
     _guard_workers(request.executor, first_rounds, store, limit)
     with block_ranks(request.executor, domain, first_rounds) as (pool, where):
         del first_rounds
-        # smallest blocks first: the largest rank step runs when the other blocks' cached
-        # matrices are released (the peak is the largest block's, not that plus the cache)
-        for k in track(sorted(range(len(bounds)), key=lambda k: (bounds[k], k)),
-                       desc="degree blocks", unit="block", progress=request.progress):
+        for k in track(order, desc="degree blocks", unit="block", progress=request.progress):
             if bounds[k] == 0:
                 continue
             j, kk = structure.bidegrees[k]
+            if k in starts and (deadline is None or time.perf_counter() <= deadline):
+                sweep_group(starts[k])  # the first (smallest) block of a shared sweep
+            if deadline is not None and time.perf_counter() > deadline:  # polled per block
+                done[k] = _not_run(j, kk, bounds[k], request, domain.p)
+                sweep.cache.pop(k, None)
+                continue
             remaining = (None if budget.max_seconds is None
                          else max(1e-3, budget.max_seconds - (time.perf_counter() - start)))
             matrix_of = _BlockMatrix(sweep, k, limit, deadline,
                                      in_place=pool is None and not request.keep_witness)
             witness = _BlockWitness(matrix_of, domain.p, n_a, n_b)
-            if deadline is not None and time.perf_counter() > deadline:  # polled per block
-                done[k] = _not_run(j, kk, bounds[k], request, domain.p)
-                sweep.cache.pop(k, None)
-                continue
             try:
                 out = grow_until_stable(
                     matrix_of, plans[k], upper_bound=bounds[k],
@@ -554,6 +606,7 @@ def block_separation_rank(request: SeparationRequest, domain: Domain | None,
     details: dict[str, Any] = {
         "domain": repr(domain), "prime": domain.p, "structure": structure.bidegrees,
         "structure_source": structure.source, "nodes": nodes, "sweep_seconds": sweep.seconds,
+        "sweep_pairs": sweep.pairs, "sweep_runs": tuple(sweep.runs),
         "block_table": [b.row() for b in blocks], "pinned_by_block_bounds": pinned, **notes}
     if upper_bound is not None and rank > upper_bound:
         details["exceeds_upper_bound"] = True
@@ -576,14 +629,22 @@ def _not_run(j: int, k: int, bound: int, request: SeparationRequest, p: int) -> 
                        GridEvidence(request.f, request.n_inputs, request.dim, empty, p))
 
 
-def rank_step_bytes(rows: int, cols: int) -> int:
+def rank_step_bytes(rows: int, cols: int, *, in_place: bool = False) -> int:
     """Peak bytes of one block's rank step: its int32 matrix and the float64 elimination's
-    copy with its strips (:func:`seprank.core.gfp_elimination.elimination_bytes`).
+    copy with its strips (:func:`seprank.core.gfp_elimination.elimination_bytes`) -- or, for
+    a grid widened in its own allocation and eliminated in place (``in_place=True``, the
+    serial blocks without a kept witness), the float64 matrix and its strips only, plus
+    what a ``realloc`` that copies instead of remapping may hold for a moment (at most
+    :data:`REALLOC_COPY_BYTES` of int32 grid: allocations above glibc's largest mmap
+    threshold are remapped, not copied).
 
     Parameters
     ----------
     rows, cols : int
         The block matrix's shape.
+    in_place : bool, keyword-only
+        The int32 grid is widened in place (:func:`~seprank.core.gfp_elimination.widen_in_place`)
+        instead of copied beside it.
 
     Returns
     -------
@@ -594,8 +655,74 @@ def rank_step_bytes(rows: int, cols: int) -> int:
     --------
     >>> rank_step_bytes(1000, 1000) >= 12 * 10**6
     True
+    >>> rank_step_bytes(10**4, 10**4, in_place=True) < 10**9 < rank_step_bytes(10**4, 10**4)
+    True
     """
-    return 4 * rows * cols + elimination_bytes(rows, cols)
+    held = min(4 * rows * cols, REALLOC_COPY_BYTES) if in_place else 4 * rows * cols
+    return held + elimination_bytes(rows, cols)
+
+
+def sweep_groups(store: list[int], step: list[int], temp: list[int],
+                 limit: int) -> list[list[int]]:
+    """Blocks (in the order they are ranked, smallest first) grouped into shared sweeps
+    within a memory limit, so that no block's grid is evaluated twice.
+
+    A sweep over the largest block's templates evaluates every smaller block's grid as well,
+    for the cost of the largest alone; all blocks in one sweep is the cheapest (what the
+    driver does when it fits), one sweep per block the dearest (the sum of every block's
+    evaluations: 2.3x at (d_x, L) = (5, 3), 6.5x at (4, 4), 25x at (3, 5)).  Between the two,
+    the blocks are grouped greedily from the largest down: a group takes the next smaller
+    block while its peak stays within ``limit`` -- the larger of the group's cached matrices
+    with the sweep's temporaries, and, for each block ranked (smallest first), the matrices
+    still cached after it beside its own rank step.  A block whose rank step and temporaries
+    alone exceed the limit joins no group (its own evaluation refuses it by name).
+
+    Parameters
+    ----------
+    store : list of int
+        Bytes of each block's cached matrix, in ranking order (ascending size).
+    step : list of int
+        Peak bytes of each block's rank step (:func:`rank_step_bytes`).
+    temp : list of int
+        Bytes of a sweep's temporaries when that block is the largest of its sweep.
+    limit : int
+        The memory limit in bytes.
+
+    Returns
+    -------
+    list of list of int
+        Positions into the lists, each group ascending; groups are contiguous and ordered as
+        the blocks are ranked.
+
+    Examples
+    --------
+    >>> sweep_groups([2, 3, 4], [4, 6, 8], [0, 0, 0], 100)        # everything fits: one sweep
+    [[0, 1, 2]]
+    >>> sweep_groups([2, 3, 4], [4, 6, 8], [0, 0, 0], 10)         # the two largest together
+    [[0], [1, 2]]
+    >>> sweep_groups([2, 3, 40], [4, 6, 80], [0, 0, 0], 10)       # the largest fits nowhere
+    [[0, 1]]
+    """
+    groups: list[list[int]] = []
+    current: list[int] = []
+    for i in range(len(store) - 1, -1, -1):
+        if step[i] + temp[i] > limit:
+            if current:
+                groups.append(current)
+            current = []
+            continue
+        trial = [i, *current]
+        cached = sum(store[j] for j in trial)
+        peak = max(cached + temp[trial[-1]],
+                   max(step[j] + sum(store[t] for t in trial[n + 1:])
+                       for n, j in enumerate(trial)))
+        if current and peak > limit:
+            groups.append(current)
+            trial = [i]
+        current = trial
+    if current:
+        groups.append(current)
+    return groups[::-1]
 
 
 def _guard_workers(executor: Any, matrices: dict[int, Array], store: int, limit: int) -> None:

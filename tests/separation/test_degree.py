@@ -221,3 +221,113 @@ def test_serial_blocks_rank_their_grids_in_place_with_the_same_ranks() -> None:
         assert "in place" not in b.rank_result.details.get("computed_by", "")
     assert any("in place" in w for w in ways), ways
     fe.blocks[-1].evidence.minor()  # a witness found later re-evaluates int32
+
+
+def _monomials(d: int, k: int) -> int:
+    return math.comb(d + k - 1, k)
+
+
+def test_a_generic_representation_does_the_benchmarks_work_with_the_same_kernel() -> None:
+    """Issue 36, item 3: the public call on a representation built as a user builds one
+    (a random network, a random integer embedding, distinct tokens for the two sentences)
+    does exactly the work of the benchmark's (one sentence token): the same blocks and
+    shapes, one shared sweep of (C + 1) m_max^2 evaluations of Z_in (C + 1 scalings of the
+    largest block's bound + 8 templates: no block's grid evaluated twice), on the same
+    kernel, and PB certified by both."""
+    from seprank.incontext.representation import random_embedding
+
+    d, L = 3, 3
+    C = (3**L - 1) // 2
+    bounds = [min(_monomials(d, 2 * k + 1), _monomials(d, 2 * C - 2 * k)) for k in range(C + 1)]
+    m_max = max(bounds) + 8
+    bench = InContextRepresentation.random(depth=L, width=d, n_tokens=1, seed=4)
+    net = LinearAttention.random(depth=L, width=d, heads=1, seed=11)
+    generic = InContextRepresentation(net, random_embedding(d, 2, seed=12), [0], [1])
+    work = []
+    for rep in (bench, generic):
+        r = incontext_seq_sep(rep, seed=0, structure="degree")
+        e: Any = r.engine
+        assert r.rank == r.upper_bound == sum(bounds) and r.certifies == "exact"
+        assert e.details["sweep_pairs"] == (C + 1) * m_max**2
+        assert e.details["sweep_runs"] == (m_max,)
+        work.append((sorted((h.rows, h.cols) for h in e.history),
+                     r.details["grid_kernel_pairs"]))
+    assert work[0] == work[1]
+    assert sorted(work[0][0]) == sorted((b + 8, b + 8) for b in bounds)
+
+
+def test_blocks_that_do_not_fit_together_share_sweeps_and_keep_their_ranks() -> None:
+    """Issue 36, item 3: when every block's first round does not fit the memory limit at
+    once, the blocks used to be evaluated one sweep each (the sum of every block's
+    evaluations: 2.3x at (5, 3), 6.5x at (4, 4) under the default 2 GiB); they now share as
+    few sweeps as the limit allows (:func:`seprank.separation.blocks.sweep_groups`), with
+    the same ranks, block by block."""
+    from seprank.separation.blocks import CHUNK_BYTES, rank_step_bytes
+
+    rep = InContextRepresentation.random(depth=3, width=3, n_tokens=1, seed=4)
+    free = incontext_seq_sep(rep, seed=0, structure="degree")
+    fe: Any = free.engine
+    sides = [b.matrix_shape[0] for b in fe.blocks]
+    n_nodes, n = len(fe.nodes), max(sides)
+    store = sum(4 * s * s for s in sides)
+    # the largest block's rank step and sweep temporaries: all blocks together exceed it
+    biggest = rank_step_bytes(n, n, in_place=True) + min(CHUNK_BYTES, 32 * n_nodes * n * n)
+    every = sum(n_nodes * s * s for s in sides)
+    for limit in (store + biggest - 1, biggest + 64 * n):
+        tight = incontext_seq_sep(rep, seed=0, structure="degree",
+                                  budget=Budget(max_bytes=limit))
+        te: Any = tight.engine
+        assert [b.rank for b in te.blocks] == [b.rank for b in fe.blocks]
+        assert tight.rank == free.rank == free.upper_bound
+        assert "exceed the memory limit" in te.details["sweep"]
+        assert fe.details["sweep_pairs"] <= te.details["sweep_pairs"] < every
+        assert len(te.details["sweep_runs"]) < len(sides)
+
+
+def test_sweep_groups_take_the_largest_blocks_together_within_the_limit() -> None:
+    """The grouping against brute force over every contiguous split: each group's peak
+    (its cached matrices with the sweep temporaries; each block's rank step beside the
+    matrices still cached) within the limit, and no group could take the next smaller
+    block."""
+    from seprank.separation.blocks import sweep_groups
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(1, 8))
+        sides = np.sort(rng.integers(1, 40, n))
+        store = [4 * int(s) ** 2 for s in sides]
+        step = [8 * int(s) ** 2 + 100 for s in sides]
+        temp = [50 + int(s) for s in sides]
+        limit = int(rng.integers(100, 20000))
+
+        def peak(g: list[int]) -> int:
+            return max(sum(store[j] for j in g) + temp[g[-1]],
+                       max(step[j] + sum(store[t] for t in g[i + 1:])
+                           for i, j in enumerate(g)))
+
+        groups = sweep_groups(store, step, temp, limit)
+        flat = [i for g in groups for i in g]
+        assert flat == sorted(flat) and all(g == list(range(g[0], g[-1] + 1)) for g in groups)
+        assert set(flat) == {i for i in range(n) if step[i] + temp[i] <= limit}
+        for g in groups:
+            assert peak(g) <= limit
+            if g[0] - 1 in flat:  # the block below joined another group: it did not fit here
+                assert peak([g[0] - 1, *g]) > limit
+
+
+def test_the_in_place_rank_step_is_estimated_without_the_int32_grid() -> None:
+    """Issue 36, item 4: the serial blocks widen their int32 grid in its own allocation
+    (no int32 grid beside the float64 copy, measured in tests/core/test_gfp_elimination.py);
+    the memory estimate of that rank step counts the float64 matrix and its strips, not both
+    matrices -- so the largest block of (7, 3), 27140 x 27140, fits an 8 GiB budget by the
+    engine's own estimate (it did not: 12 bytes an entry)."""
+    from seprank.core.gfp_elimination import elimination_bytes
+    from seprank.separation.blocks import REALLOC_COPY_BYTES, rank_step_bytes
+
+    n = 27140
+    both = rank_step_bytes(n, n)
+    alone = rank_step_bytes(n, n, in_place=True)
+    assert both == 4 * n * n + elimination_bytes(n, n)
+    assert alone == elimination_bytes(n, n) + REALLOC_COPY_BYTES
+    assert alone < 8 * 2**30 < both
+    assert rank_step_bytes(50, 50, in_place=True) == rank_step_bytes(50, 50)  # may be copied
