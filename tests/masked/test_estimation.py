@@ -503,9 +503,9 @@ def test_em_steps_need_the_sequences_in_memory_and_a_bounded_count() -> None:
     from identifiability.masked.estimation import MAX_EM_STEPS
 
     x, _ = WELL.sample(50, n_sequences=40, seed=0)
-    with pytest.raises(ValueError, match="one-pass stream.*em_steps=0"):
+    with pytest.raises(ValueError, match=r"one-pass stream.*em_steps=0"):
         estimate_hmm(iter(list(x)), 3, d=3, em_steps=2)
-    with pytest.raises(ValueError, match="TripleMoments.*em_steps=0"):
+    with pytest.raises(ValueError, match=r"TripleMoments.*em_steps=0"):
         estimate_hmm(empirical_moments(x, 3), 3, em_steps=2)
     with pytest.raises(ValueError, match="em_steps"):
         estimate_hmm(x, 3, em_steps=MAX_EM_STEPS + 1)
