@@ -22,19 +22,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
+from identifiability.masked.baum_welch import baum_welch, hmmlearn_data
 from identifiability.masked.estimation import MomentEstimate
 from identifiability.masked.hmm import HMM, GaussianHMM
-from identifiability.masked.spectral import birkhoff_projection
 from seprank.core import (
     Result,
     SeedLike,
     as_generator,
     check_float,
     check_int,
-    guard_memory,
 )
 
 __all__ = ["EMRefinement", "hmmlearn_data", "refine_em"]
@@ -127,60 +123,6 @@ class EMRefinement(Result):
         return self.model.errors_against(truth)
 
 
-def hmmlearn_data(sequences: Any, kind: str, d: int, *, k: int = 8
-                  ) -> tuple[npt.NDArray[Any], list[int]]:
-    """``(X, lengths)`` in hmmlearn's format from the inputs the estimators accept.
-
-    HMM: X is ``(n, 1)`` integer tokens; G-HMM: ``(n, d)``.  The whole sample is materialised
-    (EM needs it): the total, with EM's forward-backward lattices for ``k`` states, is
-    guarded batch by batch before each copy.
-
-    Parameters
-    ----------
-    sequences : array_like or iterable
-        The sequences, as the estimators accept them.
-    kind : {'hmm', 'ghmm'}
-        The model class.
-    d : int
-        Vocabulary size (HMM) or dimension (G-HMM).
-    k : int, keyword-only
-        Number of hidden states EM will use (for the memory guard; default 8).
-
-    Returns
-    -------
-    X : numpy.ndarray
-        The concatenated observations.
-    lengths : list of int
-        The length of each sequence.
-
-    Examples
-    --------
-    >>> X, lengths = hmmlearn_data(np.array([[0, 1, 2], [2, 1, 0]]), "hmm", 3)
-    >>> X.ravel().tolist(), lengths
-    ([0, 1, 2, 2, 1, 0], [3, 3])
-    """
-    from identifiability.masked.moments import _as_stream, _check_batch
-
-    if kind not in ("hmm", "ghmm"):
-        raise ValueError(f"kind must be 'hmm' or 'ghmm', got {kind!r}")
-    d, k = check_int("d", d), check_int("k", k)
-    stream, single = _as_stream(sequences, kind)
-    parts: list[npt.NDArray[Any]] = []
-    lengths: list[int] = []
-    total = 0
-    per_obs = 8 * (d if kind == "ghmm" else 1) * 2 + 8 * 5 * k  # X + copy, EM lattices
-    for index, batch in enumerate(stream):
-        arr = _check_batch(batch, kind, d, -1 if single else index)
-        total += arr.shape[0] * arr.shape[1]
-        guard_memory(total * per_obs, what=f"the EM data ({total:,} observations so far)",
-                     fix="fit EM on fewer sequences (the moment estimator streams any number)")
-        parts.append(arr.reshape(-1, 1) if kind == "hmm" else arr.reshape(-1, d))
-        lengths += [arr.shape[1]] * arr.shape[0]
-    if not parts:
-        raise ValueError("sequences: no observation")
-    return np.concatenate(parts), lengths
-
-
 def refine_em(
     model: HMM | GaussianHMM | MomentEstimate, sequences: Any, *, n_iter: int = 100,
     tol: float = 1e-2, smoothing: float = 1e-3, seed: SeedLike = None,
@@ -219,6 +161,7 @@ def refine_em(
 
     Examples
     --------
+    >>> import numpy as np
     >>> truth = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]],
     ...             0.7 * np.eye(3) + 0.1)
     >>> x, _ = truth.sample(100, n_sequences=100, seed=0)
@@ -239,42 +182,13 @@ def refine_em(
         raise ValueError(f"smoothing must be below 1, got {smoothing}")
     rng = as_generator(seed)
     X, lengths = hmmlearn_data(sequences, start.kind, start.d, k=start.k)
-    if smoothing > 0:
-        eps, k = smoothing, start.k
-        T0 = (1 - eps) * start.T + eps / k
-        start = (HMM((1 - eps) * start.O + eps / start.d, T0) if isinstance(start, HMM)
-                 else GaussianHMM(start.M, T0))
-    h = start.to_hmmlearn()
-    h.params = "te" if start.kind == "hmm" else "tm"
-    h.init_params = ""
-    h.n_iter, h.tol = n_iter, tol
-    h.monitor_.n_iter, h.monitor_.tol = n_iter, tol  # the monitor keeps its own copies
-    h.implementation = "scaling"
-    h.random_state = int(rng.integers(2**31 - 1))
-    h.fit(X, lengths)
-    T_em = np.asarray(h.transmat_, dtype=float).T
-    T, _, ok = birkhoff_projection(T_em)
-    if not ok:
-        raise ValueError("refine_em: EM's transition matrix could not be projected onto the "
-                         "doubly stochastic matrices (Dykstra did not converge)")
-    dist = {"T": float(np.max(np.abs(T - T_em)))}
-    if start.kind == "hmm":
-        O = np.asarray(h.emissionprob_, dtype=float).T
-        out: HMM | GaussianHMM = HMM(O / O.sum(axis=0), T)
-        dist["emission"] = float(np.max(np.abs(O.sum(axis=0) - 1)))
-    else:
-        M_em = np.asarray(h.means_, dtype=float).T
-        M = M_em / np.linalg.norm(M_em, axis=0)
-        dist["emission"] = float(np.max(np.abs(M - M_em)))
-        out = GaussianHMM(M, T)
-    mon = h.monitor_
-    # hmmlearn's monitor calls a run that used up n_iter "converged": judge the last gain
-    hist = list(mon.history)
-    converged = len(hist) >= 2 and hist[-1] - hist[-2] < tol
-    details: dict[str, Any] = {"params_learned": h.params, "n_observations": int(X.shape[0]),
+    bw = baum_welch(start, X, lengths, n_iter=n_iter, tol=tol, smoothing=smoothing,
+                    random_state=int(rng.integers(2**31 - 1)))
+    details: dict[str, Any] = {"params_learned": bw.fitted.params,
+                               "n_observations": int(X.shape[0]),
                                "n_sequences": len(lengths), "implementation": "scaling",
                                "start_status": start_status}
     if start_status not in ("ok", "model"):
         details["advice"] = _ADVICE.format(status=start_status)
-    return EMRefinement(out, h, int(mon.iter), converged,
-                        float(mon.history[-1]) if mon.history else float("nan"), dist, details)
+    return EMRefinement(bw.model, bw.fitted, bw.n_iter, bw.converged, bw.log_likelihood,
+                        bw.projection_distance, details)

@@ -30,6 +30,7 @@ from identifiability.masked import (
     refine_em,
     simplex_projection,
 )
+from identifiability.masked.goodness_of_fit import FIT_TO_NOISE
 
 WELL = HMM([[0.7, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.8]], 0.7 * np.eye(3) + 0.1)
 
@@ -435,3 +436,89 @@ def test_the_refinement_minimises_the_frequency_weighted_moment_residual() -> No
     g_u = J.T @ r / np.linalg.norm(J.T @ np.abs(r))
     assert np.max(np.abs(g_w)) < 1e-6 < np.max(np.abs(g_u))
     assert moment_weights(empirical_moments(np.zeros((4, 5, 2)), 2, kind="ghmm")) is None
+
+
+# --- EM steps after the moment fit (issue 36) ----------------------------------------------
+
+def _log_likelihood(O: np.ndarray, T: np.ndarray, x: np.ndarray) -> float:
+    """Forward algorithm written here (independent of hmmlearn): sum over the rows of x of
+    log P(row), uniform start, column-stochastic O (d x k) and T (T[i, j] = P(j -> i))."""
+    k = T.shape[0]
+    alpha = O[x[:, 0]] / k                                   # (n, k)
+    total = 0.0
+    for t in range(1, x.shape[1]):
+        c = alpha.sum(axis=1, keepdims=True)
+        total += float(np.log(c).sum())
+        alpha = (alpha / c) @ T.T * O[x[:, t]]
+    return total + float(np.log(alpha.sum(axis=1)).sum())
+
+
+def test_the_forward_algorithm_of_the_tests_matches_a_sum_over_hidden_paths() -> None:
+    TOL = 1e-10
+    m = HMM.random(3, 2, seed=0)
+    x = m.sample(4, n_sequences=3, seed=1).observations
+    brute = 0.0
+    for row in x:
+        p = sum(np.prod([m.O[row[t], h[t]] for t in range(4)])
+                * np.prod([m.T[h[t + 1], h[t]] for t in range(3)]) / 2
+                for h in itertools.product(range(2), repeat=4))
+        brute += np.log(p)
+    assert abs(_log_likelihood(m.O, m.T, x) - brute) < TOL
+
+
+def test_em_steps_climb_the_likelihood_and_stay_within_the_sampling_error() -> None:
+    """EM never lowers the likelihood (Dempster-Laird-Rubin); the projection back onto the
+    class moves T by O(1e-3) here, a loss of second order far below EM's gain, so the
+    returned model's likelihood (forward algorithm above) exceeds the moment estimate's.
+    EM from a consistent start stays consistent: its error is within 5 jackknife standard
+    errors of the moment estimate (the sampling error of the less efficient estimator)."""
+    SE_MULTIPLE = 5
+    x, _ = WELL.sample(100, n_sequences=300, seed=50)
+    mom = estimate_hmm(x, 3, seed=2)
+    est = estimate_hmm(x, 3, seed=2, em_steps=3)
+    info = est.details["em_steps"]
+    assert info["requested"] == 3 and 1 <= info["run"] <= 3 and "skipped" not in info
+    assert est.status == "ok" and est.details["fit_to_noise"] <= FIT_TO_NOISE
+    assert _log_likelihood(est.model.O, est.model.T, x) > _log_likelihood(mom.model.O,
+                                                                          mom.model.T, x)
+    err = est.errors_against(WELL)
+    assert err["emission"] < SE_MULTIPLE * mom.stderr["emission"]
+    assert err["T"] < SE_MULTIPLE * mom.stderr["T"]
+    T = est.model.T
+    assert np.allclose(T.sum(0), 1) and np.allclose(T.sum(1), 1) and T.min() >= 0
+    assert np.allclose(est.model.O.sum(0), 1) and est.model.O.min() >= 0
+
+
+def test_em_steps_are_skipped_from_an_undetermined_estimate_and_say_why() -> None:
+    truth = HMM.random(6, 3, seed=5)
+    x, _ = truth.sample(20, n_sequences=10, seed=0)
+    plain = estimate_hmm(x, 3, d=6, seed=1, check="report")
+    est = estimate_hmm(x, 3, d=6, seed=1, check="report", em_steps=3)
+    assert est.status == "too_few_samples" and est.details["em_steps"]["run"] == 0
+    assert "no improvement" in est.details["em_steps"]["skipped"]
+    assert np.array_equal(est.model.O, plain.model.O)
+
+
+def test_em_steps_need_the_sequences_in_memory_and_a_bounded_count() -> None:
+    from identifiability.masked.estimation import MAX_EM_STEPS
+
+    x, _ = WELL.sample(50, n_sequences=40, seed=0)
+    with pytest.raises(ValueError, match=r"one-pass stream.*em_steps=0"):
+        estimate_hmm(iter(list(x)), 3, d=3, em_steps=2)
+    with pytest.raises(ValueError, match=r"TripleMoments.*em_steps=0"):
+        estimate_hmm(empirical_moments(x, 3), 3, em_steps=2)
+    with pytest.raises(ValueError, match="em_steps"):
+        estimate_hmm(x, 3, em_steps=MAX_EM_STEPS + 1)
+    with pytest.raises(ValueError, match="em_steps"):
+        estimate_ghmm(np.zeros((5, 10, 3)), 2, em_steps=-1)
+    # a list of sequences is read twice: moments, then EM
+    assert estimate_hmm(list(x), 3, seed=0, check="report",
+                        em_steps=1).details["em_steps"]["requested"] == 1
+
+
+def test_em_steps_for_the_gaussian_model_keep_unit_means() -> None:
+    truth = GaussianHMM(np.eye(3), 0.7 * np.eye(3) + 0.1)
+    x, _ = truth.sample(50, n_sequences=400, seed=3)
+    est = estimate_ghmm(x, 3, seed=1, em_steps=2)
+    assert 1 <= est.details["em_steps"]["run"] <= 2
+    assert np.allclose(np.linalg.norm(est.model.M, axis=0), 1)
