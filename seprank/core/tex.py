@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = ["MACROS", "check_tex", "tex_to_text"]
 
@@ -112,7 +112,6 @@ class _Node:
     sub: str | None = None
     sup: str | None = None
     spaces: bool = False  # a run of spaces (nothing to attach a script to)
-    parts: list[str] = field(default_factory=list)
 
 
 class _Reader:
@@ -130,9 +129,6 @@ class _Reader:
         token = self.tokens[self.i]
         self.i += 1
         return token
-
-    def _end(self) -> int:
-        return self.tokens[-1][0] + 1 if self.tokens else 0
 
     def read(self) -> str:
         text = self._sequence(closing=None, opened_at=0)
