@@ -1,4 +1,4 @@
-"""Certified separation ranks of seed 003's network: time, peak memory, and what floats say.
+"""Certified separation ranks of paper 003's network: time, peak memory, and what floats say.
 
 Two workloads, each run in a fresh subprocess (so that the peak RSS is its own):
 
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
             ratios.append(f"- {kind}: gram-first / scores-first = "
                           f"{old['seconds'] / new['seconds']:.2f}x")
     text = "\n".join([
-        "# Depth-to-width benchmark (seed 003)",
+        "# Depth-to-width benchmark (paper 003)",
         "",
         f"{machine_line()}; one run per row, each in a fresh subprocess (peak RSS in MiB).",
         "Certified rows use GF(p) arithmetic: a rank there is a proven lower bound (the witness "

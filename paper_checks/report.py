@@ -394,7 +394,8 @@ def markdown_report(
             by_paper.setdefault(o.claim.paper, []).append(o)
     for key, group in by_paper.items():
         info = PAPERS[key]
-        out += [f"## {info.title}", "", f"Paper `{key}` (source document `{info.stem}`)", "",
+        source = f" (source document `{info.stem}`)" if info.stem != key else ""
+        out += [f"## {info.title}", "", f"Paper `{key}`{source}", "",
                 "| id | reference | printed statement | verdict | kind | basis | margin | "
                 "perturbed statement | measured | time |",
                 "|---|---|---|---|---|---|---|---|---|---|"]

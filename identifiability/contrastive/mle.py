@@ -23,7 +23,7 @@ contrastive task is built from (m transitions), for a like-for-like comparison.
 References
 ----------
 004 §2.1.1.1 (eq. 2.1) and §2.1.1.2; the baseline itself is not in
-the thesis (reading notes ``docs/notes/seed_thesis_ch2.md`` §B.3 and the issue).
+the thesis (reading notes ``docs/notes/seed_thesis_ch2.md`` §B.3).
 """
 
 from __future__ import annotations

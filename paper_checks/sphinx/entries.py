@@ -176,7 +176,8 @@ def group_counts(entries: Iterable[Entry]) -> dict[str, int]:
 
 
 def paper_key(name: str, papers: Mapping[str, Any]) -> str:
-    """A JSON ``paper`` field (a key such as ``"003"`` or a seed stem) -> the paper key."""
+    """A JSON ``paper`` field (a key such as ``"003"``, or the stem of the paper's source
+    document) -> the paper key."""
     if name in papers:
         return name
     for key, info in papers.items():

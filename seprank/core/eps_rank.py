@@ -138,7 +138,7 @@ def eps_rank(M: Any, eps: float, *, mode: EpsMode = "absolute") -> EpsRankResult
 
     References
     ----------
-    .. [1] 001, App. C.1.2 (definition) and Lemma 10; seed
+    .. [1] 001, App. C.1.2 (definition) and Lemma 10;
        000, eq. 7 (absolute ε).  Notes: docs/notes/seed_incontext_bias.md §4.4.
 
     Examples

@@ -7,7 +7,7 @@ A *grid tensor* of a function :math:`f : (\mathbb R^{d})^N \to \mathbb R` on tem
 
 and for a partition (A, B) of the N positions, the rank of its matricization
 :math:`[\![\mathcal A(f)]\!]_{A,B}` is a lower bound on the separation rank
-:math:`\operatorname{sep}_{(A,B)}(f)` for *any* choice of templates (003, Claim 1; seed
+:math:`\operatorname{sep}_{(A,B)}(f)` for *any* choice of templates (003, Claim 1;
 001, App. C.1.1).
 
 **Convention.**  :func:`matricize` is exactly :func:`tensorly.base.matricize`: the row modes in

@@ -1,4 +1,4 @@
-"""What a package's face shows: its public names, and for a paper its index.
+r"""What a package's face shows: its public names, and for a paper its index.
 
 Every module lists its public names once, in its ``__all__``; a package's ``__init__`` (its
 face) star-imports its modules and sets ``__all__ = reexport(__name__, [...modules...])``
@@ -10,6 +10,12 @@ A paper subpackage (``seprank.d2w``, ``identifiability.masked``, ...) also defin
 :class:`PaperIndex` named ``INDEX`` in its face -- the paper, its notation, and each statement
 with the function object that implements it -- and appends :meth:`PaperIndex.render` to its
 docstring, so the same table is read by people (``help(seprank.d2w)``, the API reference).
+
+The paper's symbols are written once, in TeX (``r"y_p^{i,L,d_x,H,\Theta}"``), and checked when
+the index is built (:func:`seprank.core.tex.check_tex`).  ``help()`` shows them as plain text
+(``y_p^{i,L,d_x,H,Θ}``: Unicode for the macros, TeX's ``_``/``^`` for scripts) in a literal block,
+so a terminal shows every character as written; the documentation site replaces that block by
+``render(math=True)``, a table whose paper column is ``:math:`` that MathJax typesets.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from seprank.core.tex import check_tex, tex_to_text
 
 __all__ = ["PaperIndex", "reexport"]
 
@@ -127,6 +135,14 @@ def _table(header: tuple[str, str], rows: tuple[tuple[str, str], ...]) -> str:
     return "\n".join([*lines, rule])
 
 
+def _literal_table(header: tuple[str, str], rows: tuple[tuple[str, str], ...]) -> str:
+    """Two aligned columns as the indented lines of a literal block (shown as written)."""
+    w0 = max(_width(header[0]), *(_width(a) for a, _ in rows))
+    w1 = max(_width(header[1]), *(_width(b) for _, b in rows))
+    lines = [header, ("-" * w0, "-" * w1), *rows]
+    return "\n".join(f"    {a}{' ' * (w0 - _width(a))}  {b}".rstrip() for a, b in lines)
+
+
 @dataclass(frozen=True)
 class PaperIndex:
     """Which paper a subpackage implements, in whose notation, and where each statement is.
@@ -143,7 +159,8 @@ class PaperIndex:
         The reading notes in the repository that docstrings cite as "notes §..."
         (``docs/notes/...``), or ``""``.
     notation : tuple of (str, str)
-        Paper symbol -> argument name or meaning in this code.
+        Paper symbol, in TeX as the paper prints it (without ``$``; words inside ``\\text{}``)
+        -> argument name or meaning in this code.
     statements : tuple of (str, callable)
         Statement as printed ("Theorem 1 (eq. 7), lower bound") -> the function, class, method
         or property that implements it (the object itself, so a renamed function cannot leave
@@ -159,6 +176,13 @@ class PaperIndex:
 
     def __post_init__(self) -> None:
         _check_rows("notation", self.notation)
+        for number, (symbol, code) in enumerate(self.notation, start=1):
+            try:
+                check_tex(symbol)
+            except ValueError as error:
+                raise ValueError(f"PaperIndex.notation, row {number} ({symbol!r} -> {code!r}): "
+                                 f"the paper symbol must be TeX that MathJax and help() can "
+                                 f"show; {error}") from None
         if not isinstance(self.statements, tuple) or not all(
                 isinstance(r, tuple) and len(r) == 2 and isinstance(r[0], str)
                 for r in self.statements):
@@ -167,12 +191,21 @@ class PaperIndex:
         for _, obj in self.statements:
             _qualified(obj)
 
-    def render(self) -> str:
-        r"""The index as reStructuredText (appended to the subpackage docstring).
+    def render(self, *, math: bool = False) -> str:
+        r"""The index as reStructuredText: the docstring's (``help()``), or the site's.
 
-        Notation and statement cells are shown as written: characters that reStructuredText
-        would read as markup (``|x|``, a backtick, ``*``, ``word_``, a leading ``-``) are
+        ``render()`` is appended to the subpackage's docstring: the notation is a literal
+        block, each paper symbol read as plain text (:func:`~seprank.core.tex.tex_to_text`),
+        so a terminal shows it exactly.  ``render(math=True)`` is what the documentation site
+        shows in its place: a table whose paper column is ``:math:`` (TeX for MathJax).
+        Code and statement cells are shown as written: characters that reStructuredText would
+        read as markup (``|x|``, a backtick, ``*``, ``word_``, a leading ``-``) are
         backslash-escaped, so no index can break the documentation build.
+
+        Parameters
+        ----------
+        math : bool, keyword-only
+            The site's form (``:math:`` cells) instead of the docstring's.
 
         Returns
         -------
@@ -182,25 +215,42 @@ class PaperIndex:
         Examples
         --------
         >>> index = PaperIndex(key="003", claims="D2W", citation="Levine et al. 2020", notes="",
-        ...                    notation=(("|S|", "len(support)"), ("- w_", "-weights")),
+        ...                    notation=((r"\Theta", "weights"), (r"\binom{n}{k}", "|S| = k")),
         ...                    statements=(("Theorem 1", reexport),))
-        >>> for line in index.render().splitlines()[5:10]:
+        >>> for line in index.render().splitlines()[4:11]:
         ...     print(line)
-        =======  ============
-        paper    code
-        =======  ============
-        \|S\|    len(support)
-        \ - w\_  \ -weights
+        The paper's symbols (typeset on the documentation site) and their names here::
+        <BLANKLINE>
+            paper        code
+            -----------  -------
+            Θ            weights
+            binom(n, k)  |S| = k
+        <BLANKLINE>
+        >>> for line in index.render(math=True).splitlines()[5:10]:
+        ...     print(line)
+        ====================  =========
+        paper                 code
+        ====================  =========
+        :math:`\Theta`        weights
+        :math:`\binom{n}{k}`  \|S\| = k
         """
         key, citation = (_INLINE_MARKUP.sub(lambda m: "\\" + m.group(), s)
                          for s in (self.key, self.citation))
         parts = [f"Paper: {key} -- {citation}.  Claims: ``{self.claims}-*``."]
         if self.notes:
             parts.append(f"Reading notes: ``{self.notes}`` (cited as \"notes §...\").")
-        parts += ["", "Notation", "--------", "",
-                  _table(("paper", "code"),
-                         tuple((_rst_text(a), _rst_text(b)) for a, b in self.notation)), "",
-                  "Statement -> function", "---------------------", "",
+        parts += ["", "Notation", "--------", ""]
+        if math:
+            parts += [_table(("paper", "code"),
+                             tuple((f":math:`{symbol}`", _rst_text(code))
+                                   for symbol, code in self.notation)), ""]
+        else:
+            parts += ["The paper's symbols (typeset on the documentation site) and their "
+                      "names here::", "",
+                      _literal_table(("paper", "code"),
+                                     tuple((tex_to_text(symbol), code)
+                                           for symbol, code in self.notation)), ""]
+        parts += ["Statement -> function", "---------------------", "",
                   _table(("statement", "function"),
                          tuple((_rst_text(s), f":obj:`~{_qualified(f)}`")
                                for s, f in self.statements)), ""]

@@ -80,7 +80,7 @@ def compositions(d: int, total: int) -> list[tuple[int, ...]]:
 
     References
     ----------
-    .. [1] 003, App. B.2 (rows of V indexed by compositions); seed
+    .. [1] 003, App. B.2 (rows of V indexed by compositions);
        001, App. B.1.
 
     Examples
@@ -414,7 +414,7 @@ def hadamard_power_rank(V: npt.ArrayLike, power: int, *, method: Method = "modul
 
     References
     ----------
-    .. [1] 003, App. B.2 (eqs. 25-27); Amini et al. (2012); seed
+    .. [1] 003, App. B.2 (eqs. 25-27); Amini et al. (2012);
        001, App. C.2 (Theorem 2: rank of :math:`(BB^T)^{\odot\lambda}`).
 
     Examples

@@ -278,7 +278,7 @@ def positional_sep(rep: InContextRepresentation, *,
 
     References
     ----------
-    .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A); seed
+    .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A);
        000, eq. 7 (absolute ε).
 
     Examples
@@ -404,7 +404,7 @@ def grid_spectrum(
 
     References
     ----------
-    .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A); seed
+    .. [1] 001, eq. 9, Lemma 13, Proposition 1 (App. A);
        000, eq. 7 (absolute ε).
 
     Examples

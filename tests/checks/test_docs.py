@@ -176,6 +176,14 @@ def test_every_paper_subpackage_has_its_page_with_a_linked_index(site: DocsSite)
             obj = function.fget if isinstance(function, property) else function
             canonical = f"{obj.__module__}.{obj.__qualname__}"
             assert f'#{canonical}"' in text, f"{name}: {_statement} does not link to {canonical}"
+        # the notation is typeset: each paper symbol a math node holding its TeX (MathJax
+        # reads \( ... \)), not the docstring's plain-text block meant for help()
+        maths = [html.unescape(m) for m in re.findall(
+            r'<span class="math[^"]*">\\\((.*?)\\\)</span>', text, re.S)]
+        for symbol, code in package.INDEX.notation:
+            assert symbol in maths, f"{name}: the notation {symbol!r} ({code}) is not typeset"
+        assert "The paper&#8217;s symbols" not in text and "The paper's symbols" not in text, (
+            f"{name}: the page shows the docstring's plain-text notation block")
 
 
 def _ledger_anchor(claim_id: str) -> str:

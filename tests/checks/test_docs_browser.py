@@ -341,3 +341,32 @@ def test_every_page_renders_its_math_fits_and_shows_no_warning_or_path(
     assert not problems, "\n".join(f"{p}: {'; '.join(v)}" for p, v in problems.items())
     assert not browser.refused, f"requests outside the site: {sorted(set(browser.refused))}"
     assert not browser.errors, browser.errors
+
+
+def test_the_paper_pages_typeset_their_notation(served: str, browser: BrowserSession,
+                                               docs_site: DocsSite, tmp_path: Path) -> None:
+    """Each paper page's notation (TeX written once in its ``INDEX``) is typeset by MathJax:
+    at least one math node per notation entry, none left raw, none in error."""
+    import importlib
+
+    from tests.checks.test_layout import PAPER_PACKAGES
+
+    page = browser.page
+    problems = {}
+    for name in PAPER_PACKAGES:
+        _open(page, f"{served}/generated/papers/{name}.html", tmp_path / f"paper-{name}.png")
+        math = page.evaluate(_MATH)
+        expected = len(importlib.import_module(name).INDEX.notation)
+        found = []
+        if not math.get("loaded"):
+            found.append("no MathJax loaded")
+        if math["nodes"] < expected:
+            found.append(f"{math['nodes']} math nodes for {expected} notation entries")
+        if math.get("n_raw"):
+            found.append(f"{math['n_raw']} math nodes not typeset, e.g. {math['raw']}")
+        if math.get("errors"):
+            found.append(f"math in error: {math['errors']}")
+        if found:
+            problems[name] = found
+    assert not problems, "\n".join(f"{p}: {'; '.join(v)}" for p, v in problems.items())
+    assert not browser.errors, browser.errors

@@ -35,6 +35,27 @@ def test_every_statement_in_the_index_is_exported_by_its_face(name: str) -> None
     assert not index.notes or (ROOT / index.notes).is_file()
 
 
+@pytest.mark.parametrize("name", PAPER_PACKAGES)
+def test_every_paper_symbol_is_tex_that_an_independent_parser_accepts(name: str) -> None:
+    """The notation's paper column is TeX (typeset on the site): matplotlib's mathtext, a TeX
+    parser independent of :mod:`seprank.core.tex`, parses every entry; the site's rendering has
+    one math node per entry, holding the TeX as written."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+    from matplotlib.mathtext import MathTextParser
+
+    index = importlib.import_module(name).INDEX
+    parser = MathTextParser("path")
+    for symbol, code in index.notation:
+        try:
+            parser.parse(f"${symbol}$")
+        except ValueError as error:
+            pytest.fail(f"{name}: {symbol!r} ({code}) is not TeX: {error}")
+    doctree = publish_doctree(index.render(math=True).replace(":obj:`", ":literal:`"),
+                              settings_overrides={"report_level": 5, "halt_level": 5})
+    assert [m.astext() for m in doctree.findall(nodes.math)] == [s for s, _ in index.notation]
+
+
 def test_every_claim_prefix_has_a_reachable_subpackage() -> None:
     load_all()
     by_prefix = {importlib.import_module(n).INDEX.claims: n for n in PAPER_PACKAGES}

@@ -30,12 +30,13 @@ from typing import Any
 from docutils import nodes as du_nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from paper_checks.sphinx import entries as ledger
 from seprank_docs import pages
 from seprank_docs.api_tasks import MISSING, lookup_dotted
-from seprank_docs.discover import documented_members, public_modules
+from seprank_docs.discover import documented_members, paper_index, public_modules
 from seprank_docs.execute import execute_notebooks
 
 logger = logging.getLogger(__name__)
@@ -133,6 +134,23 @@ def resolve_reexports(app: Sphinx, env: BuildEnvironment, node: Any,
                                contnode)
 
 
+def typeset_notation(app: Sphinx, what: str, name: str, obj: Any, options: Any,
+                     lines: list[str]) -> None:
+    """A paper subpackage's page shows its notation as math: the docstring's plain-text block
+    (``INDEX.render()``, read in a terminal) is replaced by ``INDEX.render(math=True)``, whose
+    paper column is ``:math:`` (see :class:`seprank.core.index.PaperIndex`)."""
+    index = paper_index(obj) if what == "module" else None
+    if index is None:
+        return
+    plain, typeset = index.render().splitlines(), index.render(math=True).splitlines()
+    for start in range(len(lines) - len(plain) + 1):
+        if lines[start:start + len(plain)] == plain:
+            lines[start:start + len(plain)] = typeset
+            return
+    raise ExtensionError(f"seprank_docs: the docstring of {name} does not carry its "
+                         "INDEX.render() verbatim; append it as the other paper subpackages do")
+
+
 def skip_undocumented_class_members(app: Sphinx, what: str, name: str, obj: Any, skip: bool,
                                     options: Any) -> bool | None:
     """``undoc-members`` is on so that every public *function* is listed even without a
@@ -164,5 +182,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
     app.connect("missing-reference", resolve_reexports)
     app.connect("autodoc-skip-member", skip_undocumented_class_members)
+    # before numpydoc (priority 500) reads the docstring
+    app.connect("autodoc-process-docstring", typeset_notation, priority=400)
     app.setup_extension("paper_checks.sphinx")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,6 +15,10 @@ import pkgutil
 import types
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from seprank.core.index import PaperIndex
 
 #: The top-level packages documented, bottom floor first.
 TOP_PACKAGES = ("seprank", "identifiability", "paper_checks")
@@ -44,7 +48,7 @@ def _is_public(name: str) -> bool:
             and not name.startswith(EXCLUDED_PREFIXES))
 
 
-def _paper_index(module: ModuleType) -> object | None:
+def paper_index(module: ModuleType) -> PaperIndex | None:
     """The module's own index: an ``INDEX`` whose rendering its docstring carries (a package
     that merely re-exports a subpackage's ``INDEX`` is not a paper subpackage)."""
     from seprank.core.index import PaperIndex
@@ -60,13 +64,13 @@ def public_modules(top: tuple[str, ...] = TOP_PACKAGES) -> list[PublicModule]:
     found: dict[str, PublicModule] = {}
     for top_name in top:
         package = importlib.import_module(top_name)
-        found[top_name] = PublicModule(top_name, True, _paper_index(package))
+        found[top_name] = PublicModule(top_name, True, paper_index(package))
         for info in pkgutil.walk_packages(package.__path__, prefix=f"{top_name}.",
                                           onerror=_raise):
             if not _is_public(info.name):
                 continue
             module = importlib.import_module(info.name)
-            found[info.name] = PublicModule(info.name, info.ispkg, _paper_index(module))
+            found[info.name] = PublicModule(info.name, info.ispkg, paper_index(module))
     return [found[name] for name in sorted(found)]
 
 

@@ -1,4 +1,4 @@
-"""Shared measurements for the seed-003 (depth-to-width) claims: generic separation ranks, the
+"""Shared measurements for the claims of paper 003 (depth to width): generic separation ranks, the
 upper bounds at a shifted depth (the claims' perturbed statements) and the paper's printed
 parameters (:data:`PARAMETERS`, one table every 003 claim reads).
 

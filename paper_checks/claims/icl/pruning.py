@@ -167,9 +167,9 @@ def icl_fig5a_pruning_error(order: str = "largest") -> ClaimResult:
                  "figure's y-axis would read the classification error, under which the sentence "
                  "is a trend (0.110 -> 0.172 here, with a dip) -- at most a terminology note, "
                  "not an erratum",
-                 "parameters": "K' = 5, alpha' = 0.6 as printed (§5, §5.1); the check of issue "
-                 "23 used K' = 0.5 and a 0.25 R threshold of its own, and read the sentence as "
-                 "the classification error",
+                 "parameters": "K' = 5, alpha' = 0.6 as printed (§5, §5.1); an earlier version "
+                 "of this check used K' = 0.5 and a 0.25 R threshold of its own, and read the "
+                 "sentence as the classification error",
                  "setting": SETTING, "seeds": seeds(active_seed(), 12, 120)})
 
 

@@ -337,8 +337,8 @@ def _prop1_ranks(d_x: int, L: int, N: int) -> tuple[tuple[int, str], int]:
     statement="Our derivation: seq-sep(y_sequential) <= m(3^L) = binom(3^L+d_x-1, d_x-1) for "
     "all weights and eta; the paper: the separation ranks of both representations are similar",
     perturbation=Perturbed("m(3^L) - 1 in place of m(3^L)", ceiling_offset=-1),
-    # the ceiling is our derivation; the printed 'similar' is not a checkable statement (issue
-    # 33): filed apart from the paper's verdicts
+    # the ceiling is our derivation; the printed 'similar' is not a checkable statement: filed
+    # apart from the paper's verdicts
     category="consistency",
     universal=True,
     basis="not_refuted",
