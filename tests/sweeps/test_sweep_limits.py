@@ -126,6 +126,30 @@ def test_a_dask_task_past_its_timeout_is_cancelled_and_its_worker_restarted(
     assert [pid for n, pid in after.values() if n == nanny] != [victim]
 
 
+def test_a_worker_slow_to_restart_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker restarted by its nanny that takes 20 s to start (as on a loaded machine, where
+    a fresh interpreter importing dask took 31-37 s) comes back, under the same nanny: dask's
+    default (``lost-worker-timeout``, 15 s) closed that nanny for good."""
+    import dask
+    from distributed import Client
+
+    from seprank.core.cluster import local_cluster
+    from tests.sweeps.slow_start import ENV
+
+    with dask.config.set({"distributed.worker.preload": ["tests.sweeps.slow_start"]}), \
+            local_cluster(1) as cluster, Client(cluster) as client:
+        client.wait_for_workers(1, timeout=HANG_GUARD_SECONDS)
+        before = _workers(client)
+        monkeypatch.setenv(ENV, "20")           # read by the restarted worker only
+        client.restart_workers(list(before), timeout=HANG_GUARD_SECONDS)
+        monkeypatch.delenv(ENV)
+        assert len(cluster.workers) == 1        # its nanny was kept
+        client.wait_for_workers(1, timeout=HANG_GUARD_SECONDS)
+        after = _workers(client)
+    assert [n for n, _ in after.values()] == [n for n, _ in before.values()]
+    assert [p for _, p in after.values()] != [p for _, p in before.values()]
+
+
 def _script(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "script.py"
     path.write_text(textwrap.dedent(f"""
