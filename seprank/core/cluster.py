@@ -292,6 +292,8 @@ def local_cluster(n_workers: int) -> Iterator[Any]:
     ...     client.submit(sum, [1, 2]).result()
     3
     """
+    if isinstance(n_workers, bool) or not isinstance(n_workers, int):
+        raise TypeError(f"n_workers must be an int (worker processes), got {n_workers!r}")
     n_workers = check_local_workers(n_workers)
     import dask
     from distributed import LocalCluster
