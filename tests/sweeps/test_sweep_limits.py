@@ -72,10 +72,18 @@ def test_a_bad_timeout_is_refused_by_name(bad: object) -> None:
               timeout=bad)  # type: ignore[arg-type]
 
 
-def _workers(client: Any) -> dict[str, tuple[str, int]]:
-    """Each worker's address -> (its nanny's address, its process id)."""
-    info = client.scheduler_info(n_workers=-1)["workers"]
-    pids = client.run(os.getpid)
+def _workers(client: Any, n: int) -> dict[str, tuple[str, int]]:
+    """Each worker's address -> (its nanny's address, its process id), once the scheduler
+    itself lists ``n`` running workers (waited for, with a hang guard only)."""
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
+    while True:
+        info = {address: w for address, w in client.scheduler_info(n_workers=-1)["workers"].items()
+                if w["status"] == "running"}
+        if len(info) == n:
+            break
+        assert time.monotonic() < deadline, f"{len(info)} of {n} workers after the hang guard"
+        time.sleep(0.2)
+    pids = client.run(os.getpid, workers=list(info))
     return {address: (w["nanny"], pids[address]) for address, w in info.items()}
 
 
@@ -101,8 +109,7 @@ def test_a_dask_task_past_its_timeout_is_cancelled_and_its_worker_restarted(
     the sweep did not wait for it); its worker was restarted (the scheduler's restart event
     names it, and its nanny runs a new process).  Nothing here depends on the clock: waits are
     for events, with a hang guard only."""
-    dask_client.wait_for_workers(2, timeout=HANG_GUARD_SECONDS)
-    before = _workers(dask_client)
+    before = _workers(dask_client, 2)
     params = [{"n": n, "seconds": DASK_OVERRUN if n == 1 else 0.05, "log_dir": str(tmp_path)}
               for n in range(4)]
     result = sweep(sweep_tasks.sleep_and_log, params, executor=dask_client, progress=False,
@@ -120,8 +127,7 @@ def test_a_dask_task_past_its_timeout_is_cancelled_and_its_worker_restarted(
     restarts = [event for _, event in dask_client.get_events("all")
                 if isinstance(event, dict) and event.get("action") == "restart-workers"]
     assert any(address in event["workers"] for event in restarts), restarts
-    dask_client.wait_for_workers(2, timeout=HANG_GUARD_SECONDS)
-    after = _workers(dask_client)
+    after = _workers(dask_client, 2)
     assert sorted(n for n, _ in after.values()) == sorted(n for n, _ in before.values())
     assert [pid for n, pid in after.values() if n == nanny] != [victim]
 
@@ -138,14 +144,12 @@ def test_a_worker_slow_to_restart_is_waited_for(monkeypatch: pytest.MonkeyPatch)
 
     with dask.config.set({"distributed.worker.preload": ["tests.sweeps.slow_start"]}), \
             local_cluster(1) as cluster, Client(cluster) as client:
-        client.wait_for_workers(1, timeout=HANG_GUARD_SECONDS)
-        before = _workers(client)
+        before = _workers(client, 1)
         monkeypatch.setenv(ENV, "20")           # read by the restarted worker only
         client.restart_workers(list(before), timeout=HANG_GUARD_SECONDS)
         monkeypatch.delenv(ENV)
         assert len(cluster.workers) == 1        # its nanny was kept
-        client.wait_for_workers(1, timeout=HANG_GUARD_SECONDS)
-        after = _workers(client)
+        after = _workers(client, 1)
     assert [n for n, _ in after.values()] == [n for n, _ in before.values()]
     assert [p for _, p in after.values()] != [p for _, p in before.values()]
 
