@@ -22,17 +22,15 @@ def domain(request: pytest.FixtureRequest) -> Domain:
 @pytest.fixture(scope="session")
 def dask_client():  # type: ignore[no-untyped-def]
     """One local dask cluster (2 single-threaded worker processes) for every test that needs
-    one: starting a cluster costs seconds, so the tests share it."""
+    one: starting a cluster costs seconds, so the tests share it.  It is the toolkit's own
+    embedded cluster (:func:`seprank.core.cluster.local_cluster`), whose nannies' restarts
+    are waited for however loaded the machine is (dask's default gave up after 15 s and lost
+    the restarted worker for the rest of the session)."""
     distributed = pytest.importorskip("distributed")
-    import logging
+    from seprank.core.cluster import local_cluster
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=":0",
-                                       silence_logs=logging.ERROR)
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
+    with local_cluster(2) as cluster, distributed.Client(cluster) as client:
+        yield client
 
 
 @pytest.fixture(autouse=True)

@@ -33,10 +33,19 @@ __all__ = [
     "check_main_guard",
     "check_scheduler_address",
     "dask_client",
+    "local_cluster",
 ]
 
 #: An embedded cluster may have at most this many worker processes per available core.
 MAX_WORKERS_PER_CORE = 4
+
+#: How long an embedded cluster waits for a worker its nanny is restarting before it closes
+#: that nanny for good (dask's ``distributed.deploy.lost-worker-timeout``, 15 s by default).
+#: A restart (a task past its ``timeout``, a worker that died) spawns a fresh interpreter that
+#: imports dask: on a 2-core machine at load 15 that took 31-37 s, so with dask's default the
+#: cluster closed the nanny -- and the worker it had just restarted -- and lost that worker for
+#: the rest of its life.  The nanny alone restarts workers here; nothing else needs the timeout.
+RESTART_GRACE = "1h"
 
 
 #: What a missing ``if __name__ == "__main__":`` guard does to an embedded cluster, and the fix.
@@ -229,9 +238,7 @@ def dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
             or hasattr(executor, "scheduler_address") or hasattr(executor, "submit")):
         raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
                         f"address or a distributed.Client, got {executor!r}")
-    dask = require("dask", feature="a dask cluster (executor=)")
-    distributed = require("distributed", feature="a dask cluster (executor=)")
-    Client, LocalCluster = distributed.Client, distributed.LocalCluster
+    Client = require("distributed", feature="a dask cluster (executor=)").Client
 
     if isinstance(executor, Client):
         yield executor, f"dask cluster at {executor.scheduler_info().get('address')}"
@@ -240,26 +247,61 @@ def dask_client(executor: Any) -> Iterator[tuple[Any, str]]:
         n_workers = available_cores() if executor is None else executor
         check_local_workers(n_workers)
         check_main_guard()
-        # loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
-        # statistical profiler in the workers (it samples the task's thread every 10 ms: CPU
-        # the tasks would lose, and a process CPU time that is not the task's)
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
-            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=":0",
-                                   silence_logs=logging.ERROR)
-        description = f"local dask cluster, {n_workers} worker processes"
-    elif isinstance(executor, str):
+        with local_cluster(n_workers) as cluster, Client(cluster) as client:
+            yield client, f"local dask cluster, {n_workers} worker processes"
+        return
+    if isinstance(executor, str):
         check_scheduler_address(executor)
-        cluster, description = None, f"dask cluster at {executor}"
+        description = f"dask cluster at {executor}"
     elif hasattr(executor, "scheduler_address"):
-        cluster, description = None, f"dask cluster at {executor.scheduler_address}"
+        description = f"dask cluster at {executor.scheduler_address}"
     else:
         raise TypeError(f"executor must be None, a number of workers, 'serial', a scheduler "
                         f"address or a distributed.Client, got {executor!r}")
-    client = Client(cluster if cluster is not None else executor)
-    try:
+    with Client(executor) as client:
         yield client, description
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+
+
+@contextmanager
+def local_cluster(n_workers: int) -> Iterator[Any]:
+    """An embedded ``distributed.LocalCluster`` of ``n_workers`` single-threaded worker
+    processes, each under a nanny that restarts it, closed on exit.
+
+    Loopback only; the scheduler's HTTP server on a free port (8787 may be taken); no
+    statistical profiler in the workers (it samples the task's thread every 10 ms: CPU the
+    tasks would lose, and a process CPU time that is not the task's); and, while the cluster
+    is open, a worker being restarted by its nanny is waited for (:data:`RESTART_GRACE`)
+    instead of being given up after dask's 15 s -- which, on a loaded machine, lost the
+    restarted worker for good.
+
+    Parameters
+    ----------
+    n_workers : int
+        Worker processes (:func:`check_local_workers`); the caller checks the ``__main__``
+        guard (:func:`check_main_guard`) where a script may be running.
+
+    Yields
+    ------
+    distributed.LocalCluster
+        The cluster (pass it to ``distributed.Client``).
+
+    Examples
+    --------
+    >>> from distributed import Client                        # doctest: +SKIP
+    >>> with local_cluster(2) as cluster, Client(cluster) as client:  # doctest: +SKIP
+    ...     client.submit(sum, [1, 2]).result()
+    3
+    """
+    if isinstance(n_workers, bool) or not isinstance(n_workers, int):
+        raise TypeError(f"n_workers must be an int (worker processes), got {n_workers!r}")
+    n_workers = check_local_workers(n_workers)
+    dask = require("dask", feature="a dask cluster (executor=)")
+    LocalCluster = require("distributed", feature="a dask cluster (executor=)").LocalCluster
+
+    # the grace is read when a worker leaves, so it stays in force while the cluster runs
+    settings = {"distributed.worker.profile.enabled": False,
+                "distributed.deploy.lost-worker-timeout": RESTART_GRACE}
+    with dask.config.set(settings), LocalCluster(
+            n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+        yield cluster

@@ -20,13 +20,11 @@ import json
 import math
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -67,39 +65,27 @@ from seprank.certificates.verify import SCHEMA
 from seprank.certificates.verify import kinds as verify_kinds
 from seprank.certificates.verify.exact import parse_decimal
 from seprank.sweeps.measure import TaskOutcome
+from tests.deadlines import HANG_GUARD_SECONDS, child_cpu_seconds, cpu_deadline, cpu_seconds
 
 VERIFY_DIR = Path(__file__).resolve().parents[2] / "seprank" / "certificates" / "verify"
-#: Every hostile certificate must be answered within this many seconds.
+#: Every hostile certificate must be answered within this many seconds of CPU time (a hang
+#: guard that a load cannot trip: tests/deadlines.py).
 SECONDS = 10.0
 
 
-class Hung(BaseException):
-    """Raised by the alarm: a BaseException, so verify's boundary cannot swallow it."""
-
-
-@contextmanager
-def alarm(seconds: float = SECONDS) -> Iterator[None]:
-    """Fail (raise :class:`Hung`) if the block runs longer than ``seconds``."""
-
-    def ring(signum: int, frame: Any) -> None:
-        raise Hung(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+def alarm(seconds: float = SECONDS) -> AbstractContextManager[None]:
+    """Fail (raise :class:`~tests.deadlines.Overran`) if the block uses more than ``seconds``
+    of CPU time, or is blocked for far longer in wall time."""
+    return cpu_deadline(seconds)
 
 
 def checked(cert: Any, **kwargs: Any) -> Verification:
     """verify() under the alarm, asserting it returns a Verification."""
-    start = time.perf_counter()
+    start = cpu_seconds()
     with alarm():
         v = verify(cert, **kwargs)
     assert isinstance(v, Verification) and v.status in STATUSES
-    assert time.perf_counter() - start < SECONDS
+    assert cpu_seconds() - start < SECONDS
     assert v.ok == (v.status == "verified") == bool(v)
     return v
 
@@ -240,16 +226,22 @@ def _copied_checker(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run_checker(where: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """``python -S -m verify ARGS`` in a copied folder, under a memory limit."""
+#: CPU seconds a checker run may use (RLIMIT_CPU in the child; its wall time is a hang guard).
+CHECKER_CPU_SECONDS = 60
+
+
+def _run_checker(where: Path, *args: str) -> subprocess.CompletedProcess:
+    """``python -S -m verify ARGS`` in a copied folder, under a memory and a CPU limit."""
 
     def limit() -> None:  # pragma: no cover - runs in the child
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        resource.setrlimit(resource.RLIMIT_CPU, (CHECKER_CPU_SECONDS, CHECKER_CPU_SECONDS))
 
     return subprocess.run([sys.executable, "-S", "-E", "-m", "verify", *args], cwd=where,
-                          capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS,
+                          preexec_fn=limit)
 
 
 def test_the_checkers_command_line_exits_non_zero_on_unchecked(tmp_path: Path) -> None:
@@ -828,9 +820,9 @@ def test_every_attack_in_a_copied_checker_under_a_memory_limit(tmp_path: Path) -
         names.append(f"{name}.json")
     os.mkfifo(where / "fifo.json")
     names += ["fifo.json", "missing.json", "/dev/zero", "."]
-    start = time.perf_counter()
+    start = child_cpu_seconds()
     run = _run_checker(where, "--json", *names)
-    assert time.perf_counter() - start < 60
+    assert child_cpu_seconds() - start < CHECKER_CPU_SECONDS   # CPU: a load cannot trip it
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     results = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(results) == len(names)

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import math
 import re
-import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from tests.deadlines import Overran, cpu_deadline
 
 COUNT_NAMES = {
     "depth", "width", "heads", "n_inputs", "dim", "k", "d", "n", "rank", "power", "vocab",
@@ -147,14 +148,6 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-class ProbeTimeout(BaseException):
-    """A probe ran past its time limit (BaseException: no library except-clause eats it)."""
-
-
-def _alarm(signum: int, frame: Any) -> None:
-    raise ProbeTimeout
-
-
 def names_argument(message: str, name: str, aliases: tuple[str, ...] = ()) -> bool:
     """True when ``message`` mentions ``name`` (or an alias) as a word."""
     return any(re.search(rf"(?<![A-Za-z0-9_]){re.escape(n)}(?![A-Za-z0-9_])", message)
@@ -171,16 +164,16 @@ class Outcome:
 
 
 def probe(entry: Entry, argument: str, value: Any, *, seconds: int = 10) -> Outcome:
-    """Call ``entry`` with ``argument=value`` (the rest valid) and classify the outcome."""
+    """Call ``entry`` with ``argument=value`` (the rest valid) and classify the outcome; past
+    ``seconds`` of CPU time (the same on a loaded machine: :mod:`tests.deadlines`) it hangs."""
     kwargs = dict(entry.kwargs)
     kwargs[argument] = value
     shown = repr(value) if not isinstance(value, np.ndarray) else f"array with NaN {value.shape}"
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
     try:
-        result = entry.call(**kwargs)
-    except ProbeTimeout:
-        return Outcome(entry.name, argument, shown, "hang", f"> {seconds} s")
+        with cpu_deadline(seconds):
+            result = entry.call(**kwargs)
+    except Overran as over:
+        return Outcome(entry.name, argument, shown, "hang", str(over))
     except (ValueError, TypeError) as err:
         message = str(err)
         if names_argument(message, argument, entry.aliases.get(argument, ())):
@@ -190,21 +183,13 @@ def probe(entry: Entry, argument: str, value: Any, *, seconds: int = 10) -> Outc
     except Exception as err:
         return Outcome(entry.name, argument, shown, "raw",
                        f"{type(err).__name__}: {str(err)[:200]}")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     return Outcome(entry.name, argument, shown, "accepted", repr(result)[:200])
 
 
 def run_valid(entry: Entry, *, seconds: int = 30) -> Any:
     """The valid call itself (it must succeed: otherwise the catalogue is wrong)."""
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
-    try:
+    with cpu_deadline(seconds):
         return entry.call(**entry.kwargs)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 #: A "huge" probe passes a count of this size (and 10**30) where memory or time could explode.
@@ -219,12 +204,11 @@ def huge_probe(entry: Entry, argument: str, value: int, *, seconds: int = 20) ->
 
     kwargs = dict(entry.kwargs)
     kwargs[argument] = value
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(seconds)
     try:
-        entry.call(**kwargs)
-    except ProbeTimeout:
-        return Outcome(entry.name, argument, repr(value), "hang", f"> {seconds} s")
+        with cpu_deadline(seconds):
+            entry.call(**kwargs)
+    except Overran as over:
+        return Outcome(entry.name, argument, repr(value), "hang", str(over))
     except MemoryBudgetError as err:
         return Outcome(entry.name, argument, repr(value), "clear", str(err)[:200])
     except MemoryError as err:  # numpy's own: the allocation was attempted
@@ -235,9 +219,6 @@ def huge_probe(entry: Entry, argument: str, value: int, *, seconds: int = 20) ->
     except Exception as err:
         return Outcome(entry.name, argument, repr(value), "raw",
                        f"{type(err).__name__}: {str(err)[:200]}")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     return Outcome(entry.name, argument, repr(value), "answer", "returned in time")
 
 

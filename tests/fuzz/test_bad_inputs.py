@@ -20,6 +20,7 @@ import sys
 
 import pytest
 
+from tests.deadlines import HANG_GUARD_SECONDS
 from tests.fuzz import catalog_identifiability, catalog_seprank
 from tests.fuzz.harness import Entry, bad_variants, probe, run_valid
 
@@ -108,7 +109,7 @@ def test_bad_arguments_are_refused_by_name(entry: Entry) -> None:
 def test_huge_counts_answer_quickly_or_are_refused_before_allocating() -> None:
     code = "from tests.fuzz.harness import main_huge; main_huge()"
     proc = subprocess.run([sys.executable, "-c", code, str(HUGE_PROBE_LIMIT)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=600, check=False)
+                          capture_output=True, text=True, timeout=HANG_GUARD_SECONDS, check=False)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     started = [d["started"] for d in lines if "started" in d]
     outcomes = [d for d in lines if "verdict" in d]

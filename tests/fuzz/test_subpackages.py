@@ -23,6 +23,7 @@ import sys
 
 import pytest
 
+from tests.deadlines import HANG_GUARD_SECONDS
 from tests.fuzz.harness import Entry, bad_variants, catalogue, probe, run_valid
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -47,7 +48,8 @@ def test_bad_arguments_are_refused_by_name(entry: Entry) -> None:
 def test_huge_counts_answer_quickly_or_are_refused_before_allocating(name: str) -> None:
     code = "from tests.fuzz.harness import main_huge; main_huge()"
     proc = subprocess.run([sys.executable, "-c", code, str(HUGE_PROBE_LIMIT), name, "0"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+                          cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_SECONDS,
+                          check=False)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     started = [d["started"] for d in lines if "started" in d]
     outcomes = [d for d in lines if "verdict" in d]

@@ -64,6 +64,15 @@ def sleep_for(n: int, seconds: float) -> int:
     return n * n
 
 
+def sleep_and_log(n: int, seconds: float, log_dir: str) -> int:
+    """n^2 after ``seconds`` of sleep, leaving ``started-n`` (holding this process's pid)
+    before and ``finished-n`` after: a task stopped midway leaves only the first."""
+    Path(log_dir, f"started-{n}").write_text(str(os.getpid()))
+    time.sleep(seconds)
+    Path(log_dir, f"finished-{n}").touch()
+    return n * n
+
+
 def spin_for(n: int, seconds: float) -> int:
     """n^2 after ``seconds`` of pure-Python busy work (holds the interpreter)."""
     end = time.perf_counter() + seconds

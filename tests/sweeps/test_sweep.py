@@ -15,6 +15,7 @@ import pytest
 
 from seprank.sweeps.run import code_version, sweep
 from seprank.sweeps.store import ResultStore
+from tests.deadlines import HANG_GUARD_SECONDS
 from tests.sweeps import sweep_tasks
 
 MIB = 2**20
@@ -131,7 +132,7 @@ def test_a_killed_worker_does_not_lose_or_duplicate_results(dask_client: Any,
     assert result.failures == () and result.values() == [n * n for n in range(10)]
     assert _executions(log).count(4) == 2                 # run again after the death
     assert sorted(r["n"] for r in store.records()) == list(range(10))   # stored exactly once
-    dask_client.wait_for_workers(2, timeout=60)
+    dask_client.wait_for_workers(2, timeout=HANG_GUARD_SECONDS)  # the nanny's restart
 
 
 def test_an_interrupted_client_resumes_from_the_store(dask_client: Any, tmp_path: Path) -> None:
@@ -152,14 +153,14 @@ def test_an_interrupted_client_resumes_from_the_store(dask_client: Any, tmp_path
     proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + HANG_GUARD_SECONDS   # a hang guard, not a speed bound
         while time.monotonic() < deadline:
             if db.exists() and ResultStore(db).count() >= 4:
                 break
             assert proc.poll() is None, "the sweep ended before it could be interrupted"
             time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)
+        proc.wait(timeout=HANG_GUARD_SECONDS)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
