@@ -97,6 +97,19 @@ _PAGE_TOC = """() => { const t = document.querySelector('.bd-sidebar-secondary')
     if (!t || !t.getBoundingClientRect().height) return null;
     return {scroll: t.scrollHeight, client: t.clientHeight,
             entries: t.querySelectorAll('nav li').length}; }"""
+#: A gallery page's column, and its code and output blocks wider than they are shown (a line
+#: that needs scrolling sideways to be read).
+_CELLS = """() => ({
+    column: Math.round(document.querySelector('article').getBoundingClientRect().width),
+    blocks: document.querySelectorAll('div.cell_input pre, div.cell_output pre').length,
+    cut: Array.from(document.querySelectorAll('div.cell_input pre, div.cell_output pre'))
+        .filter(p => p.scrollWidth > p.clientWidth + 1)
+        .map(p => ({width: p.clientWidth, needs: p.scrollWidth,
+                    line: p.textContent.split('\\n').reduce((a, b) => a.length >= b.length ? a : b)
+                          .slice(0, 100)}))})"""
+#: A gallery page's column at 1280 px: the whole width but the page's margins (656 px with the
+#: theme's sidebars, which wrapped the notebooks' aligned tables).
+MIN_GALLERY_COLUMN = 1100
 _BADGES = """() => Array.from(document.querySelectorAll('table .ledger-verdict')).map(b => ({
     text: b.textContent.trim(), colour: getComputedStyle(b).backgroundColor}))"""
 
@@ -296,6 +309,26 @@ def test_gallery_page_shows_the_notebook_figures(served: str, browser: BrowserSe
     _assert_images_render(page, rendered[0].name, 1)
     assert not browser.errors, browser.errors
     print(f"requests refused (not on 127.0.0.1): {sorted(set(browser.refused))}")
+
+
+def test_a_gallery_page_keeps_its_aligned_output_lines(served: str, browser: BrowserSession,
+                                                       tmp_path: Path) -> None:
+    """At 1280 px a notebook's code and printed output are shown in a column wide enough that
+    no line of the committed notebooks (tables printed with aligned columns) is cut or
+    scrolled."""
+    from tests.checks.notebook_runs import NOTEBOOKS, outputs_committed
+
+    committed = [p for p in NOTEBOOKS if outputs_committed(p)]
+    assert committed
+    page = browser.page
+    for notebook in committed:
+        _open(page, f"{served}/generated/gallery/{notebook.stem}.html",
+              tmp_path / f"gallery-{notebook.stem}.png")
+        cells = page.evaluate(_CELLS)
+        assert cells["blocks"] > 0, notebook.name
+        assert cells["column"] >= MIN_GALLERY_COLUMN, (notebook.name, cells["column"])
+        assert not cells["cut"], (notebook.name, cells["cut"])
+    assert not browser.errors, browser.errors
 
 
 def _site_pages(html: Path) -> list[str]:
