@@ -103,3 +103,18 @@ def test_steps_run_side_by_side_and_a_failure_fails_after_the_others(tmp_path: P
     assert "2 at a time" in lines[0]
     assert sum(" start " in line for line in lines) == 3
     assert "long steps done" in lines[-1]
+
+
+def test_an_interrupted_build_leaves_no_step_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    from seprank_docs import jobs
+
+    forever = Job("forever", [sys.executable, "-c", "import time; time.sleep(3600)"],
+                  lambda code, tail: None)
+
+    def interrupted(seconds: float) -> None:  # Ctrl-C while the step runs
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(jobs.time, "sleep", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_jobs([forever], workers=1, log=lambda line: None)
+    assert forever._process is not None and forever._process.poll() is not None  # ended

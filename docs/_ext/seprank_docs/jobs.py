@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -68,11 +69,22 @@ class Job:
 
     def start(self) -> None:
         self.started = time.monotonic()
+        # its own process group: stopping it stops what it started too (a notebook's kernel)
         self._process = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.PIPE, text=True)
+                                         stderr=subprocess.PIPE, text=True,
+                                         start_new_session=os.name == "posix")
         self._reader = threading.Thread(target=self._read, args=(self._process.stderr,),
                                         daemon=True)
         self._reader.start()
+
+    def stop(self) -> None:
+        """End the step's process (the build was interrupted or failed)."""
+        if self._process is not None and self._process.poll() is None:
+            if os.name == "posix":
+                os.killpg(self._process.pid, signal.SIGKILL)
+            else:
+                self._process.kill()
+            self._process.wait()
 
     def poll(self) -> int | None:
         assert self._process is not None
@@ -109,29 +121,34 @@ def run_jobs(jobs: Sequence[Job], workers: int, log: Callable[[str], None]) -> N
     cpu_before = _children_cpu()
     log(f"seprank_docs: {len(jobs)} long steps, {min(workers, len(jobs))} at a time: "
         + ", ".join(j.label for j in jobs))
-    while waiting or running:
-        while waiting and len(running) < workers:
-            job = waiting.pop(0)
-            log(f"seprank_docs: [{time.monotonic() - start:4.0f} s] start {job.label}")
-            job.start()
-            running.append(job)
-        time.sleep(0.2)
-        for job in list(running):
-            code = job.poll()
-            if code is None:
-                continue
-            running.remove(job)
-            problem = job.check(code, job.tail)
-            log(f"seprank_docs: [{time.monotonic() - start:4.0f} s] {job.label}: "
-                f"{'done' if problem is None else 'FAILED'} in {job.seconds:.0f} s")
-            if problem is not None:
-                failures.append(f"{job.label}: {problem}")
-        if running and time.monotonic() - last >= PROGRESS_EVERY:
-            last = time.monotonic()
-            now = ", ".join(f"{j.label} ({last - j.started:.0f} s"
-                            + (f": {j.status})" if j.status else ")") for j in running)
-            log(f"seprank_docs: [{last - start:4.0f} s] running {now}; "
-                f"{len(jobs) - len(waiting) - len(running)}/{len(jobs)} done")
+    try:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                job = waiting.pop(0)
+                log(f"seprank_docs: [{time.monotonic() - start:4.0f} s] start {job.label}")
+                job.start()
+                running.append(job)
+            time.sleep(0.2)
+            for job in list(running):
+                code = job.poll()
+                if code is None:
+                    continue
+                running.remove(job)
+                problem = job.check(code, job.tail)
+                log(f"seprank_docs: [{time.monotonic() - start:4.0f} s] {job.label}: "
+                    f"{'done' if problem is None else 'FAILED'} in {job.seconds:.0f} s")
+                if problem is not None:
+                    failures.append(f"{job.label}: {problem}")
+            if running and time.monotonic() - last >= PROGRESS_EVERY:
+                last = time.monotonic()
+                now = ", ".join(f"{j.label} ({last - j.started:.0f} s"
+                                + (f": {j.status})" if j.status else ")") for j in running)
+                log(f"seprank_docs: [{last - start:4.0f} s] running {now}; "
+                    f"{len(jobs) - len(waiting) - len(running)}/{len(jobs)} done")
+    except BaseException:  # interrupted (Ctrl-C) or broken: leave no step running
+        for job in running:
+            job.stop()
+        raise
     log(f"seprank_docs: long steps done in {time.monotonic() - start:.0f} s "
         f"({_children_cpu() - cpu_before:.0f} s CPU)")
     if failures:
