@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,14 +107,15 @@ def test_a_committed_notebook_is_small_without_widgets_timings_or_machine_paths(
 
 
 def test_a_stream_cut_by_flushes_or_a_progress_bar_compares_as_one_text() -> None:
-    def cell(*outputs: dict[str, object]) -> dict[str, object]:
+    def cell(*outputs: dict[str, Any]) -> dict[str, Any]:
         return {"cells": [{"cell_type": "code", "outputs": list(outputs)}]}
 
-    def out(text: str) -> dict[str, object]:
+    def out(text: str) -> dict[str, Any]:
         return {"output_type": "stream", "name": "stdout", "text": text}
 
-    bar = {"output_type": "display_data", "data": {WIDGET_VIEW: {}, "text/plain": "HBox()"}}
-    figure = {"output_type": "display_data", "data": {"text/plain": "<Figure>"}}
+    bar: dict[str, Any] = {"output_type": "display_data",
+                           "data": {WIDGET_VIEW: {}, "text/plain": "HBox()"}}
+    figure: dict[str, Any] = {"output_type": "display_data", "data": {"text/plain": "<Figure>"}}
     whole = printed_outputs(cell(out("a\nb\n"), figure, out("c\n")))
     assert printed_outputs(cell(out("a\n"), bar, out("b\n"), figure, out("c\n"))) == whole
     # a figure between two texts is not a flush: its place is part of what is compared
