@@ -25,6 +25,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from sphinx.application import Sphinx
+
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
 
@@ -104,3 +106,11 @@ html_theme_options = {
     "footer_end": [],
     "secondary_sidebar_items": ["page-toc"],
 }
+
+
+def setup(app: Sphinx) -> None:
+    """sphinx-mathjax-offline only copies MathJax into the output once the build has finished;
+    it does not declare that it is safe for a parallel build (``-j``), so Sphinx would assume it
+    is not and read serially (with a warning, an error under ``-W``).  Declare it."""
+    extension = app.extensions["sphinx-mathjax-offline"]
+    extension.parallel_read_safe = extension.parallel_write_safe = True

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from tests.checks.docs_site import DocsSite, build_site, write_ledger
-from tests.checks.notebook_runs import NOTEBOOKS, NotebookRuns, is_slow
+from tests.checks.notebook_runs import NOTEBOOKS, NotebookRuns, is_slow, outputs_committed
 
 
 @pytest.fixture(scope="session")
@@ -23,7 +23,8 @@ def docs_site(tmp_path_factory: pytest.TempPathFactory, notebook_runs: NotebookR
 
     Notebooks of the active profile are taken from :func:`notebook_runs` (executing those no
     test has executed yet); only copies that ran cleanly are rendered -- the others appear
-    without outputs, and ``test_notebooks.py`` reports why.
+    without outputs, and ``test_notebooks.py`` reports why.  Notebooks committed with their
+    outputs are not handed over: the gallery shows them as committed.
     """
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_nb")
@@ -32,7 +33,7 @@ def docs_site(tmp_path_factory: pytest.TempPathFactory, notebook_runs: NotebookR
     rendered = out / "notebooks"
     rendered.mkdir()
     for notebook in NOTEBOOKS:
-        if is_slow(notebook) and profile != "full":
+        if (is_slow(notebook) and profile != "full") or outputs_committed(notebook):
             continue
         run = notebook_runs.run(notebook)
         if run.ok:

@@ -2,9 +2,10 @@
 
 :func:`build_site` takes the notebooks executed by :class:`~tests.checks.notebook_runs.
 NotebookRuns` (rendered with execution off) and a ``paper-checks --json`` report, and runs
-``python -m sphinx -W --keep-going`` in a subprocess -- the same command as a local build, with
-the two inputs given by ``-D``.  Its CPU time is measured from the child's resource usage (the
-wall time on a shared machine says little).
+``python -m sphinx -j auto -W --keep-going`` in a subprocess -- the same command as a local
+build (pages read and written by one process per core), with the two inputs given by ``-D``.
+Its CPU time is measured from the child's resource usage (the wall time on a shared machine
+says little).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def write_ledger(out: Path, profile: str) -> Path:
 def build_site(out: Path, *, notebooks: Path, ledger_json: Path) -> DocsSite:
     html = out / "html"
     shutil.rmtree(html, ignore_errors=True)
-    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html",
+    cmd = [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-b", "html",
            "-d", str(out / "doctrees"),
            "-D", f"seprank_ledger_json={ledger_json}",
            "-D", f"seprank_executed_notebooks={notebooks}",

@@ -24,7 +24,7 @@ from docutils.nodes import make_id
 
 from tests.checks.docs_site import DocsSite
 from tests.checks.html_pages import broken_links, inventory, read_page, read_site
-from tests.checks.notebook_runs import NOTEBOOKS, is_slow
+from tests.checks.notebook_runs import NOTEBOOKS, is_slow, outputs_committed
 from tests.checks.test_layout import PAPER_PACKAGES
 
 TOP_PACKAGES = ("seprank", "identifiability", "paper_checks")
@@ -250,6 +250,36 @@ def test_gallery_shows_every_notebook_of_the_profile_with_its_figures(
         for src in images:
             assert (page.parent / src).stat().st_size > 1000, f"{notebook.name}: {src}"
         assert any(notebook.stem in src for src in index.images), f"{notebook.name}: no thumbnail"
+
+
+def test_the_gallery_shows_the_committed_notebooks_as_committed(site: DocsSite) -> None:
+    """A notebook committed with its outputs is rendered from its committed outputs: the
+    build was handed no run of it (and a from-scratch build runs none:
+    ``test_docs_build_steps.py``), and its page shows what it printed."""
+    committed = [p for p in NOTEBOOKS if outputs_committed(p)]
+    assert committed
+    for notebook in committed:
+        assert not (site.notebooks / notebook.name).exists(), notebook.name
+        nb = json.loads(notebook.read_text(encoding="utf-8"))
+        rendered = json.loads((ROOT / "docs" / "generated" / "gallery" / notebook.name)
+                              .read_text(encoding="utf-8"))
+        assert [c.get("outputs") for c in rendered["cells"]] == \
+            [c.get("outputs") for c in nb["cells"]], notebook.name
+        page = html.unescape(re.sub(r"<[^>]+>", " ", (
+            site.html / "generated" / "gallery" / f"{notebook.stem}.html").read_text(
+                encoding="utf-8")))
+        shown = " ".join(page.split())
+        printed = [line for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]
+                   if o["output_type"] == "stream" for line in "".join(o["text"]).splitlines()
+                   if line.strip()]
+        assert printed, notebook.name
+        missing = [line for line in printed if " ".join(line.split()) not in shown]
+        assert not missing, f"{notebook.name}: printed lines not on its page: {missing[:3]}"
+        images = [src for src in read_page(site.html / "generated" / "gallery" /
+                                           f"{notebook.stem}.html").images
+                  if not src.startswith("data:")]
+        assert len(images) == sum("image/png" in o.get("data", {}) for c in nb["cells"]
+                                  for o in c.get("outputs", [])), notebook.name
 
 
 def _readme_table(readme: str, header: str) -> list[list[str]]:

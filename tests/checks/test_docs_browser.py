@@ -97,6 +97,31 @@ _PAGE_TOC = """() => { const t = document.querySelector('.bd-sidebar-secondary')
     if (!t || !t.getBoundingClientRect().height) return null;
     return {scroll: t.scrollHeight, client: t.clientHeight,
             entries: t.querySelectorAll('nav li').length}; }"""
+#: A gallery page's column: its width, how many characters of code or output a line can hold
+#: (measured with the blocks' own monospace font), and the blocks that scroll sideways with the
+#: longest line of each.
+_CELLS = """() => {
+    const blocks = Array.from(document.querySelectorAll('div.cell_input pre, div.cell_output pre'));
+    if (!blocks.length) return {blocks: 0};
+    const probe = document.createElement('span');
+    probe.textContent = '0'.repeat(100);
+    blocks[0].appendChild(probe);
+    const char = probe.getBoundingClientRect().width / 100;
+    probe.remove();
+    const longest = p => p.textContent.split('\\n').reduce((a, b) => a.length >= b.length ? a : b);
+    return {column: Math.round(document.querySelector('article').getBoundingClientRect().width),
+            blocks: blocks.length,
+            capacity: Math.floor(Math.min(...blocks.map(p => p.clientWidth
+                - parseFloat(getComputedStyle(p).paddingLeft)
+                - parseFloat(getComputedStyle(p).paddingRight))) / char),
+            cut: blocks.filter(p => p.scrollWidth > p.clientWidth + 1)
+                .map(p => ({chars: longest(p).length, line: longest(p).slice(0, 80)}))};
+}"""
+#: A gallery page's column at 1280 px: the whole width but the page's margins (656 px with the
+#: theme's sidebars, which wrapped the notebooks' aligned tables), and the characters a line of
+#: code or output holds in it.
+MIN_GALLERY_COLUMN = 1100
+MIN_GALLERY_CHARACTERS = 120
 _BADGES = """() => Array.from(document.querySelectorAll('table .ledger-verdict')).map(b => ({
     text: b.textContent.trim(), colour: getComputedStyle(b).backgroundColor}))"""
 
@@ -296,6 +321,29 @@ def test_gallery_page_shows_the_notebook_figures(served: str, browser: BrowserSe
     _assert_images_render(page, rendered[0].name, 1)
     assert not browser.errors, browser.errors
     print(f"requests refused (not on 127.0.0.1): {sorted(set(browser.refused))}")
+
+
+def test_a_gallery_page_keeps_its_aligned_output_lines(served: str, browser: BrowserSession,
+                                                       tmp_path: Path) -> None:
+    """At 1280 px a notebook's code and printed output are shown in a column that holds lines of
+    at least :data:`MIN_GALLERY_CHARACTERS` characters, never wrapped: a block scrolls sideways
+    only for a line longer than the column holds (a dict printed on one line), so tables printed
+    with aligned columns keep their alignment."""
+    from tests.checks.notebook_runs import NOTEBOOKS, outputs_committed
+
+    committed = [p for p in NOTEBOOKS if outputs_committed(p)]
+    assert committed
+    page = browser.page
+    for notebook in committed:
+        _open(page, f"{served}/generated/gallery/{notebook.stem}.html",
+              tmp_path / f"gallery-{notebook.stem}.png")
+        cells = page.evaluate(_CELLS)
+        assert cells["blocks"] > 0, notebook.name
+        assert cells["column"] >= MIN_GALLERY_COLUMN, (notebook.name, cells["column"])
+        assert cells["capacity"] >= MIN_GALLERY_CHARACTERS, (notebook.name, cells["capacity"])
+        cut = [c for c in cells["cut"] if c["chars"] <= cells["capacity"]]
+        assert not cut, (notebook.name, cells["capacity"], cut)
+    assert not browser.errors, browser.errors
 
 
 def _site_pages(html: Path) -> list[str]:

@@ -15,15 +15,17 @@ Configuration values (``-D NAME=VALUE`` on the ``sphinx-build`` command line):
 ``seprank_executed_notebooks``
     A folder of notebooks already executed (the test suite writes one).  Empty (default): the
     notebooks are executed now, into ``docs/generated/_executed`` (re-executed only when their
-    source changes).  Either way myst-nb renders them with execution off.
+    source changes).  Either way myst-nb renders them with execution off.  Notebooks committed
+    with their outputs (``{"seprank": {"outputs": "committed"}}`` in their metadata) are shown
+    as committed and never executed by the build.
+``seprank_docs_workers``
+    How many of the build's long steps (the paper checks, each notebook's execution) run at
+    once.  0 (default): one per core, at most four (:func:`seprank_docs.jobs.default_workers`).
 """
 
 from __future__ import annotations
 
-import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -37,44 +39,31 @@ from paper_checks.sphinx import entries as ledger
 from seprank_docs import pages
 from seprank_docs.api_tasks import MISSING, lookup_dotted
 from seprank_docs.discover import documented_members, paper_index, public_modules
-from seprank_docs.execute import execute_notebooks
+from seprank_docs.execute import notebook_jobs
+from seprank_docs.jobs import Job, default_workers, run_jobs
 
 logger = logging.getLogger(__name__)
 
 
-#: Seconds between two progress lines of the paper-checks run in the build log.
-PROGRESS_EVERY = 10.0
-
-
-def _run_paper_checks(out: Path, profile: str) -> Path:
-    """Run ``paper-checks`` into ``out``, its progress bar relayed to the build log (a line
-    every :data:`PROGRESS_EVERY` seconds), the report written only when the run finished."""
+def _paper_checks_job(out: Path, profile: str) -> tuple[Job, Path]:
+    """``paper-checks`` into ``out`` as a long step of the build (its bar relayed to the build
+    log), the report moved into place only when the run finished."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "paper_checks.json"
     partial = out / "paper_checks.partial.json"
+    partial.unlink(missing_ok=True)
     cmd = [sys.executable, "-m", "paper_checks.cli", "--profile", profile, "--json",
            str(partial), "--plots", str(out / "plots"), "--report", str(out / "report.md")]
-    logger.info("seprank_docs: running the %s-profile paper checks for the ledger (minutes; "
-                "-D seprank_ledger_json=PATH reuses a report): %s", profile, " ".join(cmd))
-    start = last = time.monotonic()
-    tail = ""
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True) as child:
-        assert child.stderr is not None
-        for chunk in iter(lambda: child.stderr.read(256), ""):  # type: ignore[union-attr]
-            tail = (tail + chunk)[-8000:]
-            lines = [x for x in re.split(r"[\r\n]", tail) if x.strip()]
-            if lines and time.monotonic() - last >= PROGRESS_EVERY:
-                last = time.monotonic()
-                logger.info("seprank_docs: [%4.0f s] %s", last - start, lines[-1].strip())
-        code = child.wait()
-    logger.info("seprank_docs: paper checks done in %.0f s (exit %d)", time.monotonic() - start,
-                code)
-    # Exit 1 = a verdict differs from its registration: the ledger shows it, the build goes on.
-    if code not in (0, 1) or not partial.is_file():
-        raise RuntimeError(f"paper-checks failed ({code}):\n{tail[-4000:]}")
-    partial.replace(target)  # a killed build leaves no report that looks finished
-    return target
+
+    def check(code: int, tail: str) -> str | None:
+        # Exit 1 = a verdict differs from its registration: the ledger shows it, the build
+        # goes on.
+        if code not in (0, 1) or not partial.is_file():
+            return f"paper-checks failed ({code}):\n{tail[-4000:]}"
+        partial.replace(target)  # a killed build leaves no report that looks finished
+        return None
+
+    return Job(f"{profile}-profile paper checks", cmd, check), target
 
 
 def generate(app: Sphinx) -> None:
@@ -85,9 +74,31 @@ def generate(app: Sphinx) -> None:
     root, tours, repo = srcdir / "generated", srcdir / "tours", srcdir.parent
     writer = pages.Writer(root)
     run_dir = root / "ledger" / "_run"
+    notebooks = sorted((repo / "notebooks").glob("*.ipynb"))
+
+    # The long steps, side by side: the paper checks and the notebook executions, unless the
+    # build was handed their results (as the test suite does).
+    jobs: list[Job] = []
     given = app.config.seprank_ledger_json
-    json_path = (Path(given).resolve() if given
-                 else _run_paper_checks(run_dir, app.config.seprank_ledger_profile))
+    if given:
+        json_path = Path(given).resolve()
+    else:
+        logger.info("seprank_docs: the ledger needs a paper-checks run (minutes; "
+                    "-D seprank_ledger_json=PATH reuses a report)")
+        job, json_path = _paper_checks_job(run_dir, app.config.seprank_ledger_profile)
+        jobs.append(job)
+    given_notebooks = app.config.seprank_executed_notebooks
+    if given_notebooks:
+        executed = Path(given_notebooks).resolve()
+    else:
+        executed = root / "_executed"
+        to_run, committed = notebook_jobs(notebooks, executed)
+        logger.info("seprank_docs: notebooks to execute: %d of %d (the others are up to date "
+                    "or committed with their outputs: %s; -D seprank_executed_notebooks=DIR "
+                    "reuses executed copies)", len(to_run), len(notebooks),
+                    ", ".join(committed) or "none")
+        jobs += to_run
+    run_jobs(jobs, app.config.seprank_docs_workers or default_workers(), logger.info)
     app.config.paper_ledger_json = str(json_path)  # read by paper_checks.sphinx
     entries = ledger.load(json_path, papers=PAPERS, registered=all_claims())
     profile = "full" if any(e.profile == "full" and e.ran for e in entries) else "quick"
@@ -97,10 +108,6 @@ def generate(app: Sphinx) -> None:
     members = documented_members(modules)
     pages.write_papers(writer, modules, members, tours, entries)
     pages.write_api(writer, modules, members, tours)
-    notebooks = sorted((repo / "notebooks").glob("*.ipynb"))
-    given_notebooks = app.config.seprank_executed_notebooks
-    executed = (Path(given_notebooks).resolve() if given_notebooks
-                else execute_notebooks(notebooks, root / "_executed"))
     unexecuted = pages.write_gallery(writer, notebooks, executed)
     if unexecuted:
         logger.info("seprank_docs: shown without outputs (not executed): %s",
@@ -179,6 +186,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("seprank_ledger_json", "", "env", types=[str])
     app.add_config_value("seprank_ledger_profile", "quick", "env", types=[str])
     app.add_config_value("seprank_executed_notebooks", "", "env", types=[str])
+    app.add_config_value("seprank_docs_workers", 0, "env", types=[int])
     app.connect("builder-inited", generate)
     app.connect("missing-reference", resolve_reexports)
     app.connect("autodoc-skip-member", skip_undocumented_class_members)

@@ -17,6 +17,7 @@ from paper_checks.sphinx import entries as ledger
 from paper_checks.sphinx.entries import Entry
 from seprank_docs.api_tasks import task_sections
 from seprank_docs.discover import PublicModule, owner
+from seprank_docs.execute import outputs_committed
 
 _RST_SPECIAL = re.compile(r"([\\`*_|:<>\[\]])")
 
@@ -345,14 +346,17 @@ def without_progress_bars(nb: dict) -> dict:
 def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]:
     """Copy the executed notebooks (the source where none) and write the gallery index.
 
-    Returns the names of notebooks shown without outputs (not executed in this build).
+    A notebook committed with its outputs (:func:`seprank_docs.execute.outputs_committed`) is
+    shown as committed, whatever ``executed`` holds: this build does not execute it.  Returns
+    the names of notebooks shown without outputs (not executed in this build).
     """
     unexecuted, cards = [], []
     for source in notebooks:
+        committed = outputs_committed(json.loads(source.read_text(encoding="utf-8")))
         copy = executed / source.name
-        nb_path = copy if copy.is_file() else source
+        nb_path = source if committed or not copy.is_file() else copy
         nb = without_progress_bars(json.loads(nb_path.read_text(encoding="utf-8")))
-        if nb_path is source:
+        if nb_path is source and not committed:
             unexecuted.append(source.stem)
             nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {}, "source": [
                 "```{note}\nThis notebook was not executed in this build: it is marked slow "
@@ -366,12 +370,15 @@ def write_gallery(w: Writer, notebooks: list[Path], executed: Path) -> list[str]
             w.text_bytes(f"gallery/thumbnails/{source.stem}.png", image)
             card += [f"```{{image}} thumbnails/{source.stem}.png", f":alt: {title}",
                      ":width: 360px", "```", ""]
-        card += [blurb, "", f"Source: `notebooks/{source.name}`.", ""]
+        card += [blurb, "", f"Source: `notebooks/{source.name}`"
+                 + (" (committed with its outputs)." if committed else "."), ""]
         cards += card
     w.text("gallery/index.md", "\n".join([
         "# Gallery", "",
         "The notebooks of `notebooks/`, rendered with their outputs.  The test suite executes "
         "each notebook once (`tests/checks/test_notebooks.py`); the docs build renders those "
-        "executed copies.", "", *cards,
+        "executed copies, except for the notebooks committed with their outputs, which it "
+        "shows as committed (the test suite re-executes them too, and fails when their "
+        "committed outputs are stale).", "", *cards,
         "```{toctree}", ":hidden:", "", *(p.stem for p in notebooks), "```", ""]))
     return unexecuted
