@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -51,7 +53,7 @@ def test_the_gpu_projection_counts_an_lu_and_divides_by_the_stated_rates() -> No
     # rank 1: one pivot, the (m - 1) x (n - 1) Schur update to leading order m n - (m + n)/2
     assert lu_multiply_adds(40, 70, 1) == pytest.approx(40 * 70 - 110 / 2 + 1 / 3)
     counts = [lu_multiply_adds(100, 100, r) for r in range(0, 101, 10)]
-    assert all(a < b for a, b in zip(counts, counts[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(counts))
     with pytest.raises(ValueError, match="rank"):
         lu_multiply_adds(3, 4, 5)
     # toy device: 2 flops/s (1 multiply-add/s) in the products and the sweep, 1 byte/s links

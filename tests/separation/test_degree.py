@@ -300,7 +300,8 @@ def test_sweep_groups_take_the_largest_blocks_together_within_the_limit() -> Non
         temp = [50 + int(s) for s in sides]
         limit = int(rng.integers(100, 20000))
 
-        def peak(g: list[int]) -> int:
+        def peak(g: list[int], store: list[int] = store, step: list[int] = step,
+                 temp: list[int] = temp) -> int:
             return max(sum(store[j] for j in g) + temp[g[-1]],
                        max(step[j] + sum(store[t] for t in g[i + 1:])
                            for i, j in enumerate(g)))
